@@ -1,0 +1,29 @@
+import { z } from "zod";
+
+/** SPEC.md §4 and §9: system, light or dark, kept in local storage and in a cookie for a year. */
+export const APPEARANCES = ["system", "light", "dark"] as const;
+export type Appearance = (typeof APPEARANCES)[number];
+export const APPEARANCE_KEY = "appearance";
+export const APPEARANCE_COOKIE_MAX_AGE = 365 * 24 * 60 * 60;
+
+const appearanceSchema = z.enum(APPEARANCES);
+
+export function parseAppearance(value: unknown): Appearance {
+  const parsed = appearanceSchema.safeParse(value);
+  return parsed.success ? parsed.data : "system";
+}
+
+export function appearanceFromCookie(cookieHeader: string | null): Appearance {
+  const match = cookieHeader?.match(/(?:^|;\s*)appearance=([^;]*)/);
+  return parseAppearance(match?.[1] && decodeURIComponent(match[1]));
+}
+
+export function appearanceCookie(appearance: Appearance) {
+  return `${APPEARANCE_KEY}=${appearance}; Max-Age=${APPEARANCE_COOKIE_MAX_AGE}; Path=/; SameSite=Lax`;
+}
+
+/**
+ * Runs in <head> before the first paint when the preference is "system", so the page is drawn in
+ * the operating system's scheme from the start.
+ */
+export const systemAppearanceScript = `if(window.matchMedia("(prefers-color-scheme: dark)").matches)document.documentElement.classList.add("dark")`;

@@ -1,0 +1,66 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { sql } from "drizzle-orm";
+import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
+import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import pg from "pg";
+import * as authSchema from "#db/schema/auth";
+import * as mailSchema from "#db/schema/mail";
+
+export const schema = { ...authSchema, ...mailSchema };
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+export type Database = {
+  db: Db;
+  kind: "pglite" | "postgres";
+  /** Runs a trivial query; throws when the database does not answer. */
+  ping: () => Promise<void>;
+  close: () => Promise<void>;
+};
+
+const migrationsFolder = path.resolve(process.env.MIGRATIONS_DIR ?? "db/migrations");
+
+/**
+ * Opens the database: a PostgreSQL server when `databaseUrl` is set, otherwise PGlite in
+ * `dataDir` (or in memory when `dataDir` is null). Migrations are applied before it is returned.
+ */
+export async function openDatabase({
+  databaseUrl,
+  dataDir,
+}: {
+  databaseUrl?: string;
+  dataDir: string | null;
+}): Promise<Database> {
+  if (databaseUrl) {
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+    const db = drizzlePg(pool, { schema, casing: "snake_case" });
+    await migratePg(db, { migrationsFolder });
+    return {
+      db: db as unknown as Db,
+      kind: "postgres",
+      ping: async () => void (await db.execute(sql`select 1`)),
+      close: () => pool.end(),
+    };
+  }
+  let client: PGlite;
+  if (dataDir) {
+    const dir = path.join(dataDir, "pglite");
+    mkdirSync(dataDir, { recursive: true });
+    client = new PGlite(dir);
+  } else {
+    client = new PGlite();
+  }
+  const db = drizzlePglite(client, { schema, casing: "snake_case" });
+  await migratePglite(db, { migrationsFolder });
+  return {
+    db: db as unknown as Db,
+    kind: "pglite",
+    ping: async () => void (await client.query("select 1")),
+    close: () => client.close(),
+  };
+}

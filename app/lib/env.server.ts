@@ -1,0 +1,74 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * The whole configuration, parsed once at start. Every variable is documented in the README.
+ * A bad value stops the start with one line naming the variable and the problem.
+ */
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+    HOST: z.string().min(1).default("127.0.0.1"),
+    APP_URL: z.url({ protocol: /^https?$/ }).optional(),
+    APP_NAME: z.string().trim().min(1).max(60).default("Questline"),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
+      .optional(),
+    DATA_DIR: z.string().min(1).default("./data"),
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\//, "must start with smtp:// or smtps://")
+      .optional(),
+    MAIL_FROM: z.string().min(3).default("Questline <no-reply@questline.local>"),
+    AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+    TRUST_PROXY: z.enum(["none", "loopback", "all"]).default("none"),
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  })
+  .transform((raw) => ({
+    ...raw,
+    APP_URL: (raw.APP_URL ?? `http://localhost:${raw.PORT}`).replace(/\/$/, ""),
+    DATA_DIR: path.resolve(raw.DATA_DIR),
+    isProduction: raw.NODE_ENV === "production",
+  }));
+
+export type Env = z.infer<typeof envSchema> & { AUTH_SECRET: string };
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/** Treats empty strings as unset, so `FOO=` in a shell means "use the default". */
+function withoutEmpty(source: Record<string, string | undefined>) {
+  return Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value !== ""));
+}
+
+export function loadEnv(source: Record<string, string | undefined> = process.env): Env {
+  const parsed = envSchema.safeParse(withoutEmpty(source));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const name = issue.path.join(".") || "configuration";
+    throw new ConfigError(`Invalid configuration: ${name} ${issue.message}`);
+  }
+  const env = parsed.data;
+  if (env.isProduction && !env.SMTP_URL) {
+    throw new ConfigError("Invalid configuration: SMTP_URL is required in production (mail cannot be delivered without it)");
+  }
+  if (env.isProduction && !env.AUTH_SECRET) {
+    throw new ConfigError("Invalid configuration: AUTH_SECRET is required in production (at least 32 characters)");
+  }
+  return { ...env, AUTH_SECRET: env.AUTH_SECRET ?? localAuthSecret(env.DATA_DIR) };
+}
+
+/** Outside production a missing secret is generated once and kept in the data folder. */
+function localAuthSecret(dataDir: string) {
+  const file = path.join(dataDir, "auth-secret");
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString("base64url");
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}

@@ -1,0 +1,133 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import { betterAuth } from "better-auth";
+import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { APIError, createAuthMiddleware } from "better-auth/api";
+import { emailOTP, magicLink } from "better-auth/plugins";
+import { z } from "zod";
+import * as authSchema from "#db/schema/auth";
+import type { Db } from "~/lib/db.server";
+import type { Env } from "~/lib/env.server";
+import type { Mailer } from "~/modules/mail/mailer.server";
+import { changeEmailMail, signInMail } from "~/modules/mail/templates.server";
+import { claimEmailCooldown } from "./email-cooldown.server";
+
+/** The header our HTTP server sets to the client's address; any value a client sends is dropped. */
+export const CLIENT_IP_HEADER = "x-questline-client-ip";
+
+export const MAGIC_LINK_TTL_SECONDS = 15 * 60;
+export const CODE_TTL_SECONDS = 10 * 60;
+export const CODE_ATTEMPTS = 5;
+
+/** Paths of better-auth that send a code or a link to an address: each obeys the per-address cooldown. */
+const SENDING_PATHS = new Set(["/sign-in/magic-link", "/email-otp/send-verification-otp", "/email-otp/request-email-change"]);
+
+/**
+ * While a sign-in e-mail is being composed, the link and the code land here instead of being
+ * sent one by one, so the member receives a single e-mail that holds both.
+ */
+export type SignInDraft = { url?: string; code?: string };
+const signInDraft = new AsyncLocalStorage<SignInDraft>();
+
+export function composeSignInEmail<T>(draft: SignInDraft, fn: () => Promise<T>) {
+  return signInDraft.run(draft, fn);
+}
+
+export function createAuth({ db, env, mailer }: { db: Db; env: Env; mailer: Mailer }) {
+  const appName = env.APP_NAME;
+
+  return betterAuth({
+    appName,
+    baseURL: env.APP_URL,
+    basePath: "/api/auth",
+    secret: env.AUTH_SECRET,
+    trustedOrigins: [env.APP_URL],
+    database: drizzleAdapter(db, {
+      provider: "pg",
+      schema: {
+        user: authSchema.user,
+        session: authSchema.session,
+        account: authSchema.account,
+        verification: authSchema.verification,
+        rateLimit: authSchema.rateLimit,
+      },
+    }),
+    user: {
+      additionalFields: { username: { type: "string", required: false, input: false } },
+    },
+    session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 },
+    emailAndPassword: {
+      enabled: true,
+      // Passwords are set from Settings by a member who signed in another way.
+      disableSignUp: true,
+      minPasswordLength: 8,
+      maxPasswordLength: 128,
+    },
+    rateLimit: {
+      enabled: true,
+      storage: "database",
+      window: 60,
+      max: 100,
+      customRules: {
+        "/sign-in/email-otp": { window: 60, max: 10 },
+        "/sign-in/email": { window: 60, max: 5 },
+        "/get-session": false,
+      },
+    },
+    advanced: {
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
+      useSecureCookies: env.isProduction,
+      defaultCookieAttributes: { httpOnly: true, sameSite: "lax", secure: env.isProduction },
+    },
+    hooks: {
+      before: createAuthMiddleware(async (ctx) => {
+        if (!SENDING_PATHS.has(ctx.path)) return;
+        // The composed sign-in e-mail claims the cooldown once, before asking for the link and the code.
+        if (signInDraft.getStore()) return;
+        const body = z.object({ email: z.string().optional(), newEmail: z.string().optional() }).safeParse(ctx.body);
+        const address = body.success ? (body.data.email ?? body.data.newEmail) : undefined;
+        if (!address) return;
+        const claim = await claimEmailCooldown({ db, email: address });
+        if (!claim.ok) {
+          throw new APIError("TOO_MANY_REQUESTS", {
+            message: `Please try again after ${claim.retryAfterSeconds} seconds`,
+            code: "EMAIL_COOLDOWN",
+          });
+        }
+      }),
+    },
+    plugins: [
+      magicLink({
+        expiresIn: MAGIC_LINK_TTL_SECONDS,
+        storeToken: "hashed",
+        async sendMagicLink({ email, url }) {
+          const draft = signInDraft.getStore();
+          if (draft) {
+            draft.url = url;
+            return;
+          }
+          await mailer.send(signInMail({ appName, to: email, url }));
+        },
+      }),
+      emailOTP({
+        expiresIn: CODE_TTL_SECONDS,
+        allowedAttempts: CODE_ATTEMPTS,
+        storeOTP: "hashed",
+        changeEmail: { enabled: true },
+        async sendVerificationOTP({ email, otp, type }) {
+          const draft = signInDraft.getStore();
+          if (draft && type === "sign-in") {
+            draft.code = otp;
+            return;
+          }
+          if (type === "change-email") {
+            await mailer.send(changeEmailMail({ appName, to: email, code: otp }));
+            return;
+          }
+          await mailer.send(signInMail({ appName, to: email, code: otp }));
+        },
+      }),
+    ],
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;

@@ -1,0 +1,67 @@
+import type { Services } from "~/lib/services.server";
+import { signInMail } from "~/modules/mail/templates.server";
+import { callAuth, describeAuthError } from "./auth-call.server";
+import { composeSignInEmail, type SignInDraft } from "./auth.server";
+import { claimEmailCooldown, normalizeEmail, releaseEmailCooldown } from "./email-cooldown.server";
+
+type Deps = Pick<Services, "auth" | "env" | "mailer" | "database" | "logger">;
+export type SignInResult = { ok: true; headers: Headers } | { ok: false; error: string };
+
+/**
+ * Sends one e-mail holding both a magic link and a 6-digit code. An address gets at most one such
+ * e-mail every 30 seconds, whichever path asks (this one or better-auth's own endpoints).
+ */
+export async function sendSignInEmail(
+  deps: Deps,
+  { request, email, redirectTo }: { request: Request; email: string; redirectTo: string },
+): Promise<{ ok: true } | { ok: false; error: string }> {
+  const address = normalizeEmail(email);
+  const db = deps.database.db;
+  const claim = await claimEmailCooldown({ db, email: address });
+  if (!claim.ok) return { ok: false, error: `Please try again after ${claim.retryAfterSeconds} seconds` };
+
+  const draft: SignInDraft = {};
+  const failure = await composeSignInEmail(draft, async () => {
+    const link = await callAuth(deps, request, "/sign-in/magic-link", {
+      email: address,
+      callbackURL: redirectTo,
+      errorCallbackURL: "/login?error=link",
+    });
+    if (!link.ok) return link;
+    const code = await callAuth(deps, request, "/email-otp/send-verification-otp", { email: address, type: "sign-in" });
+    return code.ok ? null : code;
+  });
+  if (failure) {
+    await releaseEmailCooldown({ db, email: address });
+    return { ok: false, error: describeAuthError(failure) };
+  }
+  try {
+    await deps.mailer.send(signInMail({ appName: deps.env.APP_NAME, to: address, url: draft.url, code: draft.code }));
+  } catch (error) {
+    deps.logger.error({ err: error, to: address }, "sign-in e-mail could not be sent");
+    await releaseEmailCooldown({ db, email: address });
+    return { ok: false, error: "We could not send the e-mail just now. Please try again in a moment." };
+  }
+  return { ok: true };
+}
+
+export async function signInWithCode(
+  deps: Pick<Services, "auth" | "env">,
+  { request, email, code }: { request: Request; email: string; code: string },
+): Promise<SignInResult> {
+  const result = await callAuth(deps, request, "/sign-in/email-otp", { email: normalizeEmail(email), otp: code });
+  return result.ok ? { ok: true, headers: result.headers } : { ok: false, error: describeAuthError(result) };
+}
+
+export async function signInWithPassword(
+  deps: Pick<Services, "auth" | "env">,
+  { request, email, password }: { request: Request; email: string; password: string },
+): Promise<SignInResult> {
+  const result = await callAuth(deps, request, "/sign-in/email", { email: normalizeEmail(email), password });
+  return result.ok ? { ok: true, headers: result.headers } : { ok: false, error: describeAuthError(result) };
+}
+
+export async function signOut(deps: Pick<Services, "auth" | "env">, request: Request): Promise<Headers> {
+  const result = await callAuth(deps, request, "/sign-out", {});
+  return result.ok ? result.headers : new Headers();
+}

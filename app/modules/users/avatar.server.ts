@@ -1,0 +1,53 @@
+import { randomBytes } from "node:crypto";
+import { mkdir, readFile, unlink, writeFile } from "node:fs/promises";
+import path from "node:path";
+
+export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
+
+/** Image types we accept, recognised by their first bytes rather than by the name the browser sent. */
+const SIGNATURES: { ext: string; type: string; test: (b: Uint8Array) => boolean }[] = [
+  { ext: "png", type: "image/png", test: (b) => [0x89, 0x50, 0x4e, 0x47].every((v, i) => b[i] === v) },
+  { ext: "jpg", type: "image/jpeg", test: (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
+  { ext: "gif", type: "image/gif", test: (b) => String.fromCharCode(...b.slice(0, 4)) === "GIF8" },
+  {
+    ext: "webp",
+    type: "image/webp",
+    test: (b) => String.fromCharCode(...b.slice(0, 4)) === "RIFF" && String.fromCharCode(...b.slice(8, 12)) === "WEBP",
+  },
+];
+
+export const AVATAR_FILE_PATTERN = /^[a-zA-Z0-9_-]+\.(png|jpg|gif|webp)$/;
+
+const avatarsDir = (dataDir: string) => path.join(dataDir, "avatars");
+
+export type SaveAvatarResult = { ok: true; url: string } | { ok: false; error: string };
+
+export async function saveAvatar({ dataDir, userId, file }: { dataDir: string; userId: string; file: File }): Promise<SaveAvatarResult> {
+  if (file.size === 0) return { ok: false, error: "That file is empty" };
+  if (file.size > AVATAR_MAX_BYTES) return { ok: false, error: "Choose an image of at most 2 MB" };
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const kind = SIGNATURES.find((s) => s.test(bytes));
+  if (!kind) return { ok: false, error: "Choose a PNG, JPEG, GIF or WebP image" };
+  const name = `${userId.replace(/[^a-zA-Z0-9_-]/g, "")}-${randomBytes(6).toString("hex")}.${kind.ext}`;
+  await mkdir(avatarsDir(dataDir), { recursive: true });
+  await writeFile(path.join(avatarsDir(dataDir), name), bytes);
+  return { ok: true, url: `/avatars/${name}` };
+}
+
+/** Removes a replaced avatar; a missing file is not an error. */
+export async function deleteAvatar({ dataDir, url }: { dataDir: string; url: string | null }) {
+  const name = url?.startsWith("/avatars/") ? url.slice("/avatars/".length) : null;
+  if (!name || !AVATAR_FILE_PATTERN.test(name)) return;
+  await unlink(path.join(avatarsDir(dataDir), name)).catch(() => undefined);
+}
+
+export async function readAvatar({ dataDir, name }: { dataDir: string; name: string }) {
+  if (!AVATAR_FILE_PATTERN.test(name)) return null;
+  const ext = name.split(".").pop()!;
+  const type = SIGNATURES.find((s) => s.ext === ext)!.type;
+  try {
+    return { bytes: await readFile(path.join(avatarsDir(dataDir), name)), type };
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,73 @@
+import { and, eq, ne } from "drizzle-orm";
+import { account, user } from "#db/schema/auth";
+import type { Db } from "~/lib/db.server";
+
+export type Profile = {
+  id: string;
+  name: string;
+  username: string | null;
+  email: string;
+  image: string | null;
+  createdAt: Date;
+  hasPassword: boolean;
+};
+
+export async function getProfile({ db, userId }: { db: Db; userId: string }): Promise<Profile | null> {
+  const [row] = await db.select().from(user).where(eq(user.id, userId));
+  if (!row) return null;
+  const [credential] = await db
+    .select({ id: account.id })
+    .from(account)
+    .where(and(eq(account.userId, userId), eq(account.providerId, "credential")));
+  return {
+    id: row.id,
+    name: row.name,
+    username: row.username,
+    email: row.email,
+    image: row.image,
+    createdAt: row.createdAt,
+    hasPassword: Boolean(credential),
+  };
+}
+
+export type UpdateProfileResult = { ok: true } | { ok: false; field: "username"; error: string };
+
+/** Saves the display name, username and (when given) the new avatar URL. Usernames are unique. */
+export async function updateProfile({
+  db,
+  userId,
+  name,
+  username,
+  image,
+}: {
+  db: Db;
+  userId: string;
+  name: string;
+  username: string | null;
+  image?: string;
+}): Promise<UpdateProfileResult> {
+  if (username) {
+    const [taken] = await db
+      .select({ id: user.id })
+      .from(user)
+      .where(and(eq(user.username, username), ne(user.id, userId)));
+    if (taken) return { ok: false, field: "username", error: "That username is taken" };
+  }
+  try {
+    await db
+      .update(user)
+      .set({ name, username, ...(image ? { image } : {}), updatedAt: new Date() })
+      .where(eq(user.id, userId));
+  } catch (error) {
+    // Two members racing for one name: the unique index decides.
+    if (isUniqueViolation(error)) return { ok: false, field: "username", error: "That username is taken" };
+    throw error;
+  }
+  return { ok: true };
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  if (typeof error !== "object" || error === null) return false;
+  if ("code" in error && error.code === "23505") return true;
+  return "cause" in error && isUniqueViolation(error.cause);
+}

@@ -1,0 +1,94 @@
+import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "react-router";
+import { Toaster } from "sonner";
+import type { Route } from "./+types/root";
+import { StatusPage } from "~/components/status-page";
+import { ProgressBar } from "~/components/progress-bar";
+import { AppearanceProvider, useAppearance } from "~/hooks/use-appearance";
+import { appearanceFromCookie, systemAppearanceScript } from "~/lib/appearance";
+import { servicesContext } from "~/lib/services.server";
+import { getSession, provideSession } from "~/modules/auth/session.server";
+import { nonceContext } from "~/lib/nonce";
+import "./app.css";
+
+export const middleware: Route.MiddlewareFunction[] = [
+  ({ request, context }) => {
+    provideSession(context, context.get(servicesContext), request);
+  },
+];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const session = await getSession(context);
+  const { env } = context.get(servicesContext);
+  return {
+    appName: env.APP_NAME,
+    appearance: appearanceFromCookie(request.headers.get("cookie")),
+    nonce: context.get(nonceContext),
+    user: session
+      ? {
+          id: session.user.id,
+          name: session.user.name,
+          email: session.user.email,
+          image: session.user.image ?? null,
+          username: (session.user.username as string | null | undefined) ?? null,
+        }
+      : null,
+  };
+}
+
+export function useRootData() {
+  return useRouteLoaderData<typeof loader>("root");
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const data = useRootData();
+  const appearance = data?.appearance ?? "system";
+  return (
+    <html lang="en" className={appearance === "dark" ? "dark" : undefined} suppressHydrationWarning>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="color-scheme" content="light dark" />
+        {appearance === "system" && <script nonce={data?.nonce} dangerouslySetInnerHTML={{ __html: systemAppearanceScript }} />}
+        <Meta />
+        <Links />
+      </head>
+      <body className="min-h-svh">
+        <AppearanceProvider initial={appearance}>
+          <ProgressBar />
+          {children}
+          <ThemedToaster />
+        </AppearanceProvider>
+        <ScrollRestoration nonce={data?.nonce} />
+        <Scripts nonce={data?.nonce} />
+      </body>
+    </html>
+  );
+}
+
+function ThemedToaster() {
+  const { appearance } = useAppearance();
+  return <Toaster theme={appearance} richColors closeButton position="top-center" />;
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const appName = useRootData()?.appName ?? "Questline";
+  if (isRouteErrorResponse(error) && error.status === 404) {
+    return <StatusPage appName={appName} status={404} title="Page not found" message="There is nothing at this address." />;
+  }
+  if (isRouteErrorResponse(error) && error.status === 403) {
+    return <StatusPage appName={appName} status={403} title="Not allowed" message="You do not have access to this page." />;
+  }
+  if (import.meta.env.DEV && error instanceof Error) console.error(error);
+  return (
+    <StatusPage
+      appName={appName}
+      status={isRouteErrorResponse(error) ? error.status : 500}
+      title="Something went wrong"
+      message="An unexpected error occurred. Try again in a moment."
+    />
+  );
+}

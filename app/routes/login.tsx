@@ -1,0 +1,76 @@
+import { data, redirect } from "react-router";
+import type { Route } from "./+types/login";
+import { SignInForm } from "~/components/auth/sign-in-form";
+import { Card, CardContent } from "~/components/ui/card";
+import { parseForm } from "~/lib/forms";
+import { pageTitle } from "~/lib/meta";
+import { servicesContext } from "~/lib/services.server";
+import { signInSchema } from "~/modules/auth/sign-in.schema";
+import { sendSignInEmail, signInWithCode, signInWithPassword } from "~/modules/auth/sign-in.server";
+import { getSession, safeRedirect } from "~/modules/auth/session.server";
+import { Link } from "react-router";
+import { route } from "~/lib/routes";
+import { Sparkles } from "lucide-react";
+
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: pageTitle(matches[0].loaderData.appName, "Sign in") }];
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const redirectTo = safeRedirect(url.searchParams.get("redirectTo"));
+  if (await getSession(context)) throw redirect(redirectTo);
+  return { redirectTo, linkFailed: url.searchParams.has("error") };
+}
+
+export type SignInActionData =
+  | { step: "code"; email: string; resent?: boolean }
+  | { step: "email" | "code" | "password"; email?: string; errors: Record<string, string> };
+
+/** One action for the page and the modal: send the e-mail, check a code, or check a password. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const services = context.get(servicesContext);
+  const form = parseForm(signInSchema, await request.formData());
+  if (!form.ok) return data({ step: "email" as const, errors: form.errors }, { status: 400 });
+  const input = form.data;
+  const redirectTo = safeRedirect(input.redirectTo);
+
+  if (input.intent === "send") {
+    const sent = await sendSignInEmail(services, { request, email: input.email, redirectTo });
+    const step = input.resend ? ("code" as const) : ("email" as const);
+    if (!sent.ok) return data({ step, email: input.email, errors: { email: sent.error } }, { status: 429 });
+    return { step: "code" as const, email: input.email, resent: Boolean(input.resend) };
+  }
+  const result =
+    input.intent === "code"
+      ? await signInWithCode(services, { request, email: input.email, code: input.code })
+      : await signInWithPassword(services, { request, email: input.email, password: input.password });
+  if (!result.ok) {
+    const field = input.intent === "code" ? "code" : "password";
+    return data({ step: input.intent === "code" ? ("code" as const) : ("password" as const), email: input.email, errors: { [field]: result.error } }, { status: 400 });
+  }
+  throw redirect(redirectTo, { headers: result.headers });
+}
+
+export default function Login({ loaderData }: Route.ComponentProps) {
+  return (
+    <main className="flex min-h-svh flex-col items-center justify-center gap-6 bg-muted/40 p-4">
+      <Link to={route("welcome")} className="flex items-center gap-2 text-lg font-semibold">
+        <span className="flex size-8 items-center justify-center rounded-lg bg-brand text-brand-foreground">
+          <Sparkles className="size-4" />
+        </span>
+        Questline
+      </Link>
+      <Card className="w-full max-w-sm">
+        <CardContent>
+          {loaderData.linkFailed && (
+            <p role="alert" className="mb-4 rounded-md bg-destructive/10 p-3 text-sm text-destructive">
+              That sign-in link has expired or was already used. Send yourself a new one.
+            </p>
+          )}
+          <SignInForm redirectTo={loaderData.redirectTo} />
+        </CardContent>
+      </Card>
+    </main>
+  );
+}

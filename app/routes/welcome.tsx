@@ -1,0 +1,79 @@
+import { Award, ListChecks, Sparkles, Trophy } from "lucide-react";
+import { Link } from "react-router";
+import type { Route } from "./+types/welcome";
+import { SignInDialog } from "~/components/auth/sign-in-dialog";
+import { Button } from "~/components/ui/button";
+import { pageTitle } from "~/lib/meta";
+import { route } from "~/lib/routes";
+import { useRootData } from "~/root";
+
+export function meta({ matches }: Route.MetaArgs) {
+  const appName = matches[0].loaderData.appName;
+  const description = `${appName} is where Web3 communities run campaigns, crusades, tasks and airdrops, and members earn XP and rewards.`;
+  return [
+    { title: pageTitle(appName) },
+    { name: "description", content: description },
+    { property: "og:title", content: appName },
+    { property: "og:description", content: description },
+    { property: "og:type", content: "website" },
+  ];
+}
+
+const FEATURES = [
+  { icon: ListChecks, title: "Tasks and crusades", text: "Follow, post, answer quizzes, hold tokens: every task verified, every series in order." },
+  { icon: Trophy, title: "Leaderboards", text: "XP per project, campaign and task, over all time, 30 days or 7 days. Always see your own rank." },
+  { icon: Award, title: "Rewards", text: "Token pools, raffles and airdrops paid exactly once, to the wallet you choose." },
+];
+
+export default function Welcome() {
+  const root = useRootData();
+  const appName = root?.appName ?? "Questline";
+  return (
+    <div className="flex min-h-svh flex-col">
+      <header className="mx-auto flex w-full max-w-6xl items-center justify-between gap-4 p-4 sm:px-6">
+        <Link to={route("welcome")} className="flex items-center gap-2 font-semibold">
+          <span className="flex size-8 items-center justify-center rounded-lg bg-brand text-brand-foreground">
+            <Sparkles className="size-4" />
+          </span>
+          {appName}
+        </Link>
+        {root?.user ? (
+          <Button asChild>
+            <Link to={route("dashboard")}>Dashboard</Link>
+          </Button>
+        ) : (
+          <SignInDialog trigger={<Button>Sign in</Button>} />
+        )}
+      </header>
+      <main className="mx-auto flex w-full max-w-6xl flex-1 flex-col justify-center gap-16 px-4 py-16 sm:px-6">
+        <section className="grid max-w-2xl gap-6">
+          <p className="w-fit rounded-full border px-3 py-1 text-xs font-medium text-muted-foreground">Campaigns · Crusades · Airdrops</p>
+          <h1 className="text-4xl font-bold tracking-tight text-balance sm:text-5xl">Grow your community with quests that pay off.</h1>
+          <p className="text-lg text-muted-foreground">
+            {appName} is where Web3 projects run campaigns and airdrops, and where members complete tasks, earn XP and climb the
+            leaderboards.
+          </p>
+          <div className="flex flex-wrap gap-3">
+            {root?.user ? (
+              <Button asChild size="lg" variant="brand">
+                <Link to={route("dashboard")}>Go to your dashboard</Link>
+              </Button>
+            ) : (
+              <SignInDialog trigger={<Button size="lg" variant="brand">Get started</Button>} />
+            )}
+          </div>
+        </section>
+        <section className="grid gap-4 sm:grid-cols-3" aria-label="What you can do">
+          {FEATURES.map(({ icon: Icon, title, text }) => (
+            <div key={title} className="rounded-xl border bg-card p-5">
+              <Icon className="mb-3 size-5 text-muted-foreground" aria-hidden />
+              <h2 className="font-semibold">{title}</h2>
+              <p className="mt-1 text-sm text-muted-foreground">{text}</p>
+            </div>
+          ))}
+        </section>
+      </main>
+      <footer className="border-t py-6 text-center text-xs text-muted-foreground">© {appName}</footer>
+    </div>
+  );
+}

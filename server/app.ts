@@ -1,0 +1,90 @@
+import { createServer, type Server } from "node:http";
+import path from "node:path";
+import { createRequestHandler } from "@react-router/express";
+import compression from "compression";
+import express from "express";
+import { RouterContextProvider, type ServerBuild } from "react-router";
+import type { ViteDevServer } from "vite";
+import { loadEnv } from "~/lib/env.server";
+import { createLogger } from "~/lib/logger.server";
+import { createServices, servicesContext } from "~/lib/services.server";
+import { nonceContext } from "~/lib/nonce";
+import { bodyLimit, clientAddress, requestLog, sameOriginOnly, securityHeaders } from "./http";
+import { startWorkers } from "./workers";
+
+const SHUTDOWN_GRACE_MS = 10_000;
+
+/**
+ * Starts Questline: configuration, database (migrated), mail, auth, the HTTP server and the
+ * background workers. Resolves once it listens; SIGTERM/SIGINT stop it gracefully.
+ */
+export async function start({ vite }: { vite?: ViteDevServer } = {}) {
+  const env = loadEnv();
+  const logger = createLogger(env.LOG_LEVEL);
+  const services = await createServices({ env, logger });
+
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", { none: false, loopback: "loopback", all: true }[env.TRUST_PROXY]);
+  app.use(requestLog(logger));
+  app.use(clientAddress());
+  app.use(securityHeaders(env, { dev: Boolean(vite) }));
+  app.use(compression());
+
+  if (vite) {
+    app.use(vite.middlewares);
+  } else {
+    const client = path.resolve("build/client");
+    app.use("/assets", express.static(path.join(client, "assets"), { immutable: true, maxAge: "1y", index: false }));
+    app.use(express.static(client, { maxAge: "1h", index: false }));
+  }
+
+  app.use(sameOriginOnly(env));
+  app.use(bodyLimit());
+  app.use(
+    createRequestHandler({
+      build: vite
+        ? () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>
+        : () => import("virtual:react-router/server-build"),
+      getLoadContext: (_req, res) =>
+        new RouterContextProvider(
+          new Map<Parameters<RouterContextProvider["get"]>[0], unknown>([
+            [servicesContext, services],
+            [nonceContext, res.locals.nonce as string],
+          ]),
+        ),
+    }),
+  );
+
+  const stopWorkers = startWorkers(services);
+  const server: Server = createServer(app);
+  await new Promise<void>((resolve) => server.listen(env.PORT, env.HOST, resolve));
+  logger.info({ url: env.APP_URL, host: env.HOST, port: env.PORT }, `${env.APP_NAME} is listening`);
+
+  let stopping: Promise<void> | null = null;
+  const stop = () =>
+    (stopping ??= (async () => {
+      logger.info("shutting down");
+      const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+      force.unref();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await closed;
+      await stopWorkers();
+      await vite?.close();
+      await services.database.close();
+      logger.info("stopped");
+    })());
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    process.once(signal, () => {
+      stop().then(
+        () => process.exit(0),
+        (err: unknown) => {
+          logger.error({ err }, "shutdown failed");
+          process.exit(1);
+        },
+      );
+    });
+  }
+  return { server, stop };
+}
