@@ -62,7 +62,7 @@ export function securityHeaders(env: Env, { dev }: { dev: boolean }) {
     res.setHeader("x-frame-options", "DENY");
     res.setHeader("cross-origin-opener-policy", "same-origin");
     res.setHeader("permissions-policy", "camera=(), microphone=(), geolocation=()");
-    if (env.isProduction) res.setHeader("strict-transport-security", "max-age=31536000; includeSubDomains");
+    if (env.APP_URL.startsWith("https://")) res.setHeader("strict-transport-security", "max-age=31536000; includeSubDomains");
     next();
   };
 }

@@ -32,12 +32,16 @@ const migrationsFolder = path.resolve(process.env.MIGRATIONS_DIR ?? "db/migratio
 export async function openDatabase({
   databaseUrl,
   dataDir,
+  onConnectionError = () => {},
 }: {
   databaseUrl?: string;
   dataDir: string | null;
+  /** An idle pooled connection failed (server restart, network): the pool replaces it. */
+  onConnectionError?: (error: Error) => void;
 }): Promise<Database> {
   if (databaseUrl) {
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+    pool.on("error", onConnectionError);
     const db = drizzlePg(pool, { schema, casing: "snake_case" });
     await migratePg(db, { migrationsFolder });
     return {

@@ -17,9 +17,13 @@ export type Services = {
 export const servicesContext = createContext<Services>();
 
 export async function createServices({ env, logger }: { env: Env; logger: Logger }): Promise<Services> {
-  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
+  const database = await openDatabase({
+    databaseUrl: env.DATABASE_URL,
+    dataDir: env.DATA_DIR,
+    onConnectionError: (err) => logger.warn({ err }, "a database connection failed; it will be replaced"),
+  });
   const mailer = createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, db: database.db, logger });
-  const auth = createAuth({ db: database.db, env, mailer });
+  const auth = createAuth({ db: database.db, env, mailer, logger });
   logger.info({ database: database.kind, mail: mailer.transport }, "services ready");
   return { env, database, auth, mailer, logger };
 }

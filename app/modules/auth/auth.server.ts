@@ -7,6 +7,7 @@ import { z } from "zod";
 import * as authSchema from "#db/schema/auth";
 import type { Db } from "~/lib/db.server";
 import type { Env } from "~/lib/env.server";
+import type { Logger } from "~/lib/logger.server";
 import type { Mailer } from "~/modules/mail/mailer.server";
 import { changeEmailMail, signInMail } from "~/modules/mail/templates.server";
 import { claimEmailCooldown } from "./email-cooldown.server";
@@ -32,8 +33,10 @@ export function composeSignInEmail<T>(draft: SignInDraft, fn: () => Promise<T>) 
   return signInDraft.run(draft, fn);
 }
 
-export function createAuth({ db, env, mailer }: { db: Db; env: Env; mailer: Mailer }) {
+export function createAuth({ db, env, mailer, logger }: { db: Db; env: Env; mailer: Mailer; logger: Logger }) {
   const appName = env.APP_NAME;
+  // Production runs behind https; cookies are Secure whenever the site is served over https.
+  const secure = env.APP_URL.startsWith("https://");
 
   return betterAuth({
     appName,
@@ -41,6 +44,7 @@ export function createAuth({ db, env, mailer }: { db: Db; env: Env; mailer: Mail
     basePath: "/api/auth",
     secret: env.AUTH_SECRET,
     trustedOrigins: [env.APP_URL],
+    logger: { level: "warn", log: (level, message) => logger[level]({ component: "auth" }, message) },
     database: drizzleAdapter(db, {
       provider: "pg",
       schema: {
@@ -75,8 +79,8 @@ export function createAuth({ db, env, mailer }: { db: Db; env: Env; mailer: Mail
     },
     advanced: {
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
-      useSecureCookies: env.isProduction,
-      defaultCookieAttributes: { httpOnly: true, sameSite: "lax", secure: env.isProduction },
+      useSecureCookies: secure,
+      defaultCookieAttributes: { httpOnly: true, sameSite: "lax", secure },
     },
     hooks: {
       before: createAuthMiddleware(async (ctx) => {

@@ -1,0 +1,50 @@
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadEnv } from "./env.server";
+
+const dataDir = () => mkdtempSync(path.join(tmpdir(), "questline-env-"));
+
+describe("loadEnv", () => {
+  it("has working defaults for a zero-config start", () => {
+    const dir = dataDir();
+    const env = loadEnv({ DATA_DIR: dir });
+    expect(env).toMatchObject({ PORT: 3000, APP_NAME: "Questline", APP_URL: "http://localhost:3000", DATA_DIR: dir, isProduction: false });
+    expect(env.DATABASE_URL).toBeUndefined();
+    expect(env.SMTP_URL).toBeUndefined();
+  });
+
+  it("generates an auth secret once and keeps it in the data folder", () => {
+    const dir = dataDir();
+    const first = loadEnv({ DATA_DIR: dir }).AUTH_SECRET;
+    expect(first.length).toBeGreaterThanOrEqual(32);
+    expect(readFileSync(path.join(dir, "auth-secret"), "utf8")).toBe(first);
+    expect(loadEnv({ DATA_DIR: dir }).AUTH_SECRET).toBe(first);
+  });
+
+  it("names the variable and the problem in one line", () => {
+    expect(() => loadEnv({ DATA_DIR: dataDir(), PORT: "eighty" })).toThrow(ConfigError);
+    expect(() => loadEnv({ DATA_DIR: dataDir(), PORT: "70000" })).toThrow(/^Invalid configuration: PORT /);
+    expect(() => loadEnv({ DATA_DIR: dataDir(), DATABASE_URL: "mysql://x" })).toThrow(
+      "Invalid configuration: DATABASE_URL must start with postgres:// or postgresql://",
+    );
+    expect(() => loadEnv({ DATA_DIR: dataDir(), APP_URL: "not a url" })).toThrow(/^Invalid configuration: APP_URL /);
+    expect(() => loadEnv({ DATA_DIR: dataDir(), AUTH_SECRET: "short" })).toThrow("Invalid configuration: AUTH_SECRET must be at least 32 characters");
+  });
+
+  it("refuses production without SMTP or without a secret, and never writes a secret there", () => {
+    const dir = dataDir();
+    expect(() => loadEnv({ NODE_ENV: "production", DATA_DIR: dir, AUTH_SECRET: "x".repeat(40) })).toThrow(/SMTP_URL is required in production/);
+    expect(() => loadEnv({ NODE_ENV: "production", DATA_DIR: dir, SMTP_URL: "smtp://mail:25" })).toThrow(/AUTH_SECRET is required in production/);
+    expect(existsSync(path.join(dir, "auth-secret"))).toBe(false);
+    const env = loadEnv({ NODE_ENV: "production", DATA_DIR: dir, SMTP_URL: "smtp://mail:25", AUTH_SECRET: "x".repeat(40) });
+    expect(env.isProduction).toBe(true);
+  });
+
+  it("treats empty values as unset and trims a trailing slash from APP_URL", () => {
+    const env = loadEnv({ DATA_DIR: dataDir(), PORT: "", APP_URL: "https://questline.example/" });
+    expect(env.PORT).toBe(3000);
+    expect(env.APP_URL).toBe("https://questline.example");
+  });
+});

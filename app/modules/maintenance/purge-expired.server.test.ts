@@ -1,0 +1,35 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { emailCodeCooldown, rateLimit, verification } from "#db/schema/auth";
+import type { Database } from "~/lib/db.server";
+import { createTestDatabase } from "../../../tests/setup/test-db";
+import { purgeExpired } from "./purge-expired.server";
+
+let database: Database;
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(() => database.close());
+
+describe("purgeExpired", () => {
+  it("deletes expired codes and stale limits, and keeps live ones", async () => {
+    const db = database.db;
+    const now = new Date("2026-11-21T12:00:00Z");
+    const ago = (ms: number) => new Date(now.getTime() - ms);
+    await db.insert(verification).values([
+      { id: "v-old", identifier: "a", value: "x", expiresAt: ago(1000) },
+      { id: "v-live", identifier: "b", value: "y", expiresAt: new Date(now.getTime() + 60_000) },
+    ]);
+    await db.insert(rateLimit).values([
+      { id: "r-old", key: "k1", count: 1, lastRequest: ago(2 * 3600_000).getTime() },
+      { id: "r-live", key: "k2", count: 1, lastRequest: ago(1000).getTime() },
+    ]);
+    await db.insert(emailCodeCooldown).values([
+      { email: "old@example.com", sentAt: ago(2 * 3600_000) },
+      { email: "live@example.com", sentAt: ago(1000) },
+    ]);
+    expect(await purgeExpired({ db, now })).toEqual({ codes: 1, rateLimits: 1, cooldowns: 1, mails: 0 });
+    expect((await db.select().from(verification)).map((v) => v.id)).toEqual(["v-live"]);
+    expect((await db.select().from(rateLimit)).map((r) => r.id)).toEqual(["r-live"]);
+    expect((await db.select().from(emailCodeCooldown)).map((c) => c.email)).toEqual(["live@example.com"]);
+  });
+});

@@ -1,0 +1,95 @@
+import { readdirSync, rmSync } from "node:fs";
+import path from "node:path";
+import { defineConfig } from "@playwright/test";
+import { APP_PORT, APP_URL, INBOX_PORT, INBOX_URL, SMTP_PORT } from "./tests/e2e/urls.ts";
+
+/**
+ * End-to-end tests: a real Chromium against the production build (`npm run build` first; this
+ * config never builds), a fresh PGlite database per run, and a fake SMTP server that the app
+ * sends real mail to. See tests/e2e/fixtures.ts for the helpers every test uses.
+ */
+
+// Each run starts from an empty database; the ones of earlier runs go.
+const E2E_DIR = path.resolve(".e2e");
+// Playwright loads this config in the runner and again in every worker: only the runner (the
+// process that starts the web servers) names and cleans the data folder; workers inherit it.
+if (!process.env.QUESTLINE_E2E_DATA_DIR) {
+  for (const entry of safeReaddir(E2E_DIR)) rmSync(path.join(E2E_DIR, entry), { recursive: true, force: true });
+  process.env.QUESTLINE_E2E_DATA_DIR = path.join(".e2e", `data-${Date.now()}`);
+}
+const DATA_DIR = process.env.QUESTLINE_E2E_DATA_DIR;
+
+function safeReaddir(dir: string) {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  outputDir: "test-results",
+  workers: 1,
+  retries: 0,
+  reporter: "list",
+  fullyParallel: false,
+  forbidOnly: Boolean(process.env.CI),
+  timeout: 30_000,
+  expect: { timeout: 5_000 },
+  use: {
+    baseURL: APP_URL,
+    locale: "en-US",
+    timezoneId: "UTC",
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    },
+  },
+  projects: [{ name: "chromium", use: { browserName: "chromium", viewport: { width: 1280, height: 800 } } }],
+  webServer: [
+    {
+      name: "mail",
+      command: "node tests/fakes/smtp-inbox.ts",
+      url: `${INBOX_URL}/health`,
+      env: { SMTP_INBOX_PORT: String(SMTP_PORT), SMTP_INBOX_HTTP_PORT: String(INBOX_PORT) },
+      reuseExistingServer: false,
+      timeout: 15_000,
+      stdout: "ignore",
+      stderr: "pipe",
+      gracefulShutdown: { signal: "SIGTERM", timeout: 2_000 },
+    },
+    {
+      name: "app",
+      command: "node server/main.ts",
+      url: `${APP_URL}/healthz`,
+      env: {
+        NODE_ENV: "production",
+        PORT: String(APP_PORT),
+        APP_URL,
+        SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}`,
+        // A fixed secret for tests only; never used anywhere else.
+        AUTH_SECRET: "e2e-Qx7vN2pLk9sWd4TfRb8mZc3HyJ6gUa5E-not-a-real-secret",
+        DATA_DIR,
+        TRUST_PROXY: "loopback",
+        LOG_LEVEL: "warn",
+      },
+      reuseExistingServer: false,
+      // The first open of an empty PGlite folder takes a few seconds.
+      timeout: 60_000,
+      stdout: "pipe",
+      stderr: "pipe",
+      gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },
+    },
+  ],
+});

@@ -1,0 +1,178 @@
+import {
+  test as base,
+  expect,
+  type APIRequestContext,
+  type BrowserContext,
+  type Page,
+  type TestInfo,
+} from "@playwright/test";
+import { APP_URL, INBOX_URL } from "./urls.ts";
+
+/**
+ * What every e2e test gets:
+ *
+ * - console guard (automatic): a `console.error` or an uncaught exception on any page fails the
+ *   test, unless the test said it expects one with `expectConsoleError(pattern)`;
+ * - its own client address: a unique X-Forwarded-For on every request, so tests never share the
+ *   server's per-address rate limits;
+ * - `inbox`: the mail the app sent, read from the fake SMTP server (tests/fakes/smtp-inbox.ts);
+ * - `signIn(page)`: a signed-in session without clicking through the sign-in screens;
+ * - `uniqueEmail()` and `newPage()` (a second, signed-out browser with the same client address).
+ */
+
+export type Mail = { to: string; subject: string; text: string; receivedAt: string };
+
+export const SAME_ORIGIN = { Origin: APP_URL };
+
+const EXPECTED_CONSOLE_ERROR = "expected-console-error";
+
+/**
+ * Lets this test log console errors matching `pattern` (any error when omitted), e.g. the
+ * browser's "Failed to load resource: … status of 400" after a form is refused on purpose.
+ */
+export function expectConsoleError(pattern?: RegExp) {
+  test.info().annotations.push({ type: EXPECTED_CONSOLE_ERROR, description: pattern?.source });
+}
+
+function allowedConsoleErrors(testInfo: TestInfo) {
+  return testInfo.annotations
+    .filter((a) => a.type === EXPECTED_CONSOLE_ERROR)
+    .map((a) => (a.description ? new RegExp(a.description) : /.*/s));
+}
+
+function watchConsole(context: BrowserContext, errors: string[]) {
+  context.on("console", (message) => {
+    if (message.type() === "error") errors.push(`console.error on ${message.page()?.url() ?? "?"}: ${message.text()}`);
+  });
+  context.on("weberror", (error) => errors.push(`uncaught on ${error.page()?.url() ?? "?"}: ${error.error().message}`));
+}
+
+/** The fake mail server's inbox. */
+export class Inbox {
+  async messages(to: string): Promise<Mail[]> {
+    const response = await fetch(`${INBOX_URL}/messages?to=${encodeURIComponent(to)}`);
+    if (!response.ok) throw new Error(`inbox answered ${response.status}`);
+    return (await response.json()) as Mail[];
+  }
+
+  /** Waits until `to` holds at least `count` messages and returns the newest one. */
+  async latestMail(to: string, { count = 1, timeout = 10_000 }: { count?: number; timeout?: number } = {}): Promise<Mail> {
+    const deadline = Date.now() + timeout;
+    for (;;) {
+      const messages = await this.messages(to);
+      if (messages.length >= count) return messages[messages.length - 1]!;
+      if (Date.now() > deadline) throw new Error(`no mail #${count} for ${to} within ${timeout} ms (got ${messages.length})`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  /** The 6-digit code of a sign-in or e-mail change message (links are left out of the search). */
+  codeFrom(mail: Mail): string {
+    const code = mail.text.replace(/https?:\/\/\S+/g, "").match(/\b\d{6}\b/)?.[0];
+    if (!code) throw new Error(`no 6-digit code in the mail "${mail.subject}"`);
+    return code;
+  }
+
+  /** The magic sign-in link of a sign-in message. */
+  linkFrom(mail: Mail): string {
+    const link = mail.text.match(/https?:\/\/\S+\/api\/auth\/magic-link\/verify\?token=\S+/)?.[0];
+    if (!link) throw new Error(`no sign-in link in the mail "${mail.subject}"`);
+    expect(link.startsWith(`${APP_URL}/api/auth/magic-link/verify?token=`), link).toBe(true);
+    return link;
+  }
+}
+
+type SignInTarget = Page | APIRequestContext;
+
+type Fixtures = {
+  /** This test's X-Forwarded-For address. */
+  clientAddress: string;
+  consoleGuard: void;
+  inbox: Inbox;
+  uniqueEmail: (label?: string) => string;
+  signIn: (target: SignInTarget, email?: string) => Promise<string>;
+  /** A page in a new browser context: no cookies, same client address, same console guard. */
+  newPage: () => Promise<Page>;
+};
+
+type WorkerFixtures = { addressCounter: { next: () => number } };
+
+export const test = base.extend<Fixtures & { consoleErrors: string[] }, WorkerFixtures>({
+  addressCounter: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      let n = 0;
+      await use({ next: () => ++n });
+    },
+    { scope: "worker" },
+  ],
+
+  clientAddress: async ({ addressCounter }, use, testInfo) => {
+    const n = addressCounter.next();
+    await use(`10.${testInfo.workerIndex % 250}.${Math.floor(n / 250) % 250}.${(n % 250) + 1}`);
+  },
+
+  extraHTTPHeaders: async ({ clientAddress }, use) => {
+    await use({ "X-Forwarded-For": clientAddress });
+  },
+
+  consoleErrors: async ({}, use) => {
+    await use([]);
+  },
+
+  consoleGuard: [
+    async ({ context, consoleErrors }, use, testInfo) => {
+      watchConsole(context, consoleErrors);
+      await use();
+      const allowed = allowedConsoleErrors(testInfo);
+      const unexpected = consoleErrors.filter((error) => !allowed.some((pattern) => pattern.test(error)));
+      expect(unexpected, "console errors or uncaught exceptions in the browser").toEqual([]);
+    },
+    { auto: true },
+  ],
+
+  inbox: async ({}, use) => {
+    await use(new Inbox());
+  },
+
+  uniqueEmail: async ({}, use, testInfo) => {
+    let n = 0;
+    const stamp = Date.now().toString(36);
+    await use((label = "member") => `${label}-${testInfo.testId.slice(0, 8)}-${stamp}-${++n}@example.com`.toLowerCase());
+  },
+
+  signIn: async ({ inbox, uniqueEmail }, use) => {
+    await use(async (target, email = uniqueEmail()) => {
+      const request = "request" in target ? target.request : target;
+      const sent = await request.post("/login", { form: { intent: "send", email }, headers: SAME_ORIGIN });
+      expect(sent.status(), "the sign-in e-mail is sent").toBe(200);
+      const code = inbox.codeFrom(await inbox.latestMail(email));
+      const signedIn = await request.post("/login", {
+        form: { intent: "code", email, code },
+        headers: SAME_ORIGIN,
+        maxRedirects: 0,
+      });
+      expect(signedIn.status(), "the code is accepted").toBe(302);
+      return email;
+    });
+  },
+
+  newPage: async ({ browser, clientAddress, consoleErrors }, use) => {
+    const contexts: BrowserContext[] = [];
+    await use(async () => {
+      const context = await browser.newContext({ baseURL: APP_URL, extraHTTPHeaders: { "X-Forwarded-For": clientAddress } });
+      contexts.push(context);
+      watchConsole(context, consoleErrors);
+      return context.newPage();
+    });
+    await Promise.all(contexts.map((context) => context.close()));
+  },
+});
+
+export { expect };
+
+/** Types a code into the six "Digit n" boxes, one key at a time, as a member would. */
+export async function typeCode(page: Page, code: string) {
+  await page.getByLabel("Digit 1").click();
+  await page.keyboard.type(code);
+}

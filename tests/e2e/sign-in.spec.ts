@@ -1,0 +1,156 @@
+import { expect, test, typeCode, type Inbox } from "./fixtures.ts";
+import type { Page } from "@playwright/test";
+
+/** Fills the e-mail step of the sign-in form and waits for the "check your inbox" step. */
+async function askForCode(page: Page, email: string) {
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByRole("button", { name: "Continue with e-mail" }).click();
+  await expect(page.getByRole("heading", { name: "Check your inbox" })).toBeVisible();
+  await expect(page.getByText(email)).toBeVisible();
+}
+
+async function codeFor(inbox: Inbox, email: string) {
+  return inbox.codeFrom(await inbox.latestMail(email));
+}
+
+async function expectSignedIn(page: Page) {
+  await expect(page).toHaveURL("/dashboard");
+  await expect(page.getByRole("heading", { name: /^Welcome back/ })).toBeVisible();
+}
+
+test("signs in by typing the code from the e-mail", async ({ page, inbox, uniqueEmail }) => {
+  const email = uniqueEmail();
+  await page.goto("/login");
+  await askForCode(page, email);
+
+  const mail = await inbox.latestMail(email);
+  expect(mail.subject).toMatch(/^Your Questline sign-in code: \d{6}$/);
+  await typeCode(page, inbox.codeFrom(mail));
+
+  await expectSignedIn(page);
+  await expect(page.getByText(email).first()).toBeVisible();
+});
+
+test("signs in by pasting the code into the first box", async ({ page, inbox, uniqueEmail }) => {
+  const email = uniqueEmail();
+  await page.goto("/login");
+  await askForCode(page, email);
+  const code = await codeFor(inbox, email);
+
+  const first = page.getByLabel("Digit 1");
+  await first.focus();
+  await first.evaluate((input, text) => {
+    const clipboardData = new DataTransfer();
+    clipboardData.setData("text/plain", text);
+    input.dispatchEvent(new ClipboardEvent("paste", { clipboardData, bubbles: true, cancelable: true }));
+  }, ` ${code.slice(0, 3)}-${code.slice(3)} `);
+
+  // Every box got its digit before the form submitted itself.
+  for (const [index, digit] of [...code].entries()) {
+    await expect(page.getByLabel(`Digit ${index + 1}`)).toHaveValue(digit);
+  }
+  await expectSignedIn(page);
+});
+
+test("signs in by the link in the e-mail, which works once", async ({ page, inbox, uniqueEmail, newPage }) => {
+  const email = uniqueEmail();
+  await page.goto("/login");
+  await askForCode(page, email);
+  const link = inbox.linkFrom(await inbox.latestMail(email));
+
+  await page.goto(link);
+  await expectSignedIn(page);
+
+  // The same link in another browser does not sign in a second time.
+  const other = await newPage();
+  await other.goto(link);
+  await expect(other).toHaveURL(/\/login\?/);
+  await expect(other.getByRole("alert")).toContainText("expired or was already used");
+  await other.goto("/dashboard");
+  await expect(other).toHaveURL("/login?redirectTo=%2Fdashboard");
+});
+
+test("signs in from the modal on the Welcome page", async ({ page, inbox, uniqueEmail }) => {
+  const email = uniqueEmail();
+  await page.goto("/");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  const dialog = page.getByRole("dialog", { name: "Sign in" });
+  await expect(dialog).toBeVisible();
+
+  await dialog.getByLabel("E-mail").fill(email);
+  await dialog.getByRole("button", { name: "Continue with e-mail" }).click();
+  await expect(dialog.getByRole("heading", { name: "Check your inbox" })).toBeVisible();
+  await typeCode(page, await codeFor(inbox, email));
+
+  await expectSignedIn(page);
+});
+
+test("a new code waits 30 seconds, on the form and on better-auth's own endpoint", async ({ page, inbox, uniqueEmail }) => {
+  const email = uniqueEmail();
+  await page.goto("/login");
+  await askForCode(page, email);
+  await inbox.latestMail(email);
+
+  await page.getByRole("button", { name: "Send a new code" }).click();
+  const message = page.getByRole("alert").filter({ hasText: /^Please try again after \d+ seconds$/ });
+  await expect(message).toBeVisible();
+  expectSecondsWithinCooldown(await message.textContent());
+  // Still on the code step: the member can enter the code already sent.
+  await expect(page.getByLabel("Digit 1")).toBeVisible();
+
+  const response = await page.request.post("/api/auth/email-otp/send-verification-otp", {
+    data: { email, type: "sign-in" },
+    headers: { Origin: "http://localhost:3100" },
+  });
+  expect(response.status()).toBe(429);
+  expectSecondsWithinCooldown(((await response.json()) as { message: string }).message);
+
+  // Mail is sent before the action answers, so anything sent would already be here.
+  expect(await inbox.messages(email)).toHaveLength(1);
+});
+
+function expectSecondsWithinCooldown(text: string | null) {
+  const seconds = Number(text?.match(/^Please try again after (\d+) seconds$/)?.[1]);
+  expect(seconds, `"${text}"`).toBeGreaterThanOrEqual(1);
+  expect(seconds, `"${text}"`).toBeLessThanOrEqual(30);
+}
+
+test("five wrong codes lock the code", async ({ page, inbox, uniqueEmail }) => {
+  const email = uniqueEmail();
+  await page.goto("/login");
+  await askForCode(page, email);
+  const code = await codeFor(inbox, email);
+  const wrong = [...code].map((digit) => String((Number(digit) + 1) % 10)).join("");
+  const alert = page.getByRole("alert");
+
+  for (let attempt = 1; attempt <= 5; attempt++) {
+    await submitCode(page, wrong);
+    await expect(alert).toHaveText("That code is not right. Check the e-mail and try again.");
+  }
+  await submitCode(page, code);
+  await expect(alert).toHaveText("Too many wrong codes. This code no longer works: send a new one.");
+
+  await expect(page).toHaveURL("/login");
+  await page.goto("/dashboard");
+  await expect(page).toHaveURL("/login?redirectTo=%2Fdashboard");
+});
+
+/** Types a code and waits for the server's answer to the submission it triggers. */
+async function submitCode(page: Page, code: string) {
+  const answered = page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith("/login"));
+  await typeCode(page, code);
+  await answered;
+  await expect(page.getByLabel("Digit 1")).toBeEnabled();
+}
+
+test("brings the member back to the page they asked for", async ({ page, inbox, uniqueEmail }) => {
+  await page.goto("/settings/password");
+  await expect(page).toHaveURL("/login?redirectTo=%2Fsettings%2Fpassword");
+
+  const email = uniqueEmail();
+  await askForCode(page, email);
+  await typeCode(page, await codeFor(inbox, email));
+
+  await expect(page).toHaveURL("/settings/password");
+  await expect(page.getByText("Set a password")).toBeVisible();
+});
