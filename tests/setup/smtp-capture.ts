@@ -1,20 +1,7 @@
 import { SMTPServer } from "smtp-server";
+import { parseMail } from "../fakes/mime";
 
 export type CapturedMail = { to: string[]; raw: string; subject: string; text: string };
-
-/** Decodes the text/plain part of a message as nodemailer writes it (7bit, quoted-printable or base64). */
-export function plainTextOf(raw: string): { subject: string; text: string } {
-  const subject = /^Subject: (.*(?:\r?\n[ \t].*)*)/im.exec(raw)?.[1]?.replace(/\r?\n[ \t]/g, " ") ?? "";
-  const part = /Content-Type: text\/plain[^\r\n]*\r?\n(?:[^\r\n]+\r?\n)*?(?:Content-Transfer-Encoding: ([\w-]+)\r?\n)?(?:[^\r\n]+\r?\n)*\r?\n([\s\S]*?)(?:\r?\n--|$)/i.exec(raw);
-  const encoding = part?.[1]?.toLowerCase();
-  const body = part?.[2] ?? "";
-  if (encoding === "base64") return { subject, text: Buffer.from(body.replace(/\s+/g, ""), "base64").toString("utf8") };
-  if (encoding === "quoted-printable") {
-    const bytes = body.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-    return { subject, text: Buffer.from(bytes, "latin1").toString("utf8") };
-  }
-  return { subject, text: body };
-}
 
 /** A real SMTP server on a free loopback port that keeps what it receives. */
 export async function startSmtpCapture() {
@@ -28,7 +15,8 @@ export async function startSmtpCapture() {
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
       stream.on("end", () => {
         const raw = Buffer.concat(chunks).toString("utf8");
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw, ...plainTextOf(raw) });
+        const { subject, text } = parseMail(raw);
+        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw, subject, text });
         callback();
       });
     },
