@@ -6,7 +6,12 @@ type AppModule = { start: (options?: { vite?: unknown }) => Promise<unknown> };
 try {
   if (dev) {
     const { createServer } = await import("vite");
-    const vite = await createServer({ server: { middlewareMode: true }, appType: "custom" });
+    const vite = await createServer({
+      server: { middlewareMode: true },
+      appType: "custom",
+      // The adapter must see the same react-router module instance as the app (development build).
+      ssr: { noExternal: ["@react-router/express", "@react-router/node"] },
+    });
     const app = (await vite.ssrLoadModule("./server/app.ts")) as AppModule;
     await app.start({ vite });
   } else {
