@@ -12,7 +12,8 @@ import { APP_PORT, APP_URL, INBOX_PORT, INBOX_URL, SMTP_PORT } from "./tests/e2e
 // Each run starts from an empty database; the ones of earlier runs go.
 const E2E_DIR = path.resolve(".e2e");
 // Playwright loads this config in the runner and again in every worker: only the runner (the
-// process that starts the web servers) names and cleans the data folder; workers inherit it.
+// process that starts the web servers) names and cleans the data folder; workers inherit it
+// through QUESTLINE_E2E_DATA_DIR.
 if (!process.env.QUESTLINE_E2E_DATA_DIR) {
   for (const entry of safeReaddir(E2E_DIR)) rmSync(path.join(E2E_DIR, entry), { recursive: true, force: true });
   process.env.QUESTLINE_E2E_DATA_DIR = path.join(".e2e", `data-${Date.now()}`);

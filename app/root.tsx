@@ -10,6 +10,8 @@ import { getSession, provideSession } from "~/modules/auth/session.server";
 import { nonceContext } from "~/lib/nonce";
 import "./app.css";
 
+export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
+
 export const middleware: Route.MiddlewareFunction[] = [
   ({ request, context }) => {
     provideSession(context, context.get(servicesContext), request);

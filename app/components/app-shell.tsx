@@ -85,7 +85,8 @@ function UserMenu({ user }: { user: ShellUser }) {
         </DropdownMenuItem>
         <DropdownMenuSeparator />
         <Form method="post" action={route("logout")}>
-          <DropdownMenuItem asChild>
+          {/* Selecting an item closes the menu, which would remove this form before it submits. */}
+          <DropdownMenuItem asChild onSelect={(event) => event.preventDefault()}>
             <button type="submit" className="w-full">
               <LogOut /> Sign out
             </button>

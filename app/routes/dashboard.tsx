@@ -23,7 +23,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export default function Dashboard({ loaderData: { profile } }: Route.ComponentProps) {
-  const display = profile.name || profile.username || profile.email;
+  const display = profile.name || profile.username || profile.email.split("@")[0]!;
   const steps = [
     { done: Boolean(profile.name), label: "Choose a display name", to: route("settings.profile") },
     { done: Boolean(profile.username), label: "Pick a username", to: route("settings.profile") },
@@ -34,7 +34,7 @@ export default function Dashboard({ loaderData: { profile } }: Route.ComponentPr
   return (
     <>
       <PageHeader title={`Welcome back, ${display}`} description="Your Questline home." />
-      <div className="grid gap-4 lg:grid-cols-3">
+      <div className="grid grid-cols-1 gap-4 lg:grid-cols-3">
         <Card className="lg:col-span-1">
           <CardContent className="flex items-center gap-4">
             <UserAvatar name={display} image={profile.image} className="size-14 text-base" />

@@ -30,8 +30,16 @@ export type SignInActionData =
 /** One action for the page and the modal: send the e-mail, check a code, or check a password. */
 export async function action({ request, context }: Route.ActionArgs) {
   const services = context.get(servicesContext);
-  const form = parseForm(signInSchema, await request.formData());
-  if (!form.ok) return data({ step: "email" as const, errors: form.errors }, { status: 400 });
+  const formData = await request.formData();
+  const form = parseForm(signInSchema, formData);
+  if (!form.ok) {
+    // A bad code keeps the member on the code step, where the error is shown.
+    const email = formData.get("email");
+    if (formData.get("intent") === "code" && typeof email === "string") {
+      return data({ step: "code" as const, email, errors: form.errors }, { status: 400 });
+    }
+    return data({ step: "email" as const, errors: form.errors }, { status: 400 });
+  }
   const input = form.data;
   const redirectTo = safeRedirect(input.redirectTo);
 

@@ -1,3 +1,4 @@
+/* eslint-disable no-empty-pattern -- Playwright reads a fixture's dependencies from its first parameter: `{}` is "none". */
 import {
   test as base,
   expect,
@@ -42,7 +43,10 @@ function allowedConsoleErrors(testInfo: TestInfo) {
 
 function watchConsole(context: BrowserContext, errors: string[]) {
   context.on("console", (message) => {
-    if (message.type() === "error") errors.push(`console.error on ${message.page()?.url() ?? "?"}: ${message.text()}`);
+    if (message.type() !== "error") return;
+    // For a failed request, the location is the resource's own URL.
+    const source = message.location().url;
+    errors.push(`console.error on ${message.page()?.url() ?? "?"}: ${message.text()}${source ? ` (${source})` : ""}`);
   });
   context.on("weberror", (error) => errors.push(`uncaught on ${error.page()?.url() ?? "?"}: ${error.error().message}`));
 }
@@ -99,31 +103,30 @@ type WorkerFixtures = { addressCounter: { next: () => number } };
 
 export const test = base.extend<Fixtures & { consoleErrors: string[] }, WorkerFixtures>({
   addressCounter: [
-    // eslint-disable-next-line no-empty-pattern
-    async ({}, use) => {
+    async ({}, provide) => {
       let n = 0;
-      await use({ next: () => ++n });
+      await provide({ next: () => ++n });
     },
     { scope: "worker" },
   ],
 
-  clientAddress: async ({ addressCounter }, use, testInfo) => {
+  clientAddress: async ({ addressCounter }, provide, testInfo) => {
     const n = addressCounter.next();
-    await use(`10.${testInfo.workerIndex % 250}.${Math.floor(n / 250) % 250}.${(n % 250) + 1}`);
+    await provide(`10.${testInfo.workerIndex % 250}.${Math.floor(n / 250) % 250}.${(n % 250) + 1}`);
   },
 
-  extraHTTPHeaders: async ({ clientAddress }, use) => {
-    await use({ "X-Forwarded-For": clientAddress });
+  extraHTTPHeaders: async ({ clientAddress }, provide) => {
+    await provide({ "X-Forwarded-For": clientAddress });
   },
 
-  consoleErrors: async ({}, use) => {
-    await use([]);
+  consoleErrors: async ({}, provide) => {
+    await provide([]);
   },
 
   consoleGuard: [
-    async ({ context, consoleErrors }, use, testInfo) => {
+    async ({ context, consoleErrors }, provide, testInfo) => {
       watchConsole(context, consoleErrors);
-      await use();
+      await provide();
       const allowed = allowedConsoleErrors(testInfo);
       const unexpected = consoleErrors.filter((error) => !allowed.some((pattern) => pattern.test(error)));
       expect(unexpected, "console errors or uncaught exceptions in the browser").toEqual([]);
@@ -131,18 +134,18 @@ export const test = base.extend<Fixtures & { consoleErrors: string[] }, WorkerFi
     { auto: true },
   ],
 
-  inbox: async ({}, use) => {
-    await use(new Inbox());
+  inbox: async ({}, provide) => {
+    await provide(new Inbox());
   },
 
-  uniqueEmail: async ({}, use, testInfo) => {
+  uniqueEmail: async ({}, provide, testInfo) => {
     let n = 0;
     const stamp = Date.now().toString(36);
-    await use((label = "member") => `${label}-${testInfo.testId.slice(0, 8)}-${stamp}-${++n}@example.com`.toLowerCase());
+    await provide((label = "member") => `${label}-${testInfo.testId.slice(0, 8)}-${stamp}-${++n}@example.com`.toLowerCase());
   },
 
-  signIn: async ({ inbox, uniqueEmail }, use) => {
-    await use(async (target, email = uniqueEmail()) => {
+  signIn: async ({ inbox, uniqueEmail }, provide) => {
+    await provide(async (target, email = uniqueEmail()) => {
       const request = "request" in target ? target.request : target;
       const sent = await request.post("/login", { form: { intent: "send", email }, headers: SAME_ORIGIN });
       expect(sent.status(), "the sign-in e-mail is sent").toBe(200);
@@ -157,9 +160,9 @@ export const test = base.extend<Fixtures & { consoleErrors: string[] }, WorkerFi
     });
   },
 
-  newPage: async ({ browser, clientAddress, consoleErrors }, use) => {
+  newPage: async ({ browser, clientAddress, consoleErrors }, provide) => {
     const contexts: BrowserContext[] = [];
-    await use(async () => {
+    await provide(async () => {
       const context = await browser.newContext({ baseURL: APP_URL, extraHTTPHeaders: { "X-Forwarded-For": clientAddress } });
       contexts.push(context);
       watchConsole(context, consoleErrors);

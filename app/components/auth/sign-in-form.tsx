@@ -42,7 +42,7 @@ export function SignInForm({ redirectTo }: { redirectTo: string }) {
           <MailCheck className="size-10 text-muted-foreground" aria-hidden />
           <h1 className="text-xl font-semibold">Check your inbox</h1>
           <p className="text-sm text-muted-foreground">
-            We sent a sign-in link and a 6-digit code to <strong className="text-foreground">{result.email}</strong>. Open the
+            We sent a sign-in link and a 6-digit code to <strong className="text-foreground wrap-anywhere">{result.email}</strong>. Open the
             link, or enter the code below.
           </p>
         </div>
@@ -55,8 +55,11 @@ export function SignInForm({ redirectTo }: { redirectTo: string }) {
             name="code"
             invalid={Boolean(errors.code)}
             disabled={pendingIntent === "code"}
-            onComplete={() => {
-              void fetcher.submit(codeForm.current);
+            onComplete={(code) => {
+              // The hidden `code` input still holds the previous render's digits at this point.
+              const formData = new FormData(codeForm.current ?? undefined);
+              formData.set("code", code);
+              void fetcher.submit(formData, { method: "post", action: "/login" });
               nextAttempt();
             }}
           />

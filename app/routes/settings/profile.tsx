@@ -142,7 +142,7 @@ export default function ProfileSettings({ loaderData: { profile } }: Route.Compo
         <CardHeader>
           <CardTitle>E-mail</CardTitle>
           <CardDescription>
-            You sign in with <strong className="text-foreground">{profile.email}</strong>. To change it, we send a code to the new
+            You sign in with <strong className="text-foreground wrap-anywhere">{profile.email}</strong>. To change it, we send a code to the new
             address.
           </CardDescription>
         </CardHeader>

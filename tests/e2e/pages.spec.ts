@@ -1,0 +1,80 @@
+import { expect, expectConsoleError, test } from "./fixtures.ts";
+
+test("every page has its title", async ({ page, signIn }) => {
+  await page.goto("/");
+  await expect(page).toHaveTitle("Questline");
+  await page.goto("/login");
+  await expect(page).toHaveTitle("Sign in - Questline");
+
+  await signIn(page);
+  await page.goto("/dashboard");
+  await expect(page).toHaveTitle("Dashboard - Questline");
+  await page.goto("/settings/profile");
+  await expect(page).toHaveTitle("Profile - Questline");
+  await page.goto("/settings/password");
+  await expect(page).toHaveTitle("Password - Questline");
+  await page.goto("/settings/appearance");
+  await expect(page).toHaveTitle("Appearance - Questline");
+});
+
+test("an unknown address shows the 404 page", async ({ page }) => {
+  expectConsoleError(/status of 404/);
+  const response = await page.goto("/no/such/page");
+  expect(response?.status()).toBe(404);
+  await expect(page).toHaveTitle("Page not found - Questline");
+  await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+  await page.getByRole("link", { name: "Back to Questline" }).click();
+  await expect(page).toHaveURL("/");
+});
+
+test.describe("on a 375 px wide phone", () => {
+  test.use({ viewport: { width: 375, height: 812 } });
+
+  test("the dashboard fits and the menu opens as a drawer", async ({ page, signIn }) => {
+    // A long address with no place to break is the widest thing the dashboard shows.
+    await signIn(page, `averyveryverylongaddresswithoutbreaks${Date.now()}@example.com`);
+    await page.goto("/dashboard");
+    await expect(page.getByRole("heading", { name: /^Welcome back/ })).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    // The sidebar is hidden on phones; the drawer holds the navigation.
+    await expect(page.getByRole("navigation", { name: "Main" })).toBeHidden();
+
+    await page.getByRole("button", { name: "Open menu" }).click();
+    const drawer = page.getByRole("dialog", { name: "Menu" });
+    await expect(drawer).toBeVisible();
+    const nav = drawer.getByRole("navigation", { name: "Main" });
+    await expect(nav.getByRole("link", { name: "Dashboard" })).toHaveAttribute("aria-current", "page");
+
+    await nav.getByRole("link", { name: "Settings" }).click();
+    await expect(page).toHaveURL("/settings/profile");
+    await expect(drawer).toBeHidden();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  });
+});
+
+test("the progress bar shows in #bbf451 while a navigation is pending", async ({ page, signIn }) => {
+  await signIn(page);
+  await page.goto("/dashboard");
+  const bar = page.getByRole("progressbar", { name: "Loading", includeHidden: true });
+  await expect(bar).toHaveAttribute("data-state", "idle");
+
+  // Hold the data request of the next navigation while the bar is looked at.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/settings/profile.data*", async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Settings" }).click();
+
+  await expect(bar).toHaveAttribute("data-state", "loading");
+  await expect(bar).toHaveAttribute("aria-hidden", "false");
+  await expect(bar).toHaveCSS("opacity", "1");
+  await expect(bar.locator("div")).toHaveCSS("background-color", "rgb(187, 244, 81)");
+  expect((await bar.boundingBox())?.y).toBe(0);
+
+  release();
+  await expect(page).toHaveURL("/settings/profile");
+  await expect(bar).toHaveAttribute("data-state", "idle");
+  await expect(bar.locator("div")).toHaveCount(0);
+});
