@@ -4,8 +4,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  echo "Installing npm packages (npm ci)…"
-  npm ci --no-audit --no-fund
+  echo "Installing npm packages…"
+  npm install --no-audit --no-fund
 fi
 
 node_version=$(node_modules/.bin/node -p 'process.versions.node')
