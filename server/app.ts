@@ -72,7 +72,7 @@ export async function start({ vite }: { vite?: ViteDevServer } = {}) {
       await closed;
       await stopWorkers();
       await vite?.close();
-      await services.database.close();
+      await services.close();
       logger.info("stopped");
     })());
   for (const signal of ["SIGTERM", "SIGINT"] as const) {

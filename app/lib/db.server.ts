@@ -10,8 +10,9 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import * as authSchema from "#db/schema/auth";
 import * as mailSchema from "#db/schema/mail";
+import * as walletSchema from "#db/schema/wallets";
 
-export const schema = { ...authSchema, ...mailSchema };
+export const schema = { ...authSchema, ...mailSchema, ...walletSchema };
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 

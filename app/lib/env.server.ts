@@ -25,6 +25,12 @@ const envSchema = z
       .optional(),
     MAIL_FROM: z.string().min(3).default("Questline <no-reply@questline.local>"),
     AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+    REOWN_PROJECT_ID: z.string().regex(/^[0-9a-f]{32}$/, "must be a 32-character hex project id").optional(),
+    ANKR_KEY: z.string().min(1).optional(),
+    INFURA_KEY: z.string().min(1).optional(),
+    BLAST_KEY: z.string().min(1).optional(),
+    LOCAL_CHAIN_RPC_URL: z.url({ protocol: /^https?$/ }).optional(),
+    LOCAL_CHAIN: z.enum(["on", "off"]).optional(),
     TRUST_PROXY: z.enum(["none", "loopback", "all"]).default("none"),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   })
@@ -33,6 +39,8 @@ const envSchema = z
     APP_URL: (raw.APP_URL ?? `http://localhost:${raw.PORT}`).replace(/\/$/, ""),
     DATA_DIR: path.resolve(raw.DATA_DIR),
     isProduction: raw.NODE_ENV === "production",
+    /** The local development chain (anvil, chain id 31337): on outside production unless turned off. */
+    localChain: (raw.LOCAL_CHAIN ?? (raw.NODE_ENV === "production" ? "off" : "on")) === "on",
   }));
 
 export type Env = z.infer<typeof envSchema> & { AUTH_SECRET: string };

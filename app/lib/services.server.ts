@@ -1,8 +1,10 @@
 import { createContext } from "react-router";
 import { createAuth, type Auth } from "~/modules/auth/auth.server";
 import { createMailer, type Mailer } from "~/modules/mail/mailer.server";
+import { createChainAccess, type ChainAccess } from "~/modules/wallets/chain-access.server";
 import { openDatabase, type Database } from "./db.server";
 import type { Env } from "./env.server";
+import { startLocalChain, type LocalChain } from "./local-chain.server";
 import type { Logger } from "./logger.server";
 
 /** Everything a request may need, built once at start and handed to loaders and actions. */
@@ -11,7 +13,10 @@ export type Services = {
   database: Database;
   auth: Auth;
   mailer: Mailer;
+  chains: ChainAccess;
   logger: Logger;
+  /** Stops what the services started (the local chain, the database). */
+  close: () => Promise<void>;
 };
 
 export const servicesContext = createContext<Services>();
@@ -22,8 +27,22 @@ export async function createServices({ env, logger }: { env: Env; logger: Logger
     dataDir: env.DATA_DIR,
     onConnectionError: (err) => logger.warn({ err }, "a database connection failed; it will be replaced"),
   });
+  let localChain: LocalChain | null = null;
+  if (env.localChain && !env.LOCAL_CHAIN_RPC_URL) localChain = await startLocalChain();
+  const chains = createChainAccess({ env, localChainUrl: env.LOCAL_CHAIN_RPC_URL ?? localChain?.url ?? null, logger });
   const mailer = createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, db: database.db, logger });
-  const auth = createAuth({ db: database.db, env, mailer, logger });
-  logger.info({ database: database.kind, mail: mailer.transport }, "services ready");
-  return { env, database, auth, mailer, logger };
+  const auth = createAuth({ db: database.db, env, mailer, logger, chains });
+  logger.info({ database: database.kind, mail: mailer.transport, localChain: chains.config.rpc }, "services ready");
+  return {
+    env,
+    database,
+    auth,
+    mailer,
+    chains,
+    logger,
+    close: async () => {
+      await localChain?.stop();
+      await database.close();
+    },
+  };
 }

@@ -6,6 +6,7 @@ import { createLogger } from "~/lib/logger.server";
 import type { Services } from "~/lib/services.server";
 import { createAuth } from "~/modules/auth/auth.server";
 import { createMailer } from "~/modules/mail/mailer.server";
+import { createChainAccess } from "~/modules/wallets/chain-access.server";
 import { createTestDatabase } from "./test-db";
 
 /** The app's real services on a fresh test database; mail goes to `smtpUrl` or the dev inbox. */
@@ -21,8 +22,9 @@ export async function createTestServices(overrides: Record<string, string> = {})
   const logger = createLogger("silent");
   const database = await createTestDatabase();
   const mailer = createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, db: database.db, logger });
-  const auth = createAuth({ db: database.db, env, mailer, logger });
-  return { env, database, auth, mailer, logger };
+  const chains = createChainAccess({ env, localChainUrl: env.LOCAL_CHAIN_RPC_URL ?? null, logger });
+  const auth = createAuth({ db: database.db, env, mailer, logger, chains });
+  return { env, database, auth, mailer, chains, logger, close: () => database.close() };
 }
 
 let address = 0;

@@ -2,14 +2,20 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { APIError, createAuthMiddleware } from "better-auth/api";
-import { emailOTP, magicLink } from "better-auth/plugins";
+import { emailOTP, magicLink, siwe } from "better-auth/plugins";
+import { generateSiweNonce } from "viem/siwe";
 import { z } from "zod";
 import * as authSchema from "#db/schema/auth";
+import * as walletSchema from "#db/schema/wallets";
 import type { Db } from "~/lib/db.server";
 import type { Env } from "~/lib/env.server";
 import type { Logger } from "~/lib/logger.server";
 import type { Mailer } from "~/modules/mail/mailer.server";
 import { changeEmailMail, signInMail } from "~/modules/mail/templates.server";
+import type { ChainAccess } from "~/modules/wallets/chain-access.server";
+import { checkSiweFields, checkSiweSignature } from "~/modules/wallets/siwe.server";
+import { walletPlugin } from "~/modules/wallets/wallet-plugin.server";
+import { WALLET_EMAIL_DOMAIN } from "~/modules/wallets/wallets.server";
 import { claimEmailCooldown } from "./email-cooldown.server";
 
 /** The header our HTTP server sets to the client's address; any value a client sends is dropped. */
@@ -33,8 +39,29 @@ export function composeSignInEmail<T>(draft: SignInDraft, fn: () => Promise<T>) 
   return signInDraft.run(draft, fn);
 }
 
-export function createAuth({ db, env, mailer, logger }: { db: Db; env: Env; mailer: Mailer; logger: Logger }) {
+/** How a session was started, from the endpoint that started it. */
+const SIGN_IN_METHODS: Record<string, string> = {
+  "/siwe/verify": "wallet",
+  "/sign-in/email-otp": "code",
+  "/magic-link/verify": "link",
+  "/sign-in/email": "password",
+};
+
+export function createAuth({
+  db,
+  env,
+  mailer,
+  logger,
+  chains,
+}: {
+  db: Db;
+  env: Env;
+  mailer: Mailer;
+  logger: Logger;
+  chains: Pick<ChainAccess, "chainIds" | "transportFor">;
+}) {
   const appName = env.APP_NAME;
+  const siweOptions = () => ({ appUrl: env.APP_URL, chainIds: chains.chainIds, transportFor: chains.transportFor });
   // Production runs behind https; cookies are Secure whenever the site is served over https.
   const secure = env.APP_URL.startsWith("https://");
 
@@ -53,12 +80,24 @@ export function createAuth({ db, env, mailer, logger }: { db: Db; env: Env; mail
         account: authSchema.account,
         verification: authSchema.verification,
         rateLimit: authSchema.rateLimit,
+        walletAddress: walletSchema.walletAddress,
       },
     }),
     user: {
       additionalFields: { username: { type: "string", required: false, input: false } },
     },
-    session: { expiresIn: 60 * 60 * 24 * 30, updateAge: 60 * 60 * 24 },
+    session: {
+      expiresIn: 60 * 60 * 24 * 30,
+      updateAge: 60 * 60 * 24,
+      additionalFields: { signInMethod: { type: "string", required: false, input: false } },
+    },
+    databaseHooks: {
+      session: {
+        create: {
+          before: async (session, ctx) => ({ data: { ...session, signInMethod: (ctx?.path && SIGN_IN_METHODS[ctx.path]) ?? null } }),
+        },
+      },
+    },
     emailAndPassword: {
       enabled: true,
       // Passwords are set from Settings by a member who signed in another way.
@@ -100,6 +139,20 @@ export function createAuth({ db, env, mailer, logger }: { db: Db; env: Env; mail
       }),
     },
     plugins: [
+      siwe({
+        domain: new URL(env.APP_URL).host,
+        emailDomainName: WALLET_EMAIL_DOMAIN,
+        anonymous: true,
+        getNonce: async () => generateSiweNonce(),
+        // better-auth checks the nonce, domain and times; we check the URI, the chain and the signature.
+        async verifyMessage({ message, signature }) {
+          const options = siweOptions();
+          const { address, chainId } = checkSiweFields(message, options);
+          await checkSiweSignature({ message, signature, address, chainId }, options);
+          return true;
+        },
+      }),
+      walletPlugin({ db, siwe: siweOptions }),
       magicLink({
         expiresIn: MAGIC_LINK_TTL_SECONDS,
         storeToken: "hashed",

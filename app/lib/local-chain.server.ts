@@ -1,0 +1,54 @@
+import { spawn } from "node:child_process";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { LOCAL_CHAIN_ID } from "~/wallet/chain-config";
+
+export type LocalChain = { url: string; stop: () => Promise<void> };
+
+function anvilBinary() {
+  const require = createRequire(import.meta.url);
+  const pkg = `@foundry-rs/anvil-${process.platform}-${process.arch === "x64" ? "amd64" : process.arch}`;
+  return path.join(path.dirname(require.resolve(`${pkg}/package.json`)), "bin", "anvil");
+}
+
+/**
+ * Starts the local development chain (anvil from the npm package) on a free loopback port and
+ * resolves once it accepts requests. Its state lives as long as the process.
+ */
+export async function startLocalChain({ timeoutMs = 15_000 }: { timeoutMs?: number } = {}): Promise<LocalChain> {
+  const child = spawn(anvilBinary(), ["--host", "127.0.0.1", "--port", "0", "--chain-id", String(LOCAL_CHAIN_ID)], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let output = "";
+    const timer = setTimeout(() => {
+      child.kill();
+      reject(new Error(`The local chain did not start within ${timeoutMs} ms: ${output.slice(-500)}`));
+    }, timeoutMs);
+    const read = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /Listening on (127\.0\.0\.1:\d+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        child.stdout.off("data", read);
+        child.stdout.resume();
+        resolve(`http://${match[1]}`);
+      }
+    };
+    child.stdout.on("data", read);
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`The local chain exited with code ${code}: ${output.slice(-500)}`));
+    });
+  });
+  return {
+    url,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      }),
+  };
+}

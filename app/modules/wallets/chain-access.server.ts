@@ -1,0 +1,32 @@
+import { bsc, sepolia } from "viem/chains";
+import type { Env } from "~/lib/env.server";
+import type { Logger } from "~/lib/logger.server";
+import { chainTransport, LOCAL_CHAIN_ID, nodeEndpoints, type ChainConfig } from "~/wallet/chain-config";
+
+/** Used when no wallet-modal project id is configured: injected wallets work, its cloud features do not. */
+export const LOCAL_PROJECT_ID = "00000000000000000000000000000000";
+
+export type ChainAccess = {
+  /** The page props the browser gets (SPEC.md §2). */
+  config: ChainConfig;
+  /** Chains members may sign in on. */
+  chainIds: number[];
+  transportFor: (chainId: number) => ReturnType<typeof chainTransport> | undefined;
+};
+
+export function createChainAccess({ env, localChainUrl, logger }: { env: Env; localChainUrl: string | null; logger: Logger }): ChainAccess {
+  const config: ChainConfig = {
+    rpc: localChainUrl,
+    ankr: env.ANKR_KEY ?? null,
+    infura: env.INFURA_KEY ?? null,
+    blast: env.BLAST_KEY ?? null,
+    projectId: env.REOWN_PROJECT_ID ?? LOCAL_PROJECT_ID,
+  };
+  const endpoints = nodeEndpoints(config, (message) => logger.warn(message));
+  const transports = new Map([...endpoints].map(([chainId, urls]) => [chainId, chainTransport(urls)]));
+  return {
+    config,
+    chainIds: [bsc.id, sepolia.id, ...(localChainUrl ? [LOCAL_CHAIN_ID] : [])],
+    transportFor: (chainId) => transports.get(chainId),
+  };
+}

@@ -1,0 +1,93 @@
+import { fallback, http, type Transport } from "viem";
+import { arbitrum, base, blast, bsc, linea, sepolia } from "viem/chains";
+
+/**
+ * What the server hands the browser to reach the chains (SPEC.md §2 "initial page props"): the
+ * local development chain's RPC, the three node providers' keys, and the wallet-modal project id.
+ * Nothing else about the server's configuration reaches the browser.
+ */
+export type ChainConfig = {
+  rpc: string | null;
+  ankr: string | null;
+  infura: string | null;
+  blast: string | null;
+  projectId: string;
+};
+
+export type NodeProvider = "ankr" | "infura" | "blast";
+
+/** The local development chain (anvil). */
+export const LOCAL_CHAIN_ID = 31337;
+
+/** The six chains with node endpoints (SPEC.md §9). */
+export const ENDPOINT_CHAIN_IDS = [sepolia.id, bsc.id, arbitrum.id, base.id, linea.id, blast.id] as const;
+
+/** Each provider's endpoint pattern per chain; `{key}` is the provider key. A chain a provider lacks is absent. */
+export const PROVIDER_ENDPOINTS: Record<NodeProvider, Partial<Record<number, string>>> = {
+  ankr: {
+    [sepolia.id]: "https://rpc.ankr.com/eth_sepolia/{key}",
+    [bsc.id]: "https://rpc.ankr.com/bsc/{key}",
+    [arbitrum.id]: "https://rpc.ankr.com/arbitrum/{key}",
+    [base.id]: "https://rpc.ankr.com/base/{key}",
+    [linea.id]: "https://rpc.ankr.com/linea/{key}",
+    [blast.id]: "https://rpc.ankr.com/blast/{key}",
+  },
+  infura: {
+    [sepolia.id]: "https://sepolia.infura.io/v3/{key}",
+    [bsc.id]: "https://bsc-mainnet.infura.io/v3/{key}",
+    [arbitrum.id]: "https://arbitrum-mainnet.infura.io/v3/{key}",
+    [base.id]: "https://base-mainnet.infura.io/v3/{key}",
+    [linea.id]: "https://linea-mainnet.infura.io/v3/{key}",
+    [blast.id]: "https://blast-mainnet.infura.io/v3/{key}",
+  },
+  blast: {
+    [sepolia.id]: "https://eth-sepolia.blastapi.io/{key}",
+    [bsc.id]: "https://bsc-mainnet.blastapi.io/{key}",
+    [arbitrum.id]: "https://arbitrum-one.blastapi.io/{key}",
+    [base.id]: "https://base-mainnet.blastapi.io/{key}",
+    [linea.id]: "https://linea-mainnet.blastapi.io/{key}",
+  },
+};
+
+export const RANK_INTERVAL_MS = 60_000;
+export const RETRY_COUNT = 2;
+
+/**
+ * Node endpoints per chain id, from every provider that has a key, de-duplicated. A configured
+ * provider without an endpoint for one of the six chains is reported through `warn` and skipped.
+ */
+export function nodeEndpoints(
+  config: Pick<ChainConfig, "rpc" | NodeProvider>,
+  warn: (message: string) => void = () => {},
+  table: Record<NodeProvider, Partial<Record<number, string>>> = PROVIDER_ENDPOINTS,
+): Map<number, string[]> {
+  const endpoints = new Map<number, string[]>();
+  const add = (chainId: number, url: string) => {
+    const list = endpoints.get(chainId) ?? [];
+    if (!list.includes(url)) list.push(url);
+    endpoints.set(chainId, list);
+  };
+  if (config.rpc) add(LOCAL_CHAIN_ID, config.rpc);
+  for (const provider of ["ankr", "infura", "blast"] as const) {
+    const key = config[provider];
+    if (!key) continue;
+    for (const chainId of ENDPOINT_CHAIN_IDS) {
+      const pattern = table[provider][chainId];
+      if (!pattern) {
+        warn(`No ${provider} endpoint for chain ${chainId}; skipped`);
+        continue;
+      }
+      add(chainId, pattern.replace("{key}", encodeURIComponent(key)));
+    }
+  }
+  return endpoints;
+}
+
+/** One transport for a chain: its endpoints in a ranked fallback, or the chain's public RPC when none is configured. */
+export function chainTransport(urls: string[] | undefined): Transport {
+  if (!urls || urls.length === 0) return http();
+  return fallback(
+    urls.map((url) => http(url)),
+    { rank: { interval: RANK_INTERVAL_MS }, retryCount: RETRY_COUNT },
+  );
+}
