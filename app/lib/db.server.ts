@@ -11,8 +11,11 @@ import pg from "pg";
 import * as authSchema from "#db/schema/auth";
 import * as mailSchema from "#db/schema/mail";
 import * as walletSchema from "#db/schema/wallets";
+import * as projectSchema from "#db/schema/projects";
+import * as questSchema from "#db/schema/quests";
+import * as xpSchema from "#db/schema/xp";
 
-export const schema = { ...authSchema, ...mailSchema, ...walletSchema };
+export const schema = { ...authSchema, ...mailSchema, ...walletSchema, ...xpSchema, ...projectSchema, ...questSchema };
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 

@@ -1,0 +1,109 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "~/lib/db.server";
+
+/**
+ * XP awards and exact leaderboards.
+ *
+ * Each board keeps one row per member (`leaderboard_entry`) and a histogram of how many visible
+ * members hold each score (`leaderboard_histogram`). A member's rank is one plus the members
+ * above them: the histogram's sum over higher scores, plus those with the same score who reached
+ * it earlier. Both are kept exact inside the award's transaction (SQL functions in
+ * db/migrations/0003_xp_functions.sql), so a rank costs a short index range, not a count over
+ * the whole board.
+ */
+
+export const WINDOWS = ["all", "30d", "7d"] as const;
+export type BoardWindow = (typeof WINDOWS)[number];
+export type BoardScope = { kind: "global" } | { kind: "project"; projectId: string } | { kind: "campaign"; campaignId: string };
+
+export function boardKey(scope: BoardScope, window: BoardWindow): string {
+  const prefix = scope.kind === "global" ? "global" : scope.kind === "project" ? `p:${scope.projectId}` : `c:${scope.campaignId}`;
+  return `${prefix}|${window}`;
+}
+
+type Row = Record<string, unknown>;
+const rowsOf = (result: unknown): Row[] => (Array.isArray(result) ? result : ((result as { rows: Row[] }).rows ?? []));
+
+export type Award = {
+  userId: string;
+  projectId: string | null;
+  campaignId?: string | null;
+  /** What earned it, e.g. `completion` and the completion's id: one award per source and member. */
+  sourceType: string;
+  sourceId: string;
+  amount: number;
+  at?: Date;
+};
+
+/** Awards XP once per source and member; returns false when this source already paid. */
+export async function awardXp({ db, award }: { db: Db; award: Award }): Promise<boolean> {
+  if (!Number.isInteger(award.amount) || award.amount <= 0) throw new RangeError("XP awards are positive whole numbers");
+  const at = (award.at ?? new Date()).toISOString();
+  const result = await db.execute(
+    sql`select questline_award_xp(${award.userId}, ${award.projectId}, ${award.campaignId ?? null}, ${award.sourceType}, ${award.sourceId}, ${award.amount}, ${at}::timestamptz) as awarded`,
+  );
+  return rowsOf(result)[0]?.awarded === true;
+}
+
+export type BoardRow = { rank: number; userId: string; score: number; name: string; username: string | null; image: string | null };
+
+/** One page of a board, best first, with exact ranks. Opted-out members are not listed. */
+export async function boardPage({ db, board, limit = 100, offset = 0 }: { db: Db; board: string; limit?: number; offset?: number }) {
+  const result = await db.execute(sql`
+    select e.user_id, e.score, coalesce(p.display_name, nullif(u.name, ''), u.username, 'Member') as name, u.username, u.image
+    from leaderboard_entry e
+    join "user" u on u.id = e.user_id
+    left join leaderboard_preference p on p.user_id = e.user_id
+    where e.board = ${board} and e.visible
+    order by e.score desc, e.reached_at, e.user_id
+    limit ${limit} offset ${offset}`);
+  return rowsOf(result).map(
+    (r, i): BoardRow => ({
+      rank: offset + i + 1,
+      userId: String(r.user_id),
+      score: Number(r.score),
+      name: String(r.name),
+      username: (r.username as string | null) ?? null,
+      image: (r.image as string | null) ?? null,
+    }),
+  );
+}
+
+/**
+ * A member's exact rank on a board among the visible members, or null when they have no XP there.
+ * An opted-out member still learns the rank they would have.
+ */
+export async function rankOf({ db, board, userId }: { db: Db; board: string; userId: string }) {
+  const result = await db.execute(sql`
+    select me.score,
+      1 + coalesce((select sum(h.members) from leaderboard_histogram h where h.board = ${board} and h.score > me.score), 0)
+        + (select count(*) from leaderboard_entry e
+           where e.board = ${board} and e.visible and e.score = me.score
+             and (e.reached_at, e.user_id) < (me.reached_at, ${userId})) as rank
+    from leaderboard_entry me
+    where me.board = ${board} and me.user_id = ${userId}`);
+  const row = rowsOf(result)[0];
+  return row ? { rank: Number(row.rank), score: Number(row.score) } : null;
+}
+
+/** The naive rank, counting every member above: the baseline the benchmark compares against. */
+export async function naiveRankOf({ db, board, userId }: { db: Db; board: string; userId: string }) {
+  const result = await db.execute(sql`
+    select 1 + (select count(*) from leaderboard_entry e
+                where e.board = ${board} and e.visible
+                  and (e.score > me.score or (e.score = me.score and (e.reached_at, e.user_id) < (me.reached_at, ${userId})))) as rank
+    from leaderboard_entry me where me.board = ${board} and me.user_id = ${userId}`);
+  const row = rowsOf(result)[0];
+  return row ? Number(row.rank) : null;
+}
+
+/** Takes the XP of days that left the 7- and 30-day windows out of those boards (idempotent). */
+export async function expireWindows({ db, today = new Date() }: { db: Db; today?: Date }) {
+  const day = today.toISOString().slice(0, 10);
+  const result = await db.execute(sql`select questline_expire_windows(${day}::date) as n`);
+  return Number(rowsOf(result)[0]?.n ?? 0);
+}
+
+export async function setLeaderboardVisibility({ db, userId, visible }: { db: Db; userId: string; visible: boolean }) {
+  await db.execute(sql`select questline_set_leaderboard_visibility(${userId}, ${visible})`);
+}

@@ -1,0 +1,57 @@
+import { and, eq } from "drizzle-orm";
+import { data } from "react-router";
+import { projectMember } from "#db/schema/projects";
+import type { Db } from "~/lib/db.server";
+
+/** Who may do what in a project: the one place this is decided. */
+export const ROLES = ["owner", "admin", "reviewer"] as const;
+export type ProjectRole = (typeof ROLES)[number];
+
+export const PERMISSIONS = {
+  "project.edit": ["owner", "admin"],
+  "project.delete": ["owner"],
+  "team.view": ["owner", "admin", "reviewer"],
+  "team.invite": ["owner", "admin"],
+  "team.manage": ["owner"],
+  "quests.manage": ["owner", "admin"],
+  "drafts.view": ["owner", "admin", "reviewer"],
+  "submissions.review": ["owner", "admin", "reviewer"],
+} as const satisfies Record<string, readonly ProjectRole[]>;
+
+export type ProjectAction = keyof typeof PERMISSIONS;
+
+export function can(role: ProjectRole | null | undefined, action: ProjectAction): boolean {
+  return role != null && (PERMISSIONS[action] as readonly ProjectRole[]).includes(role);
+}
+
+/** Only owners may grant or take away the owner role; admins may invite admins and reviewers. */
+export function canGrant(role: ProjectRole | null | undefined, granted: ProjectRole): boolean {
+  if (!can(role, "team.invite")) return false;
+  return granted === "owner" ? role === "owner" : true;
+}
+
+export async function roleIn({ db, projectId, userId }: { db: Db; projectId: string; userId: string | null | undefined }) {
+  if (!userId) return null;
+  const [row] = await db
+    .select({ role: projectMember.role })
+    .from(projectMember)
+    .where(and(eq(projectMember.projectId, projectId), eq(projectMember.userId, userId)));
+  return row?.role ?? null;
+}
+
+/** The member's role when it allows `action`; otherwise a 403 response is thrown. */
+export async function authorize({
+  db,
+  projectId,
+  userId,
+  action,
+}: {
+  db: Db;
+  projectId: string;
+  userId: string | null | undefined;
+  action: ProjectAction;
+}): Promise<ProjectRole> {
+  const role = await roleIn({ db, projectId, userId });
+  if (!role || !can(role, action)) throw data("You are not allowed to do that in this project.", { status: 403 });
+  return role;
+}

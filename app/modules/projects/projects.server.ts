@@ -1,0 +1,157 @@
+import { randomUUID } from "node:crypto";
+import { and, count, desc, eq, ilike, or, sql } from "drizzle-orm";
+import { user } from "#db/schema/auth";
+import { category, project, projectMember } from "#db/schema/projects";
+import { completion, task } from "#db/schema/quests";
+import type { Db } from "~/lib/db.server";
+import type { ProjectRole } from "./permissions.server";
+import type { ProjectInput } from "./project.schema";
+
+export type Project = typeof project.$inferSelect;
+
+export type SaveResult = { ok: true; project: Project } | { ok: false; field: "slug"; error: string };
+
+const SLUG_TAKEN = { ok: false, field: "slug", error: "That address is taken" } as const;
+
+function isUniqueViolation(error: unknown): boolean {
+  if (typeof error !== "object" || error === null) return false;
+  if ("code" in error && error.code === "23505") return true;
+  return "cause" in error && isUniqueViolation(error.cause);
+}
+
+/** Creates a project; its creator becomes its first owner. */
+export async function createProject({ db, userId, input }: { db: Db; userId: string; input: ProjectInput }): Promise<SaveResult> {
+  try {
+    return await db.transaction(async (tx) => {
+      const [created] = await tx
+        .insert(project)
+        .values({ id: randomUUID(), ...input, createdBy: userId })
+        .returning();
+      await tx.insert(projectMember).values({ projectId: created!.id, userId, role: "owner" });
+      return { ok: true, project: created! } as const;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) return SLUG_TAKEN;
+    throw error;
+  }
+}
+
+export async function updateProject({ db, projectId, input }: { db: Db; projectId: string; input: ProjectInput }): Promise<SaveResult> {
+  try {
+    const [updated] = await db
+      .update(project)
+      .set({ ...input, updatedAt: new Date() })
+      .where(eq(project.id, projectId))
+      .returning();
+    return { ok: true, project: updated! };
+  } catch (error) {
+    if (isUniqueViolation(error)) return SLUG_TAKEN;
+    throw error;
+  }
+}
+
+export async function projectBySlug({ db, slug }: { db: Db; slug: string }) {
+  const [row] = await db
+    .select({ project, category })
+    .from(project)
+    .leftJoin(category, eq(category.id, project.categoryId))
+    .where(eq(project.slug, slug));
+  return row ? { ...row.project, category: row.category } : null;
+}
+
+export const PROJECTS_PAGE_SIZE = 24;
+
+/**
+ * Projects for the index: optionally matching a search, in a category, sorted by trending (most
+ * completions of their tasks in the last 7 days) or newest first.
+ */
+export async function listProjects({
+  db,
+  search,
+  categoryId,
+  sort = "trending",
+  page = 1,
+}: {
+  db: Db;
+  search?: string;
+  categoryId?: number | null;
+  sort?: "trending" | "new";
+  page?: number;
+}) {
+  const recent = db
+    .select({ projectId: task.projectId, n: count(completion.id).as("n") })
+    .from(completion)
+    .innerJoin(task, eq(task.id, completion.taskId))
+    .where(sql`${completion.createdAt} > now() - interval '7 days' and ${completion.status} <> 'rejected'`)
+    .groupBy(task.projectId)
+    .as("recent");
+  const pattern = search ? `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+  const where = and(
+    pattern ? or(ilike(project.name, pattern), ilike(project.description, pattern)) : undefined,
+    categoryId ? eq(project.categoryId, categoryId) : undefined,
+  );
+  const rows = await db
+    .select({ project, category, activity: sql<number>`coalesce(${recent.n}, 0)`.mapWith(Number) })
+    .from(project)
+    .leftJoin(category, eq(category.id, project.categoryId))
+    .leftJoin(recent, eq(recent.projectId, project.id))
+    .where(where)
+    .orderBy(...(sort === "new" ? [desc(project.createdAt)] : [desc(sql`coalesce(${recent.n}, 0)`), desc(project.createdAt)]))
+    .limit(PROJECTS_PAGE_SIZE + 1)
+    .offset((page - 1) * PROJECTS_PAGE_SIZE);
+  return {
+    projects: rows.slice(0, PROJECTS_PAGE_SIZE).map((r) => ({ ...r.project, category: r.category, activity: r.activity })),
+    hasMore: rows.length > PROJECTS_PAGE_SIZE,
+  };
+}
+
+export async function listCategories({ db }: { db: Db }) {
+  return db.select().from(category).orderBy(category.name);
+}
+
+export async function listTeam({ db, projectId }: { db: Db; projectId: string }) {
+  return db
+    .select({ userId: projectMember.userId, role: projectMember.role, since: projectMember.createdAt, name: user.name, email: user.email, image: user.image })
+    .from(projectMember)
+    .innerJoin(user, eq(user.id, projectMember.userId))
+    .where(eq(projectMember.projectId, projectId))
+    .orderBy(projectMember.createdAt);
+}
+
+export type TeamChange = { ok: true } | { ok: false; error: string };
+const LAST_OWNER = { ok: false, error: "A project needs an owner: make someone else owner first." } as const;
+
+/**
+ * Changes a member's role, or removes them when `role` is null (leaving is removing oneself).
+ * The last owner can be neither demoted nor removed. Owners are counted under a lock, so two
+ * owners demoting each other at once cannot leave the project without one.
+ */
+export async function changeTeamRole({
+  db,
+  projectId,
+  userId,
+  role,
+}: {
+  db: Db;
+  projectId: string;
+  userId: string;
+  role: ProjectRole | null;
+}): Promise<TeamChange> {
+  return db.transaction(async (tx) => {
+    const owners = await tx
+      .select({ userId: projectMember.userId })
+      .from(projectMember)
+      .where(and(eq(projectMember.projectId, projectId), eq(projectMember.role, "owner")))
+      .for("update");
+    const [current] = await tx
+      .select({ role: projectMember.role })
+      .from(projectMember)
+      .where(and(eq(projectMember.projectId, projectId), eq(projectMember.userId, userId)));
+    if (!current) return { ok: false, error: "That member is not on the team." } as const;
+    if (current.role === "owner" && role !== "owner" && owners.length <= 1) return LAST_OWNER;
+    const where = and(eq(projectMember.projectId, projectId), eq(projectMember.userId, userId));
+    if (role === null) await tx.delete(projectMember).where(where);
+    else await tx.update(projectMember).set({ role }).where(where);
+    return { ok: true } as const;
+  });
+}

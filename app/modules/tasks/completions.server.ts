@@ -1,0 +1,302 @@
+import { randomUUID } from "node:crypto";
+import { and, asc, count, eq, sql } from "drizzle-orm";
+import { campaign, completion, crusade, quizAttempt, referral, reviewDecision, task } from "#db/schema/quests";
+import { walletAddress } from "#db/schema/wallets";
+import type { Db } from "~/lib/db.server";
+import { awardXp } from "~/modules/leaderboards/leaderboards.server";
+import { campaignStatus } from "./campaign-status";
+import { normalizeAnswer, taskConfigSchemas } from "./task.schema";
+
+export type Task = typeof task.$inferSelect;
+export type Completion = typeof completion.$inferSelect;
+
+/** Reads on-chain balances for `hold_token` tasks (through the server's own transports). */
+export type BalanceReader = (args: { chainId: number; tokenAddress: string | null; owner: string }) => Promise<bigint>;
+
+export type AttemptInput =
+  | { kind: "visit" }
+  | { kind: "answer"; answer: string }
+  | { kind: "text"; text: string }
+  | { kind: "url"; url: string }
+  | { kind: "image"; imageUrl: string }
+  | { kind: "check" };
+
+export type AttemptResult =
+  | { ok: true; status: "approved" | "pending"; completionId: string; xpAwarded: number }
+  | { ok: false; reason: string; retryAfterSeconds?: number };
+
+const fail = (reason: string, retryAfterSeconds?: number): AttemptResult => ({ ok: false, reason, retryAfterSeconds });
+
+/** A daily task's period is the UTC day; a one-off task has a single period. */
+export function periodOf(recurrence: Task["recurrence"], now: Date) {
+  return recurrence === "daily" ? now.toISOString().slice(0, 10) : "once";
+}
+
+type Tx = Db;
+
+/** Why a task cannot be attempted right now, or null. */
+async function availability(db: Tx, t: Task, userId: string, now: Date): Promise<string | null> {
+  if (!t.publishedAt) return "This task is not published yet.";
+  if (t.startsAt && now < t.startsAt) return "This task has not started yet.";
+  if (t.endsAt && now >= t.endsAt) return "This task has ended.";
+  if (t.campaignId) {
+    const [c] = await db.select().from(campaign).where(eq(campaign.id, t.campaignId));
+    const status = c ? campaignStatus(c, now) : "draft";
+    if (status === "scheduled") return "This campaign has not started yet.";
+    if (status === "ended") return "This campaign has ended.";
+    if (status === "draft") return "This campaign is not published yet.";
+  }
+  if (t.crusadeId && t.crusadePosition && t.crusadePosition > 1) {
+    const [previous] = await db
+      .select({ id: task.id, title: task.title })
+      .from(task)
+      .where(and(eq(task.crusadeId, t.crusadeId), eq(task.crusadePosition, t.crusadePosition - 1)));
+    if (previous) {
+      const [done] = await db
+        .select({ id: completion.id })
+        .from(completion)
+        .where(and(eq(completion.taskId, previous.id), eq(completion.userId, userId), eq(completion.status, "approved")));
+      if (!done) return `Complete "${previous.title}" first.`;
+    }
+  }
+  return null;
+}
+
+/** Checks what the member did against the task; returns the submission to keep, or why it fails. */
+async function verify(
+  db: Tx,
+  t: Task,
+  userId: string,
+  input: AttemptInput,
+  now: Date,
+  readBalance: BalanceReader,
+): Promise<{ submission: Record<string, unknown> } | { error: string; retryAfterSeconds?: number }> {
+  switch (t.type) {
+    case "visit_link":
+      return input.kind === "visit" ? { submission: { visitedAt: now.toISOString() } } : { error: "Open the link first." };
+    case "quiz": {
+      if (input.kind !== "answer" || !input.answer.trim()) return { error: "Enter your answer." };
+      const config = taskConfigSchemas.quiz.parse(t.config);
+      const [attempts] = await db.select().from(quizAttempt).where(and(eq(quizAttempt.taskId, t.id), eq(quizAttempt.userId, userId)));
+      if (attempts?.lastWrongAt && config.retryDelaySeconds > 0) {
+        const wait = Math.ceil((attempts.lastWrongAt.getTime() + config.retryDelaySeconds * 1000 - now.getTime()) / 1000);
+        if (wait > 0) return { error: `Try again in ${wait} seconds.`, retryAfterSeconds: wait };
+      }
+      if (!config.answers.some((a) => normalizeAnswer(a) === normalizeAnswer(input.answer))) {
+        await db
+          .insert(quizAttempt)
+          .values({ taskId: t.id, userId, wrongAnswers: 1, lastWrongAt: now })
+          .onConflictDoUpdate({
+            target: [quizAttempt.taskId, quizAttempt.userId],
+            set: { wrongAnswers: sql`${quizAttempt.wrongAnswers} + 1`, lastWrongAt: now },
+          });
+        return { error: "That is not the answer.", retryAfterSeconds: config.retryDelaySeconds || undefined };
+      }
+      return { submission: { answer: input.answer.trim().slice(0, 200) } };
+    }
+    case "submit_text": {
+      const config = taskConfigSchemas.submit_text.parse(t.config);
+      const text = input.kind === "text" ? input.text.trim() : "";
+      if (text.length < config.minLength) return { error: `Write at least ${config.minLength} characters.` };
+      if (text.length > 5000) return { error: "Keep it under 5000 characters." };
+      return { submission: { text } };
+    }
+    case "submit_url": {
+      const url = input.kind === "url" ? input.url.trim() : "";
+      try {
+        const parsed = new URL(url);
+        if (!/^https?:$/.test(parsed.protocol)) throw new Error();
+      } catch {
+        return { error: "Enter a full link starting with https://" };
+      }
+      return { submission: { url } };
+    }
+    case "submit_image":
+      return input.kind === "image" ? { submission: { imageUrl: input.imageUrl } } : { error: "Choose an image." };
+    case "wallet_connected": {
+      const [wallet] = await db.select({ id: walletAddress.id }).from(walletAddress).where(eq(walletAddress.userId, userId)).limit(1);
+      return wallet ? { submission: {} } : { error: "Link a wallet in Settings › Profile first." };
+    }
+    case "referral": {
+      const config = taskConfigSchemas.referral.parse(t.config);
+      const [row] = await db.select({ n: count() }).from(referral).where(and(eq(referral.referrerId, userId), eq(referral.counted, true)));
+      const n = row?.n ?? 0;
+      return n >= config.count ? { submission: { referrals: n } } : { error: `You have brought ${n} of ${config.count} members so far.` };
+    }
+    case "hold_token": {
+      const config = taskConfigSchemas.hold_token.parse(t.config);
+      const wallets = await db
+        .selectDistinct({ address: walletAddress.address })
+        .from(walletAddress)
+        .where(eq(walletAddress.userId, userId));
+      if (wallets.length === 0) return { error: "Link a wallet in Settings › Profile first." };
+      const needed = BigInt(config.minBalance);
+      for (const w of wallets) {
+        let balance: bigint;
+        try {
+          balance = await readBalance({ chainId: config.chainId, tokenAddress: config.tokenAddress, owner: w.address });
+        } catch {
+          return { error: "The chain could not be reached to check your balance. Try again in a minute." };
+        }
+        if (balance >= needed) return { submission: { wallet: w.address, balance: balance.toString() } };
+      }
+      return { error: "None of your linked wallets holds enough of the token." };
+    }
+  }
+}
+
+/**
+ * A member attempts a task. Auto-verified and unverified tasks are approved (and pay XP) at once;
+ * reviewed ones wait for the team. The cap admits exactly `cap` completions, however many members
+ * race for the last place, and XP is paid once per approved completion.
+ */
+export async function attemptTask({
+  db,
+  taskId,
+  userId,
+  input,
+  readBalance,
+  now = new Date(),
+}: {
+  db: Db;
+  taskId: string;
+  userId: string;
+  input: AttemptInput;
+  readBalance: BalanceReader;
+  now?: Date;
+}): Promise<AttemptResult> {
+  const [t] = await db.select().from(task).where(eq(task.id, taskId));
+  if (!t) return fail("This task does not exist.");
+  const blocked = await availability(db, t, userId, now);
+  if (blocked) return fail(blocked);
+
+  const period = periodOf(t.recurrence, now);
+  const [existing] = await db
+    .select()
+    .from(completion)
+    .where(and(eq(completion.taskId, t.id), eq(completion.userId, userId), eq(completion.period, period)));
+  if (existing?.status === "approved") return fail(t.recurrence === "daily" ? "Done for today. Come back tomorrow." : "You have completed this task.");
+  if (existing?.status === "pending") return fail("Your submission is waiting for review.");
+
+  const verified = await verify(db, t, userId, input, now, readBalance);
+  if ("error" in verified) return fail(verified.error, verified.retryAfterSeconds);
+  const status = t.verification === "review" ? "pending" : "approved";
+
+  return db.transaction(async (tx) => {
+    const [slot] = await tx
+      .update(task)
+      .set({ slotsTaken: sql`${task.slotsTaken} + 1` })
+      .where(and(eq(task.id, t.id), sql`(${task.cap} is null or ${task.slotsTaken} < ${task.cap})`))
+      .returning({ id: task.id });
+    if (!slot) return fail("This task is full: every place has been taken.");
+
+    let completionId: string;
+    if (existing) {
+      // A rejected submission, tried again.
+      const [updated] = await tx
+        .update(completion)
+        .set({ status, submission: verified.submission, reason: null, reviewedBy: null, reviewedAt: null, updatedAt: now })
+        .where(and(eq(completion.id, existing.id), eq(completion.status, "rejected")))
+        .returning({ id: completion.id });
+      if (!updated) throw new ConcurrentAttempt();
+      completionId = updated.id;
+    } else {
+      const [inserted] = await tx
+        .insert(completion)
+        .values({ id: randomUUID(), taskId: t.id, userId, period, status, submission: verified.submission, createdAt: now, updatedAt: now })
+        .onConflictDoNothing()
+        .returning({ id: completion.id });
+      if (!inserted) throw new ConcurrentAttempt();
+      completionId = inserted.id;
+    }
+    const xpAwarded = status === "approved" ? await payCompletion(tx, t, userId, completionId, now) : 0;
+    return { ok: true, status, completionId, xpAwarded } as const;
+  }).catch((error: unknown) => {
+    // Another attempt by the same member landed first; its outcome stands (and its slot is the only one taken).
+    if (error instanceof ConcurrentAttempt) return fail("You have already done this task.");
+    throw error;
+  });
+}
+
+class ConcurrentAttempt extends Error {}
+
+/** Pays an approved completion's XP, and the crusade's bonus when it completes the crusade. */
+async function payCompletion(tx: Tx, t: Task, userId: string, completionId: string, now: Date): Promise<number> {
+  let paid = 0;
+  const award = { userId, projectId: t.projectId, campaignId: t.campaignId, at: now };
+  if (await awardXp({ db: tx, award: { ...award, sourceType: "completion", sourceId: completionId, amount: t.xp } })) paid += t.xp;
+  if (t.crusadeId) {
+    const [c] = await tx.select().from(crusade).where(eq(crusade.id, t.crusadeId));
+    if (c && c.bonusXp > 0) {
+      const steps = await tx.select({ id: task.id }).from(task).where(eq(task.crusadeId, c.id));
+      const [done] = await tx
+        .select({ n: sql<number>`count(distinct ${completion.taskId})`.mapWith(Number) })
+        .from(completion)
+        .where(and(eq(completion.userId, userId), eq(completion.status, "approved"), sql`${completion.taskId} in (select id from task where crusade_id = ${c.id})`));
+      if (steps.length > 0 && done?.n === steps.length) {
+        const bonus = { ...award, campaignId: null, sourceType: "crusade", sourceId: c.id, amount: c.bonusXp };
+        if (await awardXp({ db: tx, award: bonus })) paid += c.bonusXp;
+      }
+    }
+  }
+  return paid;
+}
+
+export type ReviewResult = { ok: true; xpAwarded: number } | { ok: false; reason: string };
+
+/**
+ * Approves or rejects a submission, recording who decided what. A rejection frees the member's
+ * place under the cap and needs a reason; approving a rejected submission takes a place again.
+ * An approved completion is final (its XP is paid).
+ */
+export async function reviewCompletion({
+  db,
+  completionId,
+  reviewerId,
+  decision,
+  reason,
+  now = new Date(),
+}: {
+  db: Db;
+  completionId: string;
+  reviewerId: string;
+  decision: "approved" | "rejected";
+  reason?: string;
+  now?: Date;
+}): Promise<ReviewResult> {
+  if (decision === "rejected" && !reason?.trim()) return { ok: false, reason: "Say why, so the member can do better." };
+  return db.transaction(async (tx) => {
+    const [c] = await tx.select().from(completion).where(eq(completion.id, completionId)).for("update");
+    if (!c) return { ok: false, reason: "This submission does not exist." } as const;
+    if (c.status === "approved") return { ok: false, reason: "This submission is already approved." } as const;
+    if (c.status === decision) return { ok: false, reason: "This submission is already rejected." } as const;
+    const [t] = await tx.select().from(task).where(eq(task.id, c.taskId));
+    if (decision === "rejected") {
+      await tx.update(task).set({ slotsTaken: sql`greatest(${task.slotsTaken} - 1, 0)` }).where(eq(task.id, c.taskId));
+    } else if (c.status === "rejected") {
+      const [slot] = await tx
+        .update(task)
+        .set({ slotsTaken: sql`${task.slotsTaken} + 1` })
+        .where(and(eq(task.id, c.taskId), sql`(${task.cap} is null or ${task.slotsTaken} < ${task.cap})`))
+        .returning({ id: task.id });
+      if (!slot) return { ok: false, reason: "This task is full: approving it would exceed the cap." } as const;
+    }
+    await tx
+      .update(completion)
+      .set({ status: decision, reason: decision === "rejected" ? reason!.trim() : null, reviewedBy: reviewerId, reviewedAt: now, updatedAt: now })
+      .where(eq(completion.id, c.id));
+    await tx.insert(reviewDecision).values({ id: randomUUID(), completionId: c.id, reviewerId, decision, reason: reason?.trim() || null, createdAt: now });
+    const xpAwarded = decision === "approved" ? await payCompletion(tx, t!, c.userId, c.id, now) : 0;
+    return { ok: true, xpAwarded } as const;
+  });
+}
+
+/** The first members to complete a task, in order (the task's leaderboard). */
+export async function firstCompleters({ db, taskId, limit = 50 }: { db: Db; taskId: string; limit?: number }) {
+  return db
+    .select({ userId: completion.userId, completedAt: sql<Date>`coalesce(${completion.reviewedAt}, ${completion.createdAt})` })
+    .from(completion)
+    .where(and(eq(completion.taskId, taskId), eq(completion.status, "approved")))
+    .orderBy(asc(sql`coalesce(${completion.reviewedAt}, ${completion.createdAt})`), asc(completion.id))
+    .limit(limit);
+}

@@ -1,0 +1,166 @@
+import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { user } from "./auth";
+import { project } from "./projects";
+
+/** A time-boxed set of tasks. Draft until published; then scheduled, live or ended by its dates. */
+export const campaign = pgTable(
+  "campaign",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => project.id, { onDelete: "cascade" }),
+    slug: text("slug").notNull(),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    startsAt: timestamp("starts_at", { withTimezone: true }).notNull(),
+    endsAt: timestamp("ends_at", { withTimezone: true }).notNull(),
+    publishedAt: timestamp("published_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("campaign_project_slug_key").on(t.projectId, t.slug), index("campaign_dates_idx").on(t.startsAt, t.endsAt)],
+);
+
+/** An ordered series of tasks: each unlocks when the previous one is approved; a bonus at the end. */
+export const crusade = pgTable(
+  "crusade",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => project.id, { onDelete: "cascade" }),
+    slug: text("slug").notNull(),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    bonusXp: integer("bonus_xp").notNull().default(0),
+    publishedAt: timestamp("published_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("crusade_project_slug_key").on(t.projectId, t.slug)],
+);
+
+export const TASK_TYPES = [
+  "visit_link",
+  "quiz",
+  "submit_text",
+  "submit_url",
+  "submit_image",
+  "hold_token",
+  "wallet_connected",
+  "referral",
+] as const;
+export type TaskType = (typeof TASK_TYPES)[number];
+
+/** The atomic unit of work. `config` holds the type's settings (validated by the task schemas). */
+export const task = pgTable(
+  "task",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => project.id, { onDelete: "cascade" }),
+    campaignId: text("campaign_id").references(() => campaign.id, { onDelete: "set null" }),
+    crusadeId: text("crusade_id").references(() => crusade.id, { onDelete: "set null" }),
+    crusadePosition: integer("crusade_position"),
+    title: text("title").notNull(),
+    description: text("description").notNull().default(""),
+    type: text("type", { enum: TASK_TYPES }).notNull(),
+    config: jsonb("config").notNull().default({}),
+    xp: integer("xp").notNull(),
+    verification: text("verification", { enum: ["auto", "review", "none"] }).notNull(),
+    recurrence: text("recurrence", { enum: ["once", "daily"] }).notNull().default("once"),
+    startsAt: timestamp("starts_at", { withTimezone: true }),
+    endsAt: timestamp("ends_at", { withTimezone: true }),
+    /** First-come-first-served: at most this many completions (pending or approved). */
+    cap: integer("cap"),
+    /** Completions holding a place under the cap; kept by the same statement that admits one. */
+    slotsTaken: integer("slots_taken").notNull().default(0),
+    publishedAt: timestamp("published_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("task_project_idx").on(t.projectId, t.createdAt),
+    index("task_campaign_idx").on(t.campaignId),
+    uniqueIndex("task_crusade_position_key").on(t.crusadeId, t.crusadePosition),
+  ],
+);
+
+/** A member's attempt at a task, per period (`once`, or the UTC day of a daily task). */
+export const completion = pgTable(
+  "completion",
+  {
+    id: text("id").primaryKey(),
+    taskId: text("task_id")
+      .notNull()
+      .references(() => task.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    period: text("period").notNull(),
+    status: text("status", { enum: ["pending", "approved", "rejected"] }).notNull(),
+    /** What the member submitted: text, URL, image URL, answer… */
+    submission: jsonb("submission").notNull().default({}),
+    reason: text("reason"),
+    reviewedBy: text("reviewed_by").references(() => user.id, { onDelete: "set null" }),
+    reviewedAt: timestamp("reviewed_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("completion_member_period_key").on(t.taskId, t.userId, t.period),
+    index("completion_task_status_idx").on(t.taskId, t.status, t.createdAt),
+    index("completion_user_idx").on(t.userId, t.createdAt),
+    index("completion_created_idx").on(t.createdAt),
+  ],
+);
+
+/** Every review decision, as it was made. */
+export const reviewDecision = pgTable(
+  "review_decision",
+  {
+    id: text("id").primaryKey(),
+    completionId: text("completion_id")
+      .notNull()
+      .references(() => completion.id, { onDelete: "cascade" }),
+    reviewerId: text("reviewer_id").references(() => user.id, { onDelete: "set null" }),
+    decision: text("decision", { enum: ["approved", "rejected"] }).notNull(),
+    reason: text("reason"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("review_decision_completion_idx").on(t.completionId)],
+);
+
+/** Wrong quiz answers per member and task, for the retry delay. */
+export const quizAttempt = pgTable(
+  "quiz_attempt",
+  {
+    taskId: text("task_id")
+      .notNull()
+      .references(() => task.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    wrongAnswers: integer("wrong_answers").notNull().default(0),
+    lastWrongAt: timestamp("last_wrong_at", { withTimezone: true }),
+  },
+  (t) => [uniqueIndex("quiz_attempt_key").on(t.taskId, t.userId)],
+);
+
+/** Who brought whom: a member who signed up through another member's invite link. */
+export const referral = pgTable(
+  "referral",
+  {
+    referredId: text("referred_id")
+      .primaryKey()
+      .references(() => user.id, { onDelete: "cascade" }),
+    referrerId: text("referrer_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    counted: boolean("counted").notNull().default(true),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("referral_referrer_idx").on(t.referrerId)],
+);
