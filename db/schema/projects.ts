@@ -1,5 +1,5 @@
 import { index, integer, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
-import { user } from "./auth";
+import { user } from "./auth.ts";
 
 /** Labels projects are browsed by; managed by operators. */
 export const category = pgTable("category", {

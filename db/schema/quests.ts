@@ -1,6 +1,6 @@
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
-import { user } from "./auth";
-import { project } from "./projects";
+import { user } from "./auth.ts";
+import { project } from "./projects.ts";
 
 /** A time-boxed set of tasks. Draft until published; then scheduled, live or ended by its dates. */
 export const campaign = pgTable(

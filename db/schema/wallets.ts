@@ -1,5 +1,5 @@
 import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
-import { user } from "./auth";
+import { user } from "./auth.ts";
 
 /**
  * A wallet a member signed with, per chain (better-auth's `walletAddress` model). One address

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { bigint, bigserial, boolean, date, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
-import { user } from "./auth";
+import { user } from "./auth.ts";
 
 /**
  * XP and leaderboards. Every award is an immutable event; boards are kept exact as awards land.
@@ -46,7 +46,7 @@ export const leaderboardEntry = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.board, t.userId] }),
-    index("leaderboard_entry_rank_idx").on(t.board, t.visible, t.score.desc(), t.reachedAt, t.userId),
+    index("leaderboard_entry_rank_idx").on(t.board, t.visible, t.score.desc().nullsFirst(), t.reachedAt, t.userId),
   ],
 );
 

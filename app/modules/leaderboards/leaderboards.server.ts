@@ -49,14 +49,19 @@ export type BoardRow = { rank: number; userId: string; score: number; name: stri
 
 /** One page of a board, best first, with exact ranks. Opted-out members are not listed. */
 export async function boardPage({ db, board, limit = 100, offset = 0 }: { db: Db; board: string; limit?: number; offset?: number }) {
+  // The page is cut from the rank index first; only its rows meet the member tables.
   const result = await db.execute(sql`
-    select e.user_id, e.score, coalesce(p.display_name, nullif(u.name, ''), u.username, 'Member') as name, u.username, u.image
-    from leaderboard_entry e
-    join "user" u on u.id = e.user_id
-    left join leaderboard_preference p on p.user_id = e.user_id
-    where e.board = ${board} and e.visible
-    order by e.score desc, e.reached_at, e.user_id
-    limit ${limit} offset ${offset}`);
+    with page as (
+      select user_id, score, reached_at from leaderboard_entry
+      where board = ${board} and visible
+      order by score desc, reached_at, user_id
+      limit ${limit} offset ${offset}
+    )
+    select page.user_id, page.score, coalesce(p.display_name, nullif(u.name, ''), u.username, 'Member') as name, u.username, u.image
+    from page
+    join "user" u on u.id = page.user_id
+    left join leaderboard_preference p on p.user_id = page.user_id
+    order by page.score desc, page.reached_at, page.user_id`);
   return rowsOf(result).map(
     (r, i): BoardRow => ({
       rank: offset + i + 1,

@@ -1,0 +1,148 @@
+// Leaderboard benchmark: `npm run bench -- leaderboard`.
+//
+// Seeds one project's board with BENCH_MEMBERS members and BENCH_EVENTS XP events (1,000,000 and
+// 10,000,000 on PostgreSQL; a tenth of that on PGlite), then measures, on the same data:
+//   - a top-100 page, a member's exact rank (ours and the naive COUNT(*)), the 7/30-day boards' own rank;
+//   - awarding XP through the real award function, and that ranks are exact right after.
+// Figures are printed as `BENCH <name> <value> <unit>`.
+
+import { randomBytes } from "node:crypto";
+import { performance } from "node:perf_hooks";
+import { sql } from "drizzle-orm";
+import pg from "pg";
+import { openDatabase, type Database } from "../app/lib/db.server.ts";
+import { awardXp, boardPage, naiveRankOf, rankOf } from "../app/modules/leaderboards/leaderboards.server.ts";
+
+const serverUrl = process.env.DATABASE_URL;
+const onPostgres = Boolean(serverUrl);
+const MEMBERS = Number(process.env.BENCH_MEMBERS ?? (onPostgres ? 1_000_000 : 100_000));
+const EVENTS = Number(process.env.BENCH_EVENTS ?? MEMBERS * 10);
+const PROJECT = "bench";
+const BOARD = `p:${PROJECT}|all`;
+
+const log = (message: string) => console.error(`[bench] ${message}`);
+const p95 = (samples: number[]) => [...samples].sort((a, b) => a - b)[Math.ceil(samples.length * 0.95) - 1]!;
+const median = (samples: number[]) => [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)]!;
+const bench = (name: string, value: number, unit: string) => console.log(`BENCH ${name} ${value.toFixed(value < 10 ? 2 : 1)} ${unit}`);
+
+async function withDatabase<T>(run: (database: Database) => Promise<T>) {
+  if (!serverUrl) return run(await openDatabase({ dataDir: null }));
+  const name = `questline_bench_${randomBytes(4).toString("hex")}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    await client.query(statement).finally(() => client.end());
+  };
+  await admin(`create database ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: url.toString(), dataDir: null });
+  try {
+    return await run(database);
+  } finally {
+    await database.close();
+    await admin(`drop database if exists ${name} with (force)`);
+  }
+}
+
+async function timed(label: string, fn: () => Promise<unknown>) {
+  const started = performance.now();
+  await fn();
+  log(`${label}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
+
+/** Members and events straight in SQL; boards built from the events the way awards would leave them. */
+async function seed({ db }: Database) {
+  const exec = (statement: ReturnType<typeof sql>) => db.execute(statement);
+  await timed(`members (${MEMBERS.toLocaleString("en")})`, () =>
+    exec(sql`insert into "user" (id, name, email, email_verified, created_at, updated_at)
+             select 'b' || i, 'Member ' || i, 'b' || i || '@bench.invalid', true, now(), now() from generate_series(1, ${MEMBERS}) i`),
+  );
+  // Skewed activity: a few members earn most of the XP, as on real boards. Events span 90 days.
+  await timed(`XP events (${EVENTS.toLocaleString("en")})`, () =>
+    exec(sql`insert into xp_event (user_id, project_id, source_type, source_id, amount, created_at)
+             select 'b' || (1 + floor(power(random(), 2) * ${MEMBERS}))::int, ${PROJECT}, 'seed', i::text,
+                    (array[5, 10, 10, 20, 25, 50, 100])[1 + floor(random() * 7)::int],
+                    now() - random() * interval '90 days'
+             from generate_series(1, ${EVENTS}) i`),
+  );
+  await timed("boards and histograms", async () => {
+    for (const [window, since] of [["all", null], ["30d", "30 days"], ["7d", "7 days"]] as const) {
+      const board = `p:${PROJECT}|${window}`;
+      const recent = since ? sql`and created_at > now() - ${since}::interval` : sql``;
+      await exec(sql`insert into leaderboard_entry (board, user_id, score, reached_at, visible)
+                     select ${board}, user_id, sum(amount), max(created_at), true
+                     from xp_event where project_id = ${PROJECT} ${recent} group by user_id`);
+      await exec(sql`insert into leaderboard_histogram (board, score, members)
+                     select board, score, count(*) from leaderboard_entry where board = ${board} group by board, score`);
+    }
+    await exec(sql`analyze`);
+  });
+}
+
+async function sampleMembers({ db }: Database, board: string, n: number) {
+  const result = await db.execute(sql`select user_id from leaderboard_entry where board = ${board} order by random() limit ${n}`);
+  const rows = Array.isArray(result) ? result : (result as { rows: { user_id: string }[] }).rows;
+  return (rows as { user_id: string }[]).map((r) => r.user_id);
+}
+
+async function measure(samples: number, fn: (i: number) => Promise<unknown>) {
+  const times: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    const started = performance.now();
+    await fn(i);
+    times.push(performance.now() - started);
+  }
+  return times;
+}
+
+await withDatabase(async (database) => {
+  const { db } = database;
+  log(`database: ${database.kind === "postgres" ? "PostgreSQL (DATABASE_URL)" : "PGlite (DATABASE_URL unset)"}; ${MEMBERS.toLocaleString("en")} members, ${EVENTS.toLocaleString("en")} XP events`);
+  await seed(database);
+
+  if (process.env.BENCH_EXPLAIN) {
+    const plan = await db.execute(sql`explain analyze select user_id, score, reached_at from leaderboard_entry
+      where board = ${BOARD} and visible order by score desc, reached_at, user_id limit 100`);
+    log(JSON.stringify(plan, null, 1).slice(0, 3000));
+  }
+  const members = await sampleMembers(database, BOARD, 400);
+  await measure(20, () => boardPage({ db, board: BOARD, limit: 100 })); // warm-up
+  const top = await measure(200, () => boardPage({ db, board: BOARD, limit: 100 }));
+  const ranks = await measure(members.length, (i) => rankOf({ db, board: BOARD, userId: members[i]! }));
+  const windowMembers = [...(await sampleMembers(database, `p:${PROJECT}|7d`, 200)), ...(await sampleMembers(database, `p:${PROJECT}|30d`, 200))];
+  const windowRanks = await measure(windowMembers.length, (i) =>
+    rankOf({ db, board: `p:${PROJECT}|${i < 200 ? "7d" : "30d"}`, userId: windowMembers[i]! }),
+  );
+  const naiveMembers = members.slice(0, onPostgres ? 40 : 100);
+  const naive = await measure(naiveMembers.length, (i) => naiveRankOf({ db, board: BOARD, userId: naiveMembers[i]! }));
+
+  // Awards through the real function, from several connections at once.
+  const awards = onPostgres ? 6000 : 2000;
+  const awardees = await sampleMembers(database, BOARD, 2000);
+  const concurrency = onPostgres ? 8 : 1;
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let i = next++; i < awards; i = next++) {
+        await awardXp({ db, award: { userId: awardees[i % awardees.length]!, projectId: PROJECT, sourceType: "bench", sourceId: String(i), amount: 10 } });
+      }
+    }),
+  );
+  const rate = awards / ((performance.now() - started) / 1000);
+  for (const userId of awardees.slice(0, 25)) {
+    const ours = await rankOf({ db, board: BOARD, userId });
+    const truth = await naiveRankOf({ db, board: BOARD, userId });
+    if (ours?.rank !== truth) throw new Error(`rank of ${userId} is ${ours?.rank}, the naive count says ${truth}`);
+  }
+  log(`ranks exact after ${awards} awards (25 members checked against the naive count)`);
+
+  bench("leaderboard_top100_p95_ms", p95(top), "ms");
+  bench("leaderboard_rank_p95_ms", p95(ranks), "ms");
+  bench("leaderboard_window_rank_p95_ms", p95(windowRanks), "ms");
+  bench("xp_awards_per_s", rate, "awards/s");
+  bench("leaderboard_naive_rank_p95_ms", p95(naive), "ms");
+  bench("leaderboard_rank_speedup", p95(naive) / p95(ranks), "x");
+  log(`medians: top100 ${median(top).toFixed(2)} ms, rank ${median(ranks).toFixed(2)} ms, window rank ${median(windowRanks).toFixed(2)} ms, naive ${median(naive).toFixed(1)} ms`);
+});

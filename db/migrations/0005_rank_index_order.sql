@@ -1,0 +1,2 @@
+DROP INDEX "leaderboard_entry_rank_idx";--> statement-breakpoint
+CREATE INDEX "leaderboard_entry_rank_idx" ON "leaderboard_entry" USING btree ("board","visible","score" DESC NULLS FIRST,"reached_at","user_id");
