@@ -1,0 +1,199 @@
+import { randomUUID } from "node:crypto";
+import { and, asc, count, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { project } from "#db/schema/projects";
+import { campaign, completion, crusade, task } from "#db/schema/quests";
+import type { Db } from "~/lib/db.server";
+import { campaignStatus, type CampaignStatus } from "./campaign-status";
+import type { CampaignInput, CrusadeInput } from "./quests.schema";
+
+export type Campaign = typeof campaign.$inferSelect;
+export type Crusade = typeof crusade.$inferSelect;
+
+function isUniqueViolation(error: unknown): boolean {
+  if (typeof error !== "object" || error === null) return false;
+  if ("code" in error && error.code === "23505") return true;
+  return "cause" in error && isUniqueViolation(error.cause);
+}
+
+type Saved<T> = { ok: true; value: T } | { ok: false; field: string; error: string };
+const SLUG_TAKEN = { ok: false, field: "slug", error: "This project already uses that address" } as const;
+
+export async function saveCampaign({
+  db,
+  projectId,
+  campaignId,
+  input,
+  now = new Date(),
+}: {
+  db: Db;
+  projectId: string;
+  campaignId?: string;
+  input: CampaignInput;
+  now?: Date;
+}): Promise<Saved<Campaign>> {
+  const { published, ...fields } = input;
+  try {
+    if (!campaignId) {
+      const [created] = await db
+        .insert(campaign)
+        .values({ id: randomUUID(), projectId, ...fields, publishedAt: published ? now : null })
+        .returning();
+      return { ok: true, value: created! };
+    }
+    const [current] = await db.select().from(campaign).where(and(eq(campaign.id, campaignId), eq(campaign.projectId, projectId)));
+    if (!current) return { ok: false, field: "form", error: "This campaign does not exist." };
+    const [updated] = await db
+      .update(campaign)
+      .set({ ...fields, publishedAt: published ? (current.publishedAt ?? now) : null, updatedAt: now })
+      .where(eq(campaign.id, campaignId))
+      .returning();
+    return { ok: true, value: updated! };
+  } catch (error) {
+    if (isUniqueViolation(error)) return SLUG_TAKEN;
+    throw error;
+  }
+}
+
+export async function campaignBySlug({ db, projectId, slug }: { db: Db; projectId: string; slug: string }) {
+  const [row] = await db.select().from(campaign).where(and(eq(campaign.projectId, projectId), eq(campaign.slug, slug)));
+  return row ?? null;
+}
+
+export type CampaignCard = Campaign & { status: CampaignStatus; project: { slug: string; name: string; logoUrl: string | null }; tasks: number };
+
+/**
+ * Campaigns for an index: a project's (drafts only when `withDrafts`), or every published one,
+ * optionally only those with a given status. Live first, then scheduled, then ended.
+ */
+export async function listCampaigns({
+  db,
+  projectId,
+  withDrafts = false,
+  status,
+  now = new Date(),
+  limit = 60,
+}: {
+  db: Db;
+  projectId?: string;
+  withDrafts?: boolean;
+  status?: CampaignStatus;
+  now?: Date;
+  limit?: number;
+}): Promise<CampaignCard[]> {
+  const rows = await db
+    .select({ campaign, project: { slug: project.slug, name: project.name, logoUrl: project.logoUrl }, tasks: count(task.id) })
+    .from(campaign)
+    .innerJoin(project, eq(project.id, campaign.projectId))
+    .leftJoin(task, eq(task.campaignId, campaign.id))
+    .where(and(projectId ? eq(campaign.projectId, projectId) : undefined, withDrafts ? undefined : isNotNull(campaign.publishedAt)))
+    .groupBy(campaign.id, project.id)
+    .orderBy(desc(campaign.startsAt))
+    .limit(limit * 2);
+  const order: Record<CampaignStatus, number> = { live: 0, scheduled: 1, draft: 2, ended: 3 };
+  return rows
+    .map((r) => ({ ...r.campaign, status: campaignStatus(r.campaign, now), project: r.project, tasks: r.tasks }))
+    .filter((c) => !status || c.status === status)
+    .sort((a, b) => order[a.status] - order[b.status])
+    .slice(0, limit);
+}
+
+/** How far a member is in a campaign: approved tasks out of its published tasks. */
+export async function campaignProgress({ db, campaignId, userId }: { db: Db; campaignId: string; userId: string | null }) {
+  const tasks = await db.select({ id: task.id }).from(task).where(and(eq(task.campaignId, campaignId), isNotNull(task.publishedAt)));
+  if (!userId || tasks.length === 0) return { done: 0, total: tasks.length };
+  const [row] = await db
+    .select({ n: sql<number>`count(distinct ${completion.taskId})`.mapWith(Number) })
+    .from(completion)
+    .where(and(eq(completion.userId, userId), eq(completion.status, "approved"), inArray(completion.taskId, tasks.map((t) => t.id))));
+  return { done: row?.n ?? 0, total: tasks.length };
+}
+
+/** Saves a crusade and puts its tasks in the given order (tasks must belong to the project). */
+export async function saveCrusade({
+  db,
+  projectId,
+  crusadeId,
+  input,
+  now = new Date(),
+}: {
+  db: Db;
+  projectId: string;
+  crusadeId?: string;
+  input: CrusadeInput;
+  now?: Date;
+}): Promise<Saved<Crusade>> {
+  const { published, taskIds, ...fields } = input;
+  try {
+    return await db.transaction(async (tx) => {
+      if (taskIds.length > 0) {
+        const owned = await tx.select({ id: task.id }).from(task).where(and(eq(task.projectId, projectId), inArray(task.id, taskIds)));
+        if (owned.length !== new Set(taskIds).size) return { ok: false, field: "taskIds", error: "Choose tasks of this project, each once." } as const;
+      }
+      let saved: Crusade;
+      if (!crusadeId) {
+        [saved] = (await tx
+          .insert(crusade)
+          .values({ id: randomUUID(), projectId, ...fields, publishedAt: published ? now : null })
+          .returning()) as [Crusade];
+      } else {
+        const [current] = await tx.select().from(crusade).where(and(eq(crusade.id, crusadeId), eq(crusade.projectId, projectId)));
+        if (!current) return { ok: false, field: "form", error: "This crusade does not exist." } as const;
+        [saved] = (await tx
+          .update(crusade)
+          .set({ ...fields, publishedAt: published ? (current.publishedAt ?? now) : null, updatedAt: now })
+          .where(eq(crusade.id, crusadeId))
+          .returning()) as [Crusade];
+      }
+      await tx.update(task).set({ crusadeId: null, crusadePosition: null }).where(eq(task.crusadeId, saved.id));
+      for (const [i, id] of taskIds.entries()) {
+        await tx.update(task).set({ crusadeId: saved.id, crusadePosition: i + 1 }).where(eq(task.id, id));
+      }
+      return { ok: true, value: saved } as const;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) return SLUG_TAKEN;
+    throw error;
+  }
+}
+
+export async function crusadeBySlug({ db, projectId, slug }: { db: Db; projectId: string; slug: string }) {
+  const [row] = await db.select().from(crusade).where(and(eq(crusade.projectId, projectId), eq(crusade.slug, slug)));
+  return row ?? null;
+}
+
+/** A crusade's tasks in order, each with the member's state: done, available (next) or locked. */
+export async function crusadeSteps({ db, crusadeId, userId }: { db: Db; crusadeId: string; userId: string | null }) {
+  const steps = await db.select().from(task).where(eq(task.crusadeId, crusadeId)).orderBy(asc(task.crusadePosition));
+  const approved = new Set(
+    userId && steps.length
+      ? (
+          await db
+            .select({ taskId: completion.taskId })
+            .from(completion)
+            .where(and(eq(completion.userId, userId), eq(completion.status, "approved"), inArray(completion.taskId, steps.map((s) => s.id))))
+        ).map((r) => r.taskId)
+      : [],
+  );
+  let unlocked = true;
+  return steps.map((step) => {
+    const state = approved.has(step.id) ? "done" : unlocked ? "available" : "locked";
+    if (!approved.has(step.id)) unlocked = false;
+    return { task: step, state } as const;
+  });
+}
+
+export async function listCrusades({ db, projectId, withDrafts = false, userId }: { db: Db; projectId?: string; withDrafts?: boolean; userId: string | null }) {
+  const rows = await db
+    .select({ crusade, project: { slug: project.slug, name: project.name } })
+    .from(crusade)
+    .innerJoin(project, eq(project.id, crusade.projectId))
+    .where(and(projectId ? eq(crusade.projectId, projectId) : undefined, withDrafts ? undefined : isNotNull(crusade.publishedAt)))
+    .orderBy(desc(crusade.createdAt))
+    .limit(60);
+  return Promise.all(
+    rows.map(async (r) => {
+      const steps = await crusadeSteps({ db, crusadeId: r.crusade.id, userId });
+      return { ...r.crusade, project: r.project, total: steps.length, done: steps.filter((s) => s.state === "done").length };
+    }),
+  );
+}

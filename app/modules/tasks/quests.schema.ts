@@ -1,0 +1,49 @@
+import { z } from "zod";
+import { SLUG_PATTERN } from "~/modules/projects/project.schema";
+
+const date = (message: string) =>
+  z
+    .string()
+    .trim()
+    .min(1, message)
+    .transform((v) => new Date(v))
+    .refine((d) => !Number.isNaN(d.getTime()), message);
+
+const slug = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .min(3, "The address needs at least 3 characters")
+  .max(48, "Keep the address under 48 characters")
+  .regex(SLUG_PATTERN, "Use lowercase letters, digits and single hyphens");
+
+const published = z
+  .string()
+  .optional()
+  .transform((v) => v === "on" || v === "true");
+
+export const campaignSchema = z
+  .object({
+    name: z.string().trim().min(3, "A name has at least 3 characters").max(80, "Keep the name under 80 characters"),
+    slug,
+    description: z.string().trim().max(4000, "Keep the description under 4000 characters").default(""),
+    startsAt: date("Enter when it starts"),
+    endsAt: date("Enter when it ends"),
+    published,
+  })
+  .refine((v) => v.endsAt > v.startsAt, { path: ["endsAt"], message: "The end comes after the start" });
+export type CampaignInput = z.output<typeof campaignSchema>;
+
+export const crusadeSchema = z.object({
+  name: z.string().trim().min(3, "A name has at least 3 characters").max(80, "Keep the name under 80 characters"),
+  slug,
+  description: z.string().trim().max(4000).default(""),
+  bonusXp: z.coerce.number({ error: "Enter the bonus XP" }).int("A whole number").min(0, "Zero or more").max(100_000),
+  published,
+  /** Task ids in order, one per line or comma-separated. */
+  taskIds: z
+    .string()
+    .default("")
+    .transform((v) => v.split(/[\s,]+/).filter(Boolean)),
+});
+export type CrusadeInput = z.output<typeof crusadeSchema>;

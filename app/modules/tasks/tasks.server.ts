@@ -1,0 +1,215 @@
+import { randomUUID } from "node:crypto";
+import { and, asc, count, desc, eq, ilike, inArray, isNotNull, or, sql } from "drizzle-orm";
+import { user } from "#db/schema/auth";
+import { project } from "#db/schema/projects";
+import { campaign, completion, task, type TaskType } from "#db/schema/quests";
+import type { Db } from "~/lib/db.server";
+import { periodOf, type Task } from "./completions.server";
+
+export type TaskInput = {
+  title: string;
+  description: string;
+  type: TaskType;
+  config: Record<string, unknown>;
+  xp: number;
+  verification: "auto" | "review" | "none";
+  recurrence: "once" | "daily";
+  startsAt: Date | null;
+  endsAt: Date | null;
+  cap: number | null;
+  campaignId: string | null;
+  published: boolean;
+};
+
+export type SaveTaskResult = { ok: true; task: Task } | { ok: false; field: string; error: string };
+
+/** Creates or edits a task of a project. A campaign must be the project's own. The cap cannot go below the places taken. */
+export async function saveTask({
+  db,
+  projectId,
+  taskId,
+  input,
+  now = new Date(),
+}: {
+  db: Db;
+  projectId: string;
+  taskId?: string;
+  input: TaskInput;
+  now?: Date;
+}): Promise<SaveTaskResult> {
+  if (input.campaignId) {
+    const [c] = await db.select({ id: campaign.id }).from(campaign).where(and(eq(campaign.id, input.campaignId), eq(campaign.projectId, projectId)));
+    if (!c) return { ok: false, field: "campaignId", error: "Choose one of this project's campaigns" };
+  }
+  const { published, ...fields } = input;
+  if (!taskId) {
+    const [created] = await db
+      .insert(task)
+      .values({ id: randomUUID(), projectId, ...fields, publishedAt: published ? now : null, createdAt: now, updatedAt: now })
+      .returning();
+    return { ok: true, task: created! };
+  }
+  const [current] = await db.select().from(task).where(and(eq(task.id, taskId), eq(task.projectId, projectId)));
+  if (!current) return { ok: false, field: "form", error: "This task does not exist." };
+  if (input.cap !== null && input.cap < current.slotsTaken) {
+    return { ok: false, field: "cap", error: `${current.slotsTaken} members already hold a place: the cap cannot be lower` };
+  }
+  if (input.type !== current.type && current.slotsTaken > 0) {
+    return { ok: false, field: "type", error: "Members have done this task: its type cannot change" };
+  }
+  const [updated] = await db
+    .update(task)
+    .set({ ...fields, publishedAt: published ? (current.publishedAt ?? now) : null, updatedAt: now })
+    .where(eq(task.id, taskId))
+    .returning();
+  return { ok: true, task: updated! };
+}
+
+export async function taskWithProject({ db, taskId }: { db: Db; taskId: string }) {
+  const [row] = await db
+    .select({ task, project: { id: project.id, slug: project.slug, name: project.name, logoUrl: project.logoUrl } })
+    .from(task)
+    .innerJoin(project, eq(project.id, task.projectId))
+    .where(eq(task.id, taskId));
+  return row ?? null;
+}
+
+/** The member's standing on each task for today (daily tasks) or for good: approved, pending, rejected or none. */
+export async function memberStates({ db, userId, tasks, now = new Date() }: { db: Db; userId: string | null; tasks: Task[]; now?: Date }) {
+  const states = new Map<string, { status: "approved" | "pending" | "rejected"; reason: string | null }>();
+  if (!userId || tasks.length === 0) return states;
+  const rows = await db
+    .select({ taskId: completion.taskId, period: completion.period, status: completion.status, reason: completion.reason })
+    .from(completion)
+    .where(and(eq(completion.userId, userId), inArray(completion.taskId, tasks.map((t) => t.id))));
+  const byId = new Map(tasks.map((t) => [t.id, t]));
+  for (const row of rows) {
+    const t = byId.get(row.taskId);
+    if (t && row.period === periodOf(t.recurrence, now)) states.set(row.taskId, { status: row.status, reason: row.reason });
+  }
+  return states;
+}
+
+/** A project's tasks (drafts when the viewer is on the team), or a campaign's. */
+export async function listTasks({ db, projectId, campaignId, withDrafts = false }: { db: Db; projectId?: string; campaignId?: string; withDrafts?: boolean }) {
+  return db
+    .select()
+    .from(task)
+    .where(
+      and(
+        projectId ? eq(task.projectId, projectId) : undefined,
+        campaignId ? eq(task.campaignId, campaignId) : undefined,
+        withDrafts ? undefined : isNotNull(task.publishedAt),
+      ),
+    )
+    .orderBy(asc(task.createdAt));
+}
+
+/** Published tasks with the most completions in the last 24 hours. */
+export async function trendingTasks({ db, limit = 12, search }: { db: Db; limit?: number; search?: string }) {
+  const recent = db
+    .select({ taskId: completion.taskId, n: count().as("n") })
+    .from(completion)
+    .where(sql`${completion.createdAt} > now() - interval '24 hours' and ${completion.status} <> 'rejected'`)
+    .groupBy(completion.taskId)
+    .as("recent");
+  const pattern = search ? `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+  return db
+    .select({ task, project: { slug: project.slug, name: project.name, logoUrl: project.logoUrl }, recent: sql<number>`coalesce(${recent.n}, 0)`.mapWith(Number) })
+    .from(task)
+    .innerJoin(project, eq(project.id, task.projectId))
+    .leftJoin(recent, eq(recent.taskId, task.id))
+    .where(and(isNotNull(task.publishedAt), pattern ? or(ilike(task.title, pattern), ilike(project.name, pattern)) : undefined))
+    .orderBy(desc(sql`coalesce(${recent.n}, 0)`), desc(task.createdAt))
+    .limit(limit);
+}
+
+export const SUBMISSIONS_PAGE_SIZE = 25;
+
+/**
+ * Submissions of a project's tasks (optionally one campaign's) with a status, searched by member
+ * or task, newest first, a page at a time.
+ */
+export async function listSubmissions({
+  db,
+  projectId,
+  campaignId,
+  status,
+  search,
+  taskId,
+  page = 1,
+  pageSize = SUBMISSIONS_PAGE_SIZE,
+}: {
+  db: Db;
+  projectId: string;
+  campaignId?: string;
+  status: "pending" | "approved" | "rejected";
+  search?: string;
+  taskId?: string;
+  page?: number;
+  pageSize?: number;
+}) {
+  const pattern = search ? `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+  const where = and(
+    eq(task.projectId, projectId),
+    campaignId ? eq(task.campaignId, campaignId) : undefined,
+    taskId ? eq(task.id, taskId) : undefined,
+    eq(completion.status, status),
+    pattern ? or(ilike(user.name, pattern), ilike(user.email, pattern), ilike(task.title, pattern)) : undefined,
+  );
+  const [total] = await db
+    .select({ n: count() })
+    .from(completion)
+    .innerJoin(task, eq(task.id, completion.taskId))
+    .innerJoin(user, eq(user.id, completion.userId))
+    .where(where);
+  const rows = await db
+    .select({
+      id: completion.id,
+      status: completion.status,
+      submission: completion.submission,
+      reason: completion.reason,
+      createdAt: completion.createdAt,
+      reviewedAt: completion.reviewedAt,
+      task: { id: task.id, title: task.title, type: task.type, xp: task.xp },
+      member: { id: user.id, name: user.name, email: user.email },
+    })
+    .from(completion)
+    .innerJoin(task, eq(task.id, completion.taskId))
+    .innerJoin(user, eq(user.id, completion.userId))
+    .where(where)
+    .orderBy(desc(completion.createdAt), desc(completion.id))
+    .limit(pageSize)
+    .offset((page - 1) * pageSize);
+  return { rows, total: total?.n ?? 0, page, pageCount: Math.max(1, Math.ceil((total?.n ?? 0) / pageSize)) };
+}
+
+/** Counts per status for the submission tables' tabs. */
+export async function submissionCounts({ db, projectId, campaignId }: { db: Db; projectId: string; campaignId?: string }) {
+  const rows = await db
+    .select({ status: completion.status, n: count() })
+    .from(completion)
+    .innerJoin(task, eq(task.id, completion.taskId))
+    .where(and(eq(task.projectId, projectId), campaignId ? eq(task.campaignId, campaignId) : undefined))
+    .groupBy(completion.status);
+  const counts = { pending: 0, approved: 0, rejected: 0 };
+  for (const row of rows) counts[row.status] = row.n;
+  return counts;
+}
+
+const csvCell = (value: unknown) => {
+  const text = value instanceof Date ? value.toISOString() : typeof value === "object" && value !== null ? JSON.stringify(value) : String(value ?? "");
+  // Cells that a spreadsheet would run as a formula are quoted as text.
+  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+};
+
+/** Every submission matching the filters, as CSV. */
+export async function submissionsCsv(args: Omit<Parameters<typeof listSubmissions>[0], "page" | "pageSize">) {
+  const { rows } = await listSubmissions({ ...args, page: 1, pageSize: 100_000 });
+  const header = ["submitted_at", "status", "task", "member", "email", "submission", "reason", "reviewed_at"];
+  const lines = rows.map((r) =>
+    [r.createdAt, r.status, r.task.title, r.member.name, r.member.email, r.submission, r.reason, r.reviewedAt].map(csvCell).join(","),
+  );
+  return [header.join(","), ...lines].join("\r\n") + "\r\n";
+}
