@@ -7,14 +7,21 @@ import { AppearanceProvider, useAppearance } from "~/hooks/use-appearance";
 import { appearanceFromCookie, systemAppearanceScript } from "~/lib/appearance";
 import { servicesContext } from "~/lib/services.server";
 import { getSession, provideSession } from "~/modules/auth/session.server";
+import { referralCookie, referrerFromUrl } from "~/modules/users/referrals.server";
 import { nonceContext } from "~/lib/nonce";
+import { WalletProvider } from "~/wallet/wallet-provider";
 import "./app.css";
 
 export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 
 export const middleware: Route.MiddlewareFunction[] = [
-  ({ request, context }) => {
+  async ({ request, context }, next) => {
     provideSession(context, context.get(servicesContext), request);
+    const response = await next();
+    // An invite link (`?ref=<member>`) is remembered until the visitor signs up.
+    const referrer = request.method === "GET" ? referrerFromUrl(new URL(request.url)) : null;
+    if (referrer && response instanceof Response) response.headers.append("set-cookie", referralCookie(referrer));
+    return response;
   },
 ];
 
@@ -25,6 +32,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     appName: env.APP_NAME,
     appearance: appearanceFromCookie(request.headers.get("cookie")),
     nonce: context.get(nonceContext),
+    chains: context.get(servicesContext).chains.config,
     user: session
       ? {
           id: session.user.id,
@@ -32,6 +40,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
           email: session.user.email,
           image: session.user.image ?? null,
           username: (session.user.username as string | null | undefined) ?? null,
+          signInMethod: (session.session.signInMethod as string | null | undefined) ?? null,
         }
       : null,
   };
@@ -72,8 +81,19 @@ function ThemedToaster() {
   return <Toaster theme={appearance} richColors closeButton position="top-center" />;
 }
 
-export default function App() {
-  return <Outlet />;
+export default function App({ loaderData }: Route.ComponentProps) {
+  const { dark } = useAppearance();
+  return (
+    <WalletProvider
+      config={loaderData.chains}
+      appName={loaderData.appName}
+      dark={dark}
+      signedIn={loaderData.user !== null}
+      walletSession={loaderData.user?.signInMethod === "wallet"}
+    >
+      <Outlet />
+    </WalletProvider>
+  );
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {

@@ -12,7 +12,9 @@ import {
   DropdownMenuTrigger,
 } from "~/components/ui/dropdown-menu";
 import { Sheet, SheetContent, SheetTitle, SheetTrigger } from "~/components/ui/sheet";
+import { WalletButton } from "~/components/wallet-button";
 import { route } from "~/lib/routes";
+import { useWallet } from "~/wallet/wallet-provider";
 import { cn } from "~/lib/utils";
 
 export type ShellUser = { name: string; email: string; image: string | null; username: string | null };
@@ -65,6 +67,8 @@ function Brand({ collapsed = false }: { collapsed?: boolean }) {
 
 function UserMenu({ user }: { user: ShellUser }) {
   const display = user.name || user.username || user.email;
+  // Signing out also disconnects the wallet.
+  const wallet = useWallet();
   return (
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
@@ -84,7 +88,7 @@ function UserMenu({ user }: { user: ShellUser }) {
           </Link>
         </DropdownMenuItem>
         <DropdownMenuSeparator />
-        <Form method="post" action={route("logout")}>
+        <Form method="post" action={route("logout")} onSubmit={() => void wallet.disconnect()}>
           {/* Selecting an item closes the menu, which would remove this form before it submits. */}
           <DropdownMenuItem asChild onSelect={(event) => event.preventDefault()}>
             <button type="submit" className="w-full">
@@ -146,7 +150,8 @@ export function AppShell({ user, initiallyCollapsed, children }: { user: ShellUs
           <div className="md:hidden">
             <Brand collapsed />
           </div>
-          <div className="ml-auto">
+          <div className="ml-auto flex items-center gap-2">
+            <WalletButton />
             <UserMenu user={user} />
           </div>
         </header>

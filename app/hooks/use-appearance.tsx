@@ -19,7 +19,18 @@ function subscribe(onChange: () => void) {
   };
 }
 
-type AppearanceState = { appearance: Appearance; setAppearance: (next: Appearance) => void };
+type AppearanceState = {
+  appearance: Appearance;
+  /** Whether the page is dark now (the OS decides under "system"). */
+  dark: boolean;
+  setAppearance: (next: Appearance) => void;
+};
+
+function subscribeToScheme(onChange: () => void) {
+  const query = darkQuery();
+  query.addEventListener("change", onChange);
+  return () => query.removeEventListener("change", onChange);
+}
 const AppearanceContext = createContext<AppearanceState | null>(null);
 
 /**
@@ -33,14 +44,12 @@ export function AppearanceProvider({ initial, children }: { initial: Appearance;
     () => initial,
   );
 
+  const systemDark = useSyncExternalStore(subscribeToScheme, () => darkQuery().matches, () => false);
+  const dark = appearance === "dark" || (appearance === "system" && systemDark);
+
   useEffect(() => {
     apply(appearance);
-    if (appearance !== "system") return;
-    const query = darkQuery();
-    const follow = () => apply("system");
-    query.addEventListener("change", follow);
-    return () => query.removeEventListener("change", follow);
-  }, [appearance]);
+  }, [appearance, systemDark]);
 
   const setAppearance = useCallback((next: Appearance) => {
     window.localStorage.setItem(APPEARANCE_KEY, next);
@@ -48,7 +57,7 @@ export function AppearanceProvider({ initial, children }: { initial: Appearance;
     window.dispatchEvent(new Event(CHANGE_EVENT));
   }, []);
 
-  const value = useMemo(() => ({ appearance, setAppearance }), [appearance, setAppearance]);
+  const value = useMemo(() => ({ appearance, dark, setAppearance }), [appearance, dark, setAppearance]);
   return <AppearanceContext value={value}>{children}</AppearanceContext>;
 }
 

@@ -31,6 +31,8 @@ const envSchema = z
     BLAST_KEY: z.string().min(1).optional(),
     LOCAL_CHAIN_RPC_URL: z.url({ protocol: /^https?$/ }).optional(),
     LOCAL_CHAIN: z.enum(["on", "off"]).optional(),
+    /** Platform operators: comma-separated e-mails and/or 0x wallet addresses. */
+    OPERATORS: z.string().default(""),
     TRUST_PROXY: z.enum(["none", "loopback", "all"]).default("none"),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   })
@@ -39,6 +41,9 @@ const envSchema = z
     APP_URL: (raw.APP_URL ?? `http://localhost:${raw.PORT}`).replace(/\/$/, ""),
     DATA_DIR: path.resolve(raw.DATA_DIR),
     isProduction: raw.NODE_ENV === "production",
+    operators: raw.OPERATORS.split(",")
+      .map((entry) => entry.trim().toLowerCase())
+      .filter(Boolean),
     /** The local development chain (anvil, chain id 31337): on outside production unless turned off. */
     localChain: (raw.LOCAL_CHAIN ?? (raw.NODE_ENV === "production" ? "off" : "on")) === "on",
   }));

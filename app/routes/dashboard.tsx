@@ -23,12 +23,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export default function Dashboard({ loaderData: { profile } }: Route.ComponentProps) {
-  const display = profile.name || profile.username || profile.email.split("@")[0]!;
+  const display = profile.name || profile.username || profile.email?.split("@")[0] || "member";
   const steps = [
     { done: Boolean(profile.name), label: "Choose a display name", to: route("settings.profile") },
     { done: Boolean(profile.username), label: "Pick a username", to: route("settings.profile") },
     { done: Boolean(profile.image), label: "Upload an avatar", to: route("settings.profile") },
-    { done: profile.hasPassword, label: "Set a password", to: route("settings.password") },
+    profile.email
+      ? { done: profile.hasPassword, label: "Set a password", to: route("settings.password") }
+      : { done: false, label: "Add an e-mail address", to: route("settings.profile") },
   ];
   const remaining = steps.filter((s) => !s.done).length;
   return (
@@ -41,7 +43,7 @@ export default function Dashboard({ loaderData: { profile } }: Route.ComponentPr
             <div className="min-w-0">
               <p className="truncate font-semibold">{display}</p>
               {profile.username && <p className="truncate text-sm text-muted-foreground">@{profile.username}</p>}
-              <p className="truncate text-sm text-muted-foreground">{profile.email}</p>
+              {profile.email && <p className="truncate text-sm text-muted-foreground">{profile.email}</p>}
               <p className="mt-1 text-xs text-muted-foreground">
                 Member since{" "}
                 {new Date(profile.createdAt).toLocaleDateString("en", { year: "numeric", month: "long", day: "numeric" })}

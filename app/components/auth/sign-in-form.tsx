@@ -7,6 +7,7 @@ import { Field, fieldProps } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
 import type { SignInActionData } from "~/routes/login";
 import { OtpInput } from "./otp-input";
+import { WalletSignInButton } from "./wallet-sign-in-button";
 
 type Mode = "email" | "password";
 
@@ -14,7 +15,7 @@ type Mode = "email" | "password";
  * The sign-in flow, on the /login page and in the sign-in modal: an e-mail address, then the
  * "check your inbox" step with the 6-digit code; or an e-mail address and a password.
  */
-export function SignInForm({ redirectTo }: { redirectTo: string }) {
+export function SignInForm({ redirectTo, onWallet }: { redirectTo: string; onWallet?: () => void }) {
   const fetcher = useFetcher<SignInActionData>();
   const [mode, setMode] = useState<Mode>("email");
   const [email, setEmail] = useState("");
@@ -137,6 +138,12 @@ export function SignInForm({ redirectTo }: { redirectTo: string }) {
       >
         {mode === "email" ? "Sign in with a password instead" : "E-mail me a link and a code instead"}
       </Button>
+      <div className="flex items-center gap-3 text-xs text-muted-foreground" aria-hidden>
+        <span className="h-px flex-1 bg-border" />
+        or
+        <span className="h-px flex-1 bg-border" />
+      </div>
+      <WalletSignInButton onOpen={onWallet} />
     </div>
   );
 }

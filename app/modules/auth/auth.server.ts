@@ -16,6 +16,8 @@ import type { ChainAccess } from "~/modules/wallets/chain-access.server";
 import { checkSiweFields, checkSiweSignature } from "~/modules/wallets/siwe.server";
 import { walletPlugin } from "~/modules/wallets/wallet-plugin.server";
 import { WALLET_EMAIL_DOMAIN } from "~/modules/wallets/wallets.server";
+import { recordReferral, referrerFromCookie } from "~/modules/users/referrals.server";
+import { shortAddress } from "~/wallet/chains";
 import { claimEmailCooldown } from "./email-cooldown.server";
 
 /** The header our HTTP server sets to the client's address; any value a client sends is dropped. */
@@ -92,6 +94,15 @@ export function createAuth({
       additionalFields: { signInMethod: { type: "string", required: false, input: false } },
     },
     databaseHooks: {
+      user: {
+        create: {
+          // A member who arrived through another member's invite link is counted as their referral.
+          after: async (created, ctx) => {
+            const referrerId = referrerFromCookie(ctx?.request?.headers.get("cookie") ?? ctx?.headers?.get("cookie") ?? null);
+            if (referrerId) await recordReferral({ db, referrerId, referredId: created.id });
+          },
+        },
+      },
       session: {
         create: {
           before: async (session, ctx) => ({ data: { ...session, signInMethod: (ctx?.path && SIGN_IN_METHODS[ctx.path]) ?? null } }),
@@ -144,6 +155,8 @@ export function createAuth({
         emailDomainName: WALLET_EMAIL_DOMAIN,
         anonymous: true,
         getNonce: async () => generateSiweNonce(),
+        // A new wallet member is named by their short address until they choose a name.
+        ensLookup: async ({ walletAddress }) => ({ name: shortAddress(walletAddress) ?? walletAddress, avatar: "" }),
         // better-auth checks the nonce, domain and times; we check the URI, the chain and the signature.
         async verifyMessage({ message, signature }) {
           const options = siweOptions();

@@ -1,12 +1,14 @@
 import { and, eq, ne } from "drizzle-orm";
 import { account, user } from "#db/schema/auth";
 import type { Db } from "~/lib/db.server";
+import { hasRealEmail } from "~/modules/wallets/wallets.server";
 
 export type Profile = {
   id: string;
   name: string;
   username: string | null;
-  email: string;
+  /** Null for a member who signed up with a wallet and has not added an e-mail. */
+  email: string | null;
   image: string | null;
   createdAt: Date;
   hasPassword: boolean;
@@ -23,7 +25,7 @@ export async function getProfile({ db, userId }: { db: Db; userId: string }): Pr
     id: row.id,
     name: row.name,
     username: row.username,
-    email: row.email,
+    email: hasRealEmail(row.email) ? row.email : null,
     image: row.image,
     createdAt: row.createdAt,
     hasPassword: Boolean(credential),

@@ -1,5 +1,5 @@
 import { count, eq } from "drizzle-orm";
-import { Wallet } from "ethers";
+import { Wallet, type HDNodeWallet } from "ethers";
 import { SiweMessage } from "siwe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { session, user } from "#db/schema/auth";
@@ -46,7 +46,11 @@ async function freshNonce() {
   return json!.nonce as string;
 }
 
-async function signedMessage(wallet: Wallet, fields: Partial<ConstructorParameters<typeof SiweMessage>[0] & object> = {}, signer = wallet) {
+async function signedMessage(
+  wallet: Signer,
+  fields: Partial<ConstructorParameters<typeof SiweMessage>[0] & object> = {},
+  signer: Signer = wallet,
+) {
   const now = Date.now();
   const message = new SiweMessage({
     domain: "localhost:3000",
@@ -62,6 +66,8 @@ async function signedMessage(wallet: Wallet, fields: Partial<ConstructorParamete
   }).prepareMessage();
   return { message, signature: await signer.signMessage(message) };
 }
+
+type Signer = Wallet | HDNodeWallet;
 
 const memberCount = async () => (await services.database.db.select({ n: count() }).from(user))[0]!.n;
 
@@ -81,7 +87,7 @@ describe("wallet sign-in", () => {
     expect((again.json!.user as { id: string }).id).toBe(row!.userId);
   });
 
-  const refusals: [string, (wallet: Wallet) => Promise<{ message: string; signature: string }>, RegExp][] = [
+  const refusals: [string, (wallet: Signer) => Promise<{ message: string; signature: string }>, RegExp][] = [
     ["a message for another domain", (w) => signedMessage(w, { domain: "evil.example" }), /domain, address, or chain ID/],
     ["a message whose URI names another site", (w) => signedMessage(w, { uri: "https://evil.example/login" }), /another site \(URI\)/],
     ["a message for an unsupported chain", (w) => signedMessage(w, { chainId: 1 }), /chain 1 is not supported/],

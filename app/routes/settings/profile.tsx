@@ -15,6 +15,8 @@ import { requireUser } from "~/modules/auth/session.server";
 import { deleteAvatar, saveAvatar } from "~/modules/users/avatar.server";
 import { emailChangeCodeSchema, emailChangeSchema, profileSchema } from "~/modules/users/profile.schema";
 import { getProfile, updateProfile } from "~/modules/users/profile.server";
+import { listWallets } from "~/modules/wallets/wallets.server";
+import { LinkedWallets } from "~/components/settings/linked-wallets";
 
 export function meta({ matches }: Route.MetaArgs) {
   return [{ title: pageTitle(matches[0].loaderData.appName, "Profile") }];
@@ -22,22 +24,32 @@ export function meta({ matches }: Route.MetaArgs) {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = await requireUser(context, request);
-  const profile = await getProfile({ db: context.get(servicesContext).database.db, userId: user.id });
+  const db = context.get(servicesContext).database.db;
+  const profile = await getProfile({ db, userId: user.id });
   if (!profile) throw data("Not found", { status: 404 });
-  return { profile };
+  const wallets = await listWallets({ db, userId: user.id });
+  return { profile, wallets: wallets.map(({ address, chainIds, isPrimary }) => ({ address, chainIds, isPrimary })) };
 }
 
 type Errors = Record<string, string>;
 type ActionData =
   | { intent: "profile"; errors?: Errors; values?: Record<string, string>; saved?: boolean }
   | { intent: "email-request"; errors?: Errors; newEmail?: string; sent?: boolean }
-  | { intent: "email-confirm"; errors?: Errors; newEmail: string; changed?: boolean };
+  | { intent: "email-confirm"; errors?: Errors; newEmail: string; changed?: boolean }
+  | { intent: "unlink-wallet"; error?: string; unlinked?: boolean };
 
 export async function action({ request, context }: Route.ActionArgs) {
   const services = context.get(servicesContext);
   const { user } = await requireUser(context, request);
   const formData = await request.formData();
   const intent = formData.get("intent");
+
+  if (intent === "unlink-wallet") {
+    const address = String(formData.get("address") ?? "");
+    const result = await callAuth(services, request, "/wallet/unlink", { address });
+    if (!result.ok) return data<ActionData>({ intent, error: describeAuthError(result) }, { status: result.status });
+    return data<ActionData>({ intent, unlinked: true });
+  }
 
   if (intent === "email-request") {
     const form = parseForm(emailChangeSchema, formData);
@@ -77,7 +89,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   return data<ActionData>({ intent: "profile", saved: true });
 }
 
-export default function ProfileSettings({ loaderData: { profile } }: Route.ComponentProps) {
+export default function ProfileSettings({ loaderData: { profile, wallets } }: Route.ComponentProps) {
   const actionData = useActionData<ActionData>();
   const navigation = useNavigation();
   const submitting = navigation.state === "submitting" ? navigation.formData?.get("intent") : null;
@@ -86,6 +98,7 @@ export default function ProfileSettings({ loaderData: { profile } }: Route.Compo
   const values = profileResult?.values;
   const emailRequest = actionData?.intent === "email-request" ? actionData : undefined;
   const emailConfirm = actionData?.intent === "email-confirm" ? actionData : undefined;
+  const unlink = actionData?.intent === "unlink-wallet" ? actionData : undefined;
   const pendingEmail =
     (emailRequest?.sent && emailRequest.newEmail) || (emailConfirm && !emailConfirm.changed ? emailConfirm.newEmail : undefined);
   const profileForm = useRef<HTMLFormElement>(null);
@@ -94,7 +107,8 @@ export default function ProfileSettings({ loaderData: { profile } }: Route.Compo
     if (profileResult?.saved) toast.success("Profile saved");
     if (emailRequest?.sent) toast.success(`We sent a code to ${emailRequest.newEmail}`);
     if (emailConfirm?.changed) toast.success("Your e-mail is changed");
-  }, [profileResult, emailRequest, emailConfirm]);
+    if (unlink?.unlinked) toast.success("Wallet unlinked");
+  }, [profileResult, emailRequest, emailConfirm, unlink]);
 
   return (
     <div className="grid gap-6">
@@ -107,7 +121,7 @@ export default function ProfileSettings({ loaderData: { profile } }: Route.Compo
           <Form method="post" encType="multipart/form-data" className="grid gap-5" ref={profileForm} noValidate>
             <input type="hidden" name="intent" value="profile" />
             <div className="flex items-center gap-4">
-              <UserAvatar name={profile.name || profile.email} image={profile.image} className="size-16 text-lg" />
+              <UserAvatar name={profile.name || profile.email || "?"} image={profile.image} className="size-16 text-lg" />
               <div className="grid flex-1 gap-2">
                 <Field id="avatar" label="Avatar" hint="PNG, JPEG, GIF or WebP, up to 2 MB." error={errors.avatar}>
                   <Input {...fieldProps("avatar", errors.avatar)} type="file" accept="image/png,image/jpeg,image/gif,image/webp" />
@@ -142,8 +156,14 @@ export default function ProfileSettings({ loaderData: { profile } }: Route.Compo
         <CardHeader>
           <CardTitle>E-mail</CardTitle>
           <CardDescription>
-            You sign in with <strong className="text-foreground wrap-anywhere">{profile.email}</strong>. To change it, we send a code to the new
-            address.
+            {profile.email ? (
+              <>
+                You sign in with <strong className="text-foreground wrap-anywhere">{profile.email}</strong>. To change it, we send a code to
+                the new address.
+              </>
+            ) : (
+              "Add an e-mail to sign in without your wallet. We send a code to confirm it."
+            )}
           </CardDescription>
         </CardHeader>
         <CardContent>
@@ -179,6 +199,8 @@ export default function ProfileSettings({ loaderData: { profile } }: Route.Compo
           )}
         </CardContent>
       </Card>
+
+      <LinkedWallets wallets={wallets} error={unlink?.error} />
     </div>
   );
 }

@@ -1,0 +1,159 @@
+import type { AppKit } from "@reown/appkit";
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { useNavigate, useRevalidator } from "react-router";
+import { toast } from "sonner";
+import type { ChainConfig } from "./chain-config";
+import { CHAIN_NAMES } from "./chains";
+
+type WalletStatus = "idle" | "loading" | "ready" | "error";
+type WalletView = "Connect" | "Account" | "Networks";
+
+export type WalletState = {
+  status: WalletStatus;
+  address: string | null;
+  chainId: number | null;
+  /** Loads the wallet stack if needed and opens the wallet modal. */
+  open: (view?: WalletView) => Promise<void>;
+  /** Asks the wallet to switch to `chainId`, adding the network to it when it lacks it. */
+  switchChain: (chainId: number) => Promise<void>;
+  disconnect: () => Promise<void>;
+};
+
+const WalletContext = createContext<WalletState | null>(null);
+
+/** Keys the wallet stack keeps in local storage; present when the browser remembers a connection. */
+const REMEMBERED_KEYS = ["wagmi.recentConnectorId", "@appkit/connection_status"];
+const remembersConnection = () =>
+  REMEMBERED_KEYS.some((key) => {
+    const value = window.localStorage.getItem(key);
+    return value !== null && value !== "disconnected" && value !== '"disconnected"';
+  });
+
+/** Forgets any remembered connection, so the next page load does not reconnect. */
+export function forgetWalletConnection() {
+  for (const key of Object.keys(window.localStorage)) {
+    if (key.startsWith("wagmi.") || key.startsWith("@appkit/")) window.localStorage.removeItem(key);
+  }
+}
+
+/**
+ * Holds the wallet for the whole page. The wallet stack (AppKit, wagmi) is downloaded only when
+ * the member opens the wallet, or at once when the browser remembers a previous connection.
+ */
+export function WalletProvider({
+  config,
+  appName,
+  dark,
+  signedIn,
+  walletSession,
+  children,
+}: {
+  config: ChainConfig;
+  appName: string;
+  dark: boolean;
+  signedIn: boolean;
+  /** Whether the current session was started by a wallet signature. */
+  walletSession: boolean;
+  children: ReactNode;
+}) {
+  const [status, setStatus] = useState<WalletStatus>("idle");
+  const [address, setAddress] = useState<string | null>(null);
+  const [chainId, setChainId] = useState<number | null>(null);
+  const kit = useRef<Promise<AppKit> | null>(null);
+  const navigate = useNavigate();
+  const revalidator = useRevalidator();
+
+  // The wallet stack calls back long after render: it reads the latest values through a ref.
+  const latest = useRef({ signedIn, walletSession, navigate, revalidator, dark });
+  useEffect(() => {
+    latest.current = { signedIn, walletSession, navigate, revalidator, dark };
+  });
+
+  const load = useCallback(() => {
+    kit.current ??= (async () => {
+      setStatus("loading");
+      const { createWallet } = await import("./appkit.client");
+      const appKit = createWallet({
+        config,
+        appName,
+        themeMode: latest.current.dark ? "dark" : "light",
+        callbacks: {
+          isSignedIn: () => latest.current.signedIn,
+          onSignedIn: ({ linked }) => {
+            toast.success(linked ? "Wallet linked" : "Signed in with your wallet");
+            if (linked) void latest.current.revalidator.revalidate();
+            else void latest.current.navigate("/dashboard");
+          },
+          onWalletSignOut: () => {
+            if (latest.current.signedIn && latest.current.walletSession) {
+              void fetch("/logout", { method: "POST", credentials: "same-origin" }).then(() => latest.current.navigate("/"));
+            }
+          },
+        },
+      });
+      appKit.subscribeAccount((account) => setAddress(account.isConnected ? (account.address ?? null) : null));
+      appKit.subscribeNetwork((network) => setChainId(typeof network.chainId === "number" ? network.chainId : Number(network.chainId) || null));
+      setStatus("ready");
+      return appKit;
+    })().catch((error: unknown) => {
+      kit.current = null;
+      setStatus("error");
+      toast.error("The wallet could not be loaded. Check your connection and try again.");
+      throw error;
+    });
+    return kit.current;
+  }, [config, appName]);
+
+  useEffect(() => {
+    if (remembersConnection()) void load().catch(() => undefined);
+  }, [load]);
+
+  useEffect(() => {
+    void kit.current?.then((appKit) => appKit.setThemeMode(dark ? "dark" : "light"));
+  }, [dark]);
+
+  const open = useCallback(
+    async (view: WalletView = "Connect") => {
+      const appKit = await load();
+      await appKit.open({ view });
+    },
+    [load],
+  );
+
+  const switchChain = useCallback(
+    async (target: number) => {
+      const appKit = await load();
+      const network = appKit.getCaipNetworks().find((n) => Number(n.id) === target);
+      if (!network) throw new Error("Network not found");
+      try {
+        await appKit.switchNetwork(network, { throwOnFailure: true });
+      } catch (error) {
+        const refused = error instanceof Error && /reject|denied|refus/i.test(error.message);
+        throw new Error(
+          refused
+            ? `The wallet refused to switch to ${CHAIN_NAMES[target] ?? network.name}.`
+            : `The wallet could not switch to ${CHAIN_NAMES[target] ?? network.name}.`,
+          { cause: error },
+        );
+      }
+    },
+    [load],
+  );
+
+  const disconnect = useCallback(async () => {
+    forgetWalletConnection();
+    if (kit.current) await (await kit.current).disconnect();
+  }, []);
+
+  const value = useMemo(
+    () => ({ status, address, chainId, open, switchChain, disconnect }),
+    [status, address, chainId, open, switchChain, disconnect],
+  );
+  return <WalletContext value={value}>{children}</WalletContext>;
+}
+
+export function useWallet() {
+  const state = useContext(WalletContext);
+  if (!state) throw new Error("useWallet must be used inside <WalletProvider>");
+  return state;
+}
