@@ -9,9 +9,10 @@ import { CLIENT_IP_HEADER } from "~/modules/auth/auth.server";
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
-/** Forms that carry an upload (the avatar) may be larger. */
+/** Forms that carry an upload may be larger. */
 const UPLOAD_LIMIT_BYTES = 3 * 1024 * 1024;
-const UPLOAD_PATHS = new Set(["/settings/profile"]);
+/** Forms that carry an upload: the avatar, and image submissions on a task page. */
+const isUploadPath = (path: string) => path === "/settings/profile" || /^\/tasks\/[^/]+$/.test(path);
 
 export function requestLog(logger: Logger) {
   return (req: Request, res: Response, next: NextFunction) => {
@@ -94,7 +95,7 @@ function refererOrigin(referer: string | undefined) {
 export function bodyLimit() {
   return (req: Request, res: Response, next: NextFunction) => {
     if (SAFE_METHODS.has(req.method)) return next();
-    const limit = UPLOAD_PATHS.has(req.path) ? UPLOAD_LIMIT_BYTES : BODY_LIMIT_BYTES;
+    const limit = isUploadPath(req.path) ? UPLOAD_LIMIT_BYTES : BODY_LIMIT_BYTES;
     const length = req.headers["content-length"];
     if (length === undefined) {
       if (req.headers["transfer-encoding"]) return void res.status(411).type("text/plain").send("Content-Length required.");

@@ -18,35 +18,56 @@ const SIGNATURES: { ext: string; type: string; test: (b: Uint8Array) => boolean 
 
 export const AVATAR_FILE_PATTERN = /^[a-zA-Z0-9_-]+\.(png|jpg|gif|webp)$/;
 
-const avatarsDir = (dataDir: string) => path.join(dataDir, "avatars");
+/** Uploaded images live in a folder of the data directory each: `avatars`, `uploads` (task submissions). */
+export type ImageFolder = "avatars" | "uploads";
+const folderPath = (dataDir: string, folder: ImageFolder) => path.join(dataDir, folder);
 
 export type SaveAvatarResult = { ok: true; url: string } | { ok: false; error: string };
 
-export async function saveAvatar({ dataDir, userId, file }: { dataDir: string; userId: string; file: File }): Promise<SaveAvatarResult> {
+export function saveAvatar({ dataDir, userId, file }: { dataDir: string; userId: string; file: File }): Promise<SaveAvatarResult> {
+  return saveImage({ dataDir, folder: "avatars", owner: userId, file });
+}
+
+/** Stores an image (checked by its bytes, at most 2 MB) under a fresh name; returns its URL. */
+export async function saveImage({
+  dataDir,
+  folder,
+  owner,
+  file,
+}: {
+  dataDir: string;
+  folder: ImageFolder;
+  owner: string;
+  file: File;
+}): Promise<SaveAvatarResult> {
   if (file.size === 0) return { ok: false, error: "That file is empty" };
   if (file.size > AVATAR_MAX_BYTES) return { ok: false, error: "Choose an image of at most 2 MB" };
   const bytes = new Uint8Array(await file.arrayBuffer());
   const kind = SIGNATURES.find((s) => s.test(bytes));
   if (!kind) return { ok: false, error: "Choose a PNG, JPEG, GIF or WebP image" };
-  const name = `${userId.replace(/[^a-zA-Z0-9_-]/g, "")}-${randomBytes(6).toString("hex")}.${kind.ext}`;
-  await mkdir(avatarsDir(dataDir), { recursive: true });
-  await writeFile(path.join(avatarsDir(dataDir), name), bytes);
-  return { ok: true, url: `/avatars/${name}` };
+  const name = `${owner.replace(/[^a-zA-Z0-9_-]/g, "")}-${randomBytes(6).toString("hex")}.${kind.ext}`;
+  await mkdir(folderPath(dataDir, folder), { recursive: true });
+  await writeFile(path.join(folderPath(dataDir, folder), name), bytes);
+  return { ok: true, url: `/${folder}/${name}` };
 }
 
 /** Removes a replaced avatar; a missing file is not an error. */
 export async function deleteAvatar({ dataDir, url }: { dataDir: string; url: string | null }) {
   const name = url?.startsWith("/avatars/") ? url.slice("/avatars/".length) : null;
   if (!name || !AVATAR_FILE_PATTERN.test(name)) return;
-  await unlink(path.join(avatarsDir(dataDir), name)).catch(() => undefined);
+  await unlink(path.join(folderPath(dataDir, "avatars"), name)).catch(() => undefined);
 }
 
-export async function readAvatar({ dataDir, name }: { dataDir: string; name: string }) {
+export function readAvatar({ dataDir, name }: { dataDir: string; name: string }) {
+  return readImage({ dataDir, folder: "avatars", name });
+}
+
+export async function readImage({ dataDir, folder, name }: { dataDir: string; folder: ImageFolder; name: string }) {
   if (!AVATAR_FILE_PATTERN.test(name)) return null;
   const ext = name.split(".").pop()!;
   const type = SIGNATURES.find((s) => s.ext === ext)!.type;
   try {
-    return { bytes: await readFile(path.join(avatarsDir(dataDir), name)), type };
+    return { bytes: await readFile(path.join(folderPath(dataDir, folder), name)), type };
   } catch {
     return null;
   }
