@@ -1,4 +1,4 @@
-import { LayoutDashboard, LogOut, Menu, PanelLeftClose, PanelLeftOpen, Settings, Sparkles } from "lucide-react";
+import { Flag, FolderKanban, LayoutDashboard, ListChecks, LogOut, Menu, PanelLeftClose, PanelLeftOpen, Route as RouteIcon, Settings, Sparkles, Trophy } from "lucide-react";
 import { useState, type ReactNode } from "react";
 import { Form, Link, NavLink, useLocation } from "react-router";
 import { Button } from "~/components/ui/button";
@@ -12,6 +12,7 @@ import {
   DropdownMenuTrigger,
 } from "~/components/ui/dropdown-menu";
 import { Sheet, SheetContent, SheetTitle, SheetTrigger } from "~/components/ui/sheet";
+import { SignInDialog } from "~/components/auth/sign-in-dialog";
 import { WalletButton } from "~/components/wallet-button";
 import { route } from "~/lib/routes";
 import { useWallet } from "~/wallet/wallet-provider";
@@ -20,17 +21,22 @@ import { cn } from "~/lib/utils";
 export type ShellUser = { name: string; email: string; image: string | null; username: string | null };
 
 const NAV = [
-  { to: route("dashboard"), label: "Dashboard", icon: LayoutDashboard },
-  { to: route("settings.profile"), label: "Settings", icon: Settings, match: "/settings" },
+  { to: route("dashboard"), label: "Dashboard", icon: LayoutDashboard, signedIn: true },
+  { to: route("projects.index"), label: "Projects", icon: FolderKanban, match: "/projects" },
+  { to: route("tasks.index"), label: "Tasks", icon: ListChecks, match: "/tasks" },
+  { to: route("campaigns.index"), label: "Campaigns", icon: Flag, match: "/campaigns" },
+  { to: route("crusades.index"), label: "Crusades", icon: RouteIcon, match: "/crusades" },
+  { to: route("leaderboard"), label: "Leaderboard", icon: Trophy },
+  { to: route("settings.profile"), label: "Settings", icon: Settings, match: "/settings", signedIn: true },
 ];
 
 export const SIDEBAR_COOKIE = "sidebar";
 
-function NavItems({ collapsed = false, onNavigate }: { collapsed?: boolean; onNavigate?: () => void }) {
+function NavItems({ collapsed = false, signedIn, onNavigate }: { collapsed?: boolean; signedIn: boolean; onNavigate?: () => void }) {
   const { pathname } = useLocation();
   return (
     <nav aria-label="Main" className="grid gap-1">
-      {NAV.map(({ to, label, icon: Icon, match }) => {
+      {NAV.filter((item) => signedIn || !item.signedIn).map(({ to, label, icon: Icon, match }) => {
         const active = pathname === to || (match !== undefined && pathname.startsWith(match));
         return (
           <NavLink
@@ -56,7 +62,7 @@ function NavItems({ collapsed = false, onNavigate }: { collapsed?: boolean; onNa
 
 function Brand({ collapsed = false }: { collapsed?: boolean }) {
   return (
-    <Link to={route("dashboard")} className="flex items-center gap-2 px-1 font-semibold">
+    <Link to={route("welcome")} className="flex items-center gap-2 px-1 font-semibold">
       <span className="flex size-8 shrink-0 items-center justify-center rounded-lg bg-brand text-brand-foreground">
         <Sparkles className="size-4" aria-hidden />
       </span>
@@ -102,9 +108,10 @@ function UserMenu({ user }: { user: ShellUser }) {
 }
 
 /** The signed-in frame: a collapsible sidebar on wide screens, a drawer on narrow ones, the user menu. */
-export function AppShell({ user, initiallyCollapsed, children }: { user: ShellUser; initiallyCollapsed: boolean; children: ReactNode }) {
+export function AppShell({ user, initiallyCollapsed, children }: { user: ShellUser | null; initiallyCollapsed: boolean; children: ReactNode }) {
   const [collapsed, setCollapsed] = useState(initiallyCollapsed);
   const [drawerOpen, setDrawerOpen] = useState(false);
+  const { pathname } = useLocation();
 
   const toggle = () => {
     const next = !collapsed;
@@ -121,7 +128,7 @@ export function AppShell({ user, initiallyCollapsed, children }: { user: ShellUs
         )}
       >
         <Brand collapsed={collapsed} />
-        <NavItems collapsed={collapsed} />
+        <NavItems collapsed={collapsed} signedIn={user !== null} />
         <Button
           variant="ghost"
           size="icon"
@@ -144,15 +151,21 @@ export function AppShell({ user, initiallyCollapsed, children }: { user: ShellUs
             <SheetContent>
               <SheetTitle className="sr-only">Menu</SheetTitle>
               <Brand />
-              <NavItems onNavigate={() => setDrawerOpen(false)} />
+              <NavItems signedIn={user !== null} onNavigate={() => setDrawerOpen(false)} />
             </SheetContent>
           </Sheet>
           <div className="md:hidden">
             <Brand collapsed />
           </div>
           <div className="ml-auto flex items-center gap-2">
-            <WalletButton />
-            <UserMenu user={user} />
+            {user ? (
+              <>
+                <WalletButton />
+                <UserMenu user={user} />
+              </>
+            ) : (
+              <SignInDialog trigger={<Button size="sm">Sign in</Button>} redirectTo={pathname} />
+            )}
           </div>
         </header>
         <main className="mx-auto w-full max-w-5xl flex-1 p-4 sm:p-6">{children}</main>

@@ -1,14 +1,20 @@
 import { Outlet } from "react-router";
 import type { Route } from "./+types/app-layout";
 import { AppShell, SIDEBAR_COOKIE } from "~/components/app-shell";
-import { requireUser } from "~/modules/auth/session.server";
+import { getSession } from "~/modules/auth/session.server";
 
-/** Every signed-in screen sits in the app shell; signed-out visitors go to /login and come back. */
+/**
+ * The app shell around every screen but Welcome and sign-in. Public screens (projects, tasks,
+ * boards) are open to visitors; signed-in screens ask for a session in their own loaders.
+ */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { user } = await requireUser(context, request);
+  const session = await getSession(context);
   const cookie = request.headers.get("cookie") ?? "";
+  const user = session?.user;
   return {
-    user: { name: user.name, email: user.email, image: user.image ?? null, username: (user.username as string | null) ?? null },
+    user: user
+      ? { name: user.name, email: user.email, image: user.image ?? null, username: (user.username as string | null) ?? null }
+      : null,
     collapsed: new RegExp(`(?:^|;\\s*)${SIDEBAR_COOKIE}=collapsed`).test(cookie),
   };
 }

@@ -5,6 +5,12 @@ import { useAppearance } from "~/hooks/use-appearance";
 import type { Appearance } from "~/lib/appearance";
 import { pageTitle } from "~/lib/meta";
 import { cn } from "~/lib/utils";
+import { requireUser } from "~/modules/auth/session.server";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireUser(context, request);
+  return null;
+}
 
 export function meta({ matches }: Route.MetaArgs) {
   return [{ title: pageTitle(matches[0].loaderData.appName, "Appearance") }];
