@@ -84,6 +84,11 @@ export default defineConfig({
         DATA_DIR,
         TRUST_PROXY: "loopback",
         LOG_LEVEL: "warn",
+        // Tests make their own data; the demo would only slow the start.
+        SEED_DEMO: "false",
+        // The local anvil chain (id 31337, random loopback port) that the wallet tests sign in on;
+        // production turns it off by default.
+        LOCAL_CHAIN: "on",
       },
       reuseExistingServer: false,
       // The first open of an empty PGlite folder takes a few seconds.

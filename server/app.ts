@@ -11,6 +11,8 @@ import { createServices, servicesContext } from "~/lib/services.server";
 import { nonceContext } from "~/lib/nonce";
 import { bodyLimit, clientAddress, requestLog, sameOriginOnly, securityHeaders } from "./http";
 import { startWorkers } from "./workers";
+import { hasProjects, seedDemo } from "~/modules/demo/seed.server";
+import { openDatabase } from "~/lib/db.server";
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -22,6 +24,10 @@ export async function start({ vite }: { vite?: ViteDevServer } = {}) {
   const env = loadEnv();
   const logger = createLogger(env.LOG_LEVEL);
   const services = await createServices({ env, logger });
+  if (env.SEED_DEMO === "true" && !(await hasProjects(services.database.db))) {
+    logger.info("empty database: seeding the demo (SEED_DEMO=false to skip)");
+    logger.info(await seedDemo({ db: services.database.db }), "demo seeded");
+  }
 
   const app = express();
   app.disable("x-powered-by");
@@ -87,4 +93,17 @@ export async function start({ vite }: { vite?: ViteDevServer } = {}) {
     });
   }
   return { server, stop };
+}
+
+/** `npm run seed`: seeds the demo into the configured database if it has no projects yet. */
+export async function seed() {
+  const env = loadEnv();
+  const logger = createLogger(env.LOG_LEVEL);
+  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
+  try {
+    const result = await seedDemo({ db: database.db });
+    logger.info(result, result.seeded ? "demo seeded" : "the database already has projects: nothing seeded");
+  } finally {
+    await database.close();
+  }
 }

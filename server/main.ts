@@ -1,7 +1,9 @@
-// The process entry: `node server/main.ts` (production build) or `node server/main.ts --dev`.
+// The process entry: `node server/main.ts` (production build), `--dev` (Vite dev server), or
+// `--seed` (seed the demo into the configured database and exit).
 const dev = process.argv.includes("--dev");
 
-type AppModule = { start: (options?: { vite?: unknown }) => Promise<unknown> };
+type AppModule = { start: (options?: { vite?: unknown }) => Promise<unknown>; seed: () => Promise<void> };
+const seeding = process.argv.includes("--seed");
 
 try {
   if (dev) {
@@ -17,7 +19,8 @@ try {
   } else {
     const entry = new URL("../build/server/index.js", import.meta.url);
     const app = (await import(entry.href)) as AppModule;
-    await app.start();
+    if (seeding) await app.seed();
+    else await app.start();
   }
 } catch (error) {
   if (error instanceof Error && error.name === "ConfigError") {

@@ -31,6 +31,8 @@ const envSchema = z
     BLAST_KEY: z.string().min(1).optional(),
     LOCAL_CHAIN_RPC_URL: z.url({ protocol: /^https?$/ }).optional(),
     LOCAL_CHAIN: z.enum(["on", "off"]).optional(),
+    /** `false` keeps a fresh database empty instead of seeding the demo. */
+    SEED_DEMO: z.enum(["true", "false"]).default("true"),
     /** Platform operators: comma-separated e-mails and/or 0x wallet addresses. */
     OPERATORS: z.string().default(""),
     TRUST_PROXY: z.enum(["none", "loopback", "all"]).default("none"),

@@ -1,0 +1,218 @@
+import { count } from "drizzle-orm";
+import { user } from "#db/schema/auth";
+import { category, project } from "#db/schema/projects";
+import type { Db } from "~/lib/db.server";
+import { createProject } from "~/modules/projects/projects.server";
+import { saveCampaign, saveCrusade } from "~/modules/tasks/campaigns.server";
+import { attemptTask, reviewCompletion, type AttemptInput } from "~/modules/tasks/completions.server";
+import { saveTask, type TaskInput } from "~/modules/tasks/tasks.server";
+
+/**
+ * A believable demo: projects in several categories, live, scheduled and ended campaigns,
+ * crusades, tasks of every type, and members who completed them over the last weeks (so every
+ * board and window has data). Runs only on a database without projects.
+ */
+
+const DAY = 86_400_000;
+
+const CATEGORIES = [
+  { slug: "defi", name: "DeFi", description: "Lending, swaps, yield and the rest of on-chain finance." },
+  { slug: "gaming", name: "Gaming", description: "Games whose items and progress live on-chain." },
+  { slug: "nft", name: "NFT", description: "Collections, art and the communities around them." },
+  { slug: "infrastructure", name: "Infrastructure", description: "Chains, bridges, wallets and developer tools." },
+  { slug: "social", name: "Social", description: "Communities, creators and on-chain identity." },
+];
+
+const FIRST = ["Ada", "Satoshi", "Vitalik", "Mira", "Kenji", "Lena", "Omar", "Priya", "Jonas", "Zoe", "Ravi", "Ines", "Theo", "Nia", "Hugo", "Yuki", "Sami", "Elif", "Marco", "Ana"];
+const LAST = ["Byte", "Node", "Hash", "Block", "Chain", "Stake", "Mint", "Vault"];
+
+type DemoTask = Omit<TaskInput, "campaignId" | "published" | "startsAt" | "endsAt" | "recurrence" | "cap" | "description"> &
+  Partial<TaskInput> & { answer?: AttemptInput };
+
+function taskSet(projectName: string, site: string): DemoTask[] {
+  return [
+    { title: `Visit the ${projectName} docs`, type: "visit_link", verification: "none", xp: 20, config: { url: `${site}/docs` }, answer: { kind: "visit" } },
+    {
+      title: `${projectName} basics quiz`,
+      type: "quiz",
+      verification: "auto",
+      xp: 50,
+      config: { question: `What does ${projectName} reward members with?`, answers: ["XP", "experience points"], retryDelaySeconds: 30 },
+      answer: { kind: "answer", answer: "xp" },
+    },
+    {
+      title: `Tell us why you joined ${projectName}`,
+      type: "submit_text",
+      verification: "review",
+      xp: 80,
+      config: { prompt: "A few sentences are enough.", minLength: 20 },
+      answer: { kind: "text", text: "I joined for the community and the weekly quests, and stayed for the people." },
+    },
+    {
+      title: `Share a thread about ${projectName}`,
+      type: "submit_url",
+      verification: "review",
+      xp: 120,
+      config: { prompt: "Link to your post." },
+      answer: { kind: "url", url: "https://x.com/questline/status/1" },
+    },
+    { title: "Connect a wallet", type: "wallet_connected", verification: "auto", xp: 30, config: {} },
+    { title: "Bring 3 friends", type: "referral", verification: "auto", xp: 200, config: { count: 3 } },
+    {
+      title: "Hold 0.01 BNB",
+      type: "hold_token",
+      verification: "auto",
+      xp: 150,
+      config: { chainId: 56, tokenAddress: null, minBalance: "10000000000000000", symbol: "BNB", decimals: 18 },
+    },
+    { title: "Post your best screenshot", type: "submit_image", verification: "review", xp: 60, config: { prompt: "A screenshot of your favourite moment." } },
+    { title: "Daily check-in", type: "visit_link", verification: "none", xp: 10, recurrence: "daily", config: { url: `${site}/daily` }, answer: { kind: "visit" } },
+  ];
+}
+
+const PROJECTS = [
+  { name: "Lumen Swap", slug: "lumen-swap", category: "defi", site: "https://lumenswap.example", description: "A decentralised exchange with concentrated liquidity and weekly community quests." },
+  { name: "Pixel Realms", slug: "pixel-realms", category: "gaming", site: "https://pixelrealms.example", description: "An on-chain strategy game: build, trade and defend your realm." },
+  { name: "Astra Bridge", slug: "astra-bridge", category: "infrastructure", site: "https://astrabridge.example", description: "Fast, audited bridging between BNB Smart Chain and Ethereum." },
+  { name: "Muse Collective", slug: "muse-collective", category: "nft", site: "https://muse.example", description: "A community of artists minting one piece a week together." },
+  { name: "Circle Social", slug: "circle-social", category: "social", site: "https://circle.example", description: "On-chain profiles and reputation for community builders." },
+];
+
+export async function hasProjects(db: Db) {
+  const [row] = await db.select({ n: count() }).from(project);
+  return (row?.n ?? 0) > 0;
+}
+
+export async function seedDemo({ db, now = new Date() }: { db: Db; now?: Date }) {
+  if (await hasProjects(db)) return { seeded: false as const };
+
+  const categories = await db.insert(category).values(CATEGORIES).returning();
+  const members = Array.from({ length: 36 }, (_, i) => ({
+    id: `demo-member-${String(i + 1).padStart(2, "0")}`,
+    name: `${FIRST[i % FIRST.length]} ${LAST[i % LAST.length]}`,
+    email: `member${i + 1}@demo.questline.invalid`,
+    emailVerified: true,
+    createdAt: new Date(now.getTime() - (60 - i) * DAY),
+  }));
+  await db.insert(user).values(members);
+  const noChain = async () => 0n;
+  let random = 7;
+  const next = () => (random = (random * 48271) % 2147483647) / 2147483647;
+
+  for (const [p, spec] of PROJECTS.entries()) {
+    const owner = members[p]!.id;
+    const created = await createProject({
+      db,
+      userId: owner,
+      input: {
+        name: spec.name,
+        slug: spec.slug,
+        description: spec.description,
+        categoryId: categories.find((c) => c.slug === spec.category)!.id,
+        website: spec.site,
+        xUrl: `https://x.com/${spec.slug.replace(/-/g, "")}`,
+        discordUrl: `https://discord.gg/${spec.slug}`,
+        telegramUrl: null,
+      },
+    });
+    if (!created.ok) throw new Error(`demo project ${spec.slug}: ${created.error}`);
+    const projectId = created.project.id;
+
+    const live = await saveCampaign({
+      db,
+      projectId,
+      input: {
+        name: `${spec.name} Season ${p + 2}`,
+        slug: `season-${p + 2}`,
+        description: `Complete ${spec.name}'s quests this season and climb the board.`,
+        startsAt: new Date(now.getTime() - 20 * DAY),
+        endsAt: new Date(now.getTime() + 10 * DAY),
+        published: true,
+      },
+      now: new Date(now.getTime() - 21 * DAY),
+    });
+    const ended = await saveCampaign({
+      db,
+      projectId,
+      input: {
+        name: `${spec.name} Launch Week`,
+        slug: "launch-week",
+        description: "Where it all started.",
+        startsAt: new Date(now.getTime() - 80 * DAY),
+        endsAt: new Date(now.getTime() - 73 * DAY),
+        published: true,
+      },
+      now: new Date(now.getTime() - 81 * DAY),
+    });
+    await saveCampaign({
+      db,
+      projectId,
+      input: {
+        name: `${spec.name} Summit`,
+        slug: "summit",
+        description: "Coming soon: quests around our first summit.",
+        startsAt: new Date(now.getTime() + 14 * DAY),
+        endsAt: new Date(now.getTime() + 21 * DAY),
+        published: true,
+      },
+    });
+    if (!live.ok || !ended.ok) throw new Error("demo campaigns");
+
+    const taskIds: { id: string; spec: DemoTask }[] = [];
+    for (const [t, demo] of taskSet(spec.name, spec.site).entries()) {
+      const { answer: _answer, ...fields } = demo;
+      const saved = await saveTask({
+        db,
+        projectId,
+        input: {
+          description: "",
+          recurrence: "once",
+          startsAt: null,
+          endsAt: null,
+          cap: t === 3 ? 500 : null,
+          campaignId: t < 6 ? live.value.id : null,
+          published: true,
+          ...fields,
+        },
+        now: new Date(now.getTime() - 25 * DAY),
+      });
+      if (!saved.ok) throw new Error(`demo task: ${saved.error}`);
+      taskIds.push({ id: saved.task.id, spec: demo });
+    }
+    const crusadeTasks = taskIds.slice(0, 3).map((t) => t.id);
+    await saveCrusade({
+      db,
+      projectId,
+      input: {
+        name: `${spec.name} Path`,
+        slug: "path",
+        description: "Three steps, in order, and a bonus at the end.",
+        bonusXp: 100,
+        published: true,
+        taskIds: crusadeTasks,
+      },
+    });
+
+    // Members do the tasks over the last four weeks; the team reviews most submissions.
+    for (const member of members) {
+      if (next() < 0.35) continue;
+      for (const { id, spec: demo } of taskIds) {
+        if (!demo.answer || next() < 0.3) continue;
+        const at = new Date(now.getTime() - Math.floor(next() * 28 * DAY) - 3_600_000);
+        const result = await attemptTask({ db, taskId: id, userId: member.id, input: demo.answer, readBalance: noChain, now: at });
+        if (result.ok && result.status === "pending" && next() < 0.7) {
+          const decision = next() < 0.85 ? "approved" : "rejected";
+          await reviewCompletion({
+            db,
+            completionId: result.completionId,
+            reviewerId: owner,
+            decision,
+            reason: decision === "rejected" ? "The link does not show the post. Please share a public one." : undefined,
+            now: new Date(at.getTime() + 2 * 3_600_000),
+          });
+        }
+      }
+    }
+  }
+  return { seeded: true as const, projects: PROJECTS.length, members: members.length };
+}
