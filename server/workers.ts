@@ -1,26 +1,45 @@
 import type { Services } from "~/lib/services.server";
+import { expireWindows } from "~/modules/leaderboards/leaderboards.server";
 import { purgeExpired } from "~/modules/maintenance/purge-expired.server";
 
 const PURGE_EVERY_MS = 10 * 60 * 1000;
+/** Days leave the 7- and 30-day boards at midnight UTC; an hourly run (idempotent) catches each soon after. */
+const EXPIRE_WINDOWS_EVERY_MS = 60 * 60 * 1000;
 
 /**
  * Background work that runs inside the web process. Returns a stop function that waits for the
- * run in progress, so shutdown never cuts a job in half.
+ * runs in progress, so shutdown never cuts a job in half.
  */
 export function startWorkers({ database, logger }: Pick<Services, "database" | "logger">) {
+  const jobs = [
+    every(PURGE_EVERY_MS, async () => {
+      const purged = await purgeExpired({ db: database.db });
+      logger.debug({ purged }, "purged expired rows");
+    }, (err) => logger.error({ err }, "purge failed; it runs again later")),
+    every(EXPIRE_WINDOWS_EVERY_MS, async () => {
+      const expired = await expireWindows({ db: database.db });
+      logger.debug({ expired }, "expired leaderboard window days");
+    }, (err) => logger.error({ err }, "leaderboard window expiry failed; it runs again later")),
+  ];
+  return async function stop() {
+    await Promise.all(jobs.map((stopJob) => stopJob()));
+  };
+}
+
+/** Runs `job` now and then every `ms`, never two at once; the returned stop waits for a run in progress. */
+function every(ms: number, job: () => Promise<void>, onError: (err: unknown) => void) {
   let running: Promise<void> | null = null;
-  const purge = () => {
-    running ??= purgeExpired({ db: database.db })
-      .then((purged) => logger.debug({ purged }, "purged expired rows"))
-      .catch((err: unknown) => logger.error({ err }, "purge failed; it runs again later"))
+  const run = () => {
+    running ??= job()
+      .catch(onError)
       .finally(() => {
         running = null;
       });
   };
-  const timer = setInterval(purge, PURGE_EVERY_MS);
+  const timer = setInterval(run, ms);
   timer.unref();
-  purge();
-  return async function stop() {
+  run();
+  return async () => {
     clearInterval(timer);
     await running;
   };

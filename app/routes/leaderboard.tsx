@@ -1,10 +1,34 @@
-import { data } from "react-router";
+import type { Route } from "./+types/leaderboard";
+import { BoardScreen } from "~/components/leaderboards/board-screen";
+import { pageParam } from "~/components/pagination";
+import { pageTitle } from "~/lib/meta";
+import { servicesContext } from "~/lib/services.server";
+import { getSession } from "~/modules/auth/session.server";
+import { boardWindowParam, loadBoard, redirectPastLastPage } from "~/modules/leaderboards/board-screen.server";
 
-// Not built yet: answers 404 until its screen lands.
-export function loader() {
-  throw data(null, { status: 404 });
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: pageTitle(matches[0].loaderData.appName, "Leaderboard") }];
 }
 
-export default function Placeholder() {
-  return null;
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const session = await getSession(context);
+  const userId = session?.user.id ?? null;
+  const db = context.get(servicesContext).database.db;
+  const board = await loadBoard({ db, scope: { kind: "global" }, window: boardWindowParam(url), page: pageParam(url), userId });
+  redirectPastLastPage(url, board.board.page, board.board.rows.length);
+  return { ...board, userId };
+}
+
+export default function GlobalLeaderboard({ loaderData }: Route.ComponentProps) {
+  return (
+    <BoardScreen
+      title="Leaderboard"
+      description="Members ranked by the XP they earned in every project."
+      window={loaderData.window}
+      board={loaderData.board}
+      userId={loaderData.userId}
+      hidden={loaderData.hidden}
+    />
+  );
 }

@@ -1,10 +1,40 @@
 import { data } from "react-router";
+import type { Route } from "./+types/leaderboard";
+import { BoardScreen } from "~/components/leaderboards/board-screen";
+import { pageParam } from "~/components/pagination";
+import { pageTitle } from "~/lib/meta";
+import { route } from "~/lib/routes";
+import { servicesContext } from "~/lib/services.server";
+import { getSession } from "~/modules/auth/session.server";
+import { boardWindowParam, loadBoard, redirectPastLastPage } from "~/modules/leaderboards/board-screen.server";
+import { projectBySlug } from "~/modules/projects/projects.server";
 
-// Not built yet: answers 404 until its screen lands.
-export function loader() {
-  throw data(null, { status: 404 });
+export function meta({ matches, loaderData }: Route.MetaArgs) {
+  return [{ title: pageTitle(matches[0].loaderData.appName, loaderData ? `${loaderData.project.name} leaderboard` : "Leaderboard") }];
 }
 
-export default function Placeholder() {
-  return null;
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const db = context.get(servicesContext).database.db;
+  const found = await projectBySlug({ db, slug: params.project });
+  if (!found) throw data("This project does not exist.", { status: 404 });
+  const url = new URL(request.url);
+  const userId = (await getSession(context))?.user.id ?? null;
+  const board = await loadBoard({ db, scope: { kind: "project", projectId: found.id }, window: boardWindowParam(url), page: pageParam(url), userId });
+  redirectPastLastPage(url, board.board.page, board.board.rows.length);
+  return { ...board, userId, project: { slug: found.slug, name: found.name } };
+}
+
+export default function ProjectLeaderboard({ loaderData }: Route.ComponentProps) {
+  const { project } = loaderData;
+  return (
+    <BoardScreen
+      title={`${project.name} leaderboard`}
+      description={`Members ranked by the XP they earned in ${project.name}.`}
+      back={{ to: route("projects.show", { project: project.slug }), label: project.name }}
+      window={loaderData.window}
+      board={loaderData.board}
+      userId={loaderData.userId}
+      hidden={loaderData.hidden}
+    />
+  );
 }

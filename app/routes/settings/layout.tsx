@@ -7,14 +7,17 @@ const SECTIONS = [
   { to: route("settings.profile"), label: "Profile" },
   { to: route("settings.password"), label: "Password" },
   { to: route("settings.appearance"), label: "Appearance" },
+  { to: route("settings.leaderboard"), label: "Leaderboard" },
+  { to: route("settings.speedometer"), label: "Speedometer" },
+  { to: route("settings.starboard"), label: "Starboard" },
 ];
 
 export default function SettingsLayout() {
   return (
     <>
-      <PageHeader title="Settings" description="Your profile, sign-in and appearance." />
+      <PageHeader title="Settings" description="Your profile, sign-in, appearance and progress." />
       <div className="flex flex-col gap-6 md:flex-row">
-        <nav aria-label="Settings" className="flex gap-1 overflow-x-auto md:w-48 md:flex-col">
+        <nav aria-label="Settings" className="flex flex-wrap gap-1 md:w-48 md:flex-col md:flex-nowrap">
           {SECTIONS.map(({ to, label }) => (
             <NavLink
               key={to}
