@@ -1,10 +1,64 @@
-import { data } from "react-router";
+import { data, redirect, useActionData } from "react-router";
+import type { Route } from "./+types/edit";
+import { PageHeader } from "~/components/page-header";
+import { TaskForm } from "~/components/tasks/task-form";
+import { pageTitle } from "~/lib/meta";
+import { route } from "~/lib/routes";
+import { servicesContext } from "~/lib/services.server";
+import { requireUser } from "~/modules/auth/session.server";
+import { authorize } from "~/modules/projects/permissions.server";
+import { readTaskForm, taskFormOptions, taskFormValues } from "~/modules/tasks/task-form.server";
+import { saveTask, taskWithProject } from "~/modules/tasks/tasks.server";
 
-// Not built yet: answers 404 until its screen lands.
-export function loader() {
-  throw data(null, { status: 404 });
+export function meta({ matches, loaderData }: Route.MetaArgs) {
+  return [{ title: pageTitle(matches[0].loaderData.appName, loaderData ? `Edit ${loaderData.task.title}` : "Edit task") }];
 }
 
-export default function Placeholder() {
-  return null;
+/** The task and its project, once the member may manage the project's quests (403 otherwise). */
+async function manageableTask({ request, params, context }: Route.LoaderArgs | Route.ActionArgs) {
+  const services = context.get(servicesContext);
+  const { user } = await requireUser(context, request);
+  const row = await taskWithProject({ db: services.database.db, taskId: params.task });
+  if (!row) throw data("Not found", { status: 404 });
+  await authorize({ db: services.database.db, projectId: row.project.id, userId: user.id, action: "quests.manage" });
+  return { services, ...row };
+}
+
+export async function loader(args: Route.LoaderArgs) {
+  const { services, task, project } = await manageableTask(args);
+  const options = await taskFormOptions({ db: services.database.db, projectId: project.id, chainIds: services.chains.chainIds });
+  return {
+    task: { id: task.id, title: task.title, slotsTaken: task.slotsTaken },
+    project: { slug: project.slug, name: project.name },
+    values: taskFormValues(task),
+    ...options,
+  };
+}
+
+export async function action(args: Route.ActionArgs) {
+  const { services, task, project } = await manageableTask(args);
+  const form = readTaskForm(await args.request.formData(), { chainIds: services.chains.chainIds });
+  if (!form.ok) return data({ errors: form.errors, values: form.values }, { status: 400 });
+  const saved = await saveTask({ db: services.database.db, projectId: project.id, taskId: task.id, input: form.input });
+  if (!saved.ok) return data({ errors: { [saved.field]: saved.error }, values: form.values }, { status: 400 });
+  return redirect(route("tasks.show", { task: task.id, saved: "updated" }));
+}
+
+export default function EditTask({ loaderData: { task, project, values, types, campaigns, networks } }: Route.ComponentProps) {
+  const actionData = useActionData<typeof action>();
+  return (
+    <div className="mx-auto max-w-3xl">
+      <PageHeader title="Edit task" description={`${task.title} · ${project.name}`} />
+      <TaskForm
+        types={types}
+        values={actionData?.values ?? values}
+        errors={actionData?.errors}
+        campaigns={campaigns}
+        networks={networks}
+        slotsTaken={task.slotsTaken}
+        submitLabel="Save task"
+        cancelTo={route("tasks.show", { task: task.id })}
+      />
+    </div>
+  );
 }

@@ -1,10 +1,59 @@
-import { data } from "react-router";
+import { data, redirect, useActionData } from "react-router";
+import type { Route } from "./+types/new";
+import { PageHeader } from "~/components/page-header";
+import { TaskForm } from "~/components/tasks/task-form";
+import { pageTitle } from "~/lib/meta";
+import { route } from "~/lib/routes";
+import { servicesContext } from "~/lib/services.server";
+import { requireUser } from "~/modules/auth/session.server";
+import { authorize } from "~/modules/projects/permissions.server";
+import { projectBySlug } from "~/modules/projects/projects.server";
+import { NEW_TASK_VALUES, readTaskForm, taskFormOptions } from "~/modules/tasks/task-form.server";
+import { saveTask } from "~/modules/tasks/tasks.server";
 
-// Not built yet: answers 404 until its screen lands.
-export function loader() {
-  throw data(null, { status: 404 });
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: pageTitle(matches[0].loaderData.appName, "New task") }];
 }
 
-export default function Placeholder() {
-  return null;
+/** The project, once the member may manage its quests (403 otherwise). */
+async function manageableProject({ request, params, context }: Route.LoaderArgs | Route.ActionArgs) {
+  const services = context.get(servicesContext);
+  const { user } = await requireUser(context, request);
+  const project = await projectBySlug({ db: services.database.db, slug: params.project });
+  if (!project) throw data("Not found", { status: 404 });
+  await authorize({ db: services.database.db, projectId: project.id, userId: user.id, action: "quests.manage" });
+  return { services, project };
+}
+
+export async function loader(args: Route.LoaderArgs) {
+  const { services, project } = await manageableProject(args);
+  const options = await taskFormOptions({ db: services.database.db, projectId: project.id, chainIds: services.chains.chainIds });
+  return { project: { slug: project.slug, name: project.name }, values: NEW_TASK_VALUES, ...options };
+}
+
+export async function action(args: Route.ActionArgs) {
+  const { services, project } = await manageableProject(args);
+  const form = readTaskForm(await args.request.formData(), { chainIds: services.chains.chainIds });
+  if (!form.ok) return data({ errors: form.errors, values: form.values }, { status: 400 });
+  const saved = await saveTask({ db: services.database.db, projectId: project.id, input: form.input });
+  if (!saved.ok) return data({ errors: { [saved.field]: saved.error }, values: form.values }, { status: 400 });
+  return redirect(route("tasks.show", { task: saved.task.id, saved: "created" }));
+}
+
+export default function NewTask({ loaderData: { project, values, types, campaigns, networks } }: Route.ComponentProps) {
+  const actionData = useActionData<typeof action>();
+  return (
+    <div className="mx-auto max-w-3xl">
+      <PageHeader title="New task" description={`A task of ${project.name}: members do it and earn XP.`} />
+      <TaskForm
+        types={types}
+        values={actionData?.values ?? values}
+        errors={actionData?.errors}
+        campaigns={campaigns}
+        networks={networks}
+        submitLabel="Create task"
+        cancelTo={route("projects.show", { project: project.slug })}
+      />
+    </div>
+  );
 }

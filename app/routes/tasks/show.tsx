@@ -1,10 +1,151 @@
-import { data } from "react-router";
+import { Pencil, Trophy } from "lucide-react";
+import { useEffect } from "react";
+import { data, Link, useActionData, useLocation, useNavigate, useSearchParams } from "react-router";
+import { toast } from "sonner";
+import type { Route } from "./+types/show";
+import { PageHeader } from "~/components/page-header";
+import { AuthCard } from "~/components/tasks/auth-card";
+import { TaskAction } from "~/components/tasks/task-action";
+import { TaskDetails } from "~/components/tasks/task-details";
+import { TaskInstructions } from "~/components/tasks/task-instructions";
+import { BlockNotice, MemberStateNotice } from "~/components/tasks/task-notices";
+import { Badge } from "~/components/ui/badge";
+import { Button } from "~/components/ui/button";
+import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
+import { pageTitle } from "~/lib/meta";
+import { route } from "~/lib/routes";
+import { servicesContext } from "~/lib/services.server";
+import { getSession, requireUser } from "~/modules/auth/session.server";
+import { authorize, can, roleIn } from "~/modules/projects/permissions.server";
+import { attemptFromForm } from "~/modules/tasks/attempt-form.server";
+import { publicTask, taskBrief, taskContext } from "~/modules/tasks/task-page.server";
+import { taskWithProject } from "~/modules/tasks/tasks.server";
+import { balanceReader } from "~/modules/wallets/balance.server";
 
-// Not built yet: answers 404 until its screen lands.
-export function loader() {
-  throw data(null, { status: 404 });
+export function meta({ matches, loaderData }: Route.MetaArgs) {
+  return [{ title: pageTitle(matches[0].loaderData.appName, loaderData?.task.title ?? "Task") }];
 }
 
-export default function Placeholder() {
-  return null;
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const { database, env } = context.get(servicesContext);
+  const db = database.db;
+  const userId = (await getSession(context))?.user.id ?? null;
+  const row = await taskWithProject({ db, taskId: params.task });
+  if (!row) throw data("Not found", { status: 404 });
+  const role = await roleIn({ db, projectId: row.project.id, userId });
+  if (!row.task.publishedAt && !can(role, "drafts.view")) {
+    // A draft is the team's: a visitor finds nothing, a member outside the team is refused.
+    if (!userId) throw data("Not found", { status: 404 });
+    await authorize({ db, projectId: row.project.id, userId, action: "drafts.view" });
+  }
+  const inviteLink = userId && row.task.type === "referral" ? `${env.APP_URL}/?ref=${encodeURIComponent(userId)}` : null;
+  return {
+    task: publicTask(row.task),
+    project: row.project,
+    brief: taskBrief(row.task, { inviteLink }),
+    ...(await taskContext({ db, task: row.task, userId })),
+    signedIn: userId !== null,
+    team: { edit: can(role, "quests.manage"), leaderboard: can(role, "drafts.view") },
+  };
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const services = context.get(servicesContext);
+  const { user } = await requireUser(context, request);
+  const row = await taskWithProject({ db: services.database.db, taskId: params.task });
+  if (!row) throw data("Not found", { status: 404 });
+  const outcome = await attemptFromForm({
+    db: services.database.db,
+    task: row.task,
+    userId: user.id,
+    formData: await request.formData(),
+    dataDir: services.env.DATA_DIR,
+    readBalance: balanceReader(services.chains),
+  });
+  return data(outcome, { status: outcome.ok ? 200 : 400 });
+}
+
+/** After a save on the edit screens (`?saved=`), a toast, then the address without it. */
+function useSavedToast() {
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const saved = params.get("saved");
+  useEffect(() => {
+    if (!saved) return;
+    toast.success(saved === "created" ? "Task created" : "Task saved", { id: "task-saved" });
+    void navigate(location.pathname, { replace: true, preventScrollReset: true });
+  }, [saved, navigate, location.pathname]);
+}
+
+export default function TaskShow({ loaderData }: Route.ComponentProps) {
+  const { task, project, brief, campaign, crusade, state, block, signedIn, team } = loaderData;
+  const outcome = useActionData<typeof action>();
+  const location = useLocation();
+  useSavedToast();
+
+  useEffect(() => {
+    if (outcome?.ok && outcome.status === "approved") toast.success(`+${outcome.xpAwarded.toLocaleString("en")} XP`, { description: task.title });
+    if (outcome?.ok && outcome.status === "pending") toast.success("Submitted for review", { description: "The team will look at it soon." });
+  }, [outcome, task.title]);
+
+  const canAct = !block && (!state || state.status === "rejected");
+  return (
+    <>
+      <PageHeader
+        title={task.title}
+        description={
+          <span className="flex flex-wrap items-center gap-2">
+            <Link to={route("projects.show", { project: project.slug })} className="font-medium text-foreground underline-offset-4 hover:underline">
+              {project.name}
+            </Link>
+            {!task.publishedAt && <Badge variant="secondary">Draft</Badge>}
+          </span>
+        }
+        actions={
+          (team.edit || team.leaderboard) && (
+            <div className="flex flex-wrap gap-2">
+              {team.leaderboard && (
+                <Button asChild variant="outline">
+                  <Link to={route("tasks.leaderboard", { task: task.id })}>
+                    <Trophy aria-hidden /> Leaderboard
+                  </Link>
+                </Button>
+              )}
+              {team.edit && (
+                <Button asChild>
+                  <Link to={route("tasks.edit", { task: task.id })}>
+                    <Pencil aria-hidden /> Edit
+                  </Link>
+                </Button>
+              )}
+            </div>
+          )
+        }
+      />
+      <div className="grid items-start gap-6 lg:grid-cols-3">
+        <Card className="lg:col-span-2">
+          <CardHeader>
+            <CardTitle>What to do</CardTitle>
+          </CardHeader>
+          <CardContent className="grid gap-5">
+            {task.description && <p className="whitespace-pre-line text-muted-foreground wrap-anywhere">{task.description}</p>}
+            <TaskInstructions brief={brief} signedIn={signedIn} />
+            {task.verification === "review" && (
+              <p className="text-sm text-muted-foreground">The team reviews each submission; the XP arrives when it is approved.</p>
+            )}
+            {state && <MemberStateNotice state={state} daily={task.recurrence === "daily"} xp={task.xp} />}
+            {block && (!state || state.status === "rejected") && <BlockNotice block={block} />}
+            {canAct &&
+              (signedIn ? (
+                <TaskAction brief={brief} failure={outcome && !outcome.ok ? outcome : undefined} retry={state?.status === "rejected"} />
+              ) : (
+                <AuthCard redirectTo={location.pathname} />
+              ))}
+          </CardContent>
+        </Card>
+        <TaskDetails task={task} project={project} campaign={campaign} crusade={crusade} />
+      </div>
+    </>
+  );
 }

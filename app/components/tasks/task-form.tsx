@@ -1,0 +1,171 @@
+import { useEffect, useRef, useState } from "react";
+import { Form, Link, useNavigation } from "react-router";
+import type { TaskType } from "#db/schema/quests";
+import { Button } from "~/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
+import { Field, fieldProps } from "~/components/ui/field";
+import { Input } from "~/components/ui/input";
+import { Select } from "~/components/ui/select";
+import { Textarea } from "~/components/ui/textarea";
+import { TaskConfigFields } from "./task-config-fields";
+import { VERIFICATION_LABELS } from "./task-format";
+
+export type TaskFormProps = {
+  /** Every type, with its label and the verification modes it allows. */
+  types: { value: TaskType; label: string; modes: readonly ("auto" | "review" | "none")[] }[];
+  values: Record<string, string>;
+  errors?: Record<string, string>;
+  campaigns: { id: string; name: string; status: string }[];
+  networks: { id: number; name: string }[];
+  /** On edit: members holding a place (the cap cannot go below it; the type is fixed once someone did it). */
+  slotsTaken?: number;
+  submitLabel: string;
+  cancelTo: string;
+};
+
+const NO_ERRORS: Record<string, string> = {};
+
+/** Create and edit a task: the common fields, then only the chosen type's own. Works without JavaScript. */
+export function TaskForm({ types, values, errors = NO_ERRORS, campaigns, networks, slotsTaken = 0, submitLabel, cancelTo }: TaskFormProps) {
+  const navigation = useNavigation();
+  const typeOf = (value: string | undefined) => types.find((t) => t.value === value);
+  const [type, setType] = useState<TaskType>(typeOf(values.type)?.value ?? types[0]!.value);
+  const chosen = typeOf(type)!;
+  const modes = chosen.modes;
+  const verification = modes.find((m) => m === values.verification) ?? modes[0];
+  const form = useRef<HTMLFormElement>(null);
+
+  useEffect(() => {
+    form.current?.querySelector<HTMLElement>("[aria-invalid=true]")?.focus();
+  }, [errors]);
+
+  return (
+    <Form method="post" className="grid gap-6" noValidate ref={form}>
+      {errors.form && (
+        <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/10 px-4 py-3 text-sm text-destructive">
+          {errors.form}
+        </p>
+      )}
+      <Card>
+        <CardHeader>
+          <CardTitle>Task</CardTitle>
+          <CardDescription>What members see on the task&apos;s page and cards.</CardDescription>
+        </CardHeader>
+        <CardContent className="grid gap-5">
+          <Field id="title" label="Title" error={errors.title}>
+            <Input {...fieldProps("title", errors.title)} defaultValue={values.title ?? ""} maxLength={120} />
+          </Field>
+          <Field id="description" label="Description" hint="Optional. Why it matters, or any detail." error={errors.description}>
+            <Textarea {...fieldProps("description", errors.description)} defaultValue={values.description ?? ""} rows={4} />
+          </Field>
+          <div className="grid items-start gap-5 sm:grid-cols-2">
+            <Field
+              id="type"
+              label="Type"
+              hint={slotsTaken > 0 ? "Members have done this task: its type stays." : undefined}
+              error={errors.type}
+            >
+              <Select {...fieldProps("type", errors.type)} value={type} onChange={(e) => setType(typeOf(e.target.value)?.value ?? type)}>
+                {types.map((t) => (
+                  <option key={t.value} value={t.value}>
+                    {t.label}
+                  </option>
+                ))}
+              </Select>
+            </Field>
+            <Field id="xp" label="XP" error={errors.xp}>
+              <Input {...fieldProps("xp", errors.xp)} type="number" inputMode="numeric" min={1} max={100000} defaultValue={values.xp ?? ""} />
+            </Field>
+          </div>
+          <Field id="verification" label="Verification" error={errors.verification}>
+            <Select {...fieldProps("verification", errors.verification)} key={type} defaultValue={verification}>
+              {modes.map((m) => (
+                <option key={m} value={m}>
+                  {VERIFICATION_LABELS[m]}
+                </option>
+              ))}
+            </Select>
+          </Field>
+        </CardContent>
+      </Card>
+
+      <Card>
+        <CardHeader>
+          <CardTitle>{chosen.label}</CardTitle>
+          <CardDescription>What members do for this type of task.</CardDescription>
+        </CardHeader>
+        <CardContent className="grid gap-5">
+          <TaskConfigFields key={type} type={type} values={values} errors={errors} networks={networks} />
+        </CardContent>
+      </Card>
+
+      <Card>
+        <CardHeader>
+          <CardTitle>Schedule and places</CardTitle>
+          <CardDescription>Times are in UTC; a daily task can be done once per UTC day.</CardDescription>
+        </CardHeader>
+        <CardContent className="grid gap-5">
+          <div className="grid items-start gap-5 sm:grid-cols-2">
+            <Field id="recurrence" label="Recurrence" error={errors.recurrence}>
+              <Select {...fieldProps("recurrence", errors.recurrence)} defaultValue={values.recurrence ?? "once"}>
+                <option value="once">Once</option>
+                <option value="daily">Daily (UTC day)</option>
+              </Select>
+            </Field>
+            <Field
+              id="cap"
+              label="Places"
+              hint={slotsTaken > 0 ? `Empty for no limit. ${slotsTaken} taken so far.` : "Empty for no limit: first come, first served."}
+              error={errors.cap}
+            >
+              <Input {...fieldProps("cap", errors.cap)} type="number" inputMode="numeric" min={Math.max(1, slotsTaken)} defaultValue={values.cap ?? ""} />
+            </Field>
+            <Field id="startsAt" label="Opens (UTC)" hint="Optional." error={errors.startsAt}>
+              <Input {...fieldProps("startsAt", errors.startsAt)} type="datetime-local" defaultValue={values.startsAt ?? ""} />
+            </Field>
+            <Field id="endsAt" label="Closes (UTC)" hint="Optional." error={errors.endsAt}>
+              <Input {...fieldProps("endsAt", errors.endsAt)} type="datetime-local" defaultValue={values.endsAt ?? ""} />
+            </Field>
+          </div>
+          <Field id="campaignId" label="Campaign" hint="Optional. The task then counts toward the campaign." error={errors.campaignId}>
+            <Select {...fieldProps("campaignId", errors.campaignId)} defaultValue={values.campaignId ?? ""}>
+              <option value="">No campaign</option>
+              {campaigns.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.name} ({c.status})
+                </option>
+              ))}
+            </Select>
+          </Field>
+          <div className="flex items-start gap-3">
+            <input
+              id="published"
+              name="published"
+              type="checkbox"
+              defaultChecked={values.published === "on"}
+              className="mt-0.5 size-4 shrink-0 accent-brand"
+              aria-describedby="published-hint"
+            />
+            <div className="grid gap-1">
+              <label htmlFor="published" className="text-sm leading-none font-medium">
+                Published
+              </label>
+              <p id="published-hint" className="text-xs text-muted-foreground">
+                Members see and do published tasks. A draft is seen only by the project&apos;s team.
+              </p>
+            </div>
+          </div>
+        </CardContent>
+      </Card>
+
+      <div className="flex flex-wrap gap-2">
+        <Button type="submit" pending={navigation.state === "submitting"}>
+          {submitLabel}
+        </Button>
+        <Button asChild variant="ghost">
+          <Link to={cancelTo}>Cancel</Link>
+        </Button>
+      </div>
+    </Form>
+  );
+}

@@ -1,0 +1,117 @@
+import { Check, Copy, ExternalLink } from "lucide-react";
+import { useState } from "react";
+import { Link } from "react-router";
+import { toast } from "sonner";
+import { Button } from "~/components/ui/button";
+import { Input } from "~/components/ui/input";
+import { route } from "~/lib/routes";
+import type { TaskBrief } from "~/modules/tasks/task-page.server";
+
+const linkClass = "font-medium underline underline-offset-4 wrap-anywhere";
+
+function InviteLink({ link }: { link: string }) {
+  const [copied, setCopied] = useState(false);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(link);
+      setCopied(true);
+      toast.success("Invite link copied");
+      setTimeout(() => setCopied(false), 2000);
+    } catch {
+      toast.error("Copy did not work: select the link and copy it yourself.");
+    }
+  };
+  return (
+    <div className="grid gap-2">
+      <label htmlFor="invite-link" className="text-sm font-medium">
+        Your invite link
+      </label>
+      <div className="flex gap-2">
+        <Input id="invite-link" value={link} readOnly onFocus={(e) => e.currentTarget.select()} className="font-mono text-xs" />
+        <Button type="button" variant="outline" onClick={copy} aria-label="Copy invite link">
+          {copied ? <Check aria-hidden /> : <Copy aria-hidden />}
+          <span className="hidden sm:inline">{copied ? "Copied" : "Copy"}</span>
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+/** What the member is asked to do, by type: the link to visit, the question, the prompt, the token to hold… */
+export function TaskInstructions({ brief, signedIn }: { brief: TaskBrief; signedIn: boolean }) {
+  switch (brief.type) {
+    case "visit_link":
+      return (
+        <p>
+          Visit{" "}
+          <a href={brief.url} target="_blank" rel="noopener noreferrer" className={linkClass}>
+            {brief.url}
+            <ExternalLink className="ml-1 inline size-3.5 align-[-2px]" aria-hidden />
+            <span className="sr-only"> (opens in a new tab)</span>
+          </a>
+          , then come back and press Verify.
+        </p>
+      );
+    case "quiz":
+      return (
+        <figure className="grid gap-1 rounded-lg border-l-4 border-brand bg-muted/50 px-4 py-3">
+          <figcaption className="text-xs font-medium tracking-wide text-muted-foreground uppercase">Question</figcaption>
+          <p className="font-medium whitespace-pre-line wrap-anywhere">{brief.question}</p>
+        </figure>
+      );
+    case "submit_text":
+    case "submit_url":
+    case "submit_image": {
+      const fallback = {
+        submit_text: "Write your answer below.",
+        submit_url: "Share a link below.",
+        submit_image: "Upload an image below.",
+      }[brief.type];
+      return <p className="whitespace-pre-line wrap-anywhere">{brief.prompt || fallback}</p>;
+    }
+    case "hold_token":
+      return (
+        <div className="grid gap-2">
+          <p>
+            Hold at least{" "}
+            <strong>
+              {brief.amount} {brief.symbol}
+            </strong>{" "}
+            on {brief.network} in one of your linked wallets, then press Check.
+          </p>
+          {brief.tokenAddress && (
+            <p className="text-sm text-muted-foreground">
+              Token contract: <code className="font-mono text-xs break-all">{brief.tokenAddress}</code>
+            </p>
+          )}
+          <p className="text-sm text-muted-foreground">
+            Wallets are linked in{" "}
+            <Link to={route("settings.profile")} className={linkClass}>
+              Settings › Profile
+            </Link>
+            .
+          </p>
+        </div>
+      );
+    case "wallet_connected":
+      return (
+        <p>
+          Link a wallet to your account in{" "}
+          <Link to={route("settings.profile")} className={linkClass}>
+            Settings › Profile
+          </Link>
+          , then press Check.
+        </p>
+      );
+    case "referral":
+      return (
+        <div className="grid gap-3">
+          <p>
+            Bring {brief.count === 1 ? "1 new member" : `${brief.count.toLocaleString("en")} new members`} to the platform: they sign up
+            through your invite link. Then press Check.
+          </p>
+          {signedIn && brief.inviteLink && <InviteLink link={brief.inviteLink} />}
+        </div>
+      );
+  }
+}

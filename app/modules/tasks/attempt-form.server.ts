@@ -1,0 +1,71 @@
+import type { Db } from "~/lib/db.server";
+import { parseForm } from "~/lib/forms";
+import { deleteUpload } from "~/modules/users/delete-upload.server";
+import { saveImage } from "~/modules/users/avatar.server";
+import { ATTEMPT_KINDS, attemptSchema } from "./attempt.schema";
+import { attemptTask, type AttemptInput, type BalanceReader, type Task } from "./completions.server";
+
+export type AttemptOutcome =
+  | { ok: true; status: "approved" | "pending"; xpAwarded: number }
+  | { ok: false; field: "answer" | "text" | "url" | "image" | "form"; error: string; retryAfterSeconds?: number; value?: string };
+
+/**
+ * A member's attempt from the task page's form: the input of the task's kind (an uploaded image
+ * is stored first and removed again when the attempt fails), then `attemptTask`.
+ */
+export async function attemptFromForm({
+  db,
+  task,
+  userId,
+  formData,
+  dataDir,
+  readBalance,
+}: {
+  db: Db;
+  task: Task;
+  userId: string;
+  formData: FormData;
+  dataDir: string;
+  readBalance: BalanceReader;
+}): Promise<AttemptOutcome> {
+  const kind = ATTEMPT_KINDS[task.type];
+  const field = kind === "visit" || kind === "check" ? "form" : kind;
+  // What the member typed comes back with a failure, so the form keeps it.
+  const typed = formData.get(field);
+  const value = typeof typed === "string" ? typed : undefined;
+  if (formData.get("intent") !== kind) return { ok: false, field: "form", error: "This page is out of date. Reload it and try again." };
+  const form = parseForm(attemptSchema, formData);
+  if (!form.ok) return { ok: false, field, value, error: form.errors[field] ?? Object.values(form.errors)[0] ?? "Check what you entered." };
+
+  let input: AttemptInput;
+  let uploaded: string | null = null;
+  switch (form.data.intent) {
+    case "image": {
+      if (form.data.image.size === 0) return { ok: false, field, error: "Choose an image" };
+      const saved = await saveImage({ dataDir, folder: "uploads", owner: userId, file: form.data.image });
+      if (!saved.ok) return { ok: false, field, error: saved.error };
+      uploaded = saved.url;
+      input = { kind: "image", imageUrl: saved.url };
+      break;
+    }
+    case "answer":
+      input = { kind: "answer", answer: form.data.answer };
+      break;
+    case "text":
+      input = { kind: "text", text: form.data.text };
+      break;
+    case "url":
+      input = { kind: "url", url: form.data.url };
+      break;
+    default:
+      input = { kind: form.data.intent };
+  }
+
+  const result = await attemptTask({ db, taskId: task.id, userId, input, readBalance }).catch(async (error: unknown) => {
+    if (uploaded) await deleteUpload({ dataDir, url: uploaded });
+    throw error;
+  });
+  if (result.ok) return { ok: true, status: result.status, xpAwarded: result.xpAwarded };
+  if (uploaded) await deleteUpload({ dataDir, url: uploaded });
+  return { ok: false, field, value, error: result.reason, retryAfterSeconds: result.retryAfterSeconds };
+}

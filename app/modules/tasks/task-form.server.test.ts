@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import type { Task } from "./completions.server";
+import { readTaskForm, taskFormValues } from "./task-form.server";
+
+const chainIds = [56, 11155111];
+const form = (fields: Record<string, string>) => {
+  const fd = new FormData();
+  const base = { title: "Hold the token", description: "", type: "visit_link", xp: "20", verification: "none", recurrence: "once", startsAt: "", endsAt: "", cap: "", campaignId: "" };
+  for (const [k, v] of Object.entries({ ...base, ...fields })) fd.set(k, v);
+  return fd;
+};
+
+describe("the task form", () => {
+  it("reads the common fields and the type's own, with times in UTC", () => {
+    const read = readTaskForm(form({ "config.url": "https://example.com", startsAt: "2030-01-02T10:00", cap: "5", published: "on" }), { chainIds });
+    expect(read.ok).toBe(true);
+    if (!read.ok) return;
+    expect(read.input).toMatchObject({ type: "visit_link", xp: 20, cap: 5, published: true, config: { url: "https://example.com" } });
+    expect(read.input.startsAt?.toISOString()).toBe("2030-01-02T10:00:00.000Z");
+  });
+
+  it("turns a human token amount into the smallest unit with the token's decimals", () => {
+    const read = readTaskForm(
+      form({ type: "hold_token", verification: "auto", "config.chainId": "56", "config.tokenAddress": "", "config.minBalance": "1.5", "config.decimals": "6", "config.symbol": "USDT" }),
+      { chainIds },
+    );
+    expect(read.ok && read.input.config).toEqual({ chainId: 56, tokenAddress: null, minBalance: "1500000", symbol: "USDT", decimals: 6 });
+  });
+
+  it("reports errors per field, config fields included, and keeps what was typed", () => {
+    const read = readTaskForm(
+      form({ title: "x", type: "hold_token", verification: "review", "config.chainId": "1", "config.minBalance": "1.1234567", "config.decimals": "6" }),
+      { chainIds },
+    );
+    expect(read.ok).toBe(false);
+    if (read.ok) return;
+    expect(Object.keys(read.errors).sort()).toEqual(["config.chainId", "config.minBalance", "title", "verification"]);
+    expect(read.errors["config.minBalance"]).toBe("At most 6 decimal places");
+    expect(read.values["config.minBalance"]).toBe("1.1234567");
+  });
+
+  it("words zod's own messages for people", () => {
+    const read = readTaskForm(form({ type: "quiz", verification: "auto", "config.question": "Why?", "config.answers": "", "config.retryDelaySeconds": "-3" }), { chainIds });
+    expect(!read.ok && read.errors).toMatchObject({
+      "config.answers": "Give at least one accepted answer",
+      "config.retryDelaySeconds": "Enter a whole number of seconds from 0 to 86,400",
+    });
+  });
+
+  it("shows a saved task with its amount in whole tokens and its times in UTC", () => {
+    const values = taskFormValues({
+      title: "Hold",
+      description: "",
+      type: "hold_token",
+      xp: 5,
+      verification: "auto",
+      recurrence: "daily",
+      startsAt: new Date("2030-01-02T10:00:00Z"),
+      endsAt: null,
+      cap: null,
+      campaignId: null,
+      publishedAt: new Date(),
+      config: { chainId: 56, tokenAddress: null, minBalance: "1500000000000000000", symbol: "", decimals: 18 },
+    } as unknown as Task);
+    expect(values).toMatchObject({ "config.minBalance": "1.5", "config.tokenAddress": "", startsAt: "2030-01-02T10:00", published: "on", cap: "" });
+  });
+});

@@ -1,0 +1,148 @@
+import { formatUnits, parseUnits } from "viem";
+import { TASK_TYPES } from "#db/schema/quests";
+import type { Db } from "~/lib/db.server";
+import { parseForm, type FieldErrors } from "~/lib/forms";
+import { CHAIN_NAMES } from "~/wallet/chains";
+import { listCampaigns } from "./campaigns.server";
+import type { Task } from "./completions.server";
+import { parseTaskConfig, TASK_TYPE_LABELS, taskFormSchema, VERIFICATION_MODES } from "./task.schema";
+import type { TaskInput } from "./tasks.server";
+
+/** What the task form shows in its fields, by input name (`title`, `config.url`…). */
+export type TaskFormValues = Record<string, string>;
+
+export type ReadTaskForm = { ok: true; input: TaskInput; values: TaskFormValues } | { ok: false; errors: FieldErrors; values: TaskFormValues };
+
+/** A `datetime-local` value (no zone) is read as UTC, like daily tasks' days. */
+const LOCAL_DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?$/;
+const asUtc = (value: string) => (LOCAL_DATETIME.test(value.trim()) ? `${value.trim()}Z` : value);
+
+/** Zod's own wording for a field a person typed into badly, replaced with a sentence about that field. */
+const MESSAGES: Record<string, string> = {
+  description: "Keep the description under 2000 characters",
+  verification: "Choose how completions are checked",
+  recurrence: "Choose once or daily",
+  "config.question": "Write the question, 3 to 500 characters",
+  "config.answers": "Give 1 to 20 accepted answers, one per line, each under 200 characters",
+  "config.retryDelaySeconds": "Enter a whole number of seconds from 0 to 86,400",
+  "config.prompt": "Keep the instructions under 500 characters",
+  "config.minLength": "Enter a whole number of characters from 1 to 5,000",
+  "config.chainId": "Choose a network",
+  "config.symbol": "Keep the symbol to 12 characters",
+  "config.decimals": "Decimals are a whole number from 0 to 36",
+  "config.count": "Enter a whole number of members from 1 to 1,000",
+};
+const isZodWording = (message: string) => /^(Invalid|Too (big|small)|Expected)/i.test(message);
+const friendly = (field: string, message: string) => (isZodWording(message) && MESSAGES[field] ? MESSAGES[field] : message);
+
+/**
+ * Reads the task form: the common fields with `taskFormSchema`, the type's own (`config.*`) with
+ * `parseTaskConfig`. A token minimum typed as a human amount (`1.5`) is turned into the token's
+ * smallest unit with its decimals; `chainIds` are the networks a hold-token task may use.
+ */
+export function readTaskForm(formData: FormData, { chainIds }: { chainIds: number[] }): ReadTaskForm {
+  const values: TaskFormValues = {};
+  for (const [key, value] of formData) if (typeof value === "string" && key !== "intent") values[key] = value;
+
+  const normalized = new FormData();
+  for (const [key, value] of Object.entries(values)) {
+    normalized.set(key, key === "startsAt" || key === "endsAt" ? asUtc(value) : value);
+  }
+
+  const errors: FieldErrors = {};
+  const common = parseForm(taskFormSchema, normalized);
+  if (!common.ok) for (const [field, message] of Object.entries(common.errors)) errors[field] = friendly(field, message);
+
+  const type = common.ok ? common.data.type : TASK_TYPES.find((t) => t === values.type);
+  let config: Record<string, unknown> | null = null;
+  if (type) {
+    if (type === "hold_token") {
+      const chainId = Number(values["config.chainId"]);
+      if (!chainIds.includes(chainId)) errors["config.chainId"] = MESSAGES["config.chainId"]!;
+      const amount = toSmallestUnit(values["config.minBalance"] ?? "", values["config.decimals"] ?? "");
+      if (amount.ok) normalized.set("config.minBalance", amount.value);
+      else errors["config.minBalance"] = amount.error;
+    }
+    const parsed = parseTaskConfig(type, normalized);
+    if (parsed.success) config = parsed.data;
+    else {
+      for (const issue of parsed.error.issues) {
+        const field = `config.${String(issue.path[0] ?? "")}`;
+        errors[field] ??= friendly(field, issue.message);
+      }
+    }
+  }
+
+  if (!common.ok || !config || Object.keys(errors).length > 0) return { ok: false, errors, values };
+  return { ok: true, values, input: { ...common.data, config, published: values.published === "on" } };
+}
+
+/** `1.5` with 18 decimals → `1500000000000000000`; refuses amounts finer than the token allows. */
+function toSmallestUnit(human: string, decimalsText: string): { ok: true; value: string } | { ok: false; error: string } {
+  const amount = human.trim().replace(/,/g, "");
+  if (!/^\d+(\.\d+)?$/.test(amount)) return { ok: false, error: "Enter the minimum balance as a number, like 1.5" };
+  const decimals = decimalsText.trim() === "" ? 18 : Number(decimalsText);
+  // A bad decimals value is reported on its own field; the amount waits for it.
+  if (!Number.isInteger(decimals) || decimals < 0 || decimals > 36) return { ok: true, value: "0" };
+  const fraction = amount.split(".")[1] ?? "";
+  if (fraction.replace(/0+$/, "").length > decimals) {
+    return { ok: false, error: decimals === 0 ? "This token has no decimals: enter a whole amount" : `At most ${decimals} decimal places` };
+  }
+  const value = parseUnits(amount, decimals);
+  if (value <= 0n) return { ok: false, error: "Enter a minimum balance above 0" };
+  if (value.toString().length > 78) return { ok: false, error: "That amount is too large" };
+  return { ok: true, value: value.toString() };
+}
+
+/** `2025-03-01T14:00` in UTC, for a `datetime-local` field. */
+const utcLocal = (date: Date | null) => (date ? date.toISOString().slice(0, 16) : "");
+
+/** A saved task as the edit form's values. */
+export function taskFormValues(t: Task): TaskFormValues {
+  const config = (t.config ?? {}) as Record<string, unknown>;
+  const text = (key: string) => (config[key] === undefined || config[key] === null ? "" : String(config[key]));
+  const values: TaskFormValues = {
+    title: t.title,
+    description: t.description,
+    type: t.type,
+    xp: String(t.xp),
+    verification: t.verification,
+    recurrence: t.recurrence,
+    startsAt: utcLocal(t.startsAt),
+    endsAt: utcLocal(t.endsAt),
+    cap: t.cap === null ? "" : String(t.cap),
+    campaignId: t.campaignId ?? "",
+    published: t.publishedAt ? "on" : "",
+  };
+  for (const key of ["url", "question", "retryDelaySeconds", "prompt", "minLength", "chainId", "tokenAddress", "symbol", "decimals", "count"]) {
+    if (key in config) values[`config.${key}`] = text(key);
+  }
+  if (Array.isArray(config.answers)) values["config.answers"] = config.answers.join("\n");
+  if (typeof config.minBalance === "string") {
+    const decimals = typeof config.decimals === "number" ? config.decimals : 18;
+    values["config.minBalance"] = formatUnits(BigInt(config.minBalance), decimals);
+  }
+  return values;
+}
+
+/** What the form offers: the types with their verification modes, the project's campaigns (drafts too) and the networks a token can be held on. */
+export async function taskFormOptions({ db, projectId, chainIds }: { db: Db; projectId: string; chainIds: number[] }) {
+  const campaigns = await listCampaigns({ db, projectId, withDrafts: true, limit: 200 });
+  return {
+    types: TASK_TYPES.map((type) => ({ value: type, label: TASK_TYPE_LABELS[type], modes: VERIFICATION_MODES[type] })),
+    campaigns: campaigns.map((c) => ({ id: c.id, name: c.name, status: c.status })),
+    networks: chainIds.map((id) => ({ id, name: CHAIN_NAMES[id] ?? `Chain ${id}` })),
+  };
+}
+
+/** A new task's starting values. */
+export const NEW_TASK_VALUES: TaskFormValues = {
+  type: "visit_link",
+  xp: "10",
+  verification: "none",
+  recurrence: "once",
+  "config.retryDelaySeconds": "0",
+  "config.minLength": "1",
+  "config.decimals": "18",
+  "config.count": "1",
+};

@@ -1,0 +1,108 @@
+import { eq } from "drizzle-orm";
+import { formatUnits } from "viem";
+import { bsc, sepolia } from "viem/chains";
+import { campaign, crusade } from "#db/schema/quests";
+import type { Db } from "~/lib/db.server";
+import { LOCAL_CHAIN_ID } from "~/wallet/chain-config";
+import { CHAIN_NAMES } from "~/wallet/chains";
+import { campaignStatus, type CampaignStatus } from "./campaign-status";
+import { crusadeSteps } from "./campaigns.server";
+import type { Task } from "./completions.server";
+import { ATTEMPT_KINDS } from "./attempt.schema";
+import { TASK_TYPE_LABELS, taskConfigSchemas } from "./task.schema";
+import { memberStates } from "./tasks.server";
+
+/** What a member is asked to do, without what only the team may see (a quiz's answers). */
+export type TaskBrief =
+  | { type: "visit_link"; url: string }
+  | { type: "quiz"; question: string; retryDelaySeconds: number }
+  | { type: "submit_text"; prompt: string; minLength: number }
+  | { type: "submit_url"; prompt: string }
+  | { type: "submit_image"; prompt: string }
+  | { type: "hold_token"; network: string; tokenAddress: string | null; amount: string; symbol: string }
+  | { type: "wallet_connected" }
+  | { type: "referral"; count: number; inviteLink: string | null };
+
+/** Why the member cannot act on the task right now, for the page to say before they try. */
+export type TaskBlock =
+  | { kind: "draft" }
+  | { kind: "scheduled"; at: Date }
+  | { kind: "ended" }
+  | { kind: "campaign"; status: Exclude<CampaignStatus, "live"> }
+  | { kind: "full" }
+  | { kind: "locked"; previous: { id: string; title: string } };
+
+const NATIVE_SYMBOLS: Record<number, string> = { [bsc.id]: bsc.nativeCurrency.symbol, [sepolia.id]: sepolia.nativeCurrency.symbol, [LOCAL_CHAIN_ID]: "ETH" };
+
+/** A task as the browser may see it: everything but its settings (`config`), with its type's label. */
+export function publicTask(t: Task) {
+  const { config: _config, ...rest } = t;
+  return { ...rest, typeLabel: TASK_TYPE_LABELS[t.type] };
+}
+
+/** The task's instructions, with the intent its page's form sends. */
+export function taskBrief(t: Task, { inviteLink }: { inviteLink: string | null }) {
+  return { ...briefOf(t, inviteLink), intent: ATTEMPT_KINDS[t.type] };
+}
+
+function briefOf(t: Task, inviteLink: string | null): TaskBrief {
+  switch (t.type) {
+    case "visit_link":
+      return { type: t.type, url: taskConfigSchemas.visit_link.parse(t.config).url };
+    case "quiz": {
+      const { question, retryDelaySeconds } = taskConfigSchemas.quiz.parse(t.config);
+      return { type: t.type, question, retryDelaySeconds };
+    }
+    case "submit_text": {
+      const { prompt, minLength } = taskConfigSchemas.submit_text.parse(t.config);
+      return { type: t.type, prompt, minLength };
+    }
+    case "submit_url":
+    case "submit_image":
+      return { type: t.type, prompt: taskConfigSchemas[t.type].parse(t.config).prompt };
+    case "hold_token": {
+      const c = taskConfigSchemas.hold_token.parse(t.config);
+      return {
+        type: t.type,
+        network: CHAIN_NAMES[c.chainId] ?? `Chain ${c.chainId}`,
+        tokenAddress: c.tokenAddress,
+        amount: formatUnits(BigInt(c.minBalance), c.decimals),
+        symbol: c.symbol || (c.tokenAddress ? "tokens" : (NATIVE_SYMBOLS[c.chainId] ?? "coins")),
+      };
+    }
+    case "wallet_connected":
+      return { type: t.type };
+    case "referral":
+      return { type: t.type, count: taskConfigSchemas.referral.parse(t.config).count, inviteLink };
+  }
+}
+
+/**
+ * Everything the task page shows around the task: its campaign and crusade, the member's state,
+ * and what stops the member from doing it now (the same rules `attemptTask` applies).
+ */
+export async function taskContext({ db, task: t, userId, now = new Date() }: { db: Db; task: Task; userId: string | null; now?: Date }) {
+  const [c] = t.campaignId ? await db.select().from(campaign).where(eq(campaign.id, t.campaignId)) : [];
+  const [cr] = t.crusadeId ? await db.select({ slug: crusade.slug, name: crusade.name }).from(crusade).where(eq(crusade.id, t.crusadeId)) : [];
+  const state = (await memberStates({ db, userId, tasks: [t], now })).get(t.id) ?? null;
+  const status = c ? campaignStatus(c, now) : null;
+
+  let block: TaskBlock | null = null;
+  if (!t.publishedAt) block = { kind: "draft" };
+  else if (t.startsAt && now < t.startsAt) block = { kind: "scheduled", at: t.startsAt };
+  else if (t.endsAt && now >= t.endsAt) block = { kind: "ended" };
+  else if (status && status !== "live") block = { kind: "campaign", status };
+  else if (t.cap !== null && t.slotsTaken >= t.cap && (!state || state.status === "rejected")) block = { kind: "full" };
+  else if (userId && t.crusadeId && t.crusadePosition && t.crusadePosition > 1) {
+    const steps = await crusadeSteps({ db, crusadeId: t.crusadeId, userId });
+    const previous = steps.find((s) => s.task.crusadePosition === t.crusadePosition! - 1);
+    if (previous && previous.state !== "done") block = { kind: "locked", previous: { id: previous.task.id, title: previous.task.title } };
+  }
+
+  return {
+    campaign: c && status ? { slug: c.slug, name: c.name, status } : null,
+    crusade: cr ?? null,
+    state,
+    block,
+  };
+}
