@@ -82,7 +82,7 @@ export const taskFormSchema = z
   })
   .superRefine((v, ctx) => {
     if (!VERIFICATION_MODES[v.type].includes(v.verification)) {
-      ctx.addIssue({ code: "custom", path: ["verification"], message: `A ${TASK_TYPE_LABELS[v.type].toLowerCase()} task is verified: ${VERIFICATION_MODES[v.type].join(" or ")}` });
+      ctx.addIssue({ code: "custom", path: ["verification"], message: `"${TASK_TYPE_LABELS[v.type]}" tasks are verified: ${VERIFICATION_MODES[v.type].join(" or ")}` });
     }
     if (v.startsAt && v.endsAt && v.endsAt <= v.startsAt) {
       ctx.addIssue({ code: "custom", path: ["endsAt"], message: "The end comes after the start" });
