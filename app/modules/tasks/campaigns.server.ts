@@ -84,7 +84,8 @@ export async function listCampaigns({
     .select({ campaign, project: { slug: project.slug, name: project.name, logoUrl: project.logoUrl }, tasks: count(task.id) })
     .from(campaign)
     .innerJoin(project, eq(project.id, campaign.projectId))
-    .leftJoin(task, eq(task.campaignId, campaign.id))
+    // Published tasks only, as members see them (and as campaignProgress counts them).
+    .leftJoin(task, and(eq(task.campaignId, campaign.id), isNotNull(task.publishedAt)))
     .where(and(projectId ? eq(campaign.projectId, projectId) : undefined, withDrafts ? undefined : isNotNull(campaign.publishedAt)))
     .groupBy(campaign.id, project.id)
     .orderBy(desc(campaign.startsAt))

@@ -1,10 +1,78 @@
-import { data } from "react-router";
+import { data, redirect, useActionData, useNavigation } from "react-router";
+import type { Route } from "./+types/edit";
+import { CampaignForm } from "~/components/campaigns/campaign-form";
+import { ProjectCrumb } from "~/components/campaigns/project-crumb";
+import { PageHeader } from "~/components/page-header";
+import type { FieldErrors } from "~/lib/forms";
+import { pageTitle } from "~/lib/meta";
+import { route } from "~/lib/routes";
+import { servicesContext } from "~/lib/services.server";
+import { requireUser } from "~/modules/auth/session.server";
+import { authorize } from "~/modules/projects/permissions.server";
+import { saveCampaign } from "~/modules/tasks/campaigns.server";
+import { parseCampaignForm, type CampaignValues } from "~/modules/tasks/quest-forms";
+import { campaignPage } from "~/modules/tasks/quest-pages.server";
 
-// Not built yet: answers 404 until its screen lands.
-export function loader() {
-  throw data(null, { status: 404 });
+export function meta({ matches, loaderData }: Route.MetaArgs) {
+  return [{ title: pageTitle(matches[0].loaderData.appName, loaderData ? `Edit ${loaderData.campaign.name}` : "Edit campaign") }];
 }
 
-export default function Placeholder() {
-  return null;
+async function managedCampaign({ request, context, params }: Route.LoaderArgs | Route.ActionArgs) {
+  const { user } = await requireUser(context, request);
+  const db = context.get(servicesContext).database.db;
+  const page = await campaignPage({ db, projectSlug: params.project, campaignSlug: params.campaign, userId: user.id });
+  await authorize({ db, projectId: page.project.id, userId: user.id, action: "quests.manage" });
+  return { db, ...page };
+}
+
+export async function loader(args: Route.LoaderArgs) {
+  const { project, campaign } = await managedCampaign(args);
+  return { project: { slug: project.slug, name: project.name }, campaign };
+}
+
+type ActionData = { errors: FieldErrors; values: CampaignValues };
+
+export async function action(args: Route.ActionArgs) {
+  const { db, project, campaign } = await managedCampaign(args);
+  const { values, form } = parseCampaignForm(await args.request.formData());
+  if (!form.ok) return data<ActionData>({ errors: form.errors, values }, { status: 400 });
+  const saved = await saveCampaign({ db, projectId: project.id, campaignId: campaign.id, input: form.data });
+  if (!saved.ok) return data<ActionData>({ errors: { [saved.field]: saved.error }, values }, { status: 400 });
+  throw redirect(route("campaigns.show", { project: project.slug, campaign: saved.value.slug, saved: "updated" }));
+}
+
+export default function EditCampaign({ loaderData: { project, campaign } }: Route.ComponentProps) {
+  const actionData = useActionData<ActionData>();
+  const navigation = useNavigation();
+  const values = actionData?.values;
+  const list = route("projects.campaigns", { project: project.slug });
+  const show = route("campaigns.show", { project: project.slug, campaign: campaign.slug });
+  return (
+    <>
+      <ProjectCrumb
+        project={project}
+        trail={[
+          { label: "Campaigns", to: list },
+          { label: campaign.name, to: show },
+        ]}
+      />
+      <PageHeader title={`Edit ${campaign.name}`} />
+      <CampaignForm
+        isNew={false}
+        defaults={{
+          name: values?.name ?? campaign.name,
+          slug: values?.slug ?? campaign.slug,
+          description: values?.description ?? campaign.description,
+          startsAt: values ? { typed: values.startsAt } : { at: campaign.startsAt },
+          endsAt: values ? { typed: values.endsAt } : { at: campaign.endsAt },
+          published: values?.published ?? campaign.publishedAt !== null,
+        }}
+        errors={actionData?.errors ?? {}}
+        pending={navigation.state !== "idle" && navigation.formMethod === "POST"}
+        submitLabel="Save campaign"
+        cancelTo={show}
+        addressPrefix={`${list}/`}
+      />
+    </>
+  );
 }

@@ -1,10 +1,50 @@
-import { data } from "react-router";
+import type { Route } from "./+types/index";
+import { CampaignGrid } from "~/components/campaigns/campaign-grid";
+import { FilterTabs } from "~/components/campaigns/filter-tabs";
+import { PageHeader } from "~/components/page-header";
+import { pageTitle } from "~/lib/meta";
+import { servicesContext } from "~/lib/services.server";
+import { getSession } from "~/modules/auth/session.server";
+import type { CampaignStatus } from "~/modules/tasks/campaign-status";
+import { listCampaigns } from "~/modules/tasks/campaigns.server";
+import { withProgress } from "~/modules/tasks/quest-pages.server";
 
-// Not built yet: answers 404 until its screen lands.
-export function loader() {
-  throw data(null, { status: 404 });
+const STATUSES = ["live", "scheduled", "ended"] as const satisfies CampaignStatus[];
+const TABS = [
+  { value: "", label: "All" },
+  { value: "live", label: "Live" },
+  { value: "scheduled", label: "Scheduled" },
+  { value: "ended", label: "Ended" },
+];
+const EMPTY: Record<string, string> = { live: "No live campaigns right now", scheduled: "No campaigns coming up", ended: "No ended campaigns" };
+
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: pageTitle(matches[0].loaderData.appName, "Campaigns") }];
 }
 
-export default function Placeholder() {
-  return null;
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const db = context.get(servicesContext).database.db;
+  const session = await getSession(context);
+  const param = new URL(request.url).searchParams.get("status");
+  const status = STATUSES.find((s) => s === param);
+  const now = new Date();
+  const campaigns = await listCampaigns({ db, status, now });
+  return { status: status ?? "", now, campaigns: await withProgress({ db, campaigns, userId: session?.user.id ?? null }) };
+}
+
+export default function CampaignsIndex({ loaderData: { status, now, campaigns } }: Route.ComponentProps) {
+  return (
+    <>
+      <PageHeader title="Campaigns" description="Time-boxed quests from every project: complete their tasks to earn XP." />
+      <div className="grid gap-6">
+        <FilterTabs param="status" label="Campaign status" tabs={TABS} current={status} />
+        <CampaignGrid
+          campaigns={campaigns}
+          now={now}
+          emptyTitle={EMPTY[status] ?? "No campaigns yet"}
+          emptyText="When projects publish campaigns, they appear here."
+        />
+      </div>
+    </>
+  );
 }

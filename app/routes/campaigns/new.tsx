@@ -1,10 +1,71 @@
-import { data } from "react-router";
+import { data, redirect, useActionData, useNavigation } from "react-router";
+import type { Route } from "./+types/new";
+import { CampaignForm } from "~/components/campaigns/campaign-form";
+import { ProjectCrumb } from "~/components/campaigns/project-crumb";
+import { PageHeader } from "~/components/page-header";
+import type { FieldErrors } from "~/lib/forms";
+import { pageTitle } from "~/lib/meta";
+import { route } from "~/lib/routes";
+import { servicesContext } from "~/lib/services.server";
+import { requireUser } from "~/modules/auth/session.server";
+import { authorize } from "~/modules/projects/permissions.server";
+import { saveCampaign } from "~/modules/tasks/campaigns.server";
+import { parseCampaignForm, type CampaignValues } from "~/modules/tasks/quest-forms";
+import { projectPage } from "~/modules/tasks/quest-pages.server";
 
-// Not built yet: answers 404 until its screen lands.
-export function loader() {
-  throw data(null, { status: 404 });
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: pageTitle(matches[0].loaderData.appName, "New campaign") }];
 }
 
-export default function Placeholder() {
-  return null;
+async function managedProject({ request, context, params }: Route.LoaderArgs | Route.ActionArgs) {
+  const { user } = await requireUser(context, request);
+  const db = context.get(servicesContext).database.db;
+  const { project } = await projectPage({ db, slug: params.project, userId: user.id });
+  await authorize({ db, projectId: project.id, userId: user.id, action: "quests.manage" });
+  return { db, project };
+}
+
+export async function loader(args: Route.LoaderArgs) {
+  const { project } = await managedProject(args);
+  return { project: { slug: project.slug, name: project.name } };
+}
+
+type ActionData = { errors: FieldErrors; values: CampaignValues };
+
+export async function action(args: Route.ActionArgs) {
+  const { db, project } = await managedProject(args);
+  const { values, form } = parseCampaignForm(await args.request.formData());
+  if (!form.ok) return data<ActionData>({ errors: form.errors, values }, { status: 400 });
+  const saved = await saveCampaign({ db, projectId: project.id, input: form.data });
+  if (!saved.ok) return data<ActionData>({ errors: { [saved.field]: saved.error }, values }, { status: 400 });
+  throw redirect(route("campaigns.show", { project: project.slug, campaign: saved.value.slug, saved: "created" }));
+}
+
+export default function NewCampaign({ loaderData: { project } }: Route.ComponentProps) {
+  const actionData = useActionData<ActionData>();
+  const navigation = useNavigation();
+  const values = actionData?.values;
+  const list = route("projects.campaigns", { project: project.slug });
+  return (
+    <>
+      <ProjectCrumb project={project} trail={[{ label: "Campaigns", to: list }]} />
+      <PageHeader title="New campaign" description="A time-boxed set of tasks. Add its tasks once it is created." />
+      <CampaignForm
+        isNew
+        defaults={{
+          name: values?.name ?? "",
+          slug: values?.slug ?? "",
+          description: values?.description ?? "",
+          startsAt: values ? { typed: values.startsAt } : null,
+          endsAt: values ? { typed: values.endsAt } : null,
+          published: values?.published ?? false,
+        }}
+        errors={actionData?.errors ?? {}}
+        pending={navigation.state !== "idle" && navigation.formMethod === "POST"}
+        submitLabel="Create campaign"
+        cancelTo={list}
+        addressPrefix={`${list}/`}
+      />
+    </>
+  );
 }

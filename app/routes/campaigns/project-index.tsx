@@ -1,10 +1,56 @@
-import { data } from "react-router";
+import { Plus } from "lucide-react";
+import { Link } from "react-router";
+import type { Route } from "./+types/project-index";
+import { CampaignGrid } from "~/components/campaigns/campaign-grid";
+import { ProjectCrumb } from "~/components/campaigns/project-crumb";
+import { PageHeader } from "~/components/page-header";
+import { Button } from "~/components/ui/button";
+import { pageTitle } from "~/lib/meta";
+import { route } from "~/lib/routes";
+import { servicesContext } from "~/lib/services.server";
+import { getSession } from "~/modules/auth/session.server";
+import { can } from "~/modules/projects/permissions.server";
+import { listCampaigns } from "~/modules/tasks/campaigns.server";
+import { projectPage, withProgress } from "~/modules/tasks/quest-pages.server";
 
-// Not built yet: answers 404 until its screen lands.
-export function loader() {
-  throw data(null, { status: 404 });
+export function meta({ matches, loaderData }: Route.MetaArgs) {
+  return [{ title: pageTitle(matches[0].loaderData.appName, loaderData ? `${loaderData.project.name} campaigns` : "Campaigns") }];
 }
 
-export default function Placeholder() {
-  return null;
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const db = context.get(servicesContext).database.db;
+  const userId = (await getSession(context))?.user.id ?? null;
+  const { project, role } = await projectPage({ db, slug: params.project, userId });
+  const now = new Date();
+  const campaigns = await listCampaigns({ db, projectId: project.id, withDrafts: can(role, "drafts.view"), now });
+  return {
+    project: { slug: project.slug, name: project.name },
+    canManage: can(role, "quests.manage"),
+    now,
+    campaigns: await withProgress({ db, campaigns, userId }),
+  };
+}
+
+export default function ProjectCampaigns({ loaderData: { project, canManage, now, campaigns } }: Route.ComponentProps) {
+  const create = canManage ? (
+    <Button asChild>
+      <Link to={route("campaigns.new", { project: project.slug })}>
+        <Plus /> New campaign
+      </Link>
+    </Button>
+  ) : undefined;
+  return (
+    <>
+      <ProjectCrumb project={project} />
+      <PageHeader title="Campaigns" description={`Campaigns of ${project.name}.`} actions={campaigns.length > 0 ? create : undefined} />
+      <CampaignGrid
+        campaigns={campaigns}
+        now={now}
+        showProject={false}
+        emptyTitle="No campaigns yet"
+        emptyText={canManage ? "Create a campaign, then add tasks to it." : `${project.name} has not published a campaign yet.`}
+        emptyAction={create}
+      />
+    </>
+  );
 }

@@ -1,10 +1,131 @@
-import { data } from "react-router";
+import { ClipboardCheck, Pencil, Plus, Trophy } from "lucide-react";
+import { Link, useLocation } from "react-router";
+import type { Route } from "./+types/show";
+import { CampaignStatusBadge, countdown } from "~/components/campaigns/campaign-status";
+import { CampaignTasks } from "~/components/campaigns/campaign-tasks";
+import { LocalTime } from "~/components/campaigns/local-time";
+import { ProgressMeter } from "~/components/campaigns/progress-meter";
+import { ProjectCrumb } from "~/components/campaigns/project-crumb";
+import { XpRewardCard } from "~/components/campaigns/reward-card";
+import { useSavedToast } from "~/components/campaigns/use-saved-toast";
+import { PageHeader } from "~/components/page-header";
+import { Button } from "~/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
+import { pageTitle } from "~/lib/meta";
+import { route } from "~/lib/routes";
+import { servicesContext } from "~/lib/services.server";
+import { getSession } from "~/modules/auth/session.server";
+import { can } from "~/modules/projects/permissions.server";
+import { campaignStatus } from "~/modules/tasks/campaign-status";
+import { campaignProgress } from "~/modules/tasks/campaigns.server";
+import { campaignPage } from "~/modules/tasks/quest-pages.server";
+import { listTasks, memberStates } from "~/modules/tasks/tasks.server";
 
-// Not built yet: answers 404 until its screen lands.
-export function loader() {
-  throw data(null, { status: 404 });
+export function meta({ matches, loaderData }: Route.MetaArgs) {
+  return [{ title: pageTitle(matches[0].loaderData.appName, loaderData?.campaign.name ?? "Campaign") }];
 }
 
-export default function Placeholder() {
-  return null;
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const db = context.get(servicesContext).database.db;
+  const userId = (await getSession(context))?.user.id ?? null;
+  const { project, role, campaign } = await campaignPage({ db, projectSlug: params.project, campaignSlug: params.campaign, userId });
+  const now = new Date();
+  const tasks = await listTasks({ db, campaignId: campaign.id, withDrafts: can(role, "drafts.view") });
+  const states = await memberStates({ db, userId, tasks, now });
+  const published = tasks.filter((t) => t.publishedAt);
+  return {
+    project: { slug: project.slug, name: project.name },
+    campaign: { ...campaign, status: campaignStatus(campaign, now) },
+    now,
+    tasks: tasks.map((t) => ({ ...t, published: t.publishedAt !== null, state: states.get(t.id) ?? null })),
+    progress: userId ? await campaignProgress({ db, campaignId: campaign.id, userId }) : null,
+    reward: { xp: published.reduce((sum, t) => sum + t.xp, 0), tasks: published.length, daily: published.filter((t) => t.recurrence === "daily").length },
+    canManage: can(role, "quests.manage"),
+    canReview: can(role, "submissions.review"),
+  };
+}
+
+export default function CampaignShow({ loaderData }: Route.ComponentProps) {
+  const { project, campaign, now, tasks, progress, reward, canManage, canReview } = loaderData;
+  const location = useLocation();
+  useSavedToast({ created: "Campaign created", updated: "Campaign saved" });
+  const ids = { project: project.slug, campaign: campaign.slug };
+  const addTask = canManage ? route("tasks.new", { project: project.slug, campaignId: campaign.id }) : null;
+  const when = countdown(campaign, now);
+  return (
+    <>
+      <ProjectCrumb project={project} trail={[{ label: "Campaigns", to: route("projects.campaigns", { project: project.slug }) }]} />
+      <PageHeader
+        title={campaign.name}
+        description={
+          <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
+            <CampaignStatusBadge status={campaign.status} />
+            <span>
+              <LocalTime value={campaign.startsAt} /> – <LocalTime value={campaign.endsAt} />
+            </span>
+            {when && <span className="font-medium text-foreground">{when}</span>}
+          </span>
+        }
+        actions={
+          <div className="flex flex-wrap gap-2">
+            <Button asChild variant="outline">
+              <Link to={route("campaigns.leaderboard", ids)}>
+                <Trophy /> Leaderboard
+              </Link>
+            </Button>
+            {canReview && (
+              <Button asChild variant="outline">
+                <Link to={route("campaigns.submissions", ids)}>
+                  <ClipboardCheck /> Submissions
+                </Link>
+              </Button>
+            )}
+            {canManage && (
+              <Button asChild variant="outline">
+                <Link to={route("campaigns.edit", ids)}>
+                  <Pencil /> Edit
+                </Link>
+              </Button>
+            )}
+            {addTask && (
+              <Button asChild>
+                <Link to={addTask}>
+                  <Plus /> Add task
+                </Link>
+              </Button>
+            )}
+          </div>
+        }
+      />
+      <div className="grid gap-6 lg:grid-cols-3">
+        <div className="grid content-start gap-6 lg:col-span-2">
+          {campaign.description && <p className="text-sm leading-relaxed whitespace-pre-line wrap-anywhere">{campaign.description}</p>}
+          <section aria-labelledby="tasks-heading" className="grid gap-3">
+            <h2 id="tasks-heading" className="text-lg font-semibold">
+              Tasks
+            </h2>
+            <CampaignTasks tasks={tasks} addTaskTo={addTask} />
+          </section>
+        </div>
+        <aside className="grid content-start gap-4">
+          <Card>
+            <CardHeader>
+              <CardTitle className="text-base">Your progress</CardTitle>
+              {!progress && <CardDescription>Sign in to take part and follow your progress.</CardDescription>}
+            </CardHeader>
+            <CardContent className="pt-4">
+              {progress ? (
+                <ProgressMeter done={progress.done} total={progress.total} label="Tasks done" />
+              ) : (
+                <Button asChild variant="brand" className="w-full">
+                  <Link to={route("login", { redirectTo: location.pathname })}>Sign in</Link>
+                </Button>
+              )}
+            </CardContent>
+          </Card>
+          <XpRewardCard xp={reward.xp} tasks={reward.tasks} daily={reward.daily} />
+        </aside>
+      </div>
+    </>
+  );
 }

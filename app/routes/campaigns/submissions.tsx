@@ -1,10 +1,123 @@
 import { data } from "react-router";
+import type { Route } from "./+types/submissions";
+import { FilterTabs } from "~/components/campaigns/filter-tabs";
+import { ProjectCrumb } from "~/components/campaigns/project-crumb";
+import type { ReviewOutcome } from "~/components/campaigns/review-actions";
+import { SubmissionFilters } from "~/components/campaigns/submission-filters";
+import { SubmissionsTable } from "~/components/campaigns/submissions-table";
+import { PageHeader } from "~/components/page-header";
+import { Pagination } from "~/components/pagination";
+import { parseForm } from "~/lib/forms";
+import { pageTitle } from "~/lib/meta";
+import { route } from "~/lib/routes";
+import { servicesContext } from "~/lib/services.server";
+import { requireUser } from "~/modules/auth/session.server";
+import { authorize } from "~/modules/projects/permissions.server";
+import { reviewCompletion } from "~/modules/tasks/completions.server";
+import { campaignPage } from "~/modules/tasks/quest-pages.server";
+import { latestDecisions, submissionsOfCampaign } from "~/modules/tasks/review-queue.server";
+import { submissionFilters } from "~/modules/tasks/submission-filters";
+import { rejectSchema } from "~/modules/tasks/task.schema";
+import { listSubmissions, listTasks, submissionCounts } from "~/modules/tasks/tasks.server";
 
-// Not built yet: answers 404 until its screen lands.
-export function loader() {
-  throw data(null, { status: 404 });
+export function meta({ matches, loaderData }: Route.MetaArgs) {
+  return [{ title: pageTitle(matches[0].loaderData.appName, loaderData ? `Submissions · ${loaderData.campaign.name}` : "Submissions") }];
 }
 
-export default function Placeholder() {
-  return null;
+async function reviewable({ request, context, params }: Route.LoaderArgs | Route.ActionArgs) {
+  const { user } = await requireUser(context, request);
+  const db = context.get(servicesContext).database.db;
+  const page = await campaignPage({ db, projectSlug: params.project, campaignSlug: params.campaign, userId: user.id });
+  await authorize({ db, projectId: page.project.id, userId: user.id, action: "submissions.review" });
+  return { db, user, ...page };
+}
+
+export async function loader(args: Route.LoaderArgs) {
+  const { db, project, campaign } = await reviewable(args);
+  const tasks = await listTasks({ db, campaignId: campaign.id, withDrafts: true });
+  const filters = submissionFilters(new URL(args.request.url), tasks.map((t) => t.id));
+  const scope = { db, projectId: project.id, campaignId: campaign.id };
+  const [list, counts] = await Promise.all([
+    listSubmissions({ ...scope, status: filters.status, taskId: filters.task || undefined, search: filters.q || undefined, page: filters.page }),
+    submissionCounts(scope),
+  ]);
+  const decisions = await latestDecisions({ db, completionIds: list.rows.filter((r) => r.status !== "pending").map((r) => r.id) });
+  return {
+    project: { slug: project.slug, name: project.name },
+    campaign: { slug: campaign.slug, name: campaign.name },
+    filters,
+    counts,
+    tasks: tasks.map((t) => ({ id: t.id, title: t.title })),
+    list: { ...list, rows: list.rows.map((r) => ({ ...r, reviewer: decisions.get(r.id)?.reviewer ?? null })) },
+  };
+}
+
+/** Approve or reject one or several submissions of this campaign, each through the review rules. */
+export async function action(args: Route.ActionArgs) {
+  const { db, user, campaign } = await reviewable(args);
+  const formData = await args.request.formData();
+  const decision = formData.get("intent") === "reject" ? "rejected" : "approved";
+  let reason: string | undefined;
+  if (decision === "rejected") {
+    const form = parseForm(rejectSchema, formData);
+    if (!form.ok) return data<ReviewOutcome>({ decision, done: 0, failed: [], errors: form.errors }, { status: 400 });
+    reason = form.data.reason;
+  }
+  const asked = [...new Set(formData.getAll("ids").map(String))].slice(0, 500);
+  const ids = await submissionsOfCampaign({ db, campaignId: campaign.id, completionIds: asked });
+  const failed: string[] = asked.filter((id) => !ids.includes(id)).map(() => "This submission is not part of this campaign.");
+  let done = 0;
+  for (const completionId of ids) {
+    const result = await reviewCompletion({ db, completionId, reviewerId: user.id, decision, reason });
+    if (result.ok) done += 1;
+    else failed.push(result.reason);
+  }
+  return data<ReviewOutcome>({ decision, done, failed });
+}
+
+export default function CampaignSubmissions({ loaderData }: Route.ComponentProps) {
+  const { project, campaign, filters, counts, tasks, list } = loaderData;
+  const ids = { project: project.slug, campaign: campaign.slug };
+  const filtered = Boolean(filters.q || filters.task);
+  const query = { status: filters.status, task: filters.task || undefined, q: filters.q || undefined };
+  return (
+    <>
+      <ProjectCrumb
+        project={project}
+        trail={[
+          { label: "Campaigns", to: route("projects.campaigns", { project: project.slug }) },
+          { label: campaign.name, to: route("campaigns.show", ids) },
+        ]}
+      />
+      <PageHeader title="Submissions" description={`Review what members submitted for ${campaign.name}.`} />
+      <div className="grid gap-4">
+        <FilterTabs
+          param="status"
+          label="Submission status"
+          current={filters.status}
+          tabs={[
+            { value: "pending", label: "Pending", count: counts.pending },
+            { value: "approved", label: "Approved", count: counts.approved },
+            { value: "rejected", label: "Rejected", count: counts.rejected },
+          ]}
+        />
+        <SubmissionFilters
+          key={`${filters.q}|${filters.task}`}
+          status={filters.status}
+          q={filters.q}
+          task={filters.task}
+          tasks={tasks}
+          csvHref={route("campaigns.submissions.csv", { ...ids, ...query })}
+          clearHref={filtered ? route("campaigns.submissions", { ...ids, status: filters.status }) : null}
+        />
+        {filtered && (
+          <p className="text-sm text-muted-foreground" aria-live="polite">
+            {list.total} {list.total === 1 ? "submission matches" : "submissions match"}
+          </p>
+        )}
+        <SubmissionsTable key={filters.status} status={filters.status} rows={list.rows} filtered={filtered} />
+        <Pagination page={list.page} pageCount={list.pageCount} hasMore={list.page < list.pageCount} />
+      </div>
+    </>
+  );
 }

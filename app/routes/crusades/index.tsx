@@ -1,10 +1,26 @@
-import { data } from "react-router";
+import type { Route } from "./+types/index";
+import { CrusadeGrid } from "~/components/crusades/crusade-grid";
+import { PageHeader } from "~/components/page-header";
+import { pageTitle } from "~/lib/meta";
+import { servicesContext } from "~/lib/services.server";
+import { getSession } from "~/modules/auth/session.server";
+import { listCrusades } from "~/modules/tasks/campaigns.server";
 
-// Not built yet: answers 404 until its screen lands.
-export function loader() {
-  throw data(null, { status: 404 });
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: pageTitle(matches[0].loaderData.appName, "Crusades") }];
 }
 
-export default function Placeholder() {
-  return null;
+export async function loader({ context }: Route.LoaderArgs) {
+  const db = context.get(servicesContext).database.db;
+  const userId = (await getSession(context))?.user.id ?? null;
+  return { signedIn: userId !== null, crusades: await listCrusades({ db, userId }) };
+}
+
+export default function CrusadesIndex({ loaderData: { signedIn, crusades } }: Route.ComponentProps) {
+  return (
+    <>
+      <PageHeader title="Crusades" description="Series of tasks done in order: each unlocks the next, with a bonus at the end." />
+      <CrusadeGrid crusades={crusades} signedIn={signedIn} emptyText="When projects publish crusades, they appear here." />
+    </>
+  );
 }

@@ -1,10 +1,65 @@
-import { data } from "react-router";
+import { data, redirect, useActionData, useNavigation } from "react-router";
+import type { Route } from "./+types/new";
+import { ProjectCrumb } from "~/components/campaigns/project-crumb";
+import { CrusadeForm } from "~/components/crusades/crusade-form";
+import { PageHeader } from "~/components/page-header";
+import type { FieldErrors } from "~/lib/forms";
+import { pageTitle } from "~/lib/meta";
+import { route } from "~/lib/routes";
+import { servicesContext } from "~/lib/services.server";
+import { requireUser } from "~/modules/auth/session.server";
+import { authorize } from "~/modules/projects/permissions.server";
+import { saveCrusade } from "~/modules/tasks/campaigns.server";
+import { parseCrusadeForm, type CrusadeValues } from "~/modules/tasks/quest-forms";
+import { pickableTasks, projectPage } from "~/modules/tasks/quest-pages.server";
 
-// Not built yet: answers 404 until its screen lands.
-export function loader() {
-  throw data(null, { status: 404 });
+export function meta({ matches }: Route.MetaArgs) {
+  return [{ title: pageTitle(matches[0].loaderData.appName, "New crusade") }];
 }
 
-export default function Placeholder() {
-  return null;
+async function managedProject({ request, context, params }: Route.LoaderArgs | Route.ActionArgs) {
+  const { user } = await requireUser(context, request);
+  const db = context.get(servicesContext).database.db;
+  const { project } = await projectPage({ db, slug: params.project, userId: user.id });
+  await authorize({ db, projectId: project.id, userId: user.id, action: "quests.manage" });
+  return { db, project };
+}
+
+export async function loader(args: Route.LoaderArgs) {
+  const { db, project } = await managedProject(args);
+  return { project: { slug: project.slug, name: project.name }, tasks: await pickableTasks({ db, projectId: project.id }) };
+}
+
+type ActionData = { errors: FieldErrors; values: CrusadeValues };
+
+export async function action(args: Route.ActionArgs) {
+  const { db, project } = await managedProject(args);
+  const { values, form } = parseCrusadeForm(await args.request.formData());
+  if (!form.ok) return data<ActionData>({ errors: form.errors, values }, { status: 400 });
+  const saved = await saveCrusade({ db, projectId: project.id, input: form.data });
+  if (!saved.ok) return data<ActionData>({ errors: { [saved.field]: saved.error }, values }, { status: 400 });
+  throw redirect(route("crusades.show", { project: project.slug, crusade: saved.value.slug, saved: "created" }));
+}
+
+export default function NewCrusade({ loaderData: { project, tasks } }: Route.ComponentProps) {
+  const actionData = useActionData<ActionData>();
+  const navigation = useNavigation();
+  const list = route("projects.crusades", { project: project.slug });
+  return (
+    <>
+      <ProjectCrumb project={project} trail={[{ label: "Crusades", to: list }]} />
+      <PageHeader title="New crusade" description="An ordered series of the project's tasks: each unlocks when the previous one is approved." />
+      <CrusadeForm
+        defaults={actionData?.values ?? { name: "", slug: "", description: "", bonusXp: "0", published: false, taskIds: [] }}
+        errors={actionData?.errors ?? {}}
+        tasks={tasks}
+        crusadeId={null}
+        projectSlug={project.slug}
+        pending={navigation.state !== "idle" && navigation.formMethod === "POST"}
+        submitLabel="Create crusade"
+        cancelTo={list}
+        addressPrefix={`${list}/`}
+      />
+    </>
+  );
 }

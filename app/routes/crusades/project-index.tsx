@@ -1,10 +1,53 @@
-import { data } from "react-router";
+import { Plus } from "lucide-react";
+import { Link } from "react-router";
+import type { Route } from "./+types/project-index";
+import { ProjectCrumb } from "~/components/campaigns/project-crumb";
+import { CrusadeGrid } from "~/components/crusades/crusade-grid";
+import { PageHeader } from "~/components/page-header";
+import { Button } from "~/components/ui/button";
+import { pageTitle } from "~/lib/meta";
+import { route } from "~/lib/routes";
+import { servicesContext } from "~/lib/services.server";
+import { getSession } from "~/modules/auth/session.server";
+import { can } from "~/modules/projects/permissions.server";
+import { listCrusades } from "~/modules/tasks/campaigns.server";
+import { projectPage } from "~/modules/tasks/quest-pages.server";
 
-// Not built yet: answers 404 until its screen lands.
-export function loader() {
-  throw data(null, { status: 404 });
+export function meta({ matches, loaderData }: Route.MetaArgs) {
+  return [{ title: pageTitle(matches[0].loaderData.appName, loaderData ? `${loaderData.project.name} crusades` : "Crusades") }];
 }
 
-export default function Placeholder() {
-  return null;
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const db = context.get(servicesContext).database.db;
+  const userId = (await getSession(context))?.user.id ?? null;
+  const { project, role } = await projectPage({ db, slug: params.project, userId });
+  return {
+    project: { slug: project.slug, name: project.name },
+    signedIn: userId !== null,
+    canManage: can(role, "quests.manage"),
+    crusades: await listCrusades({ db, projectId: project.id, withDrafts: can(role, "drafts.view"), userId }),
+  };
+}
+
+export default function ProjectCrusades({ loaderData: { project, signedIn, canManage, crusades } }: Route.ComponentProps) {
+  const create = canManage ? (
+    <Button asChild>
+      <Link to={route("crusades.new", { project: project.slug })}>
+        <Plus /> New crusade
+      </Link>
+    </Button>
+  ) : undefined;
+  return (
+    <>
+      <ProjectCrumb project={project} />
+      <PageHeader title="Crusades" description={`Crusades of ${project.name}.`} actions={crusades.length > 0 ? create : undefined} />
+      <CrusadeGrid
+        crusades={crusades}
+        signedIn={signedIn}
+        showProject={false}
+        emptyText={canManage ? "Create a crusade from the project's tasks, in the order members do them." : `${project.name} has not published a crusade yet.`}
+        emptyAction={create}
+      />
+    </>
+  );
 }

@@ -1,10 +1,128 @@
-import { data } from "react-router";
+import { Gift, ListOrdered, Pencil } from "lucide-react";
+import { Link, useLocation } from "react-router";
+import type { Route } from "./+types/show";
+import { ProgressMeter } from "~/components/campaigns/progress-meter";
+import { ProjectCrumb } from "~/components/campaigns/project-crumb";
+import { useSavedToast } from "~/components/campaigns/use-saved-toast";
+import { CrusadeSteps } from "~/components/crusades/crusade-steps";
+import { EmptyState } from "~/components/empty-state";
+import { PageHeader } from "~/components/page-header";
+import { Badge } from "~/components/ui/badge";
+import { Button } from "~/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
+import { pageTitle } from "~/lib/meta";
+import { route } from "~/lib/routes";
+import { servicesContext } from "~/lib/services.server";
+import { getSession } from "~/modules/auth/session.server";
+import { can } from "~/modules/projects/permissions.server";
+import { crusadeSteps } from "~/modules/tasks/campaigns.server";
+import { crusadePage } from "~/modules/tasks/quest-pages.server";
+import { memberStates } from "~/modules/tasks/tasks.server";
 
-// Not built yet: answers 404 until its screen lands.
-export function loader() {
-  throw data(null, { status: 404 });
+export function meta({ matches, loaderData }: Route.MetaArgs) {
+  return [{ title: pageTitle(matches[0].loaderData.appName, loaderData?.crusade.name ?? "Crusade") }];
 }
 
-export default function Placeholder() {
-  return null;
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const db = context.get(servicesContext).database.db;
+  const userId = (await getSession(context))?.user.id ?? null;
+  const { project, role, crusade } = await crusadePage({ db, projectSlug: params.project, crusadeSlug: params.crusade, userId });
+  const steps = await crusadeSteps({ db, crusadeId: crusade.id, userId });
+  const states = await memberStates({ db, userId, tasks: steps.map((s) => s.task) });
+  return {
+    project: { slug: project.slug, name: project.name },
+    crusade,
+    signedIn: userId !== null,
+    team: can(role, "drafts.view"),
+    canManage: can(role, "quests.manage"),
+    steps: steps.map(({ task, state }) => {
+      const mine = states.get(task.id);
+      return {
+        state,
+        task: { id: task.id, title: task.title, description: task.description, type: task.type, xp: task.xp, published: task.publishedAt !== null },
+        submission: state === "available" && mine && mine.status !== "approved" ? { status: mine.status, reason: mine.reason } : null,
+      };
+    }),
+  };
+}
+
+export default function CrusadeShow({ loaderData }: Route.ComponentProps) {
+  const { project, crusade, signedIn, team, canManage, steps } = loaderData;
+  const location = useLocation();
+  useSavedToast({ created: "Crusade created", updated: "Crusade saved" });
+  const done = steps.filter((s) => s.state === "done").length;
+  const xp = steps.reduce((sum, s) => sum + s.task.xp, 0);
+  const complete = steps.length > 0 && done === steps.length;
+  return (
+    <>
+      <ProjectCrumb project={project} trail={[{ label: "Crusades", to: route("projects.crusades", { project: project.slug }) }]} />
+      <PageHeader
+        title={crusade.name}
+        description={
+          <span className="flex flex-wrap items-center gap-2">
+            {!crusade.publishedAt && <Badge variant="outline">Draft</Badge>}
+            {complete && signedIn && <Badge variant="success">Completed</Badge>}
+            <span>
+              {steps.length} {steps.length === 1 ? "task" : "tasks"}, done in order
+            </span>
+          </span>
+        }
+        actions={
+          canManage && (
+            <Button asChild variant="outline">
+              <Link to={route("crusades.edit", { project: project.slug, crusade: crusade.slug })}>
+                <Pencil /> Edit
+              </Link>
+            </Button>
+          )
+        }
+      />
+      <div className="grid gap-6 lg:grid-cols-3">
+        <div className="grid content-start gap-6 lg:col-span-2">
+          {crusade.description && <p className="text-sm leading-relaxed whitespace-pre-line wrap-anywhere">{crusade.description}</p>}
+          <section aria-labelledby="steps-heading" className="grid gap-3">
+            <h2 id="steps-heading" className="text-lg font-semibold">
+              Tasks
+            </h2>
+            {steps.length === 0 ? (
+              <EmptyState icon={ListOrdered} title="No tasks yet">
+                {canManage ? "Edit the crusade to choose its tasks and their order." : "The team has not added tasks to this crusade yet."}
+              </EmptyState>
+            ) : (
+              <CrusadeSteps steps={steps} team={team} />
+            )}
+          </section>
+        </div>
+        <aside className="grid content-start gap-4">
+          <Card>
+            <CardHeader>
+              <CardTitle className="text-base">Your progress</CardTitle>
+              {!signedIn && <CardDescription>Sign in to start the crusade and follow your progress.</CardDescription>}
+            </CardHeader>
+            <CardContent className="pt-4">
+              {signedIn ? (
+                <ProgressMeter done={done} total={steps.length} label="Tasks done" />
+              ) : (
+                <Button asChild variant="brand" className="w-full">
+                  <Link to={route("login", { redirectTo: location.pathname })}>Sign in</Link>
+                </Button>
+              )}
+            </CardContent>
+          </Card>
+          <Card>
+            <CardHeader>
+              <CardDescription className="flex items-center gap-2">
+                <Gift className="size-4 text-lime-600 dark:text-brand" aria-hidden /> Completion bonus
+              </CardDescription>
+              <CardTitle className="text-2xl tabular-nums">{crusade.bonusXp > 0 ? `+${crusade.bonusXp.toLocaleString("en")} XP` : "None"}</CardTitle>
+            </CardHeader>
+            <CardContent className="pt-3 text-sm text-muted-foreground">
+              {crusade.bonusXp > 0 ? "Paid once when your last task is approved, " : "Each task pays its own XP, "}
+              on top of the {xp.toLocaleString("en")} XP its tasks pay.
+            </CardContent>
+          </Card>
+        </aside>
+      </div>
+    </>
+  );
 }

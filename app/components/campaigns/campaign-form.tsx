@@ -1,0 +1,76 @@
+import { Form, Link } from "react-router";
+import { Button } from "~/components/ui/button";
+import { Card, CardContent } from "~/components/ui/card";
+import { Field, fieldProps } from "~/components/ui/field";
+import { Textarea } from "~/components/ui/textarea";
+import { DateTimeInput, TimeZoneHint, type DateValue } from "./date-time-input";
+import { NameSlugFields } from "./name-slug-fields";
+
+export type CampaignFormDefaults = {
+  name: string;
+  slug: string;
+  description: string;
+  startsAt: DateValue;
+  endsAt: DateValue;
+  published: boolean;
+};
+
+/** Create or edit a campaign (campaignSchema): name, address, description, dates, published. */
+export function CampaignForm({
+  defaults,
+  errors,
+  pending,
+  submitLabel,
+  cancelTo,
+  addressPrefix,
+  isNew,
+}: {
+  defaults: CampaignFormDefaults;
+  errors: Record<string, string>;
+  pending: boolean;
+  submitLabel: string;
+  cancelTo: string;
+  addressPrefix: string;
+  isNew: boolean;
+}) {
+  return (
+    <Card className="max-w-2xl">
+      <CardContent>
+        <Form method="post" className="grid gap-5" noValidate>
+          {errors.form && (
+            <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/10 px-3 py-2 text-sm text-destructive">
+              {errors.form}
+            </p>
+          )}
+          <NameSlugFields name={defaults.name} slug={defaults.slug} errors={errors} addressPrefix={addressPrefix} follow={isNew} />
+          <Field id="description" label="Description" hint="What members do and what they earn. Up to 4000 characters." error={errors.description}>
+            <Textarea {...fieldProps("description", errors.description)} defaultValue={defaults.description} rows={5} maxLength={4000} />
+          </Field>
+          <div className="grid gap-5 sm:grid-cols-2">
+            <Field id="startsAt" label="Starts" hint={<TimeZoneHint />} error={errors.startsAt}>
+              <DateTimeInput id="startsAt" error={errors.startsAt} value={defaults.startsAt} />
+            </Field>
+            <Field id="endsAt" label="Ends" error={errors.endsAt}>
+              <DateTimeInput id="endsAt" error={errors.endsAt} value={defaults.endsAt} />
+            </Field>
+          </div>
+          <label className="flex items-start gap-3 rounded-lg border p-3 text-sm">
+            <input type="checkbox" name="published" defaultChecked={defaults.published} className="mt-0.5 size-4 accent-lime-600" />
+            <span className="grid gap-0.5">
+              <span className="font-medium">Published</span>
+              <span className="text-muted-foreground">Members see it from now on; it goes live at its start. Unpublished, only the team sees it.</span>
+            </span>
+          </label>
+          <div className="flex flex-wrap gap-2">
+            <Button type="submit" pending={pending}>
+              {submitLabel}
+            </Button>
+            <Button asChild variant="outline">
+              <Link to={cancelTo}>Cancel</Link>
+            </Button>
+          </div>
+        </Form>
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,77 @@
+import { ListChecks, Plus, Repeat } from "lucide-react";
+import { Link } from "react-router";
+import { EmptyState } from "~/components/empty-state";
+import { Badge } from "~/components/ui/badge";
+import { Button } from "~/components/ui/button";
+import { route } from "~/lib/routes";
+import { TASK_TYPE_LABELS } from "~/modules/tasks/task.schema";
+import type { TaskType } from "#db/schema/quests";
+import { TaskStateBadge, TaskStateIcon, type MemberTaskState } from "./task-state";
+
+export type CampaignTask = {
+  id: string;
+  title: string;
+  type: TaskType;
+  xp: number;
+  recurrence: "once" | "daily";
+  published: boolean;
+  state: MemberTaskState;
+};
+
+/** A campaign's tasks with the member's standing on each, and the way to each task. */
+export function CampaignTasks({ tasks, addTaskTo }: { tasks: CampaignTask[]; addTaskTo: string | null }) {
+  if (tasks.length === 0) {
+    return (
+      <EmptyState
+        icon={ListChecks}
+        title="No tasks yet"
+        action={
+          addTaskTo && (
+            <Button asChild>
+              <Link to={addTaskTo}>
+                <Plus /> Add task
+              </Link>
+            </Button>
+          )
+        }
+      >
+        {addTaskTo ? "Add tasks to this campaign: choose it in the task form." : "The team has not added tasks to this campaign yet."}
+      </EmptyState>
+    );
+  }
+  return (
+    <ul className="divide-y overflow-hidden rounded-xl border bg-card">
+      {tasks.map((t) => (
+        <li key={t.id} className="flex items-start gap-3 p-4 sm:items-center">
+          <TaskStateIcon state={t.state} />
+          <div className="grid min-w-0 flex-1 gap-1">
+            <Link to={route("tasks.show", [t.id])} className="font-medium wrap-anywhere hover:underline">
+              {t.title}
+            </Link>
+            <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-muted-foreground">
+              <span>{TASK_TYPE_LABELS[t.type]}</span>
+              <span className="font-medium text-foreground tabular-nums">{t.xp.toLocaleString("en")} XP</span>
+              {t.recurrence === "daily" && (
+                <span className="inline-flex items-center gap-1">
+                  <Repeat className="size-3" aria-hidden /> Daily
+                </span>
+              )}
+              {!t.published && <Badge variant="outline">Draft</Badge>}
+              <TaskStateBadge state={t.state} />
+            </div>
+            {t.state?.status === "rejected" && t.state.reason && (
+              <p className="text-xs text-destructive wrap-anywhere">Reason: {t.state.reason}</p>
+            )}
+          </div>
+          {t.published && t.state?.status !== "approved" && t.state?.status !== "pending" && (
+            <Button asChild size="sm" variant={t.state?.status === "rejected" ? "outline" : "brand"}>
+              <Link to={route("tasks.show", [t.id])} aria-label={`${t.state?.status === "rejected" ? "Try again" : "Start"}: ${t.title}`}>
+                {t.state?.status === "rejected" ? "Try again" : "Start"}
+              </Link>
+            </Button>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}

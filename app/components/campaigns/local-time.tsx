@@ -1,0 +1,49 @@
+import { useSyncExternalStore } from "react";
+
+const subscribe = () => () => undefined;
+
+/** False while the server renders and the page hydrates, true afterwards. */
+export function useHydrated() {
+  return useSyncExternalStore(
+    subscribe,
+    () => true,
+    () => false,
+  );
+}
+
+const DATE_TIME: Intl.DateTimeFormatOptions = { month: "short", day: "numeric", year: "numeric", hour: "numeric", minute: "2-digit" };
+const DATE: Intl.DateTimeFormatOptions = { month: "short", day: "numeric", year: "numeric" };
+
+/**
+ * A moment in the reader's own time zone. The server does not know that zone, so it renders UTC
+ * (and says so); the browser switches to local time once the page is live.
+ */
+export function LocalTime({ value, dateOnly = false }: { value: Date | string; dateOnly?: boolean }) {
+  const hydrated = useHydrated();
+  const date = new Date(value);
+  const options = dateOnly ? DATE : DATE_TIME;
+  const text = hydrated
+    ? date.toLocaleString("en", options)
+    : `${date.toLocaleString("en", { ...options, timeZone: "UTC" })}${dateOnly ? "" : " UTC"}`;
+  return (
+    <time dateTime={date.toISOString()} title={hydrated ? date.toLocaleString("en", { dateStyle: "full", timeStyle: "long" }) : undefined}>
+      {text}
+    </time>
+  );
+}
+
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ["day", 86_400_000],
+  ["hour", 3_600_000],
+  ["minute", 60_000],
+];
+
+/** "in 3 days", "2 hours ago": the largest whole unit between two moments. */
+export function relativeTime(to: Date | string, now: Date | string) {
+  const diff = new Date(to).getTime() - new Date(now).getTime();
+  const format = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
+  for (const [unit, ms] of UNITS) {
+    if (Math.abs(diff) >= ms || unit === "minute") return format.format(Math.trunc(diff / ms), unit);
+  }
+  return format.format(0, "minute");
+}

@@ -1,0 +1,70 @@
+import { Form, Link } from "react-router";
+import { NameSlugFields } from "~/components/campaigns/name-slug-fields";
+import { Button } from "~/components/ui/button";
+import { Card, CardContent } from "~/components/ui/card";
+import { Field, fieldProps } from "~/components/ui/field";
+import { Input } from "~/components/ui/input";
+import { Textarea } from "~/components/ui/textarea";
+import { TaskPicker, type PickableTask } from "./task-picker";
+
+export type CrusadeFormDefaults = { name: string; slug: string; description: string; bonusXp: string; published: boolean; taskIds: string[] };
+
+/** Create or edit a crusade (crusadeSchema): name, address, description, bonus XP, published, tasks in order. */
+export function CrusadeForm({
+  defaults,
+  errors,
+  tasks,
+  crusadeId,
+  projectSlug,
+  pending,
+  submitLabel,
+  cancelTo,
+  addressPrefix,
+}: {
+  defaults: CrusadeFormDefaults;
+  errors: Record<string, string>;
+  tasks: PickableTask[];
+  crusadeId: string | null;
+  projectSlug: string;
+  pending: boolean;
+  submitLabel: string;
+  cancelTo: string;
+  addressPrefix: string;
+}) {
+  return (
+    <Card className="max-w-3xl">
+      <CardContent>
+        <Form method="post" className="grid gap-5" noValidate>
+          {errors.form && (
+            <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/10 px-3 py-2 text-sm text-destructive">
+              {errors.form}
+            </p>
+          )}
+          <NameSlugFields name={defaults.name} slug={defaults.slug} errors={errors} addressPrefix={addressPrefix} follow={crusadeId === null} />
+          <Field id="description" label="Description" error={errors.description}>
+            <Textarea {...fieldProps("description", errors.description)} defaultValue={defaults.description} rows={4} maxLength={4000} />
+          </Field>
+          <Field id="bonusXp" label="Completion bonus (XP)" hint="Paid once to each member who completes every task. 0 for none." error={errors.bonusXp}>
+            <Input {...fieldProps("bonusXp", errors.bonusXp)} defaultValue={defaults.bonusXp} inputMode="numeric" className="max-w-40" />
+          </Field>
+          <TaskPicker tasks={tasks} initial={defaults.taskIds} crusadeId={crusadeId} projectSlug={projectSlug} error={errors.taskIds} />
+          <label className="flex items-start gap-3 rounded-lg border p-3 text-sm">
+            <input type="checkbox" name="published" defaultChecked={defaults.published} className="mt-0.5 size-4 accent-lime-600" />
+            <span className="grid gap-0.5">
+              <span className="font-medium">Published</span>
+              <span className="text-muted-foreground">Members see it and can start. Unpublished, only the team sees it.</span>
+            </span>
+          </label>
+          <div className="flex flex-wrap gap-2">
+            <Button type="submit" pending={pending}>
+              {submitLabel}
+            </Button>
+            <Button asChild variant="outline">
+              <Link to={cancelTo}>Cancel</Link>
+            </Button>
+          </div>
+        </Form>
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,42 @@
+import { and, desc, eq, inArray } from "drizzle-orm";
+import { user } from "#db/schema/auth";
+import { completion, reviewDecision, task } from "#db/schema/quests";
+import type { Db } from "~/lib/db.server";
+
+export type Decision = { decision: "approved" | "rejected"; reason: string | null; at: Date; reviewer: string | null };
+
+/** The latest recorded decision on each of these submissions: who decided, what, when and why. */
+export async function latestDecisions({ db, completionIds }: { db: Db; completionIds: string[] }) {
+  const decisions = new Map<string, Decision>();
+  if (completionIds.length === 0) return decisions;
+  const rows = await db
+    .select({
+      completionId: reviewDecision.completionId,
+      decision: reviewDecision.decision,
+      reason: reviewDecision.reason,
+      at: reviewDecision.createdAt,
+      name: user.name,
+      email: user.email,
+    })
+    .from(reviewDecision)
+    .leftJoin(user, eq(user.id, reviewDecision.reviewerId))
+    .where(inArray(reviewDecision.completionId, completionIds))
+    .orderBy(desc(reviewDecision.createdAt), desc(reviewDecision.id));
+  for (const row of rows) {
+    if (decisions.has(row.completionId)) continue;
+    decisions.set(row.completionId, { decision: row.decision, reason: row.reason, at: row.at, reviewer: row.name || row.email || null });
+  }
+  return decisions;
+}
+
+/** Of these submission ids, the ones made on a task of this campaign (a reviewer acts only on those). */
+export async function submissionsOfCampaign({ db, campaignId, completionIds }: { db: Db; campaignId: string; completionIds: string[] }) {
+  if (completionIds.length === 0) return [];
+  const rows = await db
+    .select({ id: completion.id })
+    .from(completion)
+    .innerJoin(task, eq(task.id, completion.taskId))
+    .where(and(eq(task.campaignId, campaignId), inArray(completion.id, completionIds)));
+  const found = new Set(rows.map((r) => r.id));
+  return completionIds.filter((id) => found.has(id));
+}
