@@ -1,10 +1,66 @@
-import { data } from "react-router";
+import { data, redirect, useActionData } from "react-router";
+import { z } from "zod";
+import type { Route } from "./+types/accept";
+import { type AnswerActionData } from "~/components/projects/invitations-card";
+import { InviteAnswer } from "~/components/projects/invite-answer";
+import { pageTitle } from "~/lib/meta";
+import { route } from "~/lib/routes";
+import { servicesContext } from "~/lib/services.server";
+import { getSession, requireUser } from "~/modules/auth/session.server";
+import { flashCookie } from "~/modules/projects/flash.server";
+import { answerInvite, inviteByToken, inviteState } from "~/modules/projects/invites.server";
+import { projectBySlug } from "~/modules/projects/projects.server";
 
-// Not built yet: answers 404 until its screen lands.
-export function loader() {
-  throw data(null, { status: 404 });
+export function meta({ matches, loaderData }: Route.MetaArgs) {
+  const page = loaderData?.invitation ? `Join ${loaderData.invitation.project.name}` : "Invitation";
+  return [{ title: pageTitle(matches[0].loaderData.appName, page) }, { name: "robots", content: "noindex" }];
 }
 
-export default function Placeholder() {
-  return null;
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const db = context.get(servicesContext).database.db;
+  const session = await getSession(context);
+  const found = await inviteByToken({ db, token: params.token });
+  const here = new URL(request.url).pathname;
+  const signIn = `${route("login")}?redirectTo=${encodeURIComponent(here)}`;
+  if (!found) return data({ invitation: null, signedIn: session !== null, signIn }, { status: 404 });
+  const { invite, project } = found;
+  return {
+    invitation: {
+      id: invite.id,
+      role: invite.role,
+      state: inviteState(invite),
+      sentTo: invite.email ?? invite.walletAddress ?? "",
+      expiresAt: invite.expiresAt,
+      project: { slug: project.slug, name: project.name, logoUrl: project.logoUrl, description: project.description },
+    },
+    signedIn: session !== null,
+    signIn,
+  };
+}
+
+const answerSchema = z.object({ intent: z.enum(["accept", "decline"]), inviteId: z.string().min(1).max(64) });
+
+/**
+ * Accepts or declines the invite named in the form. The Invitations card posts here by invite id
+ * (wallet invites have no mailed token); `answerInvite` checks the invite is addressed to the
+ * signed-in member either way.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  const { database, env } = context.get(servicesContext);
+  const { user } = await requireUser(context, request);
+  const form = answerSchema.safeParse(Object.fromEntries(await request.formData()));
+  if (!form.success) return data<AnswerActionData>({ ok: false, error: "Choose Accept or Decline." }, { status: 400 });
+  const accept = form.data.intent === "accept";
+  const result = await answerInvite({ db: database.db, inviteId: form.data.inviteId, userId: user.id, accept });
+  if (!result.ok) return data<AnswerActionData>(result, { status: 400 });
+  if (!accept) return data<AnswerActionData>({ ok: true, declined: true });
+  const project = await projectBySlug({ db: database.db, slug: result.projectSlug });
+  throw redirect(route("projects.show", { project: result.projectSlug }), {
+    headers: { "set-cookie": flashCookie(`You joined the team of ${project?.name ?? "this project"}`, { appUrl: env.APP_URL }) },
+  });
+}
+
+export default function AcceptInvite({ loaderData }: Route.ComponentProps) {
+  const actionData = useActionData<AnswerActionData>();
+  return <InviteAnswer {...loaderData} actionData={actionData} />;
 }

@@ -1,10 +1,105 @@
-import { data } from "react-router";
+import { Plus, Tags } from "lucide-react";
+import { Link } from "react-router";
+import { z } from "zod";
+import type { Route } from "./+types/index";
+import { PageHeader } from "~/components/page-header";
+import { pageParam } from "~/components/pagination";
+import { InvitationsCard } from "~/components/projects/invitations-card";
+import { ProjectFilters } from "~/components/projects/project-filters";
+import { ProjectGrid } from "~/components/projects/project-grid";
+import { Button } from "~/components/ui/button";
+import { pageTitle } from "~/lib/meta";
+import { route } from "~/lib/routes";
+import { servicesContext } from "~/lib/services.server";
+import { getSession } from "~/modules/auth/session.server";
+import { invitationCards } from "~/modules/projects/invitation-cards.server";
+import { isOperator } from "~/modules/projects/operators.server";
+import { listCategories, listProjects } from "~/modules/projects/projects.server";
 
-// Not built yet: answers 404 until its screen lands.
-export function loader() {
-  throw data(null, { status: 404 });
+export function meta({ matches }: Route.MetaArgs) {
+  return [
+    { title: pageTitle(matches[0].loaderData.appName, "Projects") },
+    { name: "description", content: "Browse Web3 projects, their campaigns and quests." },
+  ];
 }
 
-export default function Placeholder() {
-  return null;
+const querySchema = z.object({
+  q: z.string().trim().max(100).catch(""),
+  category: z.string().trim().max(60).catch(""),
+  sort: z.enum(["trending", "new"]).catch("trending"),
+});
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { database, env } = context.get(servicesContext);
+  const db = database.db;
+  const url = new URL(request.url);
+  const query = querySchema.parse({
+    q: url.searchParams.get("q") ?? "",
+    category: url.searchParams.get("category") ?? "",
+    sort: url.searchParams.get("sort") ?? undefined,
+  });
+  const page = pageParam(url);
+  const session = await getSession(context);
+  const categories = await listCategories({ db });
+  const category = categories.find((c) => c.slug === query.category) ?? null;
+  const [{ projects, hasMore }, invitations, operator] = await Promise.all([
+    listProjects({ db, search: query.q || undefined, categoryId: category?.id, sort: query.sort, page }),
+    session ? invitationCards({ db, userId: session.user.id }) : [],
+    isOperator({ db, operators: env.operators, userId: session?.user.id }),
+  ]);
+  return {
+    query: { ...query, category: category?.slug ?? "" },
+    categories: categories.map(({ slug, name }) => ({ slug, name })),
+    projects,
+    page,
+    hasMore,
+    signedIn: session !== null,
+    invitations,
+    operator,
+  };
+}
+
+export default function ProjectsIndex({ loaderData }: Route.ComponentProps) {
+  const { query, categories, projects, page, hasMore, signedIn, invitations, operator } = loaderData;
+  const filtered = query.q !== "" || query.category !== "";
+  const newProject = signedIn && (
+    <Button asChild variant="brand">
+      <Link to={route("projects.new")}>
+        <Plus aria-hidden /> New project
+      </Link>
+    </Button>
+  );
+  const actions = (operator || signedIn) && (
+    <div className="flex flex-wrap gap-2">
+      {operator && (
+        <Button asChild variant="outline">
+          <Link to={route("operator.categories")}>
+            <Tags aria-hidden /> Categories
+          </Link>
+        </Button>
+      )}
+      {newProject}
+    </div>
+  );
+  return (
+    <>
+      <PageHeader title="Projects" description="Web3 communities running campaigns, crusades and quests." actions={actions} />
+      {invitations.length > 0 && (
+        <div className="mb-6">
+          <InvitationsCard invitations={invitations} />
+        </div>
+      )}
+      <ProjectFilters q={query.q} category={query.category} sort={query.sort} categories={categories} />
+      <ProjectGrid
+        projects={projects}
+        page={page}
+        hasMore={hasMore}
+        empty={
+          filtered
+            ? { title: "No projects match", text: "Try other words or another category." }
+            : { title: "No projects yet", text: signedIn ? "Create the first one and invite your team." : "Projects appear here as teams create them.", action: newProject }
+        }
+      />
+    </>
+  );
 }

@@ -1,10 +1,136 @@
-import { data } from "react-router";
+import { ArrowLeft } from "lucide-react";
+import { data, Link, redirect } from "react-router";
+import { z } from "zod";
+import type { Route } from "./+types/invites";
+import { PageHeader } from "~/components/page-header";
+import { InviteForm } from "~/components/projects/invite-form";
+import { InviteList } from "~/components/projects/invite-list";
+import type { TeamActionData } from "~/components/projects/team-actions";
+import { TeamList } from "~/components/projects/team-list";
+import { Button } from "~/components/ui/button";
+import { parseForm } from "~/lib/forms";
+import { pageTitle } from "~/lib/meta";
+import { route } from "~/lib/routes";
+import { servicesContext, type Services } from "~/lib/services.server";
+import { requireUser } from "~/modules/auth/session.server";
+import { flashCookie } from "~/modules/projects/flash.server";
+import { inviteState, listProjectInvites, revokeInvite } from "~/modules/projects/invites.server";
+import { authorize, can, canGrant, ROLES, type ProjectAction } from "~/modules/projects/permissions.server";
+import { inviteSchema } from "~/modules/projects/project.schema";
+import { changeTeamRole, listTeam, projectBySlug } from "~/modules/projects/projects.server";
+import { resendAndMail, sendInvite } from "~/modules/projects/send-invite.server";
+import { hasRealEmail } from "~/modules/wallets/wallets.server";
 
-// Not built yet: answers 404 until its screen lands.
-export function loader() {
-  throw data(null, { status: 404 });
+export function meta({ matches, loaderData }: Route.MetaArgs) {
+  return [{ title: pageTitle(matches[0].loaderData.appName, loaderData ? `Team - ${loaderData.project.name}` : "Team & invites") }];
 }
 
-export default function Placeholder() {
-  return null;
+async function projectFor(services: Services, slug: string) {
+  const project = await projectBySlug({ db: services.database.db, slug });
+  if (!project) throw data("Not found", { status: 404 });
+  return project;
+}
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const services = context.get(servicesContext);
+  const db = services.database.db;
+  const { user } = await requireUser(context, request);
+  const project = await projectFor(services, params.project);
+  const role = await authorize({ db, projectId: project.id, userId: user.id, action: "team.view" });
+  const [team, invites] = await Promise.all([
+    listTeam({ db, projectId: project.id }),
+    can(role, "team.invite") ? listProjectInvites({ db, projectId: project.id }) : Promise.resolve([]),
+  ]);
+  const now = new Date();
+  return {
+    project: { slug: project.slug, name: project.name },
+    me: user.id,
+    role,
+    grantable: ROLES.filter((r) => canGrant(role, r)),
+    canManage: can(role, "team.manage"),
+    team: team.map((m) => ({ ...m, email: can(role, "team.invite") && hasRealEmail(m.email) ? m.email : null })),
+    invites: invites.map((i) => ({ id: i.id, email: i.email, walletAddress: i.walletAddress, role: i.role, state: inviteState(i, now), expiresAt: i.expiresAt, createdAt: i.createdAt })),
+  };
+}
+
+const rowSchema = z.object({ id: z.string().min(1).max(64) });
+const roleSchema = rowSchema.extend({ role: z.enum(ROLES, { error: "Choose a role" }) });
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const services = context.get(servicesContext);
+  const { env, database, mailer, logger } = services;
+  const db = database.db;
+  const { user } = await requireUser(context, request);
+  const project = await projectFor(services, params.project);
+  const allow = (action: ProjectAction) => authorize({ db, projectId: project.id, userId: user.id, action });
+  const formData = await request.formData();
+  const intent = String(formData.get("intent") ?? "");
+  const outbox = { db, mailer, logger, appName: env.APP_NAME, appUrl: env.APP_URL };
+  const sender = { project, inviterName: user.name || null };
+  const reply = (body: TeamActionData, status = 200) => data<TeamActionData>(body, { status });
+  const row = rowSchema.safeParse(Object.fromEntries(formData));
+
+  if (intent === "invite") {
+    const role = await allow("team.invite");
+    const values = { target: String(formData.get("target") ?? ""), role: String(formData.get("role") ?? "") };
+    const form = parseForm(inviteSchema, formData);
+    if (!form.ok) return reply({ intent, ok: false, errors: form.errors, values }, 400);
+    if (!canGrant(role, form.data.role)) return reply({ intent, ok: false, errors: { role: "Only owners can invite owners" }, values }, 400);
+    const sent = await sendInvite(outbox, { ...sender, invitedBy: user.id, ...form.data });
+    return reply({ intent, ok: true, to: form.data.email ?? form.data.walletAddress!, mailed: sent.mailed, url: sent.mailed ? null : sent.url });
+  }
+  if (!row.success) return reply({ intent, ok: false, error: "Choose a row first." }, 400);
+  const id = row.data.id;
+
+  if (intent === "resend") {
+    await allow("team.invite");
+    const sent = await resendAndMail(outbox, { ...sender, inviteId: id });
+    if (!sent) return reply({ intent, id, ok: false, error: "This invitation was answered or revoked: send a new one." }, 400);
+    return reply({ intent, id, ok: true, mailed: sent.mailed, url: sent.mailed ? null : sent.url });
+  }
+  if (intent === "revoke") {
+    await allow("team.invite");
+    const revoked = await revokeInvite({ db, projectId: project.id, inviteId: id });
+    return revoked ? reply({ intent, id, ok: true }) : reply({ intent, id, ok: false, error: "This invitation was already accepted." }, 400);
+  }
+  if (intent === "leave" || (intent === "remove" && id === user.id)) {
+    await allow("team.view");
+    const left = await changeTeamRole({ db, projectId: project.id, userId: user.id, role: null });
+    if (!left.ok) return reply({ intent, id, ok: false, error: left.error }, 400);
+    throw redirect(route("projects.show", { project }), { headers: { "set-cookie": flashCookie(`You left the team of ${project.name}`, { appUrl: env.APP_URL }) } });
+  }
+  if (intent === "role" || intent === "remove") {
+    await allow("team.manage");
+    const change = roleSchema.safeParse(Object.fromEntries(formData));
+    if (intent === "role" && !change.success) return reply({ intent, id, ok: false, error: "Choose a role." }, 400);
+    const newRole = intent === "role" && change.success ? change.data.role : null;
+    const result = await changeTeamRole({ db, projectId: project.id, userId: id, role: newRole });
+    return result.ok ? reply({ intent, id, ok: true }) : reply({ intent, id, ok: false, error: result.error }, 400);
+  }
+  return reply({ intent, ok: false, error: "Unknown action." }, 400);
+}
+
+export default function TeamAndInvites({ loaderData }: Route.ComponentProps) {
+  const { project, me, role, grantable, canManage, team, invites } = loaderData;
+  return (
+    <>
+      <PageHeader
+        title="Team & invites"
+        description={`Who runs ${project.name}, and who is invited.`}
+        actions={
+          <Button asChild variant="outline">
+            <Link to={route("projects.show", { project })}>
+              <ArrowLeft aria-hidden /> {project.name}
+            </Link>
+          </Button>
+        }
+      />
+      <div className="grid gap-6">
+        <TeamList members={team} me={me} canManage={canManage} />
+        {grantable.length > 0 && <InviteForm roles={grantable} />}
+        {grantable.length > 0 && <InviteList invites={invites} />}
+        {role === "reviewer" && <p className="text-sm text-muted-foreground">Owners and admins invite new members.</p>}
+      </div>
+    </>
+  );
 }

@@ -1,10 +1,104 @@
 import { data } from "react-router";
+import type { Route } from "./+types/show";
+import { ProjectHeader } from "~/components/projects/project-header";
+import { CampaignList, CrusadeList, Section, TopMembers } from "~/components/projects/project-sections";
+import { TeamPanel } from "~/components/projects/team-panel";
+import { useFlashToast } from "~/components/projects/use-flash-toast";
+import { pageTitle } from "~/lib/meta";
+import { route } from "~/lib/routes";
+import { servicesContext } from "~/lib/services.server";
+import { getSession } from "~/modules/auth/session.server";
+import { boardKey, boardPage } from "~/modules/leaderboards/leaderboards.server";
+import { readFlash } from "~/modules/projects/flash.server";
+import { can, roleIn } from "~/modules/projects/permissions.server";
+import { projectBySlug } from "~/modules/projects/projects.server";
+import { listCampaigns, listCrusades } from "~/modules/tasks/campaigns.server";
 
-// Not built yet: answers 404 until its screen lands.
-export function loader() {
-  throw data(null, { status: 404 });
+export function meta({ matches, loaderData }: Route.MetaArgs) {
+  const appName = matches[0].loaderData.appName;
+  if (!loaderData) return [{ title: pageTitle(appName, "Project") }];
+  const { project } = loaderData;
+  const description = project.description.slice(0, 200) || `${project.name} on ${appName}`;
+  return [
+    { title: pageTitle(appName, project.name) },
+    { name: "description", content: description },
+    { property: "og:title", content: project.name },
+    { property: "og:description", content: description },
+    ...(project.logoUrl ? [{ property: "og:image", content: project.logoUrl }] : []),
+  ];
 }
 
-export default function Placeholder() {
-  return null;
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const { database, env } = context.get(servicesContext);
+  const db = database.db;
+  const project = await projectBySlug({ db, slug: params.project });
+  if (!project) throw data("Not found", { status: 404 });
+  const userId = (await getSession(context))?.user.id ?? null;
+  const role = await roleIn({ db, projectId: project.id, userId });
+  const team = can(role, "drafts.view");
+  const [live, crusades, top, teamCampaigns] = await Promise.all([
+    listCampaigns({ db, projectId: project.id, status: "live", limit: 6 }),
+    listCrusades({ db, projectId: project.id, withDrafts: team, userId }),
+    boardPage({ db, board: boardKey({ kind: "project", projectId: project.id }, "all"), limit: 5 }),
+    team ? listCampaigns({ db, projectId: project.id, withDrafts: true, limit: 20 }) : Promise.resolve([]),
+  ]);
+  const { flash, headers } = readFlash(request, { appUrl: env.APP_URL });
+  const { createdBy: _createdBy, ...shown } = project;
+  return data(
+    {
+      project: shown,
+      userId,
+      role,
+      can: {
+        edit: can(role, "project.edit"),
+        team: can(role, "team.view"),
+        quests: can(role, "quests.manage"),
+        review: can(role, "submissions.review"),
+      },
+      live,
+      drafts: teamCampaigns.filter((c) => c.status === "draft"),
+      reviewCampaigns: can(role, "submissions.review") ? teamCampaigns.filter((c) => c.status !== "draft") : [],
+      crusades,
+      top,
+      flash,
+    },
+    { headers },
+  );
+}
+
+export default function ProjectShow({ loaderData }: Route.ComponentProps) {
+  const { project, userId, role, live, drafts, reviewCampaigns, crusades, top, flash } = loaderData;
+  useFlashToast(flash);
+  const slug = project.slug;
+  return (
+    <>
+      <ProjectHeader project={project} />
+      {/* On phones the team's panel comes first; on wide screens it heads the side column. */}
+      <div className="grid gap-8 lg:grid-cols-3 lg:grid-rows-[auto_auto_1fr]">
+        <div className="grid content-start gap-8 lg:col-span-2 lg:col-start-1 lg:row-span-3 lg:row-start-1">
+          <Section title="Live campaigns" more={{ to: route("projects.campaigns", { project: slug }), label: "All campaigns" }}>
+            <CampaignList projectSlug={slug} campaigns={live} empty="No live campaigns right now" />
+          </Section>
+          {role && drafts.length > 0 && (
+            <Section title="Draft campaigns">
+              <CampaignList projectSlug={slug} campaigns={drafts} empty="No drafts" />
+            </Section>
+          )}
+          <Section title="Crusades" more={{ to: route("projects.crusades", { project: slug }), label: "All crusades" }}>
+            <CrusadeList projectSlug={slug} crusades={crusades.slice(0, 6)} signedIn={userId !== null} />
+          </Section>
+        </div>
+        {role && (
+          <div className="order-first lg:order-none lg:col-start-3 lg:row-start-1">
+            <TeamPanel projectSlug={slug} role={role} can={loaderData.can} reviewCampaigns={reviewCampaigns} />
+          </div>
+        )}
+        <div className={role ? "lg:col-start-3 lg:row-start-2" : "lg:col-start-3 lg:row-start-1"}>
+          <Section title="Top members" more={{ to: route("projects.leaderboard", { project: slug }), label: "Leaderboard" }}>
+            <TopMembers rows={top} userId={userId} />
+          </Section>
+        </div>
+      </div>
+    </>
+  );
 }
