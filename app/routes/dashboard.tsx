@@ -6,6 +6,8 @@ import { TrendingTasks } from "~/components/dashboard/trending-tasks";
 import { PageHeader } from "~/components/page-header";
 import { pageTitle } from "~/lib/meta";
 import { servicesContext } from "~/lib/services.server";
+import { InvitationsCard } from "~/components/projects/invitations-card";
+import { invitationCards } from "~/modules/projects/invitation-cards.server";
 import { requireUser } from "~/modules/auth/session.server";
 import { memberSummary } from "~/modules/leaderboards/member-stats.server";
 import { campaignsInProgress } from "~/modules/tasks/member-campaigns.server";
@@ -20,11 +22,12 @@ export function meta({ matches }: Route.MetaArgs) {
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = await requireUser(context, request);
   const db = context.get(servicesContext).database.db;
-  const [profile, summary, campaigns, trending] = await Promise.all([
+  const [profile, summary, campaigns, trending, invitations] = await Promise.all([
     getProfile({ db, userId: user.id }),
     memberSummary({ db, userId: user.id }),
     campaignsInProgress({ db, userId: user.id }),
     trendingTasks({ db, limit: 4 }),
+    invitationCards({ db, userId: user.id }),
   ]);
   if (!profile) throw new Response("Not found", { status: 404 });
   return {
@@ -32,6 +35,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     xp: summary.xp,
     ranks: summary.ranks,
     campaigns,
+    invitations,
     trending: trending.map(({ task, project, recent }) => ({
       id: task.id,
       title: task.title,
@@ -43,10 +47,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-export default function Dashboard({ loaderData: { profile, xp, ranks, campaigns, trending } }: Route.ComponentProps) {
+export default function Dashboard({ loaderData: { profile, xp, ranks, campaigns, trending, invitations } }: Route.ComponentProps) {
   return (
     <>
       <PageHeader title={`Welcome back, ${displayNameOf(profile)}`} description="Your Questline home." />
+      <div className="mb-4">
+        <InvitationsCard invitations={invitations} />
+      </div>
       <div className="grid grid-cols-1 gap-4 lg:grid-cols-3">
         <ProfileCards profile={profile} />
         <XpCard xp={xp} />

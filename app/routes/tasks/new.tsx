@@ -28,7 +28,10 @@ async function manageableProject({ request, params, context }: Route.LoaderArgs 
 export async function loader(args: Route.LoaderArgs) {
   const { services, project } = await manageableProject(args);
   const options = await taskFormOptions({ db: services.database.db, projectId: project.id, chainIds: services.chains.chainIds });
-  return { project: { slug: project.slug, name: project.name }, values: NEW_TASK_VALUES, ...options };
+  // "Add task" on a campaign page preselects that campaign (when it is one of the project's).
+  const campaignId = new URL(args.request.url).searchParams.get("campaignId") ?? "";
+  const preselected = options.campaigns.some((c) => c.id === campaignId) ? campaignId : (NEW_TASK_VALUES.campaignId ?? "");
+  return { project: { slug: project.slug, name: project.name }, values: { ...NEW_TASK_VALUES, campaignId: preselected }, ...options };
 }
 
 export async function action(args: Route.ActionArgs) {
