@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, count, eq, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, lt, sql } from "drizzle-orm";
 import { campaign, completion, crusade, quizAttempt, referral, reviewDecision, task } from "#db/schema/quests";
 import { walletAddress } from "#db/schema/wallets";
 import type { Db } from "~/lib/db.server";
@@ -46,11 +46,14 @@ async function availability(db: Tx, t: Task, userId: string, now: Date): Promise
     if (status === "ended") return "This campaign has ended.";
     if (status === "draft") return "This campaign is not published yet.";
   }
-  if (t.crusadeId && t.crusadePosition && t.crusadePosition > 1) {
+  if (t.crusadeId && t.crusadePosition) {
+    // The step before this one (positions may have gaps when tasks moved to another crusade).
     const [previous] = await db
       .select({ id: task.id, title: task.title })
       .from(task)
-      .where(and(eq(task.crusadeId, t.crusadeId), eq(task.crusadePosition, t.crusadePosition - 1)));
+      .where(and(eq(task.crusadeId, t.crusadeId), lt(task.crusadePosition, t.crusadePosition)))
+      .orderBy(desc(task.crusadePosition))
+      .limit(1);
     if (previous) {
       const [done] = await db
         .select({ id: completion.id })
