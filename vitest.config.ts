@@ -7,7 +7,7 @@ export default defineConfig({
   test: {
     include: ["app/**/*.test.{ts,tsx}", "server/**/*.test.ts", "tests/integration/**/*.test.ts"],
     environment: "node",
-    testTimeout: 30_000,
+    testTimeout: 60_000,
     hookTimeout: 60_000,
     // Two cores: one database-heavy file at a time per core.
     maxWorkers: 2,

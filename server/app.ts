@@ -34,7 +34,7 @@ export async function start({ vite }: { vite?: ViteDevServer } = {}) {
   app.set("trust proxy", { none: false, loopback: "loopback", all: true }[env.TRUST_PROXY]);
   app.use(requestLog(logger));
   app.use(clientAddress());
-  app.use(securityHeaders(env, { dev: Boolean(vite) }));
+  app.use(securityHeaders(env, { dev: Boolean(vite), localRpc: services.chains.config.rpc }));
   app.use(compression());
 
   if (vite) {

@@ -37,20 +37,33 @@ export function clientAddress() {
   };
 }
 
-export function securityHeaders(env: Env, { dev }: { dev: boolean }) {
+/** Hosts the browser's wallet stack talks to: the wallet modal's cloud and the node providers. */
+const WALLET_CONNECT_SRC = [
+  "https://api.web3modal.org",
+  "https://rpc.walletconnect.org",
+  "https://pulse.walletconnect.org",
+  "wss://relay.walletconnect.org",
+  "https://rpc.ankr.com",
+  "https://*.infura.io",
+  "https://*.blastapi.io",
+];
+
+export function securityHeaders(env: Env, { dev, localRpc }: { dev: boolean; localRpc?: string | null }) {
+  const walletConnect = [...WALLET_CONNECT_SRC, ...(localRpc ? [new URL(localRpc).origin] : [])].join(" ");
   return (_req: Request, res: Response, next: NextFunction) => {
     const nonce = randomBytes(16).toString("base64");
     res.locals.nonce = nonce;
     const scriptSrc = dev ? `'self' 'unsafe-inline' 'unsafe-eval'` : `'self' 'nonce-${nonce}'`;
-    const connectSrc = dev ? "'self' ws: wss:" : "'self'";
+    const connectSrc = `'self' ${walletConnect}${dev ? " ws: wss:" : ""}`;
     res.setHeader(
       "content-security-policy",
       [
         "default-src 'self'",
         `script-src ${scriptSrc}`,
         "style-src 'self' 'unsafe-inline'",
-        "img-src 'self' data: blob:",
-        "font-src 'self' data:",
+        "img-src 'self' data: blob: https://api.web3modal.org",
+        "font-src 'self' data: https://fonts.reown.com",
+        "frame-src https://secure.walletconnect.org",
         `connect-src ${connectSrc}`,
         "object-src 'none'",
         "base-uri 'self'",
