@@ -1,13 +1,154 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import path from "node:path";
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
+
+/**
+ * Rewrites our named imports from a package's barrel (`import { http } from "viem"`) into imports
+ * from the modules that define them. Rolldown assigns a barrel's whole re-exported graph to every
+ * chunk that imports the barrel (rolldown/rolldown#3746, #8920): one `defineChain` from "viem" in
+ * the page shell put most of viem in every page's first load, though only the wallet uses it.
+ */
+function directImports(packages: string[]): Plugin {
+  const barrels = new Map<string, Map<string, { file: string; name: string }>>();
+  const exportsOf = (barrel: string) => {
+    let map = barrels.get(barrel);
+    if (!map) {
+      map = new Map();
+      for (const [, list = "", from = ""] of readFileSync(barrel, "utf8").matchAll(/export\s*\{([^}]*)\}\s*from\s*["']([^"']+)["']/g)) {
+        for (const spec of list.split(",")) {
+          const [name, alias] = spec.trim().split(/\s+as\s+/);
+          if (name && !name.startsWith("type ")) map.set(alias ?? name, { file: path.resolve(path.dirname(barrel), from), name });
+        }
+      }
+      barrels.set(barrel, map);
+    }
+    return map;
+  };
+  const specifier = new RegExp(`^(${packages.map((p) => p.replace(/[/.]/g, "\\$&")).join("|")})(/[\\w-]+)?$`);
+  return {
+    name: "questline:direct-imports",
+    apply: "build",
+    applyToEnvironment: (environment) => environment.name === "client",
+    transform: {
+      filter: { id: { include: /[\\/]app[\\/].*\.tsx?$/, exclude: /node_modules/ } },
+      async handler(code, id) {
+        let changed = false;
+        const out: string[] = [];
+        let last = 0;
+        for (const match of code.matchAll(/^import\s*\{([^}]*)\}\s*from\s*["']([^"']+)["'];?/gm)) {
+          const [statement, list = "", source = ""] = match;
+          if (!specifier.test(source)) continue;
+          const resolved = await this.resolve(source, id);
+          if (!resolved || resolved.external || !path.isAbsolute(resolved.id)) continue;
+          const barrel = resolved.id;
+          const table = exportsOf(barrel);
+          const direct: string[] = [];
+          const kept: string[] = [];
+          for (const spec of list.split(",").map((s) => s.trim()).filter(Boolean)) {
+            const [name = "", local = name] = spec.split(/\s+as\s+/);
+            const target = table.get(name);
+            if (target) direct.push(`import { ${target.name} as ${local} } from ${JSON.stringify(target.file)};`);
+            else kept.push(spec);
+          }
+          if (direct.length === 0) continue;
+          if (kept.length > 0) direct.push(`import { ${kept.join(", ")} } from ${JSON.stringify(source)};`);
+          out.push(code.slice(last, match.index), direct.join("\n"));
+          last = match.index + statement.length;
+          changed = true;
+        }
+        if (!changed) return null;
+        out.push(code.slice(last));
+        return { code: out.join(""), map: null };
+      },
+    },
+  };
+}
+
+/**
+ * Points every import of `specifier` in the client build at `replacement`, except the
+ * replacement's own (which reaches the real module). See app/wallet/universal-provider.client.ts.
+ */
+function standIn(specifier: string, replacement: string): Plugin {
+  const file = fileURLToPath(new URL(replacement, import.meta.url));
+  return {
+    name: `questline:stand-in:${specifier}`,
+    enforce: "pre",
+    apply: "build",
+    applyToEnvironment: (environment) => environment.name === "client",
+    resolveId: {
+      filter: { id: new RegExp(`^${specifier.replace(/[/.]/g, "\\$&")}$`) },
+      handler(_source, importer) {
+        return importer && path.resolve(importer) === file ? null : file;
+      },
+    },
+  };
+}
+
+/** Writes build/client/.vite/chunks.json: each client chunk's modules and sizes (read by scripts/bundle-report.ts). */
+function chunkModules(): Plugin {
+  return {
+    name: "questline:chunk-modules",
+    applyToEnvironment: (environment) => environment.name === "client",
+    generateBundle(_options, bundle) {
+      const chunks: Record<string, { name: string; imports: string[]; dynamicImports: string[]; modules: Record<string, number> }> = {};
+      for (const output of Object.values(bundle)) {
+        if (output.type !== "chunk") continue;
+        chunks[output.fileName] = {
+          name: output.name,
+          imports: output.imports,
+          dynamicImports: output.dynamicImports,
+          modules: Object.fromEntries(Object.entries(output.modules).map(([id, m]) => [id.replace(/^.*\/node_modules\//, "node_modules/"), m.renderedLength])),
+        };
+      }
+      this.emitFile({ type: "asset", fileName: ".vite/chunks.json", source: JSON.stringify(chunks) });
+    },
+  };
+}
 
 export default defineConfig({
   resolve: {
     alias: { "~": new URL("./app", import.meta.url).pathname, "#db": new URL("./db", import.meta.url).pathname },
   },
   build: { manifest: true },
-  // The server build's entry is our HTTP server, which wraps React Router's request handler.
-  environments: { ssr: { build: { rolldownOptions: { input: "./server/app.ts" } } } },
-  plugins: [tailwindcss(), reactRouter()],
+  environments: {
+    // The server build's entry is our HTTP server, which wraps React Router's request handler.
+    ssr: { build: { rolldownOptions: { input: "./server/app.ts" } } },
+    client: {
+      build: {
+        rolldownOptions: {
+          // The page shell (app/wallet/chains.ts) takes LOCAL_CHAIN_ID from chain-config.ts, whose
+          // node transports (viem's http/fallback, five chains' formatters) only the wallet uses.
+          // Inlining imported constants, with chain-config.ts declared free of side effects, lets
+          // the shell drop that import, so chain-config.ts and its viem code load with the wallet.
+          optimization: { inlineConst: { mode: "all", pass: 1 } },
+          treeshake: { moduleSideEffects: [{ test: /[\\/]app[\\/]wallet[\\/]chain-config\.ts$/, sideEffects: false }] },
+          output: {
+            codeSplitting: {
+              groups: [
+                // What the shell does use of viem (defineChain and two chain descriptions, ~1 KiB)
+                // and Vite's preload helper, in their own chunks: otherwise rolldown merges them
+                // into chunks of wallet code that the shell would then load.
+                {
+                  name: "chains",
+                  test: /node_modules[\\/]viem[\\/]_esm[\\/](utils[\\/]chain[\\/]defineChain|chains[\\/]definitions[\\/](bsc|sepolia))\.js$/,
+                  priority: 100,
+                },
+                { name: "preload-helper", test: /vite[\\/]preload-helper/, priority: 100 },
+              ],
+            },
+          },
+        },
+      },
+    },
+  },
+  plugins: [
+    tailwindcss(),
+    reactRouter(),
+    directImports(["viem"]),
+    standIn("@walletconnect/universal-provider", "./app/wallet/universal-provider.client.ts"),
+    chunkModules(),
+  ],
 });

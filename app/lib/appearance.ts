@@ -1,16 +1,12 @@
-import { z } from "zod";
-
 /** SPEC.md §4 and §9: system, light or dark, kept in local storage and in a cookie for a year. */
 export const APPEARANCES = ["system", "light", "dark"] as const;
 export type Appearance = (typeof APPEARANCES)[number];
 export const APPEARANCE_KEY = "appearance";
 export const APPEARANCE_COOKIE_MAX_AGE = 365 * 24 * 60 * 60;
 
-const appearanceSchema = z.enum(APPEARANCES);
-
+/** Anything but one of the three values (a stale or forged cookie) means "system". Kept free of zod: it runs in every page. */
 export function parseAppearance(value: unknown): Appearance {
-  const parsed = appearanceSchema.safeParse(value);
-  return parsed.success ? parsed.data : "system";
+  return (APPEARANCES as readonly unknown[]).includes(value) ? (value as Appearance) : "system";
 }
 
 export function appearanceFromCookie(cookieHeader: string | null): Appearance {

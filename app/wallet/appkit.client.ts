@@ -1,5 +1,6 @@
-import { createAppKit, type AppKit } from "@reown/appkit";
-import type { SIWXConfig, SIWXSession } from "@reown/appkit-controllers";
+import { AppKit, CoreHelperUtil, type CreateAppKit } from "@reown/appkit";
+import { PACKAGE_VERSION } from "@reown/appkit/constants";
+import { RouterController, type SIWXConfig, type SIWXSession } from "@reown/appkit-controllers";
 import { WagmiAdapter } from "@reown/appkit-adapter-wagmi";
 import { bsc, defineChain, sepolia, type AppKitNetwork } from "@reown/appkit/networks";
 import { getAddress } from "viem";
@@ -9,6 +10,13 @@ import { chainTransport, LOCAL_CHAIN_ID, nodeEndpoints, type ChainConfig } from 
 /**
  * The browser wallet stack: Reown AppKit's modal on the wagmi adapter. This module is loaded on
  * demand (never in a page's first load) and creates one AppKit for the page.
+ *
+ * What the first open downloads is kept small (scripts/bundle-report.ts measures it):
+ * - the modal's feature screens (e-mail and social sign-in steps, swaps, on-ramp, send, receive,
+ *   activity…) are fetched when the modal first shows one of them, not all at start (below);
+ * - WalletConnect's client is fetched when a member picks WalletConnect, or at start when the
+ *   browser remembers a WalletConnect connection (universal-provider.client.ts, wired in
+ *   vite.config.ts).
  */
 
 export type WalletCallbacks = {
@@ -72,18 +80,21 @@ function questlineSiwx({ appName, callbacks }: Pick<WalletOptions, "appName" | "
         issuedAt: issuedAt.toISOString(),
         expirationTime: new Date(issuedAt.getTime() + 10 * 60_000).toISOString(),
       };
-      const message = createSiweMessage({
-        address: getAddress(input.accountAddress),
-        chainId: chainNumber(input.chainId),
-        domain: data.domain,
-        uri: data.uri,
-        version: "1",
-        nonce,
-        statement: data.statement,
-        issuedAt,
-        expirationTime: new Date(data.expirationTime),
-      });
-      return { ...data, toString: () => message };
+      // Built when read: for WalletConnect's one-click sign-in AppKit asks for the message data
+      // without an account (`accountAddress: ""`) and the wallet writes the message itself.
+      const message = () =>
+        createSiweMessage({
+          address: getAddress(input.accountAddress),
+          chainId: chainNumber(input.chainId),
+          domain: data.domain,
+          uri: data.uri,
+          version: "1",
+          nonce,
+          statement: data.statement,
+          issuedAt,
+          expirationTime: new Date(data.expirationTime),
+        });
+      return { ...data, toString: message };
     },
     async addSession(session) {
       const linked = callbacks.isSignedIn();
@@ -116,6 +127,99 @@ function questlineSiwx({ appName, callbacks }: Pick<WalletOptions, "appName" | "
     getRequired: () => true,
     signOutOnDisconnect: true,
   };
+}
+
+/** Feature screens of the modal, by the package export that defines them. */
+const FEATURE_MODULES = {
+  email: () => import("@reown/appkit-scaffold-ui/email"),
+  socials: () => import("@reown/appkit-scaffold-ui/socials"),
+  embeddedWallet: () => import("@reown/appkit-scaffold-ui/embedded-wallet"),
+  swaps: () => import("@reown/appkit-scaffold-ui/swaps"),
+  onramp: () => import("@reown/appkit-scaffold-ui/onramp"),
+  send: () => import("@reown/appkit-scaffold-ui/send"),
+  receive: () => import("@reown/appkit-scaffold-ui/receive"),
+  transactions: () => import("@reown/appkit-scaffold-ui/transactions"),
+  payWithExchange: () => import("@reown/appkit-scaffold-ui/pay-with-exchange"),
+  dataCapture: () => import("@reown/appkit-scaffold-ui/reown-authentication/data-capture"),
+  pay: () => import("@reown/appkit-pay"),
+} as const;
+
+/** The modal's views (RouterController) that need a feature module; every other view is in the core UI. */
+const VIEW_FEATURES: Record<string, keyof typeof FEATURE_MODULES> = {
+  EmailLogin: "email",
+  EmailVerifyOtp: "email",
+  EmailVerifyDevice: "email",
+  UpdateEmailWallet: "email",
+  UpdateEmailPrimaryOtp: "email",
+  UpdateEmailSecondaryOtp: "email",
+  ConnectSocials: "socials",
+  ConnectingSocial: "socials",
+  ConnectingFarcaster: "socials",
+  ApproveTransaction: "embeddedWallet",
+  UpgradeEmailWallet: "embeddedWallet",
+  SmartAccountSettings: "embeddedWallet",
+  RegisterAccountName: "embeddedWallet",
+  RegisterAccountNameSuccess: "embeddedWallet",
+  Swap: "swaps",
+  SwapSelectToken: "swaps",
+  SwapPreview: "swaps",
+  OnRampProviders: "onramp",
+  OnRampTokenSelect: "onramp",
+  OnRampFiatSelect: "onramp",
+  BuyInProgress: "onramp",
+  WhatIsABuy: "onramp",
+  WalletSend: "send",
+  WalletSendSelectToken: "send",
+  WalletSendPreview: "send",
+  WalletSendConfirmed: "send",
+  WalletReceive: "receive",
+  Transactions: "transactions",
+  PayWithExchange: "payWithExchange",
+  PayWithExchangeSelectAsset: "payWithExchange",
+  DataCapture: "dataCapture",
+  DataCaptureOtpConfirm: "dataCapture",
+  Pay: "pay",
+  PayLoading: "pay",
+  PayQuote: "pay",
+};
+
+const loadedFeatures = new Map<keyof typeof FEATURE_MODULES, Promise<unknown>>();
+
+function loadViewModule(view: string) {
+  const feature = VIEW_FEATURES[view];
+  if (!feature || loadedFeatures.has(feature)) return;
+  const loading = FEATURE_MODULES[feature]().catch((error: unknown) => {
+    loadedFeatures.delete(feature);
+    console.error(`The wallet modal's ${feature} screens could not be loaded`, error);
+  });
+  loadedFeatures.set(feature, loading);
+}
+
+let modalUi: Promise<void> | null = null;
+
+/**
+ * AppKit that loads its modal's core UI when first opened and each feature's screens when the
+ * modal first routes to one (a custom element rendered before its definition upgrades when the
+ * definition arrives). AppKit itself imports every enabled feature's screens at once, and only
+ * those enabled by the features it knows when first opened, which can be before it has them.
+ */
+class QuestlineAppKit extends AppKit {
+  protected override injectModalUi(): Promise<void> {
+    modalUi ??= (async () => {
+      await Promise.all([import("@reown/appkit-scaffold-ui"), import("@reown/appkit-scaffold-ui/w3m-modal")]);
+      loadViewModule(RouterController.state.view);
+      RouterController.subscribeKey("view", loadViewModule);
+      if (!document.querySelector("w3m-modal")) document.body.insertAdjacentElement("beforeend", document.createElement("w3m-modal"));
+    })().catch((error: unknown) => {
+      modalUi = null;
+      console.error("The wallet modal could not be loaded", error);
+    });
+    return modalUi;
+  }
+}
+
+function createAppKit(options: CreateAppKit): AppKit {
+  return new QuestlineAppKit({ ...options, sdkVersion: CoreHelperUtil.generateSdkVersion(options.adapters ?? [], "html", PACKAGE_VERSION) });
 }
 
 export function createWallet({ config, appName, themeMode, callbacks }: WalletOptions): AppKit {

@@ -1,0 +1,44 @@
+// Benchmarks: `npm run bench` runs every group; `npm run bench -- <group>…` only the named ones.
+// Arguments starting with `-` go to each group's script (e.g. `npm run bench -- bundle --runs 3`).
+// Each group prints its figures as `BENCH <name> <value> <unit>` lines.
+
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+
+const GROUPS: Record<string, { script: string; about: string }> = {
+  bundle: { script: "scripts/bundle-report.ts", about: "JavaScript that Welcome, Dashboard and the wallet modal download (measures build/)" },
+  leaderboard: { script: "bench/leaderboard.ts", about: "leaderboard pages, ranks and XP awards (PGlite, or PostgreSQL with DATABASE_URL)" },
+};
+
+const root = path.resolve(import.meta.dirname, "..");
+const args = process.argv.slice(2);
+const selected: string[] = [];
+const options: string[] = [];
+for (let i = 0; i < args.length; i++) {
+  const arg = args[i]!;
+  if (!arg.startsWith("-")) selected.push(arg);
+  else {
+    options.push(arg);
+    // An option's value: the next word, unless it names a group.
+    const next = args[i + 1];
+    if (next !== undefined && !next.startsWith("-") && !(next in GROUPS)) options.push(args[++i]!);
+  }
+}
+
+const unknown = selected.filter((name) => !(name in GROUPS));
+if (unknown.length > 0) {
+  console.error(`Unknown benchmark ${unknown.join(", ")}. Groups:`);
+  for (const [name, { about }] of Object.entries(GROUPS)) console.error(`  ${name.padEnd(12)} ${about}`);
+  process.exit(2);
+}
+
+let failed = false;
+for (const name of selected.length > 0 ? selected : Object.keys(GROUPS)) {
+  console.error(`[bench] ${name}: ${GROUPS[name]!.about}`);
+  const result = spawnSync(process.execPath, [GROUPS[name]!.script, ...options], { cwd: root, stdio: "inherit" });
+  if (result.status !== 0) {
+    console.error(`[bench] ${name} failed (${result.signal ?? `exit ${result.status}`})`);
+    failed = true;
+  }
+}
+process.exit(failed ? 1 : 0);
