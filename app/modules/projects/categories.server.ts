@@ -3,16 +3,11 @@ import type { z } from "zod";
 import { category, project } from "#db/schema/projects";
 import type { Db } from "~/lib/db.server";
 import { slugify, type categorySchema } from "./project.schema";
+import { isUniqueViolation } from "~/lib/db-errors";
 
 export type Category = typeof category.$inferSelect;
 export type CategoryInput = z.output<typeof categorySchema>;
 export type CategoryResult = { ok: true; category: Category } | { ok: false; field: "name" | "form"; error: string };
-
-function isUniqueViolation(error: unknown): boolean {
-  if (typeof error !== "object" || error === null) return false;
-  if ("code" in error && error.code === "23505") return true;
-  return "cause" in error && isUniqueViolation(error.cause);
-}
 
 export async function categoryBySlug({ db, slug }: { db: Db; slug: string }) {
   const [row] = await db.select().from(category).where(eq(category.slug, slug));

@@ -6,18 +6,13 @@ import { completion, task } from "#db/schema/quests";
 import type { Db } from "~/lib/db.server";
 import type { ProjectRole } from "./permissions.server";
 import type { ProjectInput } from "./project.schema";
+import { isUniqueViolation } from "~/lib/db-errors";
 
 export type Project = typeof project.$inferSelect;
 
 export type SaveResult = { ok: true; project: Project } | { ok: false; field: "slug"; error: string };
 
 const SLUG_TAKEN = { ok: false, field: "slug", error: "That address is taken" } as const;
-
-function isUniqueViolation(error: unknown): boolean {
-  if (typeof error !== "object" || error === null) return false;
-  if ("code" in error && error.code === "23505") return true;
-  return "cause" in error && isUniqueViolation(error.cause);
-}
 
 /** Creates a project; its creator becomes its first owner. */
 export async function createProject({ db, userId, input }: { db: Db; userId: string; input: ProjectInput }): Promise<SaveResult> {

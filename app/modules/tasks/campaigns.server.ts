@@ -5,15 +5,10 @@ import { campaign, completion, crusade, task } from "#db/schema/quests";
 import type { Db } from "~/lib/db.server";
 import { campaignStatus, type CampaignStatus } from "./campaign-status";
 import type { CampaignInput, CrusadeInput } from "./quests.schema";
+import { isUniqueViolation } from "~/lib/db-errors";
 
 export type Campaign = typeof campaign.$inferSelect;
 export type Crusade = typeof crusade.$inferSelect;
-
-function isUniqueViolation(error: unknown): boolean {
-  if (typeof error !== "object" || error === null) return false;
-  if ("code" in error && error.code === "23505") return true;
-  return "cause" in error && isUniqueViolation(error.cause);
-}
 
 type Saved<T> = { ok: true; value: T } | { ok: false; field: string; error: string };
 const SLUG_TAKEN = { ok: false, field: "slug", error: "This project already uses that address" } as const;

@@ -2,6 +2,7 @@ import { and, eq, ne } from "drizzle-orm";
 import { account, user } from "#db/schema/auth";
 import type { Db } from "~/lib/db.server";
 import { hasRealEmail } from "~/modules/wallets/wallets.server";
+import { isUniqueViolation } from "~/lib/db-errors";
 
 export type Profile = {
   id: string;
@@ -68,8 +69,3 @@ export async function updateProfile({
   return { ok: true };
 }
 
-function isUniqueViolation(error: unknown): boolean {
-  if (typeof error !== "object" || error === null) return false;
-  if ("code" in error && error.code === "23505") return true;
-  return "cause" in error && isUniqueViolation(error.cause);
-}
