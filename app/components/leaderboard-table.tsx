@@ -1,4 +1,5 @@
 import { Trophy } from "lucide-react";
+import type { ReactNode } from "react";
 import { Link, useLocation } from "react-router";
 import { EmptyState } from "~/components/empty-state";
 import { Pagination } from "~/components/pagination";
@@ -47,17 +48,40 @@ export function WindowTabs({ current }: { current: string }) {
   );
 }
 
-function Row({ row, me }: { row: LeaderboardRow; me: boolean }) {
+/** One ranked member: rank, avatar, name (marked when it is the viewer) and what they are ranked by. */
+export function RankRow({
+  rank,
+  name,
+  image,
+  me,
+  children,
+}: {
+  rank: number;
+  name: string;
+  image: string | null;
+  me: boolean;
+  children: ReactNode;
+}) {
   return (
     <li className={cn("flex items-center gap-3 px-4 py-2.5", me && "bg-brand/15")} aria-current={me ? "true" : undefined}>
-      <span className="w-10 shrink-0 text-right font-mono text-sm tabular-nums text-muted-foreground">#{row.rank}</span>
-      <UserAvatar name={row.name} image={row.image} />
-      <span className="min-w-0 flex-1 truncate font-medium">
-        {row.name}
-        {me && <span className="ml-2 text-xs text-muted-foreground">(you)</span>}
-      </span>
-      <span className="font-mono text-sm tabular-nums">{row.score.toLocaleString("en")} XP</span>
+      <span className="w-10 shrink-0 text-right font-mono text-sm tabular-nums text-muted-foreground">#{rank}</span>
+      <UserAvatar name={name} image={image} />
+      <div className="flex min-w-0 flex-1 flex-col sm:flex-row sm:items-center sm:gap-3">
+        <span className="truncate font-medium sm:flex-1">
+          {name}
+          {me && <span className="ml-2 text-xs text-muted-foreground">(you)</span>}
+        </span>
+        {children}
+      </div>
     </li>
+  );
+}
+
+function Row({ row, me }: { row: LeaderboardRow; me: boolean }) {
+  return (
+    <RankRow rank={row.rank} name={row.name} image={row.image} me={me}>
+      <span className="font-mono text-sm tabular-nums">{row.score.toLocaleString("en")} XP</span>
+    </RankRow>
   );
 }
 

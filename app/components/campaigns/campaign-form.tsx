@@ -5,6 +5,7 @@ import { Field, fieldProps } from "~/components/ui/field";
 import { Textarea } from "~/components/ui/textarea";
 import { DateTimeInput, TimeZoneHint, type DateValue } from "./date-time-input";
 import { NameSlugFields } from "./name-slug-fields";
+import { FormError } from "~/components/ui/form-error";
 
 export type CampaignFormDefaults = {
   name: string;
@@ -37,11 +38,7 @@ export function CampaignForm({
     <Card className="max-w-2xl">
       <CardContent>
         <Form method="post" className="grid gap-5" noValidate>
-          {errors.form && (
-            <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/10 px-3 py-2 text-sm text-destructive">
-              {errors.form}
-            </p>
-          )}
+          <FormError message={errors.form} />
           <NameSlugFields name={defaults.name} slug={defaults.slug} errors={errors} addressPrefix={addressPrefix} follow={isNew} />
           <Field id="description" label="Description" hint="What members do and what they earn. Up to 4000 characters." error={errors.description}>
             <Textarea {...fieldProps("description", errors.description)} defaultValue={defaults.description} rows={5} maxLength={4000} />

@@ -6,6 +6,7 @@ import { Field, fieldProps } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
 import { Textarea } from "~/components/ui/textarea";
 import { TaskPicker, type PickableTask } from "./task-picker";
+import { FormError } from "~/components/ui/form-error";
 
 export type CrusadeFormDefaults = { name: string; slug: string; description: string; bonusXp: string; published: boolean; taskIds: string[] };
 
@@ -35,11 +36,7 @@ export function CrusadeForm({
     <Card className="max-w-3xl">
       <CardContent>
         <Form method="post" className="grid gap-5" noValidate>
-          {errors.form && (
-            <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/10 px-3 py-2 text-sm text-destructive">
-              {errors.form}
-            </p>
-          )}
+          <FormError message={errors.form} />
           <NameSlugFields name={defaults.name} slug={defaults.slug} errors={errors} addressPrefix={addressPrefix} follow={crusadeId === null} />
           <Field id="description" label="Description" error={errors.description}>
             <Textarea {...fieldProps("description", errors.description)} defaultValue={defaults.description} rows={4} maxLength={4000} />

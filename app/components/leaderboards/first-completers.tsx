@@ -1,8 +1,7 @@
 import { Timer } from "lucide-react";
 import { EmptyState } from "~/components/empty-state";
 import { Pagination } from "~/components/pagination";
-import { UserAvatar } from "~/components/ui/avatar";
-import { cn } from "~/lib/utils";
+import { RankRow } from "~/components/leaderboard-table";
 import { formatUtc } from "./format";
 
 export type CompleterRow = { rank: number; userId: string; name: string; image: string | null; completedAt: Date | string };
@@ -10,19 +9,11 @@ export type CompletersData = { rows: CompleterRow[]; mine: CompleterRow | null; 
 
 function Row({ row, me }: { row: CompleterRow; me: boolean }) {
   return (
-    <li className={cn("flex items-center gap-3 px-4 py-2.5", me && "bg-brand/15")} aria-current={me ? "true" : undefined}>
-      <span className="w-10 shrink-0 text-right font-mono text-sm tabular-nums text-muted-foreground">#{row.rank}</span>
-      <UserAvatar name={row.name} image={row.image} />
-      <div className="flex min-w-0 flex-1 flex-col sm:flex-row sm:items-center sm:gap-3">
-        <span className="truncate font-medium sm:flex-1">
-          {row.name}
-          {me && <span className="ml-2 text-xs text-muted-foreground">(you)</span>}
-        </span>
-        <time dateTime={new Date(row.completedAt).toISOString()} className="text-xs text-muted-foreground sm:text-sm">
-          {formatUtc(row.completedAt)}
-        </time>
-      </div>
-    </li>
+    <RankRow rank={row.rank} name={row.name} image={row.image} me={me}>
+      <time dateTime={new Date(row.completedAt).toISOString()} className="text-xs text-muted-foreground sm:text-sm">
+        {formatUtc(row.completedAt)}
+      </time>
+    </RankRow>
   );
 }
 
