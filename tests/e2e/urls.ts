@@ -1,6 +1,11 @@
-/** Where the e2e servers listen; shared by playwright.config.ts and the fixtures. */
-export const APP_PORT = 3100;
+/**
+ * Where the e2e servers listen; shared by playwright.config.ts and the fixtures. The ports can be
+ * moved (E2E_APP_PORT, E2E_SMTP_PORT, E2E_INBOX_PORT) so two runs can share one machine.
+ */
+const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+
+export const APP_PORT = port("E2E_APP_PORT", 3100);
 export const APP_URL = `http://localhost:${APP_PORT}`;
-export const SMTP_PORT = 2526;
-export const INBOX_PORT = 3199;
+export const SMTP_PORT = port("E2E_SMTP_PORT", 2526);
+export const INBOX_PORT = port("E2E_INBOX_PORT", 3199);
 export const INBOX_URL = `http://127.0.0.1:${INBOX_PORT}`;
