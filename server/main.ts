@@ -8,12 +8,16 @@ const seeding = process.argv.includes("--seed");
 try {
   if (dev) {
     const { createServer } = await import("vite");
+    const before = new Set(process.listeners("SIGTERM"));
     const vite = await createServer({
       server: { middlewareMode: true },
       appType: "custom",
       // The adapter must see the same react-router module instance as the app (development build).
       ssr: { noExternal: ["@react-router/express", "@react-router/node"] },
     });
+    // Vite exits the process on SIGTERM by itself, which would skip our shutdown (and leave the
+    // local chain running): the app's own handler closes Vite along with everything else.
+    for (const listener of process.listeners("SIGTERM")) if (!before.has(listener)) process.off("SIGTERM", listener);
     const app = (await vite.ssrLoadModule("./server/app.ts")) as AppModule;
     await app.start({ vite });
   } else {

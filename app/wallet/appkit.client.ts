@@ -1,11 +1,11 @@
 import { AppKit, CoreHelperUtil, type CreateAppKit } from "@reown/appkit";
 import { PACKAGE_VERSION } from "@reown/appkit/constants";
-import { RouterController, type SIWXConfig, type SIWXSession } from "@reown/appkit-controllers";
+import { ChainController, RouterController, type SIWXConfig, type SIWXSession } from "@reown/appkit-controllers";
 import { WagmiAdapter } from "@reown/appkit-adapter-wagmi";
 import { bsc, defineChain, sepolia, type AppKitNetwork } from "@reown/appkit/networks";
 import { getAddress } from "viem";
 import { createSiweMessage } from "viem/siwe";
-import { chainTransport, LOCAL_CHAIN_ID, nodeEndpoints, type ChainConfig } from "./chain-config";
+import { chainTransport, hasWalletCloud, LOCAL_CHAIN_ID, nodeEndpoints, walletFeatures, type ChainConfig } from "./chain-config";
 
 /**
  * The browser wallet stack: Reown AppKit's modal on the wagmi adapter. This module is loaded on
@@ -23,7 +23,8 @@ export type WalletCallbacks = {
   /** Whether a member is signed in right now (read at each call). */
   isSignedIn: () => boolean;
   /** A wallet signature started or extended the member's session. */
-  onSignedIn: (result: { linked: boolean }) => void;
+  /** `linked`: added to a signed-in member; `newWallet`: the address was not theirs before (else a new network for it). */
+  onSignedIn: (result: { linked: boolean; newWallet: boolean }) => void;
   /** The wallet that started the session was disconnected. */
   onWalletSignOut: () => void;
 };
@@ -98,11 +99,11 @@ function questlineSiwx({ appName, callbacks }: Pick<WalletOptions, "appName" | "
     },
     async addSession(session) {
       const linked = callbacks.isSignedIn();
-      await postJson(linked ? "/api/auth/wallet/link" : "/api/auth/siwe/verify", {
+      const answer = await postJson(linked ? "/api/auth/wallet/link" : "/api/auth/siwe/verify", {
         message: session.message,
         signature: session.signature,
       });
-      callbacks.onSignedIn({ linked });
+      callbacks.onSignedIn({ linked, newWallet: answer.newWallet === true });
     },
     async getSessions(chainId, address) {
       if (!callbacks.isSignedIn()) return [];
@@ -111,6 +112,10 @@ function questlineSiwx({ appName, callbacks }: Pick<WalletOptions, "appName" | "
       if (!response.ok) return [];
       const { signed } = (await response.json()) as { signed: boolean };
       if (!signed) return [];
+      // The network to return to when a sign-in for another one is cancelled (SPEC.md §4). AppKit
+      // remembers it only after a signature in this page, not for a session from before a reload.
+      const network = ChainController.getAllRequestedCaipNetworks().find((n) => n.caipNetworkId === chainId);
+      if (network) ChainController.setLastConnectedSIWECaipNetwork(network);
       const session: SIWXSession = {
         data: { accountAddress: address, chainId, domain: window.location.host, uri: window.location.origin, version: "1", nonce: "" },
         message: "",
@@ -204,6 +209,11 @@ let modalUi: Promise<void> | null = null;
  * those enabled by the features it knows when first opened, which can be before it has them.
  */
 class QuestlineAppKit extends AppKit {
+  /** WalletConnect runs through the wallet vendor's relay, which needs a real project id: without one it is not offered. */
+  protected override async createUniversalProviderForAdapter(namespace: NonNullable<Parameters<AppKit["getAdapter"]>[0]>): Promise<void> {
+    if (hasWalletCloud({ projectId: this.options.projectId })) await super.createUniversalProviderForAdapter(namespace);
+  }
+
   protected override injectModalUi(): Promise<void> {
     modalUi ??= (async () => {
       await Promise.all([import("@reown/appkit-scaffold-ui"), import("@reown/appkit-scaffold-ui/w3m-modal")]);
@@ -235,16 +245,15 @@ export function createWallet({ config, appName, themeMode, callbacks }: WalletOp
     projectId: config.projectId,
     metadata: { name: appName, description: `${appName}: quests, rewards and airdrops`, url: origin, icons: [`${origin}/favicon.svg`] },
     themeMode,
-    themeVariables: { "--w3m-accent": "#bbf451", "--w3m-color-mix": "#bbf451", "--w3m-color-mix-strength": 0 },
-    features: {
-      email: true,
-      socials: ["google", "x", "github", "discord", "apple", "facebook", "farcaster"],
-      onramp: true,
-      swaps: true,
-      analytics: false,
+    themeVariables: {
+      "--w3m-accent": "#bbf451",
+      "--w3m-color-mix": "#bbf451",
+      "--w3m-color-mix-strength": 0,
+      "--w3m-font-family": "ui-sans-serif, system-ui, sans-serif",
     },
+    features: walletFeatures(config),
     enableCoinbase: false,
-    enableWalletConnect: true,
+    enableWalletConnect: hasWalletCloud(config),
     enableInjected: true,
     enableEIP6963: true,
     allowUnsupportedChain: false,

@@ -1,6 +1,18 @@
-import { describe, expect, it } from "vitest";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { describe, expect, it, vi } from "vitest";
 import { arbitrum, base, blast, bsc, linea, sepolia } from "viem/chains";
-import { chainTransport, ENDPOINT_CHAIN_IDS, LOCAL_CHAIN_ID, nodeEndpoints, RANK_INTERVAL_MS, RETRY_COUNT } from "./chain-config";
+import {
+  chainTransport,
+  ENDPOINT_CHAIN_IDS,
+  hasWalletCloud,
+  LOCAL_CHAIN_ID,
+  LOCAL_PROJECT_ID,
+  nodeEndpoints,
+  RANK_INTERVAL_MS,
+  RETRY_COUNT,
+  walletFeatures,
+} from "./chain-config";
 import { shortAddress } from "./chains";
 
 const none = { rpc: null, ankr: null, infura: null, blast: null };
@@ -42,12 +54,73 @@ describe("node endpoints", () => {
 });
 
 describe("chain transports", () => {
-  it("rank the endpoints every 60 s and retry twice", () => {
+  it("retry twice through a fallback of every endpoint", () => {
     const transport = chainTransport(["http://127.0.0.1:1", "http://127.0.0.1:2"])({ chain: bsc });
     expect(transport.config.type).toBe("fallback");
     expect(transport.config.retryCount).toBe(RETRY_COUNT);
-    expect(RANK_INTERVAL_MS).toBe(60_000);
+    expect(RETRY_COUNT).toBe(2);
     expect((transport.value as { transports: unknown[] }).transports).toHaveLength(2);
+  });
+
+  it("rank the endpoints by pinging each of them every 60 s", async () => {
+    const pings = [0, 0];
+    const servers = await Promise.all(pings.map((_, i) => rpcServer(() => pings[i]!++)));
+    // Only timers are faked (the ranking waits with setTimeout); the HTTP round trips are real.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      chainTransport(servers.map((s) => s.url))({ chain: bsc });
+      await until(() => pings.every((n) => n === 1));
+      await vi.advanceTimersByTimeAsync(RANK_INTERVAL_MS - 1);
+      await settle();
+      expect(pings).toEqual([1, 1]);
+      await vi.advanceTimersByTimeAsync(1);
+      await until(() => pings.every((n) => n === 2));
+      expect(RANK_INTERVAL_MS).toBe(60_000);
+    } finally {
+      vi.useRealTimers();
+      await Promise.all(servers.map((s) => s.close()));
+    }
+  });
+});
+
+/** A JSON-RPC endpoint on loopback that answers `net_listening` and counts the calls. */
+async function rpcServer(onPing: () => void) {
+  const server = createServer((request, response) => {
+    let body = "";
+    request.on("data", (chunk: Buffer) => (body += chunk.toString()));
+    request.on("end", () => {
+      const { id, method } = JSON.parse(body) as { id: number; method: string };
+      if (method === "net_listening") onPing();
+      response.setHeader("content-type", "application/json");
+      response.end(JSON.stringify({ jsonrpc: "2.0", id, result: true }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+async function until(condition: () => boolean) {
+  for (let i = 0; i < 2_000 && !condition(); i++) await new Promise<void>((resolve) => setImmediate(resolve));
+  expect(condition()).toBe(true);
+}
+
+describe("wallet modal features", () => {
+  it("offer e-mail, social sign-in, on-ramp and swaps with a real project id", () => {
+    expect(walletFeatures({ projectId: "2f05ae7f1116030fde2d36508f472bfb" })).toEqual({
+      email: true,
+      socials: ["google", "x", "github", "discord", "apple", "facebook", "farcaster"],
+      onramp: true,
+      swaps: true,
+      analytics: false,
+    });
+  });
+
+  it("offer none of the cloud's features without one", () => {
+    expect(hasWalletCloud({ projectId: LOCAL_PROJECT_ID })).toBe(false);
+    expect(walletFeatures({ projectId: LOCAL_PROJECT_ID })).toEqual({ email: false, socials: false, onramp: false, swaps: false, analytics: false });
   });
 });
 

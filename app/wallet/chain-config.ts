@@ -14,7 +14,37 @@ export type ChainConfig = {
   projectId: string;
 };
 
+/** The social sign-ins the wallet modal offers (AppKit's names). */
+type SocialProvider = "google" | "x" | "github" | "discord" | "apple" | "facebook" | "farcaster";
+
 export type NodeProvider = "ankr" | "infura" | "blast";
+
+/** Used when no wallet-modal project id is configured: injected wallets work, its cloud features do not. */
+export const LOCAL_PROJECT_ID = "00000000000000000000000000000000";
+
+/** Whether the wallet modal has a real project id, which its cloud features (e-mail, social, swaps, on-ramp, WalletConnect) need. */
+export const hasWalletCloud = (config: Pick<ChainConfig, "projectId">) => config.projectId !== LOCAL_PROJECT_ID;
+
+/**
+ * The wallet modal's optional features. E-mail and social sign-in, on-ramp and swaps run through
+ * the wallet vendor's cloud, which answers only for a real project id: without one they are off.
+ */
+export function walletFeatures(config: Pick<ChainConfig, "projectId">): {
+  email: boolean;
+  socials: SocialProvider[] | false;
+  onramp: boolean;
+  swaps: boolean;
+  analytics: false;
+} {
+  const cloud = hasWalletCloud(config);
+  return {
+    email: cloud,
+    socials: cloud ? ["google", "x", "github", "discord", "apple", "facebook", "farcaster"] : (false as const),
+    onramp: cloud,
+    swaps: cloud,
+    analytics: false,
+  };
+}
 
 /** The local development chain (anvil). */
 export const LOCAL_CHAIN_ID = 31337;

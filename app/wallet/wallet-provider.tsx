@@ -79,13 +79,13 @@ export function WalletProvider({
         themeMode: latest.current.dark ? "dark" : "light",
         callbacks: {
           isSignedIn: () => latest.current.signedIn,
-          onSignedIn: ({ linked }) => {
-            toast.success(linked ? "Wallet linked" : "Signed in with your wallet");
+          onSignedIn: ({ linked, newWallet }) => {
+            toast.success(!linked ? "Signed in with your wallet" : newWallet ? "Wallet linked" : "Wallet signed on this network");
             if (linked) void latest.current.revalidator.revalidate();
             else void latest.current.navigate("/dashboard");
           },
           onWalletSignOut: () => {
-            if (latest.current.signedIn && latest.current.walletSession) {
+            if (latest.current.signedIn && latest.current.walletSession && !signingOut.current) {
               void fetch("/logout", { method: "POST", credentials: "same-origin" }).then(() => latest.current.navigate("/"));
             }
           },
@@ -140,7 +140,10 @@ export function WalletProvider({
     [load],
   );
 
+  // Set while the member signs out: the wallet's disconnect then must not sign out a second time.
+  const signingOut = useRef(false);
   const disconnect = useCallback(async () => {
+    signingOut.current = true;
     forgetWalletConnection();
     if (kit.current) await (await kit.current).disconnect();
   }, []);

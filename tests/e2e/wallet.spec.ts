@@ -177,12 +177,17 @@ test("signs in with a wallet from the Welcome page, keeps the session over a rel
   await expect(signStep(page)).toBeHidden();
   expect(wallet.signRequests).toHaveLength(1);
 
+  const signOuts: string[] = [];
+  page.on("request", (request) => {
+    if (request.method() === "POST" && new URL(request.url()).pathname.startsWith("/logout")) signOuts.push(request.url());
+  });
   await page.getByRole("button", { name: "Account menu" }).click();
   await page.getByRole("menuitem", { name: "Sign out" }).click();
   await expect(page).toHaveURL("/");
   await expect(page.getByRole("button", { name: "Sign in" })).toBeVisible();
   await expectSignedOut(page);
   await expect.poll(() => wallet.approved, { message: "the site gave back the wallet's permission" }).toBe(false);
+  expect(signOuts, "signing out disconnects the wallet without signing out twice").toHaveLength(1);
 
   // The wallet stays disconnected after a reload: signed in again by e-mail, the header offers to connect.
   await page.reload();
@@ -217,14 +222,14 @@ test("switching to Sepolia asks to sign for that chain: cancelling goes back to 
   await page.getByRole("button", { name: "Switch to Sepolia" }).click();
   await approveSignature(page);
   await expect(signStep(page)).toBeHidden();
-  await expect(page.getByText("Wallet linked")).toBeVisible();
+  await expect(page.getByText("Wallet signed on this network")).toBeVisible();
   expect(wallet.signRequests).toHaveLength(2);
   expect(wallet.signRequests[1]).toContain(`Chain ID: ${SEPOLIA}\n`);
   await expect(walletList(page)).toContainText("Questline Local, Sepolia");
   await expect(page.getByRole("button", { name: "Switch to Sepolia" })).toBeDisabled();
 });
 
-test("after a reload, cancelling the signature for another network disconnects the wallet and signs out", async ({ page, wallet }) => {
+test("after a reload, cancelling the signature for another network goes back to the network with a session", async ({ page, wallet }) => {
   await signInWithWallet(page, wallet);
   await page.reload();
   await expect(headerWallet(page, wallet)).toBeVisible();
@@ -236,12 +241,27 @@ test("after a reload, cancelling the signature for another network disconnects t
   await expect(signStep(page)).toBeVisible();
   expect(wallet.chainId).toBe(SEPOLIA);
 
-  // AppKit remembers the last network signed on only in memory: after a reload it has none, so
-  // the SPEC's "else disconnect" applies, and the app signs out the wallet's session.
+  // The session from before the reload counts as the last network signed on (SPEC.md §4).
   await cancelSignature(page);
+  await expect(signStep(page)).toBeHidden();
+  await expect.poll(() => wallet.chainId).toBe(LOCAL);
+  await expect(headerWallet(page, wallet)).toBeVisible();
+  expect(wallet.approved).toBe(true);
+  expect(wallet.signRequests).toHaveLength(1);
+  const response = await page.request.get("/dashboard", { maxRedirects: 0 });
+  expect(response.status(), "still signed in").toBe(200);
+});
+
+test("cancelling the first signature disconnects the wallet and signs nobody in", async ({ page, wallet }) => {
+  await page.goto("/login");
+  await page.getByRole("button", { name: "Continue with a wallet" }).click();
+  await connectTestWallet(page);
+  // No network has a session yet: the SPEC's "else disconnect".
+  await cancelSignature(page);
+  await expect(signStep(page)).toBeHidden();
   await expect.poll(() => wallet.approved).toBe(false);
-  await expect(page).toHaveURL("/");
-  await expect(page.getByRole("button", { name: "Sign in" })).toBeVisible();
+  expect(wallet.signRequests).toEqual([]);
+  await expect(page).toHaveURL("/login");
   await expectSignedOut(page);
 });
 
@@ -355,7 +375,10 @@ for (const theme of ["light", "dark"] as const) {
 
     await page.getByRole("button", { name: "Link a wallet" }).click();
     await expect(modal(page).locator("wui-list-wallet", { hasText: "Questline Test Wallet" })).toBeVisible();
-    await expect(modal(page).locator("wui-list-wallet", { hasText: "Search Wallet" })).toBeVisible();
+    // Without a wallet-vendor project id (none here), nothing that needs its cloud is offered:
+    // no WalletConnect, no wallet search, no e-mail or social sign-in.
+    await expect(modal(page).locator("wui-list-wallet")).toHaveCount(1);
+    await expect(modal(page).getByText(/WalletConnect|Search Wallet|Continue with a social/)).toHaveCount(0);
     await settled(modal(page).locator("wui-card").first());
     await shoot("wallet-connect");
     await connectTestWallet(page);

@@ -1,10 +1,7 @@
 import { bsc, sepolia } from "viem/chains";
 import type { Env } from "~/lib/env.server";
 import type { Logger } from "~/lib/logger.server";
-import { chainTransport, LOCAL_CHAIN_ID, nodeEndpoints, type ChainConfig } from "~/wallet/chain-config";
-
-/** Used when no wallet-modal project id is configured: injected wallets work, its cloud features do not. */
-export const LOCAL_PROJECT_ID = "00000000000000000000000000000000";
+import { chainTransport, LOCAL_CHAIN_ID, LOCAL_PROJECT_ID, nodeEndpoints, type ChainConfig } from "~/wallet/chain-config";
 
 export type ChainAccess = {
   /** The page props the browser gets (SPEC.md §2). */

@@ -167,11 +167,14 @@ describe("linked wallets", () => {
 
     const linked = await call("/wallet/link", await signedMessage(wallet), cookie);
     expect(linked.status).toBe(200);
+    expect(linked.json).toMatchObject({ newWallet: true, chainId: SEPOLIA });
     expect((await call(`/wallet/session?address=${wallet.address.toLowerCase()}&chainId=${SEPOLIA}`, undefined, cookie)).json).toEqual({
       signed: true,
     });
     expect((await call(`/wallet/session?address=${wallet.address}&chainId=56`, undefined, cookie)).json).toEqual({ signed: false });
-    expect((await call("/wallet/link", await signedMessage(wallet, { chainId: 56 }), cookie)).status).toBe(200);
+    const onBsc = await call("/wallet/link", await signedMessage(wallet, { chainId: 56 }), cookie);
+    expect(onBsc.status).toBe(200);
+    expect(onBsc.json, "the same wallet on another network").toMatchObject({ newWallet: false, chainId: 56 });
 
     const [me] = await services.database.db.select().from(user).where(eq(user.email, "linker@example.com"));
     expect(await listWallets({ db: services.database.db, userId: me!.id })).toEqual([

@@ -37,7 +37,7 @@ export function walletPlugin({ db, siwe }: { db: Db; siwe: () => SiweCheckOption
           if (!linked.ok) {
             throw new APIError("CONFLICT", { message: "This wallet is linked to another account", code: "WALLET_OWNED" });
           }
-          return ctx.json({ address, chainId });
+          return ctx.json({ address, chainId, newWallet: linked.newWallet });
         },
       ),
       unlinkWallet: createAuthEndpoint(

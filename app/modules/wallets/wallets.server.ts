@@ -33,7 +33,8 @@ export async function hasWalletOnChain({ db, userId, address, chainId }: { db: D
   return Boolean(row);
 }
 
-export type LinkResult = { ok: true } | { ok: false; reason: "owned-by-another" };
+/** `newWallet`: the address was not the member's before (else it was, on another network, or already on this one). */
+export type LinkResult = { ok: true; newWallet: boolean } | { ok: false; reason: "owned-by-another" };
 
 /** Links a verified wallet to a signed-in member on one chain. Its first wallet becomes primary. */
 export async function linkWallet({
@@ -50,7 +51,7 @@ export async function linkWallet({
   return db.transaction(async (tx) => {
     const owners = await tx.select({ userId: walletAddress.userId }).from(walletAddress).where(eq(walletAddress.address, address));
     if (owners.some((o) => o.userId !== userId)) return { ok: false, reason: "owned-by-another" } as const;
-    if (await hasWalletOnChain({ db: tx as unknown as Db, userId, address, chainId })) return { ok: true } as const;
+    if (await hasWalletOnChain({ db: tx as unknown as Db, userId, address, chainId })) return { ok: true, newWallet: false } as const;
     const [primary] = await tx
       .select({ id: walletAddress.id })
       .from(walletAddress)
@@ -59,7 +60,7 @@ export async function linkWallet({
       .insert(walletAddress)
       .values({ id: randomUUID(), userId, address, chainId, isPrimary: !primary && owners.length === 0 });
     await tx.insert(account).values({ id: randomUUID(), userId, providerId: "siwe", accountId: `${address}:${chainId}` });
-    return { ok: true } as const;
+    return { ok: true, newWallet: owners.length === 0 } as const;
   });
 }
 
