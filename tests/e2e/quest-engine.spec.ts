@@ -267,6 +267,12 @@ test("an owner, a reviewer and a member run a campaign and a crusade", async ({ 
   });
 
   await test.step("the member reads the reason and sends the link again", async () => {
+    await member.goto(crusadeUrl);
+    const steps = member.getByRole("region", { name: "Tasks" }).getByRole("listitem");
+    await expect(steps.nth(0)).toContainText("Rejected");
+    await expect(steps.nth(0)).toContainText(`Reason: ${reason}`);
+    await expect(steps.nth(1).getByLabel("Locked")).toBeVisible();
+
     await member.goto(campaignUrl);
     await expect(member.getByText(`Reason: ${reason}`)).toBeVisible();
     await member.getByRole("link", { name: `Try again: ${linkTitle}` }).click();
