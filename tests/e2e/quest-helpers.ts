@@ -1,5 +1,5 @@
 import path from "node:path";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "@playwright/test";
 
 /** Shared by the quest specs: names, dates and screenshots. */
 
@@ -25,12 +25,13 @@ export function taskIdOf(page: Page) {
   return id!;
 }
 
-/** The field's error shown right under it, tied to it for screen readers. */
-export async function expectFieldError(page: Page, label: string | RegExp, message: string | RegExp) {
-  const field = page.getByLabel(label, { exact: typeof label === "string" });
+/** The field's error shown right under it, tied to it for screen readers (`scope`: a page, a form, a dialog). */
+export async function expectFieldError(scope: Page | Locator, label: string | RegExp, message: string | RegExp) {
+  const field = scope.getByLabel(label, { exact: typeof label === "string" });
   await expect(field).toHaveAttribute("aria-invalid", "true");
   const id = await field.getAttribute("id");
-  const error = page.locator(`[id="${id}-error"]`);
+  // In the field's own block: the nearest element around the input that holds the message.
+  const error = field.locator(`xpath=ancestor::*[.//*[@id="${id}-error"]][1]`).locator(`[id="${id}-error"]`);
   await expect(error).toHaveText(message);
   await expect(field).toHaveAttribute("aria-describedby", `${id}-error`);
 }
