@@ -1,8 +1,8 @@
 import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "react-router";
-import { Toaster } from "sonner";
 import type { Route } from "./+types/root";
 import { StatusPage } from "~/components/status-page";
 import { ProgressBar } from "~/components/progress-bar";
+import { Toaster } from "~/components/ui/toaster";
 import { AppearanceProvider, useAppearance } from "~/hooks/use-appearance";
 import { appearanceFromCookie, systemAppearanceScript } from "~/lib/appearance";
 import { servicesContext } from "~/lib/services.server";
@@ -67,18 +67,13 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <AppearanceProvider initial={appearance}>
           <ProgressBar />
           {children}
-          <ThemedToaster />
+          <Toaster />
         </AppearanceProvider>
         <ScrollRestoration nonce={data?.nonce} />
         <Scripts nonce={data?.nonce} />
       </body>
     </html>
   );
-}
-
-function ThemedToaster() {
-  const { appearance } = useAppearance();
-  return <Toaster theme={appearance} richColors closeButton position="top-center" />;
 }
 
 export default function App({ loaderData }: Route.ComponentProps) {

@@ -336,8 +336,13 @@ async function main() {
     largest("wallet open", last.wallet, 20);
     let clean = true;
     if (chunks) {
-      log("# wallet open by package (each file's gzip size shared out by rendered code):");
-      for (const [pkg, size] of byPackage(last.wallet, chunks).slice(0, 20)) log(`#   ${kib(size).padStart(6)} KiB  ${pkg}`);
+      const packages = (label: string, assets: Asset[], count: number) => {
+        log(`# ${label} by package (each file's gzip size shared out by rendered code):`);
+        for (const [pkg, size] of byPackage(assets, chunks).slice(0, count)) log(`#   ${kib(size).padStart(6)} KiB  ${pkg}`);
+      };
+      packages("welcome first load", last.welcome, 8);
+      packages("dashboard first load", last.dashboard, 12);
+      packages("wallet open", last.wallet, 20);
       clean = [
         checkFirstLoad("welcome", last.welcome, last.preloads.welcome, chunks),
         checkFirstLoad("dashboard", last.dashboard, last.preloads.dashboard, chunks),

@@ -1,7 +1,7 @@
 import type { AppKit } from "@reown/appkit";
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { useNavigate, useRevalidator } from "react-router";
-import { toast } from "sonner";
+import { toast } from "~/components/ui/toaster";
 import type { ChainConfig } from "./chain-config";
 import { CHAIN_NAMES } from "./chains";
 

@@ -1,19 +1,46 @@
-import { useState, type ReactNode } from "react";
-import { Dialog, DialogContent, DialogDescription, DialogTitle, DialogTrigger } from "~/components/ui/dialog";
-import { SignInForm } from "./sign-in-form";
+import { cloneElement, lazy, Suspense, useState, type ReactElement, type SyntheticEvent } from "react";
+
+type TriggerProps = {
+  onClick?: (event: SyntheticEvent) => void;
+  onPointerEnter?: (event: SyntheticEvent) => void;
+  onFocus?: (event: SyntheticEvent) => void;
+  "aria-haspopup"?: "dialog";
+  "aria-expanded"?: boolean;
+};
+
+// The modal (its dialog primitives and the sign-in form) is fetched when a visitor reaches for
+// the trigger, not in the page's first load.
+const loadModal = () => import("./sign-in-modal");
+const SignInModal = lazy(loadModal);
 
 /** The sign-in modal: the same flow as /login, over the current page. */
-export function SignInDialog({ trigger, redirectTo = "/dashboard" }: { trigger: ReactNode; redirectTo?: string }) {
+export function SignInDialog({ trigger, redirectTo = "/dashboard" }: { trigger: ReactElement<TriggerProps>; redirectTo?: string }) {
   const [open, setOpen] = useState(false);
+  const [used, setUsed] = useState(false);
+  // Focus goes back to the trigger when the modal closes (it is not a dialog primitive's own trigger).
+  const [returnFocus, setReturnFocus] = useState<HTMLElement | null>(null);
+  const chain = (own: ((event: SyntheticEvent) => void) | undefined, then: (event: SyntheticEvent) => void) => (event: SyntheticEvent) => {
+    own?.(event);
+    then(event);
+  };
   return (
-    <Dialog open={open} onOpenChange={setOpen}>
-      <DialogTrigger asChild>{trigger}</DialogTrigger>
-      <DialogContent>
-        <DialogTitle className="sr-only">Sign in</DialogTitle>
-        <DialogDescription className="sr-only">Sign in with your e-mail or a wallet</DialogDescription>
-        {/* The wallet modal takes over: this one closes so it does not hold the focus. */}
-        <SignInForm redirectTo={redirectTo} onWallet={() => setOpen(false)} />
-      </DialogContent>
-    </Dialog>
+    <>
+      {cloneElement(trigger, {
+        "aria-haspopup": "dialog",
+        "aria-expanded": open,
+        onPointerEnter: chain(trigger.props.onPointerEnter, () => void loadModal()),
+        onFocus: chain(trigger.props.onFocus, () => void loadModal()),
+        onClick: chain(trigger.props.onClick, (event) => {
+          setReturnFocus(event.currentTarget as HTMLElement);
+          setUsed(true);
+          setOpen(true);
+        }),
+      })}
+      {used && (
+        <Suspense fallback={null}>
+          <SignInModal open={open} onOpenChange={setOpen} redirectTo={redirectTo} returnFocus={returnFocus} />
+        </Suspense>
+      )}
+    </>
   );
 }

@@ -1,7 +1,7 @@
 import { MailCheck } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
-import { toast } from "sonner";
+import { toast } from "~/components/ui/toaster";
 import { Button } from "~/components/ui/button";
 import { Field, fieldProps } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";

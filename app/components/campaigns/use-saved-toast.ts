@@ -1,6 +1,6 @@
 import { useEffect } from "react";
 import { useSearchParams } from "react-router";
-import { toast } from "sonner";
+import { toast } from "~/components/ui/toaster";
 
 /**
  * After a create or edit form redirects here with `?saved=<what>`, says so in a toast and takes

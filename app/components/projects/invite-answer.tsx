@@ -1,7 +1,7 @@
 import { CircleAlert, CircleCheck, CircleX, Clock, Link2Off, LogIn } from "lucide-react";
 import { useEffect, type ReactNode } from "react";
 import { Form, Link, useNavigation } from "react-router";
-import { toast } from "sonner";
+import { toast } from "~/components/ui/toaster";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader } from "~/components/ui/card";

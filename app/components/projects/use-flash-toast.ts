@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { toast } from "sonner";
+import { toast } from "~/components/ui/toaster";
 
 /** Shows a message carried across a redirect (see flash.server.ts) once, as a toast. */
 export function useFlashToast(flash: { id: string; message: string } | null | undefined) {

@@ -1,7 +1,7 @@
 import { Star, Wallet } from "lucide-react";
 import { useState } from "react";
 import { Form, useNavigation } from "react-router";
-import { toast } from "sonner";
+import { toast } from "~/components/ui/toaster";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { CHAIN_NAMES, shortAddress } from "~/wallet/chains";

@@ -1,6 +1,6 @@
 import { useEffect } from "react";
 import { data, useActionData, useNavigation } from "react-router";
-import { toast } from "sonner";
+import { toast } from "~/components/ui/toaster";
 import type { Route } from "./+types/leaderboard";
 import { LeaderboardSettingsForm, type LeaderboardSettingsValues } from "~/components/leaderboards/leaderboard-settings-form";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";

@@ -1,6 +1,6 @@
 import { useEffect } from "react";
 import { data, Form, useActionData, useNavigation } from "react-router";
-import { toast } from "sonner";
+import { toast } from "~/components/ui/toaster";
 import type { Route } from "./+types/password";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";

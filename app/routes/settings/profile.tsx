@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
 import { data, Form, useActionData, useNavigation } from "react-router";
-import { toast } from "sonner";
+import { toast } from "~/components/ui/toaster";
 import type { Route } from "./+types/profile";
 import { UserAvatar } from "~/components/ui/avatar";
 import { Button } from "~/components/ui/button";

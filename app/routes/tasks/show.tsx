@@ -1,7 +1,7 @@
 import { Pencil, Trophy } from "lucide-react";
 import { useEffect } from "react";
 import { data, Link, useActionData, useLocation, useNavigate, useSearchParams } from "react-router";
-import { toast } from "sonner";
+import { toast } from "~/components/ui/toaster";
 import type { Route } from "./+types/show";
 import { PageHeader } from "~/components/page-header";
 import { AuthCard } from "~/components/tasks/auth-card";
