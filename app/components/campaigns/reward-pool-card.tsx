@@ -37,7 +37,7 @@ export function RewardPoolCard({ pool, campaignEnded, editTo }: { pool: RewardPo
         <CardTitle className="text-xl tabular-nums">{poolHeadline(pool)}</CardTitle>
       </CardHeader>
       <CardContent className="grid gap-3 pt-3 text-sm">
-        <p className="text-muted-foreground">{poolSummary(pool)}</p>
+        <p className="text-muted-foreground">{poolSummary(pool, { paid })}</p>
         {pool.distribution === "ranking" && pool.rankAmounts && (
           <ul className="grid gap-1 rounded-lg border p-2 text-xs">
             {rankTiers(pool.rankAmounts, pool.winners ?? 0).map((tier) => (
@@ -59,9 +59,12 @@ export function RewardPoolCard({ pool, campaignEnded, editTo }: { pool: RewardPo
               </p>
             )}
             {pool.seed && (
-              <p className="text-xs text-muted-foreground">
-                Drawn with seed <code className="font-mono break-all">{pool.seed}</code>
-              </p>
+              <details className="text-xs text-muted-foreground">
+                <summary className="cursor-pointer select-none">How the winners were drawn</summary>
+                <p className="mt-1">
+                  From the completers in finishing order, with the recorded seed <code className="font-mono break-all text-foreground">{pool.seed}</code>
+                </p>
+              </details>
             )}
           </>
         ) : (

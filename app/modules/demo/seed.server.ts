@@ -220,8 +220,8 @@ export async function seedDemo({ db, now = new Date() }: { db: Db; now?: Date })
       },
     });
 
-    for (const input of LIVE_POOLS[p] ?? []) {
-      const created = await createRewardPool({ db, campaignId: live.value.id, actorId: owner, input, now: new Date(now.getTime() - 19 * DAY) });
+    for (const [i, input] of (LIVE_POOLS[p] ?? []).entries()) {
+      const created = await createRewardPool({ db, campaignId: live.value.id, actorId: owner, input, now: new Date(now.getTime() - 19 * DAY + i * 60_000) });
       if (!created.ok) throw new Error(`demo reward: ${created.error}`);
     }
 
@@ -249,8 +249,8 @@ export async function seedDemo({ db, now = new Date() }: { db: Db; now?: Date })
       if (!saved.ok) throw new Error(`demo task: ${saved.error}`);
       launchTasks.push({ id: saved.task.id, answer });
     }
-    for (const input of LAUNCH_POOLS) {
-      const created = await createRewardPool({ db, campaignId: ended.value.id, actorId: owner, input, now: new Date(launchStart - DAY) });
+    for (const [i, input] of LAUNCH_POOLS.entries()) {
+      const created = await createRewardPool({ db, campaignId: ended.value.id, actorId: owner, input, now: new Date(launchStart - DAY + i * 60_000) });
       if (!created.ok) throw new Error(`demo reward: ${created.error}`);
     }
     for (const member of members) {

@@ -20,18 +20,19 @@ export function poolHeadline(p: PoolTerms) {
   }
 }
 
-/** Who gets it, in a sentence. */
-export function poolSummary(p: PoolTerms) {
+/** Who gets it, in a sentence; `paid` puts it in the past. */
+export function poolSummary(p: PoolTerms, { paid = false }: { paid?: boolean } = {}) {
   const winners = p.winners ?? 0;
+  const complete = paid ? "completed" : "complete";
   switch (p.distribution) {
     case "fcfs":
       return `For the first ${winners === 1 ? "member" : `${n(winners)} members`} to complete every task.`;
     case "raffle":
-      return `${winners === 1 ? "1 winner" : `${n(winners)} winners`} drawn at random among the members who complete every task.`;
+      return `${winners === 1 ? "1 winner" : `${n(winners)} winners`} drawn at random among the members who ${complete} every task.`;
     case "ranking":
-      return `For the top ${n(winners)} of the campaign leaderboard when it ends.`;
+      return `For the top ${n(winners)} of the campaign leaderboard at its end.`;
     case "everyone":
-      return "Split equally among every member who completes every task.";
+      return `Split equally among every member who ${paid ? "completed" : "completes"} every task.`;
   }
 }
 
