@@ -7,7 +7,7 @@ import { campaign, task } from "#db/schema/quests";
 import { rewardGrant, rewardPool } from "#db/schema/rewards";
 import { xpEvent } from "#db/schema/xp";
 import type { Database } from "~/lib/db.server";
-import { awardXp, boardKey, rankOf } from "~/modules/leaderboards/leaderboards.server";
+import { awardXp, boardKey, rankOf, setLeaderboardVisibility } from "~/modules/leaderboards/leaderboards.server";
 import { attemptTask, reviewCompletion } from "~/modules/tasks/completions.server";
 import { createTestDatabase } from "../../../tests/setup/test-db";
 import { completersOf, distributeEndedCampaigns } from "./distribute.server";
@@ -112,6 +112,8 @@ describe("distribution", () => {
     const ranking = await create(c.id, pool({ distribution: "ranking", winners: 5, rankAmounts: [300, 200, 100] }));
     const everyone = await create(c.id, pool({ distribution: "everyone", amount: 10 }));
     await playCampaign(c);
+    // Hiding from public boards does not forfeit a prize.
+    await setLeaderboardVisibility({ db: database.db, userId: "m4", visible: false });
     const boardBefore = await rankOf({ db: database.db, board: boardKey({ kind: "campaign", campaignId: c.id }, "all"), userId: "m5" });
 
     expect(await distributeEndedCampaigns({ db: database.db, now: at(-1.5) })).toEqual({ pools: 0, grants: 0 });
