@@ -21,6 +21,8 @@ export default [
       route(":project/campaigns/:campaign/edit", "routes/campaigns/edit.tsx"),
       route(":project/campaigns/:campaign/leaderboard", "routes/campaigns/leaderboard.tsx"),
       route(":project/campaigns/:campaign/submissions", "routes/campaigns/submissions.tsx"),
+      route(":project/campaigns/:campaign/rewards/new", "routes/rewards/new.tsx"),
+      route(":project/campaigns/:campaign/rewards/:reward/edit", "routes/rewards/edit.tsx"),
       route(":project/crusades", "routes/crusades/project-index.tsx"),
       route(":project/crusades/new", "routes/crusades/new.tsx"),
       route(":project/crusades/:crusade", "routes/crusades/show.tsx"),

@@ -1,10 +1,13 @@
 import type { Services } from "~/lib/services.server";
 import { expireWindows } from "~/modules/leaderboards/leaderboards.server";
 import { purgeExpired } from "~/modules/maintenance/purge-expired.server";
+import { distributeEndedCampaigns } from "~/modules/rewards/distribute.server";
 
 const PURGE_EVERY_MS = 10 * 60 * 1000;
 /** Days leave the 7- and 30-day boards at midnight UTC; an hourly run (idempotent) catches each soon after. */
 const EXPIRE_WINDOWS_EVERY_MS = 60 * 60 * 1000;
+/** Reward pools are paid within a minute of their campaign's end (exactly once, whichever process runs it). */
+const DISTRIBUTE_REWARDS_EVERY_MS = 60 * 1000;
 
 /**
  * Background work that runs inside the web process. Returns a stop function that waits for the
@@ -20,6 +23,10 @@ export function startWorkers({ database, logger }: Pick<Services, "database" | "
       const expired = await expireWindows({ db: database.db });
       logger.debug({ expired }, "expired leaderboard window days");
     }, (err) => logger.error({ err }, "leaderboard window expiry failed; it runs again later")),
+    every(DISTRIBUTE_REWARDS_EVERY_MS, async () => {
+      const paid = await distributeEndedCampaigns({ db: database.db });
+      if (paid.pools > 0) logger.info(paid, "paid reward pools of ended campaigns");
+    }, (err) => logger.error({ err }, "reward distribution failed; it runs again in a minute")),
   ];
   return async function stop() {
     await Promise.all(jobs.map((stopJob) => stopJob()));

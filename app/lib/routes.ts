@@ -31,6 +31,8 @@ export const ROUTES = {
   "campaigns.edit": { path: "/projects/:project/campaigns/:campaign/edit", bindings: { project: "slug", campaign: "slug" } },
   "campaigns.leaderboard": { path: "/projects/:project/campaigns/:campaign/leaderboard", bindings: { project: "slug", campaign: "slug" } },
   "campaigns.submissions": { path: "/projects/:project/campaigns/:campaign/submissions", bindings: { project: "slug", campaign: "slug" } },
+  "campaigns.rewards.new": { path: "/projects/:project/campaigns/:campaign/rewards/new", bindings: { project: "slug", campaign: "slug" } },
+  "campaigns.rewards.edit": { path: "/projects/:project/campaigns/:campaign/rewards/:reward/edit", bindings: { project: "slug", campaign: "slug" } },
   "campaigns.submissions.csv": { path: "/projects/:project/campaigns/:campaign/submissions.csv", bindings: { project: "slug", campaign: "slug" } },
   "crusades.index": { path: "/crusades" },
   "crusades.new": { path: "/projects/:project/crusades/new", bindings: { project: "slug" } },

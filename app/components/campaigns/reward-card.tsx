@@ -1,13 +1,13 @@
 import { Sparkles } from "lucide-react";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 
-/** What the campaign pays: the XP of its tasks (the only reward this version has). */
+/** What the campaign's tasks pay: the XP of each, on approval (reward pools come on top, see RewardPools). */
 export function XpRewardCard({ xp, tasks, daily }: { xp: number; tasks: number; daily: number }) {
   return (
     <Card>
       <CardHeader>
         <CardDescription className="flex items-center gap-2">
-          <Sparkles className="size-4 text-lime-600 dark:text-brand" aria-hidden /> Reward
+          <Sparkles className="size-4 text-lime-600 dark:text-brand" aria-hidden /> Task XP
         </CardDescription>
         <CardTitle className="text-2xl tabular-nums">{xp.toLocaleString("en")} XP</CardTitle>
       </CardHeader>

@@ -2,6 +2,7 @@ import { count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { project } from "#db/schema/projects";
 import { campaign, completion, crusade, task, TASK_TYPES } from "#db/schema/quests";
+import { rewardGrant, rewardPool } from "#db/schema/rewards";
 import type { Database } from "~/lib/db.server";
 import { boardKey, boardPage } from "~/modules/leaderboards/leaderboards.server";
 import { campaignStatus } from "~/modules/tasks/campaign-status";
@@ -28,6 +29,13 @@ describe("the demo", () => {
     for (const window of ["all", "30d", "7d"] as const) {
       expect((await boardPage({ db, board: boardKey({ kind: "global" }, window), limit: 5 })).length).toBeGreaterThan(0);
     }
+    // Reward pools: open on live campaigns, paid (to someone) on the ended ones.
+    const pools = await db.select({ status: rewardPool.status, campaign }).from(rewardPool).innerJoin(campaign, eq(campaign.id, rewardPool.campaignId));
+    expect(new Set(pools.map((p) => `${campaignStatus(p.campaign, now)}:${p.status}`))).toEqual(new Set(["live:open", "ended:paid"]));
+    expect(new Set((await db.select({ distribution: rewardPool.distribution }).from(rewardPool)).map((p) => p.distribution))).toEqual(
+      new Set(["fcfs", "raffle", "ranking", "everyone"]),
+    );
+    expect((await db.select({ n: count() }).from(rewardGrant))[0]!.n).toBeGreaterThan(20);
     expect(await seedDemo({ db, now })).toEqual({ seeded: false });
   });
 });

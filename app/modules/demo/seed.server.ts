@@ -3,6 +3,9 @@ import { user } from "#db/schema/auth";
 import { category, project } from "#db/schema/projects";
 import type { Db } from "~/lib/db.server";
 import { createProject } from "~/modules/projects/projects.server";
+import { distributeEndedCampaigns } from "~/modules/rewards/distribute.server";
+import { createRewardPool } from "~/modules/rewards/reward-pools.server";
+import type { RewardPoolInput } from "~/modules/rewards/reward.schema";
 import { saveCampaign, saveCrusade } from "~/modules/tasks/campaigns.server";
 import { attemptTask, reviewCompletion, type AttemptInput } from "~/modules/tasks/completions.server";
 import { saveTask, type TaskInput } from "~/modules/tasks/tasks.server";
@@ -10,7 +13,8 @@ import { saveTask, type TaskInput } from "~/modules/tasks/tasks.server";
 /**
  * A believable demo: projects in several categories, live, scheduled and ended campaigns,
  * crusades, tasks of every type, and members who completed them over the last weeks (so every
- * board and window has data). Runs only on a database without projects.
+ * board and window has data), XP reward pools on live campaigns and paid ones on the ended
+ * campaigns. Runs only on a database without projects.
  */
 
 const DAY = 86_400_000;
@@ -69,6 +73,29 @@ function taskSet(projectName: string, site: string): DemoTask[] {
     { title: "Daily check-in", type: "visit_link", verification: "none", xp: 10, recurrence: "daily", config: { url: `${site}/daily` }, answer: { kind: "visit" } },
   ];
 }
+
+const pool = (input: Partial<RewardPoolInput> & Pick<RewardPoolInput, "distribution">): RewardPoolInput => ({
+  winners: null,
+  amount: null,
+  rankAmounts: null,
+  ...input,
+});
+
+/** Reward pools of each project's live season, by project. */
+const LIVE_POOLS: RewardPoolInput[][] = [
+  [pool({ distribution: "fcfs", winners: 50, amount: 100 }), pool({ distribution: "ranking", winners: 10, rankAmounts: [1000, 500, 250, 100] })],
+  [pool({ distribution: "raffle", winners: 5, amount: 250 })],
+  [pool({ distribution: "everyone", amount: 5000 })],
+  [pool({ distribution: "ranking", winners: 3, rankAmounts: [600, 400, 200] }), pool({ distribution: "raffle", winners: 2, amount: 500 })],
+  [],
+];
+
+/** The ended launch week paid these, for every project. */
+const LAUNCH_POOLS = [
+  pool({ distribution: "fcfs", winners: 10, amount: 150 }),
+  pool({ distribution: "raffle", winners: 3, amount: 300 }),
+  pool({ distribution: "ranking", winners: 5, rankAmounts: [500, 300, 200] }),
+];
 
 const PROJECTS = [
   { name: "Lumen Swap", slug: "lumen-swap", category: "defi", site: "https://lumenswap.example", description: "A decentralised exchange with concentrated liquidity and weekly community quests." },
@@ -193,6 +220,48 @@ export async function seedDemo({ db, now = new Date() }: { db: Db; now?: Date })
       },
     });
 
+    for (const [i, input] of (LIVE_POOLS[p] ?? []).entries()) {
+      const created = await createRewardPool({ db, campaignId: live.value.id, actorId: owner, input, now: new Date(now.getTime() - 19 * DAY + i * 60_000) });
+      if (!created.ok) throw new Error(`demo reward: ${created.error}`);
+    }
+
+    // Launch week: two tasks, done by most members during that week, and rewards paid at its end.
+    const launchStart = ended.value.startsAt.getTime();
+    const launchTasks: { id: string; answer: AttemptInput }[] = [];
+    for (const demo of [
+      { title: `Say hello to ${spec.name}`, type: "visit_link", verification: "none", xp: 25, config: { url: `${spec.site}/hello` }, answer: { kind: "visit" } },
+      {
+        title: "Launch week quiz",
+        type: "quiz",
+        verification: "auto",
+        xp: 40,
+        config: { question: `Which week did ${spec.name} launch in?`, answers: ["launch week"], retryDelaySeconds: 0 },
+        answer: { kind: "answer", answer: "Launch week" },
+      },
+    ] as const) {
+      const { answer, ...fields } = demo;
+      const saved = await saveTask({
+        db,
+        projectId,
+        input: { description: "", recurrence: "once", startsAt: null, endsAt: null, cap: null, campaignId: ended.value.id, published: true, ...fields },
+        now: new Date(launchStart - DAY),
+      });
+      if (!saved.ok) throw new Error(`demo task: ${saved.error}`);
+      launchTasks.push({ id: saved.task.id, answer });
+    }
+    for (const [i, input] of LAUNCH_POOLS.entries()) {
+      const created = await createRewardPool({ db, campaignId: ended.value.id, actorId: owner, input, now: new Date(launchStart - DAY + i * 60_000) });
+      if (!created.ok) throw new Error(`demo reward: ${created.error}`);
+    }
+    for (const member of members) {
+      if (next() < 0.3) continue;
+      for (const { id, answer } of launchTasks) {
+        if (next() < 0.15) continue;
+        const at = new Date(launchStart + Math.floor(next() * 6 * DAY) + 3_600_000);
+        await attemptTask({ db, taskId: id, userId: member.id, input: answer, readBalance: noChain, now: at });
+      }
+    }
+
     // Members do the tasks over the last four weeks; the team reviews most submissions.
     for (const member of members) {
       if (next() < 0.35) continue;
@@ -214,5 +283,7 @@ export async function seedDemo({ db, now = new Date() }: { db: Db; now?: Date })
       }
     }
   }
+  // The launch weeks' rewards, paid a minute after they ended (as the worker would have).
+  await distributeEndedCampaigns({ db, now: new Date(now.getTime() - 73 * DAY + 60_000) });
   return { seeded: true as const, projects: PROJECTS.length, members: members.length };
 }

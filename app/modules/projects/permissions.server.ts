@@ -14,6 +14,7 @@ export const PERMISSIONS = {
   "team.invite": ["owner", "admin"],
   "team.manage": ["owner"],
   "quests.manage": ["owner", "admin"],
+  "rewards.manage": ["owner", "admin"],
   "drafts.view": ["owner", "admin", "reviewer"],
   "submissions.review": ["owner", "admin", "reviewer"],
 } as const satisfies Record<string, readonly ProjectRole[]>;

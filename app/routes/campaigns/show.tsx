@@ -7,6 +7,7 @@ import { LocalTime } from "~/components/campaigns/local-time";
 import { ProgressMeter } from "~/components/campaigns/progress-meter";
 import { ProjectCrumb } from "~/components/campaigns/project-crumb";
 import { XpRewardCard } from "~/components/campaigns/reward-card";
+import { RewardPools } from "~/components/campaigns/reward-pools";
 import { useSavedToast } from "~/components/campaigns/use-saved-toast";
 import { PageHeader } from "~/components/page-header";
 import { Button } from "~/components/ui/button";
@@ -15,6 +16,7 @@ import { pageTitle } from "~/lib/meta";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/lib/services.server";
 import { getSession } from "~/modules/auth/session.server";
+import { listRewardPools } from "~/modules/rewards/reward-pools.server";
 import { can } from "~/modules/projects/permissions.server";
 import { campaignStatus } from "~/modules/tasks/campaign-status";
 import { campaignProgress } from "~/modules/tasks/campaigns.server";
@@ -40,16 +42,26 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     tasks: tasks.map((t) => ({ ...t, published: t.publishedAt !== null, state: states.get(t.id) ?? null })),
     progress: userId ? await campaignProgress({ db, campaignId: campaign.id, userId }) : null,
     reward: { xp: published.reduce((sum, t) => sum + t.xp, 0), tasks: published.length, daily: published.filter((t) => t.recurrence === "daily").length },
+    pools: await listRewardPools({ db, campaignId: campaign.id, userId }),
     canManage: can(role, "quests.manage"),
+    canManageRewards: can(role, "rewards.manage"),
     canReview: can(role, "submissions.review"),
   };
 }
 
 export default function CampaignShow({ loaderData }: Route.ComponentProps) {
-  const { project, campaign, now, tasks, progress, reward, canManage, canReview } = loaderData;
+  const { project, campaign, now, tasks, progress, reward, pools, canManage, canManageRewards, canReview } = loaderData;
   const location = useLocation();
-  useSavedToast({ created: "Campaign created", updated: "Campaign saved" });
+  useSavedToast({
+    created: "Campaign created",
+    updated: "Campaign saved",
+    "reward-created": "Reward created",
+    "reward-updated": "Reward saved",
+    "reward-deleted": "Reward deleted",
+  });
   const ids = { project: project.slug, campaign: campaign.slug };
+  const ended = campaign.status === "ended";
+  const manageRewards = canManageRewards && !ended;
   const addTask = canManage ? route("tasks.new", { project: project.slug, campaignId: campaign.id }) : null;
   const when = countdown(campaign, now);
   return (
@@ -124,6 +136,12 @@ export default function CampaignShow({ loaderData }: Route.ComponentProps) {
             </CardContent>
           </Card>
           <XpRewardCard xp={reward.xp} tasks={reward.tasks} daily={reward.daily} />
+          <RewardPools
+            pools={pools}
+            campaignEnded={ended}
+            createTo={manageRewards ? route("campaigns.rewards.new", ids) : null}
+            editTo={manageRewards ? (reward) => route("campaigns.rewards.edit", { ...ids, reward }) : null}
+          />
         </aside>
       </div>
     </>

@@ -1,0 +1,59 @@
+import { Gift, Plus } from "lucide-react";
+import { Link } from "react-router";
+import { EmptyState } from "~/components/empty-state";
+import { Button } from "~/components/ui/button";
+import { RewardPoolCard, type RewardPoolView } from "./reward-pool-card";
+
+/** The campaign's reward pools, or why there are none (and, for its managers, the way to add one). */
+export function RewardPools({
+  pools,
+  campaignEnded,
+  createTo,
+  editTo,
+}: {
+  pools: RewardPoolView[];
+  campaignEnded: boolean;
+  /** Set for managers while the campaign has not ended. */
+  createTo: string | null;
+  editTo: ((poolId: string) => string) | null;
+}) {
+  return (
+    <section aria-labelledby="rewards-heading" className="grid gap-3">
+      <div className="flex items-center justify-between gap-2">
+        <h2 id="rewards-heading" className="text-lg font-semibold">
+          Rewards
+        </h2>
+        {createTo && pools.length > 0 && (
+          <Button asChild variant="outline" size="sm">
+            <Link to={createTo}>
+              <Plus /> Create reward
+            </Link>
+          </Button>
+        )}
+      </div>
+      {pools.length === 0 ? (
+        <EmptyState
+          icon={Gift}
+          title="No reward pools"
+          action={
+            createTo && (
+              <Button asChild variant="brand">
+                <Link to={createTo}>
+                  <Plus /> Create reward
+                </Link>
+              </Button>
+            )
+          }
+        >
+          {createTo
+            ? "Pay XP to the first completers, a raffle's winners, the top of the leaderboard or everyone who finishes."
+            : campaignEnded
+              ? "This campaign paid no reward beyond its tasks' XP."
+              : "This campaign has no reward beyond its tasks' XP yet."}
+        </EmptyState>
+      ) : (
+        pools.map((pool) => <RewardPoolCard key={pool.id} pool={pool} campaignEnded={campaignEnded} editTo={editTo?.(pool.id) ?? null} />)
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,33 @@
+import { data } from "react-router";
+import type { Db } from "~/lib/db.server";
+import { authorize } from "~/modules/projects/permissions.server";
+import { campaignStatus } from "~/modules/tasks/campaign-status";
+import { campaignPage } from "~/modules/tasks/quest-pages.server";
+import { poolIn } from "./reward-pools.server";
+
+/**
+ * What the create- and edit-reward screens load: the campaign (404 when there is none), the
+ * viewer's right to manage its rewards (403 otherwise), whether it has ended, and the pool being
+ * edited (404 when it is not one of this campaign's).
+ */
+export async function rewardPage({
+  db,
+  projectSlug,
+  campaignSlug,
+  poolId,
+  userId,
+  now = new Date(),
+}: {
+  db: Db;
+  projectSlug: string;
+  campaignSlug: string;
+  poolId?: string;
+  userId: string;
+  now?: Date;
+}) {
+  const { project, campaign } = await campaignPage({ db, projectSlug, campaignSlug, userId });
+  await authorize({ db, projectId: project.id, userId, action: "rewards.manage" });
+  const pool = poolId ? await poolIn(db, campaign.id, poolId) : null;
+  if (poolId && !pool) throw data("Not found", { status: 404 });
+  return { project, campaign, pool, ended: campaignStatus(campaign, now) === "ended" };
+}

@@ -1,0 +1,262 @@
+import { randomUUID } from "node:crypto";
+import { and, asc, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { user } from "#db/schema/auth";
+import { project, projectMember } from "#db/schema/projects";
+import { campaign, task } from "#db/schema/quests";
+import { rewardGrant, rewardPool } from "#db/schema/rewards";
+import { xpEvent } from "#db/schema/xp";
+import type { Database } from "~/lib/db.server";
+import { awardXp, boardKey, rankOf, setLeaderboardVisibility } from "~/modules/leaderboards/leaderboards.server";
+import { attemptTask, reviewCompletion } from "~/modules/tasks/completions.server";
+import { createTestDatabase } from "../../../tests/setup/test-db";
+import { completersOf, distributeEndedCampaigns } from "./distribute.server";
+import { drawRaffle } from "./draw-raffle.server";
+import { createRewardPool, deleteRewardPool, listRewardPools, updateRewardPool } from "./reward-pools.server";
+import type { RewardPoolInput } from "./reward.schema";
+
+let database: Database;
+const DAY = 86_400_000;
+const HOUR = 3_600_000;
+const T = new Date("2026-11-20T12:00:00Z");
+const at = (days: number) => new Date(T.getTime() + days * DAY);
+const noChain = async () => 0n;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  const db = database.db;
+  await db.insert(user).values(["own", "adm", "rev", "out", ...Array.from({ length: 8 }, (_, i) => `m${i + 1}`)].map((id) => ({ id, email: `${id}@example.com`, name: id })));
+  await db.insert(project).values({ id: "p", slug: "p", name: "P" });
+  await db.insert(projectMember).values([
+    { projectId: "p", userId: "own", role: "owner" },
+    { projectId: "p", userId: "adm", role: "admin" },
+    { projectId: "p", userId: "rev", role: "reviewer" },
+  ]);
+});
+afterAll(() => database.close());
+
+/** A published campaign from `start` to `end` (days from T) with a one-off link (10 XP), a reviewed text (30) and a daily link (5). */
+async function makeCampaign(start = -10, end = -1, published: Date | null = at(start - 1)) {
+  const id = randomUUID();
+  await database.db.insert(campaign).values({ id, projectId: "p", slug: id.slice(0, 8), name: "Season", startsAt: at(start), endsAt: at(end), publishedAt: published });
+  const tasks = { link: randomUUID(), text: randomUUID(), daily: randomUUID() };
+  const base = { projectId: "p", campaignId: id, publishedAt: at(start - 1) };
+  await database.db.insert(task).values([
+    { ...base, id: tasks.link, title: "Visit", type: "visit_link", verification: "none", xp: 10, config: { url: "https://example.com" } },
+    { ...base, id: tasks.text, title: "Write", type: "submit_text", verification: "review", xp: 30, config: { prompt: "", minLength: 1 } },
+    { ...base, id: tasks.daily, title: "Check in", type: "visit_link", verification: "none", recurrence: "daily", xp: 5, config: { url: "https://example.com" } },
+  ]);
+  return { id, tasks };
+}
+
+const visit = async (taskId: string, userId: string, days: number) => {
+  const result = await attemptTask({ db: database.db, taskId, userId, input: { kind: "visit" }, readBalance: noChain, now: at(days) });
+  expect(result.ok).toBe(true);
+};
+const write = async (taskId: string, userId: string, submitted: number, approved?: number) => {
+  const result = await attemptTask({ db: database.db, taskId, userId, input: { kind: "text", text: "Here it is" }, readBalance: noChain, now: at(submitted) });
+  if (!result.ok) throw new Error(result.reason);
+  if (approved !== undefined) await reviewCompletion({ db: database.db, completionId: result.completionId, reviewerId: "rev", decision: "approved", now: at(approved) });
+};
+
+/**
+ * Completers, in finishing order: m2 (day −7), m3 (−6), m1 (−5), m5 (−2). m4 and m6 did part of it.
+ * Campaign board: m5 55 XP (three daily check-ins), then m2, m3, m1 at 45 (by when they got there), m4 and m6 at 15.
+ */
+async function playCampaign({ tasks }: Awaited<ReturnType<typeof makeCampaign>>) {
+  const { link, text, daily } = tasks;
+  const steps: (() => Promise<void>)[] = [
+    () => visit(link, "m1", -9), () => visit(daily, "m1", -9), () => write(text, "m1", -9, -5),
+    () => visit(link, "m2", -8), () => visit(daily, "m2", -8), () => write(text, "m2", -8, -7),
+    () => write(text, "m3", -9, -6.5), () => visit(daily, "m3", -6.5), () => visit(link, "m3", -6),
+    () => visit(link, "m4", -9), () => visit(daily, "m4", -9),
+    () => visit(link, "m5", -4), () => visit(daily, "m5", -4), () => visit(daily, "m5", -3), () => visit(daily, "m5", -2.5), () => write(text, "m5", -4, -2),
+    () => visit(link, "m6", -3), () => visit(daily, "m6", -3), () => write(text, "m6", -3),
+  ];
+  for (const step of steps) await step();
+}
+
+const pool = (input: Partial<RewardPoolInput> & Pick<RewardPoolInput, "distribution">): RewardPoolInput => ({ winners: null, amount: null, rankAmounts: null, ...input });
+
+async function create(campaignId: string, input: RewardPoolInput, actorId = "own", now = at(-9.5)) {
+  const created = await createRewardPool({ db: database.db, campaignId, actorId, input, now });
+  if (!created.ok) throw new Error(created.error);
+  return created.value;
+}
+
+const grantsOf = (poolId: string) =>
+  database.db.select({ userId: rewardGrant.userId, position: rewardGrant.position, amount: rewardGrant.amount }).from(rewardGrant).where(eq(rewardGrant.poolId, poolId)).orderBy(asc(rewardGrant.position));
+
+const rewardXp = async (poolId: string) =>
+  (await database.db.select({ userId: xpEvent.userId, amount: xpEvent.amount }).from(xpEvent).where(and(eq(xpEvent.sourceType, "reward"), eq(xpEvent.sourceId, poolId)))).sort((a, b) =>
+    a.userId.localeCompare(b.userId),
+  );
+
+describe("completers", () => {
+  it("are the members with every published task approved, in the order they finished", async () => {
+    const c = await makeCampaign();
+    await playCampaign(c);
+    const completers = await completersOf({ db: database.db, campaignId: c.id, asOf: T });
+    expect(completers.map((x) => x.userId)).toEqual(["m2", "m3", "m1", "m5"]);
+    expect(completers[0]!.finishedAt.toISOString()).toBe(at(-7).toISOString());
+    // As of day −5.5 only m2 and m3 had finished.
+    expect((await completersOf({ db: database.db, campaignId: c.id, asOf: at(-5.5) })).map((x) => x.userId)).toEqual(["m2", "m3"]);
+  });
+});
+
+describe("distribution", () => {
+  it("pays every mode once the campaign has ended, and nothing before", async () => {
+    const c = await makeCampaign();
+    const fcfs = await create(c.id, pool({ distribution: "fcfs", winners: 2, amount: 100 }));
+    const raffle = await create(c.id, pool({ distribution: "raffle", winners: 2, amount: 70 }));
+    const ranking = await create(c.id, pool({ distribution: "ranking", winners: 5, rankAmounts: [300, 200, 100] }));
+    const everyone = await create(c.id, pool({ distribution: "everyone", amount: 10 }));
+    await playCampaign(c);
+    // Hiding from public boards does not forfeit a prize.
+    await setLeaderboardVisibility({ db: database.db, userId: "m4", visible: false });
+    const boardBefore = await rankOf({ db: database.db, board: boardKey({ kind: "campaign", campaignId: c.id }, "all"), userId: "m5" });
+
+    expect(await distributeEndedCampaigns({ db: database.db, now: at(-1.5) })).toEqual({ pools: 0, grants: 0 });
+    expect(await distributeEndedCampaigns({ db: database.db, now: T })).toEqual({ pools: 4, grants: 2 + 2 + 5 + 4 });
+
+    expect(await grantsOf(fcfs.id)).toEqual([
+      { userId: "m2", position: 1, amount: 100 },
+      { userId: "m3", position: 2, amount: 100 },
+    ]);
+    expect(await grantsOf(ranking.id)).toEqual([
+      { userId: "m5", position: 1, amount: 300 },
+      { userId: "m2", position: 2, amount: 200 },
+      { userId: "m3", position: 3, amount: 100 },
+      { userId: "m1", position: 4, amount: 100 },
+      { userId: "m4", position: 5, amount: 100 },
+    ]);
+    // 10 XP among 4: 2 each, and the 2 left over to the two earliest finishers.
+    expect(await grantsOf(everyone.id)).toEqual([
+      { userId: "m2", position: 1, amount: 3 },
+      { userId: "m3", position: 2, amount: 3 },
+      { userId: "m1", position: 3, amount: 2 },
+      { userId: "m5", position: 4, amount: 2 },
+    ]);
+    const drawn = await grantsOf(raffle.id);
+    expect(drawn).toHaveLength(2);
+    expect(new Set(drawn.map((g) => g.userId)).size).toBe(2);
+    for (const g of drawn) expect(["m1", "m2", "m3", "m5"]).toContain(g.userId);
+
+    // The XP went through the award ledger, once per member and pool.
+    expect(await rewardXp(fcfs.id)).toEqual([
+      { userId: "m2", amount: 100 },
+      { userId: "m3", amount: 100 },
+    ]);
+    expect((await rewardXp(ranking.id)).reduce((s, e) => s + e.amount, 0)).toBe(800);
+    expect(await awardXp({ db: database.db, award: { userId: "m2", projectId: "p", sourceType: "reward", sourceId: fcfs.id, amount: 100 } })).toBe(false);
+    // It counts on the project's board, not the campaign's (the ranking stays as the campaign ended).
+    expect(await rankOf({ db: database.db, board: boardKey({ kind: "campaign", campaignId: c.id }, "all"), userId: "m5" })).toEqual(boardBefore);
+
+    const pools = await database.db.select().from(rewardPool).where(eq(rewardPool.campaignId, c.id));
+    expect(pools.map((p) => p.status)).toEqual(["paid", "paid", "paid", "paid"]);
+    expect(pools.every((p) => p.paidAt?.getTime() === T.getTime())).toBe(true);
+    expect(pools.find((p) => p.id === raffle.id)!.seed).toMatch(/^[0-9a-f]{64}$/);
+    expect(pools.find((p) => p.id === fcfs.id)!.seed).toBeNull();
+
+    const cards = await listRewardPools({ db: database.db, campaignId: c.id, userId: "m5" });
+    expect(cards.find((p) => p.id === ranking.id)).toMatchObject({ paidTo: 5, paidXp: 800, mine: { position: 1, amount: 300 } });
+    expect(cards.find((p) => p.id === fcfs.id)).toMatchObject({ paidTo: 2, paidXp: 200, mine: null });
+
+    expect(await distributeEndedCampaigns({ db: database.db, now: new Date(T.getTime() + HOUR) })).toEqual({ pools: 0, grants: 0 });
+  });
+
+  it("draws the raffle again, the same, from the stored seed", async () => {
+    const c = await makeCampaign();
+    const raffle = await create(c.id, pool({ distribution: "raffle", winners: 3, amount: 5 }));
+    await playCampaign(c);
+    await distributeEndedCampaigns({ db: database.db, now: T });
+    const [paid] = await database.db.select().from(rewardPool).where(eq(rewardPool.id, raffle.id));
+    // Later approvals do not change the entrants of a past draw.
+    await visit(c.tasks.link, "m7", -1.5);
+    await visit(c.tasks.daily, "m7", -1.5);
+    const entrants = (await completersOf({ db: database.db, campaignId: c.id, asOf: paid!.paidAt! })).map((x) => x.userId);
+    expect(entrants).toEqual(["m2", "m3", "m1", "m5"]);
+    const again = drawRaffle({ seed: paid!.seed!, entrants, winners: 3 });
+    expect((await grantsOf(raffle.id)).map((g) => g.userId)).toEqual(again);
+  });
+
+  it("pays each pool exactly once when two runs race", async () => {
+    const campaigns = [await makeCampaign(), await makeCampaign()];
+    const pools = [];
+    for (const c of campaigns) {
+      pools.push(await create(c.id, pool({ distribution: "fcfs", winners: 3, amount: 40 })));
+      pools.push(await create(c.id, pool({ distribution: "ranking", winners: 4, rankAmounts: [90, 50] })));
+      pools.push(await create(c.id, pool({ distribution: "everyone", amount: 1000 })));
+      pools.push(await create(c.id, pool({ distribution: "raffle", winners: 2, amount: 25 })));
+      await playCampaign(c);
+    }
+    const runs = await Promise.all([distributeEndedCampaigns({ db: database.db, now: T }), distributeEndedCampaigns({ db: database.db, now: T })]);
+    expect(runs[0].pools + runs[1].pools).toBe(8);
+    expect(runs[0].grants + runs[1].grants).toBe(2 * (3 + 4 + 4 + 2));
+    for (const p of pools) {
+      const grants = await grantsOf(p.id);
+      const events = await rewardXp(p.id);
+      expect(events).toHaveLength(grants.length);
+      expect(events.reduce((s, e) => s + e.amount, 0)).toBe(grants.reduce((s, g) => s + g.amount, 0));
+    }
+    expect((await database.db.select().from(rewardPool).where(eq(rewardPool.status, "open"))).length).toBe(0);
+  });
+
+  it("leaves pools of live and draft campaigns alone, and pays nobody when nobody completed", async () => {
+    const live = await makeCampaign(-5, 5);
+    const livePool = await create(live.id, pool({ distribution: "fcfs", winners: 1, amount: 10 }), "own", at(-4));
+    const draft = await makeCampaign(-10, -1, null);
+    const draftPool = await create(draft.id, pool({ distribution: "fcfs", winners: 1, amount: 10 }));
+    const empty = await makeCampaign();
+    const emptyPool = await create(empty.id, pool({ distribution: "everyone", amount: 500 }));
+    expect(await distributeEndedCampaigns({ db: database.db, now: T })).toEqual({ pools: 1, grants: 0 });
+    const statuses = await database.db.select({ id: rewardPool.id, status: rewardPool.status }).from(rewardPool);
+    expect(statuses.find((s) => s.id === livePool.id)?.status).toBe("open");
+    expect(statuses.find((s) => s.id === draftPool.id)?.status).toBe("open");
+    expect(statuses.find((s) => s.id === emptyPool.id)?.status).toBe("paid");
+  });
+});
+
+describe("managing pools", () => {
+  const forbidden = { init: { status: 403 } };
+
+  it("is for the project's owners and admins, while the campaign has not ended", async () => {
+    const c = await makeCampaign(-5, 5);
+    const now = at(0);
+    const input = pool({ distribution: "fcfs", winners: 10, amount: 50 });
+    const byOwner = await createRewardPool({ db: database.db, campaignId: c.id, actorId: "own", input, now });
+    expect(byOwner).toMatchObject({ ok: true, value: { kind: "xp", distribution: "fcfs", winners: 10, amount: 50, status: "open", createdBy: "own" } });
+    const poolId = byOwner.ok ? byOwner.value.id : "";
+    expect(await createRewardPool({ db: database.db, campaignId: c.id, actorId: "adm", input, now })).toMatchObject({ ok: true });
+
+    for (const actorId of ["rev", "out"]) {
+      await expect(createRewardPool({ db: database.db, campaignId: c.id, actorId, input, now })).rejects.toMatchObject(forbidden);
+      await expect(updateRewardPool({ db: database.db, campaignId: c.id, poolId, actorId, input, now })).rejects.toMatchObject(forbidden);
+      await expect(deleteRewardPool({ db: database.db, campaignId: c.id, poolId, actorId, now })).rejects.toMatchObject(forbidden);
+    }
+
+    const edited = await updateRewardPool({ db: database.db, campaignId: c.id, poolId, actorId: "adm", input: pool({ distribution: "raffle", winners: 3, amount: 20 }), now });
+    expect(edited).toMatchObject({ ok: true, value: { distribution: "raffle", winners: 3, amount: 20 } });
+    // A pool is found only in its own campaign.
+    const other = await makeCampaign(-5, 5);
+    expect(await updateRewardPool({ db: database.db, campaignId: other.id, poolId, actorId: "own", input, now })).toMatchObject({ ok: false });
+    expect(await deleteRewardPool({ db: database.db, campaignId: other.id, poolId, actorId: "own", now })).toMatchObject({ ok: false });
+
+    const ended = { ok: false, error: "This campaign has ended: its rewards can no longer change." };
+    expect(await createRewardPool({ db: database.db, campaignId: c.id, actorId: "own", input, now: at(6) })).toMatchObject(ended);
+    expect(await updateRewardPool({ db: database.db, campaignId: c.id, poolId, actorId: "own", input, now: at(6) })).toMatchObject(ended);
+    expect(await deleteRewardPool({ db: database.db, campaignId: c.id, poolId, actorId: "own", now: at(6) })).toMatchObject(ended);
+
+    expect(await deleteRewardPool({ db: database.db, campaignId: c.id, poolId, actorId: "own", now })).toEqual({ ok: true });
+    expect((await listRewardPools({ db: database.db, campaignId: c.id, userId: null })).map((p) => p.createdBy)).toEqual(["adm"]);
+  });
+
+  it("refuses to change a pool that has been paid", async () => {
+    const c = await makeCampaign(-5, 5);
+    const p = await create(c.id, pool({ distribution: "everyone", amount: 100 }), "own", at(0));
+    await database.db.update(rewardPool).set({ status: "paid" }).where(eq(rewardPool.id, p.id));
+    const paid = { ok: false, error: "This reward has been paid: it can no longer change." };
+    expect(await updateRewardPool({ db: database.db, campaignId: c.id, poolId: p.id, actorId: "own", input: pool({ distribution: "everyone", amount: 5 }), now: at(0) })).toMatchObject(paid);
+    expect(await deleteRewardPool({ db: database.db, campaignId: c.id, poolId: p.id, actorId: "own", now: at(0) })).toMatchObject(paid);
+  });
+});
