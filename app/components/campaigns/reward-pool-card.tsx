@@ -1,7 +1,7 @@
 import { Dices, ListOrdered, Medal, Pencil, Trash2, Users, type LucideIcon } from "lucide-react";
 import { useEffect } from "react";
 import { Link, useFetcher } from "react-router";
-import { toast } from "sonner";
+import { toast } from "~/components/ui/toaster";
 import { ConfirmDialog } from "~/components/projects/confirm-dialog";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
