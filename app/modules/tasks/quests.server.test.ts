@@ -4,7 +4,7 @@ import { project } from "#db/schema/projects";
 import type { Database } from "~/lib/db.server";
 import { createTestDatabase } from "../../../tests/setup/test-db";
 import { campaignStatus } from "./campaign-status";
-import { campaignProgress, crusadeSteps, listCampaigns, saveCampaign, saveCrusade } from "./campaigns.server";
+import { campaignProgress, crusadeSteps, listCampaigns, listCrusades, saveCampaign, saveCrusade } from "./campaigns.server";
 import { attemptTask, reviewCompletion } from "./completions.server";
 import { campaignSchema, crusadeSchema } from "./quests.schema";
 import { parseTaskConfig, taskFormSchema } from "./task.schema";
@@ -139,6 +139,11 @@ describe("crusades", () => {
     expect((await crusadeSteps({ db: database.db, crusadeId, userId: "ann" })).map((s) => s.state)).toEqual(["available", "locked", "locked"]);
     await attemptTask({ db: database.db, taskId: ids[0]!, userId: "ann", input: { kind: "visit" }, readBalance: noChain });
     expect((await crusadeSteps({ db: database.db, crusadeId, userId: "ann" })).map((s) => s.state)).toEqual(["done", "available", "locked"]);
+    // The index's progress (one query for every crusade listed) agrees with the steps.
+    const listed = (await listCrusades({ db: database.db, projectId: "p", userId: "ann" })).find((c) => c.id === crusadeId);
+    expect(listed).toMatchObject({ done: 1, total: 3 });
+    const signedOut = (await listCrusades({ db: database.db, projectId: "p", userId: null })).find((c) => c.id === crusadeId);
+    expect(signedOut).toMatchObject({ done: 0, total: 3 });
     expect(await saveCrusade({ db: database.db, projectId: "q", input })).toEqual({ ok: false, field: "taskIds", error: "Choose tasks of this project, each once." });
   });
 });
