@@ -1,11 +1,11 @@
-import { Form, Link } from "react-router";
-import { Button } from "~/components/ui/button";
+import { Form } from "react-router";
 import { Card, CardContent } from "~/components/ui/card";
 import { Field, fieldProps } from "~/components/ui/field";
 import { Textarea } from "~/components/ui/textarea";
 import { DateTimeInput, TimeZoneHint, type DateValue } from "./date-time-input";
 import { NameSlugFields } from "./name-slug-fields";
 import { FormError } from "~/components/ui/form-error";
+import { CheckboxField, FormActions } from "~/components/ui/form-parts";
 
 export type CampaignFormDefaults = {
   name: string;
@@ -51,21 +51,8 @@ export function CampaignForm({
               <DateTimeInput id="endsAt" error={errors.endsAt} value={defaults.endsAt} />
             </Field>
           </div>
-          <label className="flex items-start gap-3 rounded-lg border p-3 text-sm">
-            <input type="checkbox" name="published" defaultChecked={defaults.published} className="mt-0.5 size-4 accent-lime-600" />
-            <span className="grid gap-0.5">
-              <span className="font-medium">Published</span>
-              <span className="text-muted-foreground">Members see it from now on; it goes live at its start. Unpublished, only the team sees it.</span>
-            </span>
-          </label>
-          <div className="flex flex-wrap gap-2">
-            <Button type="submit" pending={pending}>
-              {submitLabel}
-            </Button>
-            <Button asChild variant="outline">
-              <Link to={cancelTo}>Cancel</Link>
-            </Button>
-          </div>
+          <CheckboxField name="published" label="Published" defaultChecked={defaults.published} hint="Members see it from now on; it goes live at its start. Unpublished, only the team sees it." />
+          <FormActions submitLabel={submitLabel} pending={pending} cancelTo={cancelTo} />
         </Form>
       </CardContent>
     </Card>

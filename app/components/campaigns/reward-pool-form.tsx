@@ -1,12 +1,12 @@
 import { Sparkles } from "lucide-react";
 import { useState } from "react";
-import { Form, Link } from "react-router";
-import { Button } from "~/components/ui/button";
+import { Form } from "react-router";
 import { Card, CardContent } from "~/components/ui/card";
 import { Field, fieldProps } from "~/components/ui/field";
 import { FormError } from "~/components/ui/form-error";
 import { Input } from "~/components/ui/input";
 import { Textarea } from "~/components/ui/textarea";
+import { FormActions } from "~/components/ui/form-parts";
 import { cn } from "~/lib/utils";
 import type { RewardPoolValues } from "~/modules/rewards/reward-form";
 import { DISTRIBUTION_LABELS, MAX_WINNERS } from "~/modules/rewards/reward.schema";
@@ -112,14 +112,7 @@ export function RewardPoolForm({
             </Field>
           )}
 
-          <div className="flex flex-wrap gap-2">
-            <Button type="submit" pending={pending}>
-              {submitLabel}
-            </Button>
-            <Button asChild variant="outline">
-              <Link to={cancelTo}>Cancel</Link>
-            </Button>
-          </div>
+          <FormActions submitLabel={submitLabel} pending={pending} cancelTo={cancelTo} />
         </Form>
       </CardContent>
     </Card>

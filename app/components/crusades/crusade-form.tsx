@@ -1,12 +1,12 @@
-import { Form, Link } from "react-router";
+import { Form } from "react-router";
 import { NameSlugFields } from "~/components/campaigns/name-slug-fields";
-import { Button } from "~/components/ui/button";
 import { Card, CardContent } from "~/components/ui/card";
 import { Field, fieldProps } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
 import { Textarea } from "~/components/ui/textarea";
 import { TaskPicker, type PickableTask } from "./task-picker";
 import { FormError } from "~/components/ui/form-error";
+import { CheckboxField, FormActions } from "~/components/ui/form-parts";
 
 export type CrusadeFormDefaults = { name: string; slug: string; description: string; bonusXp: string; published: boolean; taskIds: string[] };
 
@@ -45,21 +45,8 @@ export function CrusadeForm({
             <Input {...fieldProps("bonusXp", errors.bonusXp)} defaultValue={defaults.bonusXp} inputMode="numeric" className="max-w-40" />
           </Field>
           <TaskPicker tasks={tasks} initial={defaults.taskIds} crusadeId={crusadeId} projectSlug={projectSlug} error={errors.taskIds} />
-          <label className="flex items-start gap-3 rounded-lg border p-3 text-sm">
-            <input type="checkbox" name="published" defaultChecked={defaults.published} className="mt-0.5 size-4 accent-lime-600" />
-            <span className="grid gap-0.5">
-              <span className="font-medium">Published</span>
-              <span className="text-muted-foreground">Members see it and can start. Unpublished, only the team sees it.</span>
-            </span>
-          </label>
-          <div className="flex flex-wrap gap-2">
-            <Button type="submit" pending={pending}>
-              {submitLabel}
-            </Button>
-            <Button asChild variant="outline">
-              <Link to={cancelTo}>Cancel</Link>
-            </Button>
-          </div>
+          <CheckboxField name="published" label="Published" defaultChecked={defaults.published} hint="Members see it and can start. Unpublished, only the team sees it." />
+          <FormActions submitLabel={submitLabel} pending={pending} cancelTo={cancelTo} />
         </Form>
       </CardContent>
     </Card>

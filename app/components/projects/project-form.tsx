@@ -1,11 +1,11 @@
 import { useState, type ReactNode } from "react";
-import { Form, Link, useNavigation } from "react-router";
-import { Button } from "~/components/ui/button";
+import { Form, useNavigation } from "react-router";
 import { Card, CardContent } from "~/components/ui/card";
 import { Field, fieldProps } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
 import { Select } from "~/components/ui/select";
 import { Textarea } from "~/components/ui/textarea";
+import { FormActions } from "~/components/ui/form-parts";
 import { slugify } from "~/modules/projects/project.schema";
 import { ProjectLogo } from "./project-logo";
 
@@ -123,14 +123,7 @@ export function ProjectForm({
               {errors.form}
             </p>
           )}
-          <div className="flex flex-wrap gap-2">
-            <Button type="submit" variant="brand" pending={navigation.state === "submitting"}>
-              {submitLabel}
-            </Button>
-            <Button asChild variant="ghost">
-              <Link to={cancelTo}>Cancel</Link>
-            </Button>
-          </div>
+          <FormActions submitLabel={submitLabel} pending={navigation.state === "submitting"} cancelTo={cancelTo} brand />
         </Form>
       </CardContent>
     </Card>

@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState } from "react";
-import { Form, Link, useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
 import type { TaskType } from "#db/schema/quests";
-import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { Field, fieldProps } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
 import { Select } from "~/components/ui/select";
 import { Textarea } from "~/components/ui/textarea";
+import { CheckboxField, FormActions } from "~/components/ui/form-parts";
 import { TaskConfigFields } from "./task-config-fields";
 import { VERIFICATION_LABELS } from "./task-format";
 
@@ -137,35 +137,11 @@ export function TaskForm({ types, values, errors = NO_ERRORS, campaigns, network
               ))}
             </Select>
           </Field>
-          <div className="flex items-start gap-3">
-            <input
-              id="published"
-              name="published"
-              type="checkbox"
-              defaultChecked={values.published === "on"}
-              className="mt-0.5 size-4 shrink-0 accent-brand"
-              aria-describedby="published-hint"
-            />
-            <div className="grid gap-1">
-              <label htmlFor="published" className="text-sm leading-none font-medium">
-                Published
-              </label>
-              <p id="published-hint" className="text-xs text-muted-foreground">
-                Members see and do published tasks. A draft is seen only by the project&apos;s team.
-              </p>
-            </div>
-          </div>
+          <CheckboxField name="published" label="Published" defaultChecked={values.published === "on"} hint="Members see and do published tasks. A draft is seen only by the project's team." />
         </CardContent>
       </Card>
 
-      <div className="flex flex-wrap gap-2">
-        <Button type="submit" pending={navigation.state === "submitting"}>
-          {submitLabel}
-        </Button>
-        <Button asChild variant="ghost">
-          <Link to={cancelTo}>Cancel</Link>
-        </Button>
-      </div>
+      <FormActions submitLabel={submitLabel} pending={navigation.state === "submitting"} cancelTo={cancelTo} />
     </Form>
   );
 }
