@@ -1,116 +1,59 @@
-import { Flag, FolderKanban, LayoutDashboard, ListChecks, LogOut, Menu, PanelLeftClose, PanelLeftOpen, Route as RouteIcon, Settings, Sparkles, Trophy } from "lucide-react";
-import { useState, type ReactNode } from "react";
-import { Form, Link, NavLink, useLocation } from "react-router";
-import { Button } from "~/components/ui/button";
-import { UserAvatar } from "~/components/ui/avatar";
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuLabel,
-  DropdownMenuSeparator,
-  DropdownMenuTrigger,
-} from "~/components/ui/dropdown-menu";
-import { Sheet, SheetContent, SheetTitle, SheetTrigger } from "~/components/ui/sheet";
+import { LogOut, Menu, PanelLeftClose, PanelLeftOpen, Settings } from "lucide-react";
+import { lazy, Suspense, useState, type ReactNode } from "react";
+import { Form, Link, useLocation } from "react-router";
 import { SignInDialog } from "~/components/auth/sign-in-dialog";
+import { Brand, NavItems } from "~/components/nav";
+import { UserAvatar } from "~/components/ui/avatar";
+import { Button, buttonVariants } from "~/components/ui/button";
+import { MenuButton, menuItemClass, MenuSeparator } from "~/components/ui/menu";
 import { WalletButton } from "~/components/wallet-button";
+import { useDeferredPopup } from "~/hooks/use-deferred-popup";
 import { route } from "~/lib/routes";
-import { useWallet } from "~/wallet/wallet-provider";
 import { cn } from "~/lib/utils";
+import { useWallet } from "~/wallet/wallet-provider";
+
+// The phone drawer's code comes when it is first reached for.
+const loadDrawer = () => import("./nav-drawer");
+const NavDrawer = lazy(loadDrawer);
 
 export type ShellUser = { name: string; email: string; image: string | null; username: string | null };
 
-const NAV = [
-  { to: route("dashboard"), label: "Dashboard", icon: LayoutDashboard, signedIn: true },
-  { to: route("projects.index"), label: "Projects", icon: FolderKanban, match: "/projects" },
-  { to: route("tasks.index"), label: "Tasks", icon: ListChecks, match: "/tasks" },
-  { to: route("campaigns.index"), label: "Campaigns", icon: Flag, match: "/campaigns" },
-  { to: route("crusades.index"), label: "Crusades", icon: RouteIcon, match: "/crusades" },
-  { to: route("leaderboard"), label: "Leaderboard", icon: Trophy },
-  { to: route("settings.profile"), label: "Settings", icon: Settings, match: "/settings", signedIn: true },
-];
-
 export const SIDEBAR_COOKIE = "sidebar";
-
-function NavItems({ collapsed = false, signedIn, onNavigate }: { collapsed?: boolean; signedIn: boolean; onNavigate?: () => void }) {
-  const { pathname } = useLocation();
-  return (
-    <nav aria-label="Main" className="grid gap-1">
-      {NAV.filter((item) => signedIn || !item.signedIn).map(({ to, label, icon: Icon, match }) => {
-        const active = pathname === to || (match !== undefined && pathname.startsWith(match));
-        return (
-          <NavLink
-            key={to}
-            to={to}
-            onClick={onNavigate}
-            title={collapsed ? label : undefined}
-            aria-current={active ? "page" : undefined}
-            className={cn(
-              "flex h-9 items-center gap-3 rounded-md px-3 text-sm font-medium text-muted-foreground transition-colors hover:bg-accent hover:text-foreground",
-              active && "bg-accent text-foreground",
-              collapsed && "justify-center px-0",
-            )}
-          >
-            <Icon className="size-4 shrink-0" aria-hidden />
-            <span className={cn(collapsed && "sr-only")}>{label}</span>
-          </NavLink>
-        );
-      })}
-    </nav>
-  );
-}
-
-function Brand({ collapsed = false }: { collapsed?: boolean }) {
-  return (
-    <Link to={route("welcome")} className="flex items-center gap-2 px-1 font-semibold">
-      <span className="flex size-8 shrink-0 items-center justify-center rounded-lg bg-brand text-brand-foreground">
-        <Sparkles className="size-4" aria-hidden />
-      </span>
-      <span className={cn(collapsed && "sr-only")}>Questline</span>
-    </Link>
-  );
-}
 
 function UserMenu({ user }: { user: ShellUser }) {
   const display = user.name || user.username || user.email;
   // Signing out also disconnects the wallet.
   const wallet = useWallet();
   return (
-    <DropdownMenu>
-      <DropdownMenuTrigger asChild>
-        <Button variant="ghost" size="icon" className="rounded-full" aria-label="Account menu">
-          <UserAvatar name={display} image={user.image} />
-        </Button>
-      </DropdownMenuTrigger>
-      <DropdownMenuContent align="end">
-        <DropdownMenuLabel>
+    <MenuButton
+      label="Account menu"
+      buttonClassName={cn(buttonVariants({ variant: "ghost", size: "icon" }), "rounded-full")}
+      button={<UserAvatar name={display} image={user.image} />}
+      header={
+        <div className="px-2 py-1.5 text-sm">
           <p className="truncate font-medium">{display}</p>
           <p className="truncate text-xs text-muted-foreground">{user.email}</p>
-        </DropdownMenuLabel>
-        <DropdownMenuSeparator />
-        <DropdownMenuItem asChild>
-          <Link to={route("settings.profile")}>
-            <Settings /> Settings
-          </Link>
-        </DropdownMenuItem>
-        <DropdownMenuSeparator />
-        <Form method="post" action={route("logout")} onSubmit={() => void wallet.disconnect()}>
-          {/* Selecting an item closes the menu, which would remove this form before it submits. */}
-          <DropdownMenuItem asChild onSelect={(event) => event.preventDefault()}>
-            <button type="submit" className="w-full">
-              <LogOut /> Sign out
-            </button>
-          </DropdownMenuItem>
-        </Form>
-      </DropdownMenuContent>
-    </DropdownMenu>
+        </div>
+      }
+    >
+      <MenuSeparator />
+      <Link to={route("settings.profile")} role="menuitem" tabIndex={-1} className={menuItemClass}>
+        <Settings aria-hidden /> Settings
+      </Link>
+      <MenuSeparator />
+      <Form method="post" action={route("logout")} onSubmit={() => void wallet.disconnect()}>
+        <button type="submit" role="menuitem" tabIndex={-1} className={menuItemClass}>
+          <LogOut aria-hidden /> Sign out
+        </button>
+      </Form>
+    </MenuButton>
   );
 }
 
 /** The signed-in frame: a collapsible sidebar on wide screens, a drawer on narrow ones, the user menu. */
 export function AppShell({ user, initiallyCollapsed, children }: { user: ShellUser | null; initiallyCollapsed: boolean; children: ReactNode }) {
   const [collapsed, setCollapsed] = useState(initiallyCollapsed);
-  const [drawerOpen, setDrawerOpen] = useState(false);
+  const drawer = useDeferredPopup(loadDrawer);
   const { pathname } = useLocation();
 
   const toggle = () => {
@@ -142,18 +85,14 @@ export function AppShell({ user, initiallyCollapsed, children }: { user: ShellUs
       </aside>
       <div className="flex min-w-0 flex-1 flex-col">
         <header className="sticky top-0 z-40 flex h-14 items-center gap-2 border-b bg-background/90 px-4 backdrop-blur">
-          <Sheet open={drawerOpen} onOpenChange={setDrawerOpen}>
-            <SheetTrigger asChild>
-              <Button variant="ghost" size="icon" className="md:hidden" aria-label="Open menu">
-                <Menu />
-              </Button>
-            </SheetTrigger>
-            <SheetContent>
-              <SheetTitle className="sr-only">Menu</SheetTitle>
-              <Brand />
-              <NavItems signedIn={user !== null} onNavigate={() => setDrawerOpen(false)} />
-            </SheetContent>
-          </Sheet>
+          <Button variant="ghost" size="icon" className="md:hidden" aria-label="Open menu" {...drawer.triggerProps}>
+            <Menu />
+          </Button>
+          {drawer.used && (
+            <Suspense fallback={null}>
+              <NavDrawer open={drawer.open} onOpenChange={drawer.setOpen} returnFocus={drawer.returnFocus} signedIn={user !== null} />
+            </Suspense>
+          )}
           <div className="md:hidden">
             <Brand collapsed />
           </div>

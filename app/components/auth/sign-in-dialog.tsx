@@ -1,40 +1,26 @@
-import { cloneElement, lazy, Suspense, useState, type ReactElement, type SyntheticEvent } from "react";
+import { cloneElement, lazy, Suspense, type ReactElement, type SyntheticEvent } from "react";
+import { useDeferredPopup } from "~/hooks/use-deferred-popup";
 
-type TriggerProps = {
-  onClick?: (event: SyntheticEvent) => void;
-  onPointerEnter?: (event: SyntheticEvent) => void;
-  onFocus?: (event: SyntheticEvent) => void;
-  "aria-haspopup"?: "dialog";
-  "aria-expanded"?: boolean;
-};
+type Handler = (event: SyntheticEvent) => void;
+type TriggerProps = { onClick?: Handler; onPointerEnter?: Handler; onFocus?: Handler };
 
-// The modal (its dialog primitives and the sign-in form) is fetched when a visitor reaches for
-// the trigger, not in the page's first load.
 const loadModal = () => import("./sign-in-modal");
 const SignInModal = lazy(loadModal);
 
-/** The sign-in modal: the same flow as /login, over the current page. */
+/** The sign-in modal: the same flow as /login, over the current page; its code comes when first reached for. */
 export function SignInDialog({ trigger, redirectTo = "/dashboard" }: { trigger: ReactElement<TriggerProps>; redirectTo?: string }) {
-  const [open, setOpen] = useState(false);
-  const [used, setUsed] = useState(false);
-  // Focus goes back to the trigger when the modal closes (it is not a dialog primitive's own trigger).
-  const [returnFocus, setReturnFocus] = useState<HTMLElement | null>(null);
-  const chain = (own: ((event: SyntheticEvent) => void) | undefined, then: (event: SyntheticEvent) => void) => (event: SyntheticEvent) => {
+  const { open, setOpen, used, returnFocus, triggerProps } = useDeferredPopup(loadModal);
+  const both = (own: Handler | undefined, ours: Handler) => (event: SyntheticEvent) => {
     own?.(event);
-    then(event);
+    ours(event);
   };
   return (
     <>
       {cloneElement(trigger, {
-        "aria-haspopup": "dialog",
-        "aria-expanded": open,
-        onPointerEnter: chain(trigger.props.onPointerEnter, () => void loadModal()),
-        onFocus: chain(trigger.props.onFocus, () => void loadModal()),
-        onClick: chain(trigger.props.onClick, (event) => {
-          setReturnFocus(event.currentTarget as HTMLElement);
-          setUsed(true);
-          setOpen(true);
-        }),
+        ...triggerProps,
+        onPointerEnter: both(trigger.props.onPointerEnter, triggerProps.onPointerEnter),
+        onFocus: both(trigger.props.onFocus, triggerProps.onFocus),
+        onClick: both(trigger.props.onClick, triggerProps.onClick),
       })}
       {used && (
         <Suspense fallback={null}>

@@ -1,4 +1,5 @@
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from "~/components/ui/dialog";
+import { focusBack } from "~/hooks/use-deferred-popup";
 import { SignInForm } from "./sign-in-form";
 
 /** The sign-in dialog's content; loaded on demand by sign-in-dialog.tsx. */
@@ -15,13 +16,7 @@ export default function SignInModal({
 }) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent
-        onCloseAutoFocus={(event) => {
-          if (!returnFocus?.isConnected) return;
-          event.preventDefault();
-          returnFocus.focus();
-        }}
-      >
+      <DialogContent onCloseAutoFocus={focusBack(returnFocus)}>
         <DialogTitle className="sr-only">Sign in</DialogTitle>
         <DialogDescription className="sr-only">Sign in with your e-mail or a wallet</DialogDescription>
         {/* The wallet modal takes over: this one closes so it does not hold the focus. */}

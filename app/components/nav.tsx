@@ -1,0 +1,53 @@
+import { Flag, FolderKanban, LayoutDashboard, ListChecks, Route as RouteIcon, Settings, Sparkles, Trophy } from "lucide-react";
+import { Link, NavLink, useLocation } from "react-router";
+import { route } from "~/lib/routes";
+import { cn } from "~/lib/utils";
+
+const NAV = [
+  { to: route("dashboard"), label: "Dashboard", icon: LayoutDashboard, signedIn: true },
+  { to: route("projects.index"), label: "Projects", icon: FolderKanban, match: "/projects" },
+  { to: route("tasks.index"), label: "Tasks", icon: ListChecks, match: "/tasks" },
+  { to: route("campaigns.index"), label: "Campaigns", icon: Flag, match: "/campaigns" },
+  { to: route("crusades.index"), label: "Crusades", icon: RouteIcon, match: "/crusades" },
+  { to: route("leaderboard"), label: "Leaderboard", icon: Trophy },
+  { to: route("settings.profile"), label: "Settings", icon: Settings, match: "/settings", signedIn: true },
+];
+
+export function NavItems({ collapsed = false, signedIn, onNavigate }: { collapsed?: boolean; signedIn: boolean; onNavigate?: () => void }) {
+  const { pathname } = useLocation();
+  return (
+    <nav aria-label="Main" className="grid gap-1">
+      {NAV.filter((item) => signedIn || !item.signedIn).map(({ to, label, icon: Icon, match }) => {
+        const active = pathname === to || (match !== undefined && pathname.startsWith(match));
+        return (
+          <NavLink
+            key={to}
+            to={to}
+            onClick={onNavigate}
+            title={collapsed ? label : undefined}
+            aria-current={active ? "page" : undefined}
+            className={cn(
+              "flex h-9 items-center gap-3 rounded-md px-3 text-sm font-medium text-muted-foreground transition-colors hover:bg-accent hover:text-foreground",
+              active && "bg-accent text-foreground",
+              collapsed && "justify-center px-0",
+            )}
+          >
+            <Icon className="size-4 shrink-0" aria-hidden />
+            <span className={cn(collapsed && "sr-only")}>{label}</span>
+          </NavLink>
+        );
+      })}
+    </nav>
+  );
+}
+
+export function Brand({ collapsed = false }: { collapsed?: boolean }) {
+  return (
+    <Link to={route("welcome")} className="flex items-center gap-2 px-1 font-semibold">
+      <span className="flex size-8 shrink-0 items-center justify-center rounded-lg bg-brand text-brand-foreground">
+        <Sparkles className="size-4" aria-hidden />
+      </span>
+      <span className={cn(collapsed && "sr-only")}>Questline</span>
+    </Link>
+  );
+}
