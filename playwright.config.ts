@@ -91,6 +91,9 @@ export default defineConfig({
         // The local anvil chain (id 31337, random loopback port) that the wallet tests sign in on;
         // production turns it off by default.
         LOCAL_CHAIN: "on",
+        // Reward pools of ended campaigns are paid every 2 seconds instead of every minute, so
+        // tests/e2e/rewards.spec.ts sees the payment soon after its campaign ends.
+        REWARDS_EVERY_MS: "2000",
       },
       reuseExistingServer: false,
       // The first open of an empty PGlite folder takes a few seconds.

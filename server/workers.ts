@@ -6,14 +6,12 @@ import { distributeEndedCampaigns } from "~/modules/rewards/distribute.server";
 const PURGE_EVERY_MS = 10 * 60 * 1000;
 /** Days leave the 7- and 30-day boards at midnight UTC; an hourly run (idempotent) catches each soon after. */
 const EXPIRE_WINDOWS_EVERY_MS = 60 * 60 * 1000;
-/** Reward pools are paid within a minute of their campaign's end (exactly once, whichever process runs it). */
-const DISTRIBUTE_REWARDS_EVERY_MS = 60 * 1000;
 
 /**
  * Background work that runs inside the web process. Returns a stop function that waits for the
  * runs in progress, so shutdown never cuts a job in half.
  */
-export function startWorkers({ database, logger }: Pick<Services, "database" | "logger">) {
+export function startWorkers({ database, logger, env }: Pick<Services, "database" | "logger" | "env">) {
   const jobs = [
     every(PURGE_EVERY_MS, async () => {
       const purged = await purgeExpired({ db: database.db });
@@ -23,10 +21,12 @@ export function startWorkers({ database, logger }: Pick<Services, "database" | "
       const expired = await expireWindows({ db: database.db });
       logger.debug({ expired }, "expired leaderboard window days");
     }, (err) => logger.error({ err }, "leaderboard window expiry failed; it runs again later")),
-    every(DISTRIBUTE_REWARDS_EVERY_MS, async () => {
+    // Reward pools are paid within REWARDS_EVERY_MS (a minute by default) of their campaign's end,
+    // exactly once whichever process runs it.
+    every(env.REWARDS_EVERY_MS, async () => {
       const paid = await distributeEndedCampaigns({ db: database.db });
       if (paid.pools > 0) logger.info(paid, "paid reward pools of ended campaigns");
-    }, (err) => logger.error({ err }, "reward distribution failed; it runs again in a minute")),
+    }, (err) => logger.error({ err }, "reward distribution failed; it runs again soon")),
   ];
   return async function stop() {
     await Promise.all(jobs.map((stopJob) => stopJob()));

@@ -31,6 +31,12 @@ describe("loadEnv", () => {
     );
     expect(() => loadEnv({ DATA_DIR: dataDir(), APP_URL: "not a url" })).toThrow(/^Invalid configuration: APP_URL /);
     expect(() => loadEnv({ DATA_DIR: dataDir(), AUTH_SECRET: "short" })).toThrow("Invalid configuration: AUTH_SECRET must be at least 32 characters");
+    expect(() => loadEnv({ DATA_DIR: dataDir(), REWARDS_EVERY_MS: "10" })).toThrow(/^Invalid configuration: REWARDS_EVERY_MS /);
+  });
+
+  it("pays reward pools every minute unless REWARDS_EVERY_MS says otherwise", () => {
+    expect(loadEnv({ DATA_DIR: dataDir() }).REWARDS_EVERY_MS).toBe(60_000);
+    expect(loadEnv({ DATA_DIR: dataDir(), REWARDS_EVERY_MS: "2000" }).REWARDS_EVERY_MS).toBe(2_000);
   });
 
   it("refuses production without SMTP or without a secret, and never writes a secret there", () => {

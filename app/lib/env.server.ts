@@ -37,6 +37,8 @@ const envSchema = z
     OPERATORS: z.string().default(""),
     TRUST_PROXY: z.enum(["none", "loopback", "all"]).default("none"),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    /** How often the worker looks for ended campaigns whose reward pools to pay (milliseconds). */
+    REWARDS_EVERY_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(60_000),
   })
   .transform((raw) => ({
     ...raw,

@@ -1,11 +1,14 @@
-import { ListChecks, Plus, Repeat } from "lucide-react";
+import { Clock3, ListChecks, Lock, Plus, Repeat } from "lucide-react";
+import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { EmptyState } from "~/components/empty-state";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { route } from "~/lib/routes";
+import type { TaskBlock } from "~/modules/tasks/task-page.server";
 import { TASK_TYPE_LABELS } from "~/modules/tasks/task.schema";
 import type { TaskType } from "#db/schema/quests";
+import { LocalTime } from "./local-time";
 import { TaskStateBadge, TaskStateIcon, type MemberTaskState } from "./task-state";
 
 export type CampaignTask = {
@@ -16,7 +19,43 @@ export type CampaignTask = {
   recurrence: "once" | "daily";
   published: boolean;
   state: MemberTaskState;
+  /** What stops the member from doing it now (the task page's rules), null when they can. */
+  block: TaskBlock | null;
 };
+
+/** Why a task cannot be done now, in words; null for a draft (its badge already says so). */
+function blockText(block: TaskBlock): ReactNode {
+  switch (block.kind) {
+    case "campaign":
+      return block.status === "ended" ? "Campaign ended" : block.status === "scheduled" ? "Campaign not started" : "Campaign not published";
+    case "scheduled":
+      return (
+        <>
+          Opens <LocalTime value={block.at} />
+        </>
+      );
+    case "ended":
+      return "Task ended";
+    case "full":
+      return "Every place taken";
+    case "locked":
+      return "Locked";
+    case "draft":
+      return null;
+  }
+}
+
+/** In place of the Start button when the task cannot be done now. */
+function BlockLabel({ block }: { block: TaskBlock }) {
+  const text = blockText(block);
+  if (!text) return null;
+  const Icon = block.kind === "full" || block.kind === "locked" ? Lock : Clock3;
+  return (
+    <span className="inline-flex shrink-0 items-center gap-1.5 self-center text-xs font-medium text-muted-foreground">
+      <Icon className="size-3.5" aria-hidden /> {text}
+    </span>
+  );
+}
 
 /** A campaign's tasks with the member's standing on each, and the way to each task. */
 export function CampaignTasks({ tasks, addTaskTo }: { tasks: CampaignTask[]; addTaskTo: string | null }) {
@@ -63,7 +102,8 @@ export function CampaignTasks({ tasks, addTaskTo }: { tasks: CampaignTask[]; add
               <p className="text-xs text-destructive wrap-anywhere">Reason: {t.state.reason}</p>
             )}
           </div>
-          {t.published && t.state?.status !== "approved" && t.state?.status !== "pending" && (
+          {t.block && t.state?.status !== "approved" && t.state?.status !== "pending" && <BlockLabel block={t.block} />}
+          {t.published && !t.block && t.state?.status !== "approved" && t.state?.status !== "pending" && (
             <Button asChild size="sm" variant={t.state?.status === "rejected" ? "outline" : "brand"}>
               <Link to={route("tasks.show", [t.id])} aria-label={`${t.state?.status === "rejected" ? "Try again" : "Start"}: ${t.title}`}>
                 {t.state?.status === "rejected" ? "Try again" : "Start"}

@@ -26,7 +26,7 @@ export function RewardPoolCard({ pool, campaignEnded, editTo }: { pool: RewardPo
   const Icon = ICONS[pool.distribution];
   const paid = pool.status === "paid";
   return (
-    <Card>
+    <Card role="article" aria-label={`${DISTRIBUTION_LABELS[pool.distribution].title} reward`}>
       <CardHeader>
         <CardDescription className="flex items-center justify-between gap-2">
           <span className="flex items-center gap-2">

@@ -32,6 +32,9 @@ export type TaskBlock =
   | { kind: "full" }
   | { kind: "locked"; previous: { id: string; title: string } };
 
+/** The member's standing on a task (see memberStates), null when they have not tried it. */
+type MemberState = { status: "approved" | "pending" | "rejected"; reason: string | null } | null;
+
 const NATIVE_SYMBOLS: Record<number, string> = { [bsc.id]: bsc.nativeCurrency.symbol, [sepolia.id]: sepolia.nativeCurrency.symbol, [LOCAL_CHAIN_ID]: "ETH" };
 
 /** A task as the browser may see it: everything but its settings (`config`), with its type's label. */
@@ -87,22 +90,43 @@ export async function taskContext({ db, task: t, userId, now = new Date() }: { d
   const state = (await memberStates({ db, userId, tasks: [t], now })).get(t.id) ?? null;
   const status = c ? campaignStatus(c, now) : null;
 
-  let block: TaskBlock | null = null;
-  if (!t.publishedAt) block = { kind: "draft" };
-  else if (t.startsAt && now < t.startsAt) block = { kind: "scheduled", at: t.startsAt };
-  else if (t.endsAt && now >= t.endsAt) block = { kind: "ended" };
-  else if (status && status !== "live") block = { kind: "campaign", status };
-  else if (t.cap !== null && t.slotsTaken >= t.cap && (!state || state.status === "rejected")) block = { kind: "full" };
-  else if (userId && t.crusadeId && t.crusadePosition && t.crusadePosition > 1) {
-    const steps = await crusadeSteps({ db, crusadeId: t.crusadeId, userId });
-    const previous = steps.find((s) => s.task.crusadePosition === t.crusadePosition! - 1);
-    if (previous && previous.state !== "done") block = { kind: "locked", previous: { id: previous.task.id, title: previous.task.title } };
-  }
-
   return {
     campaign: c && status ? { slug: c.slug, name: c.name, status } : null,
     crusade: cr ?? null,
     state,
-    block,
+    block: await taskBlock({ db, task: t, campaignStatus: status, state, userId, now }),
   };
+}
+
+/**
+ * What stops the member from doing the task now, or null: the rules `attemptTask` applies, for
+ * the task page and the campaign page's task list to say before the member tries.
+ */
+export async function taskBlock({
+  db,
+  task: t,
+  campaignStatus: status,
+  state,
+  userId,
+  now = new Date(),
+}: {
+  db: Db;
+  task: Task;
+  /** The status of the task's campaign, null when it has none. */
+  campaignStatus: CampaignStatus | null;
+  state: MemberState;
+  userId: string | null;
+  now?: Date;
+}): Promise<TaskBlock | null> {
+  if (!t.publishedAt) return { kind: "draft" };
+  if (t.startsAt && now < t.startsAt) return { kind: "scheduled", at: t.startsAt };
+  if (t.endsAt && now >= t.endsAt) return { kind: "ended" };
+  if (status && status !== "live") return { kind: "campaign", status };
+  if (t.cap !== null && t.slotsTaken >= t.cap && (!state || state.status === "rejected")) return { kind: "full" };
+  if (userId && t.crusadeId && t.crusadePosition && t.crusadePosition > 1) {
+    const steps = await crusadeSteps({ db, crusadeId: t.crusadeId, userId });
+    const previous = steps.find((s) => s.task.crusadePosition === t.crusadePosition! - 1);
+    if (previous && previous.state !== "done") return { kind: "locked", previous: { id: previous.task.id, title: previous.task.title } };
+  }
+  return null;
 }

@@ -21,6 +21,7 @@ import { can } from "~/modules/projects/permissions.server";
 import { campaignStatus } from "~/modules/tasks/campaign-status";
 import { campaignProgress } from "~/modules/tasks/campaigns.server";
 import { campaignPage } from "~/modules/tasks/quest-pages.server";
+import { taskBlock } from "~/modules/tasks/task-page.server";
 import { listTasks, memberStates } from "~/modules/tasks/tasks.server";
 
 export function meta({ matches, loaderData }: Route.MetaArgs) {
@@ -34,12 +35,19 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const now = new Date();
   const tasks = await listTasks({ db, campaignId: campaign.id, withDrafts: can(role, "drafts.view") });
   const states = await memberStates({ db, userId, tasks, now });
+  const status = campaignStatus(campaign, now);
   const published = tasks.filter((t) => t.publishedAt);
   return {
     project: { slug: project.slug, name: project.name },
-    campaign: { ...campaign, status: campaignStatus(campaign, now) },
+    campaign: { ...campaign, status },
     now,
-    tasks: tasks.map((t) => ({ ...t, published: t.publishedAt !== null, state: states.get(t.id) ?? null })),
+    // Each task with what stops the member from doing it now, by the task page's (and the engine's) rules.
+    tasks: await Promise.all(
+      tasks.map(async (t) => {
+        const state = states.get(t.id) ?? null;
+        return { ...t, published: t.publishedAt !== null, state, block: await taskBlock({ db, task: t, campaignStatus: status, state, userId, now }) };
+      }),
+    ),
     progress: userId ? await campaignProgress({ db, campaignId: campaign.id, userId }) : null,
     reward: { xp: published.reduce((sum, t) => sum + t.xp, 0), tasks: published.length, daily: published.filter((t) => t.recurrence === "daily").length },
     pools: await listRewardPools({ db, campaignId: campaign.id, userId }),
@@ -116,6 +124,12 @@ export default function CampaignShow({ loaderData }: Route.ComponentProps) {
             <h2 id="tasks-heading" className="text-lg font-semibold">
               Tasks
             </h2>
+            {ended && tasks.length > 0 && <p className="text-sm text-muted-foreground">This campaign has ended: its tasks can no longer be done.</p>}
+            {campaign.status === "scheduled" && tasks.length > 0 && (
+              <p className="text-sm text-muted-foreground">
+                This campaign opens <LocalTime value={campaign.startsAt} />: its tasks can be done from then.
+              </p>
+            )}
             <CampaignTasks tasks={tasks} addTaskTo={addTask} />
           </section>
         </div>

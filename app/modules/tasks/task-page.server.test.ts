@@ -1,0 +1,58 @@
+import { randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { user } from "#db/schema/auth";
+import { project } from "#db/schema/projects";
+import { campaign, task } from "#db/schema/quests";
+import type { Database } from "~/lib/db.server";
+import { createTestDatabase } from "../../../tests/setup/test-db";
+import { campaignStatus } from "./campaign-status";
+import { attemptTask } from "./completions.server";
+import { taskBlock } from "./task-page.server";
+
+let database: Database;
+const now = new Date("2026-06-01T12:00:00Z");
+const hours = (n: number) => new Date(now.getTime() + n * 3_600_000);
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await database.db.insert(user).values({ id: "m", email: "m@example.com", name: "M" });
+  await database.db.insert(project).values({ id: "p", slug: "p", name: "P" });
+});
+afterAll(() => database.close());
+
+/** A "visit a link" task in a campaign with these dates (or in none), with its own window. */
+async function visitTask(c: { startsAt: Date; endsAt: Date; publishedAt: Date | null } | null, t: { startsAt?: Date; endsAt?: Date } = {}) {
+  let campaignId: string | null = null;
+  if (c) {
+    campaignId = randomUUID();
+    await database.db.insert(campaign).values({ id: campaignId, projectId: "p", slug: campaignId, name: "C", ...c });
+  }
+  const id = randomUUID();
+  await database.db
+    .insert(task)
+    .values({ id, projectId: "p", campaignId, title: "Visit", type: "visit_link", verification: "none", xp: 10, config: { url: "https://example.com" }, publishedAt: hours(-48), ...t });
+  const [row] = await database.db.select().from(task).where(eq(task.id, id));
+  return { task: row!, status: c ? campaignStatus(c, now) : null };
+}
+
+describe("taskBlock: what the campaign and task pages say matches what the engine allows", () => {
+  const cases = [
+    { name: "a live campaign", campaign: { startsAt: hours(-1), endsAt: hours(1), publishedAt: hours(-2) }, block: null },
+    { name: "an ended campaign", campaign: { startsAt: hours(-3), endsAt: hours(-1), publishedAt: hours(-4) }, block: { kind: "campaign", status: "ended" } },
+    { name: "a scheduled campaign", campaign: { startsAt: hours(1), endsAt: hours(3), publishedAt: hours(-1) }, block: { kind: "campaign", status: "scheduled" } },
+    { name: "a draft campaign", campaign: { startsAt: hours(-1), endsAt: hours(1), publishedAt: null }, block: { kind: "campaign", status: "draft" } },
+    { name: "a task that has ended", campaign: null, window: { endsAt: hours(-1) }, block: { kind: "ended" } },
+    { name: "a task that opens later", campaign: null, window: { startsAt: hours(2) }, block: { kind: "scheduled", at: hours(2) } },
+  ] as const;
+
+  for (const c of cases) {
+    it(`${c.name}: ${c.block ? `blocked (${c.block.kind}), and the engine refuses` : "open, and the engine accepts"}`, async () => {
+      const { task: t, status } = await visitTask(c.campaign, "window" in c ? c.window : {});
+      const block = await taskBlock({ db: database.db, task: t, campaignStatus: status, state: null, userId: "m", now });
+      expect(block).toEqual(c.block);
+      const attempted = await attemptTask({ db: database.db, taskId: t.id, userId: "m", input: { kind: "visit" }, now, readBalance: async () => 0n });
+      expect(attempted.ok).toBe(c.block === null);
+    });
+  }
+});
