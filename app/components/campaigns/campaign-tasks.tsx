@@ -46,7 +46,7 @@ function blockText(block: TaskBlock): ReactNode {
 }
 
 /** In place of the Start button when the task cannot be done now. */
-function BlockLabel({ block }: { block: TaskBlock }) {
+export function BlockLabel({ block }: { block: TaskBlock }) {
   const text = blockText(block);
   if (!text) return null;
   const Icon = block.kind === "full" || block.kind === "locked" ? Lock : Clock3;

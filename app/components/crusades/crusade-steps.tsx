@@ -1,17 +1,21 @@
 import { Check, Lock } from "lucide-react";
 import { Link } from "react-router";
+import { BlockLabel } from "~/components/campaigns/campaign-tasks";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { route } from "~/lib/routes";
 import { cn } from "~/lib/utils";
 import { TASK_TYPE_LABELS } from "~/modules/tasks/task.schema";
 import type { TaskType } from "#db/schema/quests";
+import type { TaskBlock } from "~/modules/tasks/task-page.server";
 
 export type CrusadeStep = {
   task: { id: string; title: string; description: string; type: TaskType; xp: number; published: boolean };
   state: "done" | "available" | "locked";
   /** The member's submission on an available step: waiting for review, or rejected (with why). */
   submission: { status: "pending" | "rejected"; reason: string | null } | null;
+  /** What stops the member from doing an available step now (dates, places, its campaign). */
+  block: TaskBlock | null;
 };
 
 function StepMarker({ step, n }: { step: CrusadeStep; n: number }) {
@@ -72,7 +76,8 @@ export function CrusadeSteps({ steps, team }: { steps: CrusadeStep[]; team: bool
                 <p className="text-sm text-destructive wrap-anywhere">Reason: {step.submission.reason}</p>
               )}
             </div>
-            {step.state === "available" && step.task.published && step.submission?.status !== "pending" && (
+            {step.state === "available" && step.block && step.submission?.status !== "pending" && <BlockLabel block={step.block} />}
+            {step.state === "available" && !step.block && step.task.published && step.submission?.status !== "pending" && (
               <Button asChild size="sm" variant="brand" className="self-center">
                 <Link to={route("tasks.show", [step.task.id])} aria-label={`${step.submission ? "Try again" : "Start"}: ${step.task.title}`}>
                   {step.submission ? "Try again" : "Start"}

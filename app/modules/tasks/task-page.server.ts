@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { formatUnits } from "viem";
 import { bsc, sepolia } from "viem/chains";
 import { campaign, crusade } from "#db/schema/quests";
@@ -125,8 +125,39 @@ export async function taskBlock({
   if (t.cap !== null && t.slotsTaken >= t.cap && (!state || state.status === "rejected")) return { kind: "full" };
   if (userId && t.crusadeId && t.crusadePosition && t.crusadePosition > 1) {
     const steps = await crusadeSteps({ db, crusadeId: t.crusadeId, userId });
-    const previous = steps.find((s) => s.task.crusadePosition === t.crusadePosition! - 1);
+    // The nearest earlier step (positions may have gaps when tasks moved to another crusade).
+    const previous = steps.filter((s) => s.task.crusadePosition! < t.crusadePosition!).at(-1);
     if (previous && previous.state !== "done") return { kind: "locked", previous: { id: previous.task.id, title: previous.task.title } };
   }
   return null;
+}
+
+/**
+ * What stops the member from doing each step of a crusade that is theirs to do next (dates,
+ * places, the step's campaign): the crusade page shows it instead of Start. Locked steps are
+ * already locked by order.
+ */
+export async function crusadeStepBlocks({
+  db,
+  steps,
+  userId,
+  now = new Date(),
+}: {
+  db: Db;
+  steps: { task: Task; state: "done" | "available" | "locked" }[];
+  userId: string | null;
+  now?: Date;
+}) {
+  const blocks = new Map<string, TaskBlock>();
+  const open = steps.filter((s) => s.state === "available");
+  const campaignIds = [...new Set(open.map((s) => s.task.campaignId).filter((id): id is string => id !== null))];
+  const campaigns = campaignIds.length ? await db.select().from(campaign).where(inArray(campaign.id, campaignIds)) : [];
+  const statuses = new Map(campaigns.map((c) => [c.id, campaignStatus(c, now)]));
+  const states = await memberStates({ db, userId, tasks: open.map((s) => s.task), now });
+  for (const { task: t } of open) {
+    const status = t.campaignId ? (statuses.get(t.campaignId) ?? null) : null;
+    const block = await taskBlock({ db, task: t, campaignStatus: status, state: states.get(t.id) ?? null, userId, now });
+    if (block && block.kind !== "draft") blocks.set(t.id, block);
+  }
+  return blocks;
 }

@@ -17,6 +17,7 @@ import { getSession } from "~/modules/auth/session.server";
 import { can } from "~/modules/projects/permissions.server";
 import { crusadeSteps } from "~/modules/tasks/campaigns.server";
 import { crusadePage } from "~/modules/tasks/quest-pages.server";
+import { crusadeStepBlocks } from "~/modules/tasks/task-page.server";
 import { memberStates } from "~/modules/tasks/tasks.server";
 
 export function meta({ matches, loaderData }: Route.MetaArgs) {
@@ -29,6 +30,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const { project, role, crusade } = await crusadePage({ db, projectSlug: params.project, crusadeSlug: params.crusade, userId });
   const steps = await crusadeSteps({ db, crusadeId: crusade.id, userId });
   const states = await memberStates({ db, userId, tasks: steps.map((s) => s.task) });
+  const blocks = await crusadeStepBlocks({ db, steps, userId });
   return {
     project: { slug: project.slug, name: project.name },
     crusade,
@@ -41,6 +43,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
         state,
         task: { id: task.id, title: task.title, description: task.description, type: task.type, xp: task.xp, published: task.publishedAt !== null },
         submission: state === "available" && mine && mine.status !== "approved" ? { status: mine.status, reason: mine.reason } : null,
+        block: blocks.get(task.id) ?? null,
       };
     }),
   };
