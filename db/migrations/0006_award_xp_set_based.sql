@@ -13,11 +13,22 @@ DECLARE
   v_windows text[];
   v_empty_boards text[];
   v_empty_scores bigint[];
+  v_new boolean;
 BEGIN
-  INSERT INTO xp_event (user_id, project_id, campaign_id, source_type, source_id, amount, created_at)
-    VALUES (p_user, p_project, p_campaign, p_source_type, p_source_id, p_amount, p_at)
-    ON CONFLICT (source_type, source_id, user_id) DO NOTHING;
-  IF NOT FOUND THEN RETURN false; END IF;
+  -- The event and the day's XP per scope first: the histogram rows, which other awards wait
+  -- for, are locked last and held only until commit.
+  WITH event AS (
+    INSERT INTO xp_event (user_id, project_id, campaign_id, source_type, source_id, amount, created_at)
+      VALUES (p_user, p_project, p_campaign, p_source_type, p_source_id, p_amount, p_at)
+      ON CONFLICT (source_type, source_id, user_id) DO NOTHING
+      RETURNING true AS new
+  ), daily AS (
+    INSERT INTO xp_daily (scope, user_id, day, amount)
+      SELECT s, p_user, v_day, p_amount FROM unnest(v_scopes) s WHERE EXISTS (SELECT FROM event) ORDER BY s
+      ON CONFLICT (scope, day, user_id) DO UPDATE SET amount = xp_daily.amount + excluded.amount
+  )
+  SELECT new INTO v_new FROM event;
+  IF v_new IS NULL THEN RETURN false; END IF;
 
   v_windows := CASE WHEN v_day > v_today - 7 THEN ARRAY['all', '30d', '7d']
                     WHEN v_day > v_today - 30 THEN ARRAY['all', '30d']
@@ -49,9 +60,5 @@ BEGIN
     DELETE FROM leaderboard_histogram h USING unnest(v_empty_boards, v_empty_scores) AS z(board, score)
       WHERE h.board = z.board AND h.score = z.score AND h.members <= 0;
   END IF;
-
-  INSERT INTO xp_daily (scope, user_id, day, amount)
-    SELECT s, p_user, v_day, p_amount FROM unnest(v_scopes) s ORDER BY s
-    ON CONFLICT (scope, day, user_id) DO UPDATE SET amount = xp_daily.amount + excluded.amount;
   RETURN true;
 END $$;
