@@ -8,8 +8,8 @@ import type { Db } from "~/lib/db.server";
  * members hold each score (`leaderboard_histogram`). A member's rank is one plus the members
  * above them: the histogram's sum over higher scores, plus those with the same score who reached
  * it earlier. Both are kept exact inside the award's transaction (SQL functions in
- * db/migrations/0003_xp_functions.sql), so a rank costs a short index range, not a count over
- * the whole board.
+ * db/migrations/0003_xp_functions.sql; the award's current version in 0006_award_xp_set_based.sql),
+ * so a rank costs a short index range, not a count over the whole board.
  */
 
 export const WINDOWS = ["all", "30d", "7d"] as const;
