@@ -35,14 +35,35 @@ export type Award = {
   at?: Date;
 };
 
+/**
+ * The award as a named prepared statement: PostgreSQL parses and plans it once per connection, and
+ * each award only binds its values. Kept per database handle (a transaction's handle prepares anew).
+ */
+const awardStatements = new WeakMap<Db, ReturnType<typeof prepareAward>>();
+const p = (name: string) => sql.placeholder(name);
+const prepareAward = (db: Db) =>
+  db
+    .select({
+      awarded: sql<boolean>`questline_award_xp(${p("userId")}, ${p("projectId")}, ${p("campaignId")}, ${p("sourceType")}, ${p("sourceId")}, ${p("amount")}, ${p("at")}::timestamptz)`,
+    })
+    .from(sql`(select) as award`)
+    .prepare("questline_award_xp");
+
 /** Awards XP once per source and member; returns false when this source already paid. */
 export async function awardXp({ db, award }: { db: Db; award: Award }): Promise<boolean> {
   if (!Number.isInteger(award.amount) || award.amount <= 0) throw new RangeError("XP awards are positive whole numbers");
-  const at = (award.at ?? new Date()).toISOString();
-  const result = await db.execute(
-    sql`select questline_award_xp(${award.userId}, ${award.projectId}, ${award.campaignId ?? null}, ${award.sourceType}, ${award.sourceId}, ${award.amount}, ${at}::timestamptz) as awarded`,
-  );
-  return rowsOf(result)[0]?.awarded === true;
+  let statement = awardStatements.get(db);
+  if (!statement) awardStatements.set(db, (statement = prepareAward(db)));
+  const [row] = await statement.execute({
+    userId: award.userId,
+    projectId: award.projectId,
+    campaignId: award.campaignId ?? null,
+    sourceType: award.sourceType,
+    sourceId: award.sourceId,
+    amount: award.amount,
+    at: (award.at ?? new Date()).toISOString(),
+  });
+  return row?.awarded === true;
 }
 
 export type BoardRow = { rank: number; userId: string; score: number; name: string; username: string | null; image: string | null };
