@@ -100,17 +100,26 @@ export async function boardPage({ db, board, limit = 100, offset = 0 }: { db: Db
  * An opted-out member still learns the rank they would have.
  */
 export async function rankOf({ db, board, userId }: { db: Db; board: string; userId: string }) {
-  const result = await db.execute(sql`
-    select me.score,
-      1 + coalesce((select sum(h.members) from leaderboard_histogram h where h.board = ${board} and h.score > me.score), 0)
-        + (select count(*) from leaderboard_entry e
-           where e.board = ${board} and e.visible and e.score = me.score
-             and (e.reached_at, e.user_id) < (me.reached_at, ${userId})) as rank
-    from leaderboard_entry me
-    where me.board = ${board} and me.user_id = ${userId}`);
-  const row = rowsOf(result)[0];
+  let statement = rankStatements.get(db);
+  if (!statement) rankStatements.set(db, (statement = prepareRank(db)));
+  const [row] = await statement.execute({ board, userId });
   return row ? { rank: Number(row.rank), score: Number(row.score) } : null;
 }
+
+/** The rank as a named prepared statement, like the award: planned once per connection. */
+const rankStatements = new WeakMap<Db, ReturnType<typeof prepareRank>>();
+const prepareRank = (db: Db) =>
+  db
+    .select({
+      score: sql<string | number>`me.score`,
+      rank: sql<string | number>`1 + coalesce((select sum(h.members) from leaderboard_histogram h where h.board = ${p("board")} and h.score > me.score), 0)
+        + (select count(*) from leaderboard_entry e
+           where e.board = ${p("board")} and e.visible and e.score = me.score
+             and (e.reached_at, e.user_id) < (me.reached_at, me.user_id))`,
+    })
+    .from(sql`leaderboard_entry me`)
+    .where(sql`me.board = ${p("board")} and me.user_id = ${p("userId")}`)
+    .prepare("questline_rank_of");
 
 /** The naive rank, counting every member above: the baseline the benchmark compares against. */
 export async function naiveRankOf({ db, board, userId }: { db: Db; board: string; userId: string }) {
