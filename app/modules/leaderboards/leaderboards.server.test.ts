@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
 import { user } from "#db/schema/auth";
 import type { Database } from "~/lib/db.server";
 import { createTestDatabase } from "../../../tests/setup/test-db";
@@ -89,6 +90,26 @@ describe("ranks", () => {
       const listed = page.find((r) => r.userId === userId);
       if (listed) expect(ours?.rank).toBe(listed.rank);
     }
+  });
+
+  it("keep each histogram equal to its board's visible members per score, even when awards race", async () => {
+    // Members climbing through each other's scores from several connections at once (on PostgreSQL).
+    await Promise.all(
+      Array.from({ length: 4 }, (_, lane) =>
+        (async () => {
+          for (let i = 0; i < 15; i++) {
+            await award(`u${10 + ((lane * 7 + i) % 25)}`, 10 * (1 + ((lane + i) % 3)), `h${lane}-${i}`, { projectId: "p5", campaignId: "c5" });
+          }
+        })(),
+      ),
+    );
+    const drift = await database.db.execute(sql`
+      select coalesce(h.board, c.board) as board, coalesce(h.score, c.score) as score, h.members, c.members as counted
+      from leaderboard_histogram h
+      full join (select board, score, count(*)::int as members from leaderboard_entry where visible group by board, score) c
+        on c.board = h.board and c.score = h.score
+      where h.members is distinct from c.members`);
+    expect(Array.isArray(drift) ? drift : (drift as { rows: unknown[] }).rows).toEqual([]);
   });
 });
 

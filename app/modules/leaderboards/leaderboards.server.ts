@@ -8,8 +8,8 @@ import type { Db } from "~/lib/db.server";
  * members hold each score (`leaderboard_histogram`). A member's rank is one plus the members
  * above them: the histogram's sum over higher scores, plus those with the same score who reached
  * it earlier. Both are kept exact inside the award's transaction (SQL functions in
- * db/migrations/0003_xp_functions.sql), so a rank costs a short index range, not a count over
- * the whole board.
+ * db/migrations/0003_xp_functions.sql; the award's current version in 0007_award_xp_set_based.sql),
+ * so a rank costs a short index range, not a count over the whole board.
  */
 
 export const WINDOWS = ["all", "30d", "7d"] as const;
@@ -35,14 +35,35 @@ export type Award = {
   at?: Date;
 };
 
+/**
+ * The award as a named prepared statement: PostgreSQL parses and plans it once per connection, and
+ * each award only binds its values. Kept per database handle (a transaction's handle prepares anew).
+ */
+const awardStatements = new WeakMap<Db, ReturnType<typeof prepareAward>>();
+const p = (name: string) => sql.placeholder(name);
+const prepareAward = (db: Db) =>
+  db
+    .select({
+      awarded: sql<boolean>`questline_award_xp(${p("userId")}, ${p("projectId")}, ${p("campaignId")}, ${p("sourceType")}, ${p("sourceId")}, ${p("amount")}, ${p("at")}::timestamptz)`,
+    })
+    .from(sql`(select) as award`)
+    .prepare("questline_award_xp");
+
 /** Awards XP once per source and member; returns false when this source already paid. */
 export async function awardXp({ db, award }: { db: Db; award: Award }): Promise<boolean> {
   if (!Number.isInteger(award.amount) || award.amount <= 0) throw new RangeError("XP awards are positive whole numbers");
-  const at = (award.at ?? new Date()).toISOString();
-  const result = await db.execute(
-    sql`select questline_award_xp(${award.userId}, ${award.projectId}, ${award.campaignId ?? null}, ${award.sourceType}, ${award.sourceId}, ${award.amount}, ${at}::timestamptz) as awarded`,
-  );
-  return rowsOf(result)[0]?.awarded === true;
+  let statement = awardStatements.get(db);
+  if (!statement) awardStatements.set(db, (statement = prepareAward(db)));
+  const [row] = await statement.execute({
+    userId: award.userId,
+    projectId: award.projectId,
+    campaignId: award.campaignId ?? null,
+    sourceType: award.sourceType,
+    sourceId: award.sourceId,
+    amount: award.amount,
+    at: (award.at ?? new Date()).toISOString(),
+  });
+  return row?.awarded === true;
 }
 
 export type BoardRow = { rank: number; userId: string; score: number; name: string; username: string | null; image: string | null };
@@ -79,17 +100,26 @@ export async function boardPage({ db, board, limit = 100, offset = 0 }: { db: Db
  * An opted-out member still learns the rank they would have.
  */
 export async function rankOf({ db, board, userId }: { db: Db; board: string; userId: string }) {
-  const result = await db.execute(sql`
-    select me.score,
-      1 + coalesce((select sum(h.members) from leaderboard_histogram h where h.board = ${board} and h.score > me.score), 0)
-        + (select count(*) from leaderboard_entry e
-           where e.board = ${board} and e.visible and e.score = me.score
-             and (e.reached_at, e.user_id) < (me.reached_at, ${userId})) as rank
-    from leaderboard_entry me
-    where me.board = ${board} and me.user_id = ${userId}`);
-  const row = rowsOf(result)[0];
+  let statement = rankStatements.get(db);
+  if (!statement) rankStatements.set(db, (statement = prepareRank(db)));
+  const [row] = await statement.execute({ board, userId });
   return row ? { rank: Number(row.rank), score: Number(row.score) } : null;
 }
+
+/** The rank as a named prepared statement, like the award: planned once per connection. */
+const rankStatements = new WeakMap<Db, ReturnType<typeof prepareRank>>();
+const prepareRank = (db: Db) =>
+  db
+    .select({
+      score: sql<string | number>`me.score`,
+      rank: sql<string | number>`1 + coalesce((select sum(h.members) from leaderboard_histogram h where h.board = ${p("board")} and h.score > me.score), 0)
+        + (select count(*) from leaderboard_entry e
+           where e.board = ${p("board")} and e.visible and e.score = me.score
+             and (e.reached_at, e.user_id) < (me.reached_at, me.user_id))`,
+    })
+    .from(sql`leaderboard_entry me`)
+    .where(sql`me.board = ${p("board")} and me.user_id = ${p("userId")}`)
+    .prepare("questline_rank_of");
 
 /** The naive rank, counting every member above: the baseline the benchmark compares against. */
 export async function naiveRankOf({ db, board, userId }: { db: Db; board: string; userId: string }) {
