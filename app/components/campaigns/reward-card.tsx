@@ -14,7 +14,9 @@ export function XpRewardCard({ xp, tasks, daily }: { xp: number; tasks: number; 
       <CardContent className="pt-3 text-sm text-muted-foreground">
         {tasks === 0
           ? "Earned by completing this campaign's tasks, once it has some."
-          : `Earned by completing all ${tasks} ${tasks === 1 ? "task" : "tasks"}; each task pays its XP when approved.`}
+          : tasks === 1
+            ? "Earned by completing its task, paid when approved."
+            : `Earned by completing all ${tasks} tasks; each task pays its XP when approved.`}
         {daily > 0 && ` ${daily === 1 ? "One daily task pays" : `${daily} daily tasks pay`} again every day (UTC).`}
       </CardContent>
     </Card>
