@@ -7,6 +7,7 @@ export default [
   layout("routes/app-layout.tsx", [
     route("dashboard", "routes/dashboard.tsx"),
     route("leaderboard", "routes/leaderboard.tsx"),
+    route("swap", "routes/swap.tsx"),
     ...prefix("projects", [
       index("routes/projects/index.tsx"),
       route("new", "routes/projects/new.tsx"),

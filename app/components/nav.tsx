@@ -1,4 +1,4 @@
-import { Flag, FolderKanban, LayoutDashboard, ListChecks, Route as RouteIcon, Settings, Sparkles, Trophy } from "lucide-react";
+import { ArrowLeftRight, Flag, FolderKanban, LayoutDashboard, ListChecks, Route as RouteIcon, Settings, Sparkles, Trophy } from "lucide-react";
 import { Link, NavLink, useLocation } from "react-router";
 import { route } from "~/lib/routes";
 import { cn } from "~/lib/utils";
@@ -10,6 +10,7 @@ const NAV = [
   { to: route("campaigns.index"), label: "Campaigns", icon: Flag, match: "/campaigns" },
   { to: route("crusades.index"), label: "Crusades", icon: RouteIcon, match: "/crusades" },
   { to: route("leaderboard"), label: "Leaderboard", icon: Trophy },
+  { to: route("swap"), label: "Swap", icon: ArrowLeftRight },
   { to: route("settings.profile"), label: "Settings", icon: Settings, match: "/settings", signedIn: true },
 ];
 

@@ -11,6 +11,7 @@ export const ROUTES = {
   "settings.appearance": { path: "/settings/appearance" },
   "dev.mail": { path: "/dev/mail" },
   leaderboard: { path: "/leaderboard" },
+  swap: { path: "/swap" },
   "projects.index": { path: "/projects" },
   "projects.new": { path: "/projects/new" },
   "projects.show": { path: "/projects/:project", bindings: { project: "slug" } },

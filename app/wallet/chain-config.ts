@@ -46,6 +46,9 @@ export function walletFeatures(config: Pick<ChainConfig, "projectId">): {
   };
 }
 
+/** Our networks where the wallet modal can swap (its own list holds BNB Smart Chain, not Sepolia or the local chain). */
+export const SWAP_CHAIN_IDS: readonly number[] = [bsc.id];
+
 /** The local development chain (anvil). */
 export const LOCAL_CHAIN_ID = 31337;
 

@@ -2,16 +2,18 @@ import type { AppKit } from "@reown/appkit";
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { useNavigate, useRevalidator } from "react-router";
 import { toast } from "~/components/ui/toaster";
-import type { ChainConfig } from "./chain-config";
+import { hasWalletCloud, type ChainConfig } from "./chain-config";
 import { CHAIN_NAMES } from "./chains";
 
 type WalletStatus = "idle" | "loading" | "ready" | "error";
-type WalletView = "Connect" | "Account" | "Networks";
+type WalletView = "Connect" | "Account" | "Networks" | "Swap";
 
 export type WalletState = {
   status: WalletStatus;
   address: string | null;
   chainId: number | null;
+  /** Whether the wallet modal's cloud features (swaps, on-ramp, WalletConnect) are configured. */
+  cloud: boolean;
   /** Loads the wallet stack if needed and opens the wallet modal. */
   open: (view?: WalletView) => Promise<void>;
   /** Asks the wallet to switch to `chainId`, adding the network to it when it lacks it. */
@@ -149,8 +151,8 @@ export function WalletProvider({
   }, []);
 
   const value = useMemo(
-    () => ({ status, address, chainId, open, switchChain, disconnect }),
-    [status, address, chainId, open, switchChain, disconnect],
+    () => ({ status, address, chainId, cloud: hasWalletCloud(config), open, switchChain, disconnect }),
+    [status, address, chainId, config, open, switchChain, disconnect],
   );
   return <WalletContext value={value}>{children}</WalletContext>;
 }

@@ -265,6 +265,20 @@ test("cancelling the first signature disconnects the wallet and signs nobody in"
   await expectSignedOut(page);
 });
 
+test("Swap: asks for a wallet, then says the local chain is not supported for swaps", async ({ page, wallet }) => {
+  await page.goto("/swap");
+  await expect(page).toHaveTitle(/Swap/);
+  await expect(page.getByText("Connect a wallet to swap")).toBeVisible();
+
+  await signInWithWallet(page, wallet);
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Swap" }).click();
+  await expect(page).toHaveURL("/swap");
+  // SPEC.md §8's message; the wallet modal swaps on BNB Smart Chain only among our networks.
+  await expect(page.getByText("Network not supported for Swaps")).toBeVisible();
+  await expect(page.getByText(`${short(wallet.address)} is on Questline Local here. Swaps work on BNB Smart Chain.`)).toBeVisible();
+  await expect(page.getByRole("button", { name: "Switch to BNB Smart Chain" })).toBeEnabled();
+});
+
 test("an e-mail member links a wallet in Settings › Profile and can unlink it", async ({ page, wallet, signIn }) => {
   await signIn(page);
   await page.goto("/settings/profile");

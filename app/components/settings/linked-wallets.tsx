@@ -1,9 +1,8 @@
 import { Star, Wallet } from "lucide-react";
-import { useState } from "react";
 import { Form, useNavigation } from "react-router";
-import { toast } from "~/components/ui/toaster";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
+import { SwitchNetworkButton } from "~/components/wallet/switch-network-button";
 import { CHAIN_NAMES, shortAddress } from "~/wallet/chains";
 import { useWallet } from "~/wallet/wallet-provider";
 import { bsc, sepolia } from "viem/chains";
@@ -15,20 +14,6 @@ export function LinkedWallets({ wallets, error }: { wallets: LinkedWalletView[];
   const wallet = useWallet();
   const navigation = useNavigation();
   const unlinking = navigation.state === "submitting" && navigation.formData?.get("intent") === "unlink-wallet";
-  const [switching, setSwitching] = useState<number | null>(null);
-
-  const switchTo = async (chainId: number) => {
-    setSwitching(chainId);
-    try {
-      await wallet.switchChain(chainId);
-      toast.success(`Switched to ${CHAIN_NAMES[chainId]}`);
-    } catch (err) {
-      toast.error(err instanceof Error ? err.message : "The wallet could not switch network.");
-    } finally {
-      setSwitching(null);
-    }
-  };
-
   return (
     <Card>
       <CardHeader>
@@ -79,16 +64,7 @@ export function LinkedWallets({ wallets, error }: { wallets: LinkedWalletView[];
           {wallet.address && (
             <>
               {[bsc.id, sepolia.id].map((id) => (
-                <Button
-                  key={id}
-                  type="button"
-                  variant="ghost"
-                  pending={switching === id}
-                  disabled={wallet.chainId === id}
-                  onClick={() => void switchTo(id)}
-                >
-                  Switch to {CHAIN_NAMES[id]}
-                </Button>
+                <SwitchNetworkButton key={id} chainId={id} />
               ))}
             </>
           )}
