@@ -1,15 +1,11 @@
-import { data, redirect, useActionData, useNavigation } from "react-router";
+import { data, redirect } from "react-router";
 import type { Route } from "./+types/new";
-import { ProjectCrumb } from "~/components/campaigns/project-crumb";
-import { RewardPoolForm } from "~/components/campaigns/reward-pool-form";
-import { RewardsClosed } from "~/components/campaigns/rewards-closed";
-import { PageHeader } from "~/components/page-header";
-import type { FieldErrors } from "~/lib/forms";
+import { RewardPoolScreen, type RewardActionData } from "~/components/campaigns/reward-pool-screen";
 import { pageTitle } from "~/lib/meta";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/lib/services.server";
 import { requireUser } from "~/modules/auth/session.server";
-import { parseRewardForm, type RewardPoolValues } from "~/modules/rewards/reward-form";
+import { parseRewardForm } from "~/modules/rewards/reward-form";
 import { rewardPage } from "~/modules/rewards/reward-pages.server";
 import { createRewardPool } from "~/modules/rewards/reward-pools.server";
 
@@ -28,42 +24,24 @@ export async function loader(args: Route.LoaderArgs) {
   return { project: { slug: project.slug, name: project.name }, campaign: { slug: campaign.slug, name: campaign.name }, ended };
 }
 
-type ActionData = { errors: FieldErrors; values: RewardPoolValues };
-
 export async function action(args: Route.ActionArgs) {
   const { db, user, project, campaign } = await page(args);
   const { values, form } = parseRewardForm(await args.request.formData());
-  if (!form.ok) return data<ActionData>({ errors: form.errors, values }, { status: 400 });
+  if (!form.ok) return data<RewardActionData>({ errors: form.errors, values }, { status: 400 });
   const saved = await createRewardPool({ db, campaignId: campaign.id, actorId: user.id, input: form.data });
-  if (!saved.ok) return data<ActionData>({ errors: { [saved.field]: saved.error }, values }, { status: 400 });
+  if (!saved.ok) return data<RewardActionData>({ errors: { [saved.field]: saved.error }, values }, { status: 400 });
   throw redirect(route("campaigns.show", { project: project.slug, campaign: campaign.slug, saved: "reward-created" }));
 }
 
 export default function NewReward({ loaderData: { project, campaign, ended } }: Route.ComponentProps) {
-  const actionData = useActionData<ActionData>();
-  const navigation = useNavigation();
-  const show = route("campaigns.show", { project: project.slug, campaign: campaign.slug });
   return (
-    <>
-      <ProjectCrumb
-        project={project}
-        trail={[
-          { label: "Campaigns", to: route("projects.campaigns", { project: project.slug }) },
-          { label: campaign.name, to: show },
-        ]}
-      />
-      <PageHeader title="Create reward" description={`An XP reward for ${campaign.name}, paid when the campaign ends.`} />
-      {ended ? (
-        <RewardsClosed backTo={show} />
-      ) : (
-        <RewardPoolForm
-          defaults={actionData?.values ?? { distribution: "fcfs", winners: "", amount: "", total: "", rankAmounts: "" }}
-          errors={actionData?.errors ?? {}}
-          pending={navigation.state !== "idle" && navigation.formMethod === "POST"}
-          submitLabel="Create reward"
-          cancelTo={show}
-        />
-      )}
-    </>
+    <RewardPoolScreen
+      title="Create reward"
+      project={project}
+      campaign={campaign}
+      closed={ended}
+      defaults={{ distribution: "fcfs", winners: "", amount: "", total: "", rankAmounts: "" }}
+      submitLabel="Create reward"
+    />
   );
 }

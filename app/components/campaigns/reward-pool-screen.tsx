@@ -1,0 +1,55 @@
+import { useActionData, useNavigation } from "react-router";
+import { ProjectCrumb } from "~/components/campaigns/project-crumb";
+import { RewardPoolForm } from "~/components/campaigns/reward-pool-form";
+import { RewardsClosed } from "~/components/campaigns/rewards-closed";
+import { PageHeader } from "~/components/page-header";
+import type { FieldErrors } from "~/lib/forms";
+import { route } from "~/lib/routes";
+import type { RewardPoolValues } from "~/modules/rewards/reward-form";
+
+/** What the reward screens' actions answer with when the input is refused. */
+export type RewardActionData = { errors: FieldErrors; values?: RewardPoolValues };
+
+/** Create reward / Edit reward: the campaign's crumbs, then the form, or why rewards can no longer change. */
+export function RewardPoolScreen({
+  title,
+  project,
+  campaign,
+  closed,
+  defaults,
+  submitLabel,
+}: {
+  title: string;
+  project: { slug: string; name: string };
+  campaign: { slug: string; name: string };
+  closed: boolean;
+  defaults: RewardPoolValues;
+  submitLabel: string;
+}) {
+  const actionData = useActionData<RewardActionData>();
+  const navigation = useNavigation();
+  const show = route("campaigns.show", { project: project.slug, campaign: campaign.slug });
+  return (
+    <>
+      <ProjectCrumb
+        project={project}
+        trail={[
+          { label: "Campaigns", to: route("projects.campaigns", { project: project.slug }) },
+          { label: campaign.name, to: show },
+        ]}
+      />
+      <PageHeader title={title} description={`An XP reward for ${campaign.name}, paid when the campaign ends.`} />
+      {closed ? (
+        <RewardsClosed backTo={show} />
+      ) : (
+        <RewardPoolForm
+          defaults={actionData?.values ?? defaults}
+          errors={actionData?.errors ?? {}}
+          pending={navigation.state !== "idle" && navigation.formMethod === "POST"}
+          submitLabel={submitLabel}
+          cancelTo={show}
+        />
+      )}
+    </>
+  );
+}
