@@ -30,6 +30,8 @@ contract DepositVault is AccessControl, Pausable, ReentrancyGuard {
     error ZeroAddress();
     /// @notice A deposit or withdrawal of zero tokens.
     error ZeroAmount();
+    /// @notice The permit was refused and no allowance covers the deposit.
+    error PermitFailed();
     /// @notice This withdrawal id was paid before.
     error WithdrawalAlreadyPaid(bytes32 withdrawalId);
 
@@ -57,7 +59,10 @@ contract DepositVault is AccessControl, Pausable, ReentrancyGuard {
     /// @notice Deposits with an EIP-2612 permit, so one signature is enough. If the permit was
     /// already used (someone submitted it first), the deposit goes on with the allowance it set.
     function depositWithPermit(uint256 amount, bytes32 ref, uint256 deadline, uint8 v, bytes32 r, bytes32 s) external {
-        try IERC20Permit(address(token)).permit(msg.sender, address(this), amount, deadline, v, r, s) {} catch {}
+        (bool permitted,) = address(token).call(
+            abi.encodeCall(IERC20Permit.permit, (msg.sender, address(this), amount, deadline, v, r, s))
+        );
+        if (!permitted && token.allowance(msg.sender, address(this)) < amount) revert PermitFailed();
         _deposit(amount, ref);
     }
 

@@ -1,6 +1,7 @@
 import { getAddress, parseEther, parseEventLogs, zeroAddress, type Address, type Hex } from "viem";
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from "vitest";
 import { questTokenAbi } from "../generated/quest-token.ts";
+import { signPermit } from "./permit.ts";
 import { revertOf, startTestChain, type TestChain } from "./test-chain.ts";
 
 const CAP = parseEther("1000000");
@@ -193,23 +194,7 @@ describe("QuestToken permit", () => {
     const spender = address(2);
     const deadline = (await chain.now()) + 3600n;
     const value = parseEther("5");
-    const signature = await owner.signTypedData({
-      domain: { name: "Questline", version: "1", chainId: 31337, verifyingContract: token },
-      types: {
-        Permit: [
-          { name: "owner", type: "address" },
-          { name: "spender", type: "address" },
-          { name: "value", type: "uint256" },
-          { name: "nonce", type: "uint256" },
-          { name: "deadline", type: "uint256" },
-        ],
-      },
-      primaryType: "Permit",
-      message: { owner: owner.account.address, spender, value, nonce: 0n, deadline },
-    });
-    const r = signature.slice(0, 66) as Hex;
-    const s = `0x${signature.slice(66, 130)}` as Hex;
-    const v = Number.parseInt(signature.slice(130, 132), 16);
+    const { v, r, s } = await signPermit({ chain, walletIndex: 1, token, spender, value, deadline });
     await write(3, "permit", [owner.account.address, spender, value, deadline, v, r, s]);
     expect(await read("allowance", [owner.account.address, spender])).toBe(value);
     expect(await read("nonces", [owner.account.address])).toBe(1n);
