@@ -92,7 +92,8 @@ export function compileContracts({ optimize = true }: { optimize?: boolean } = {
   }
   const sources: CompileOutput["sources"] = {};
   for (const [name, source] of Object.entries(output.sources as Record<string, { id: number; ast: unknown }>)) {
-    sources[name] = { id: source.id, ast: source.ast, content: findImport(name).contents ?? "" };
+    const found = findImport(name);
+    sources[name] = { id: source.id, ast: source.ast, content: "contents" in found ? found.contents : "" };
   }
   return { solcVersion: solc.version(), contracts, sources };
 }

@@ -1,7 +1,7 @@
 // Deploys Questline's contracts with viem and wires them together. Shared by
 // scripts/deploy-contracts.ts (any chain), the app's local chain (app/modules/chain) and the tests.
 
-import { parseEther, type Account, type Address, type Chain, type Hex, type PublicClient, type Transport, type WalletClient } from "viem";
+import { getAddress, parseEther, type Account, type Address, type Chain, type Hex, type PublicClient, type Transport, type WalletClient } from "viem";
 import type { ContractName } from "./compile.ts";
 import { airdropDistributorAbi, airdropDistributorBytecode } from "./generated/airdrop-distributor.ts";
 import { depositVaultAbi, depositVaultBytecode } from "./generated/deposit-vault.ts";
@@ -59,7 +59,7 @@ export async function deployQuestline({
     if (receipt.status !== "success") throw new Error(`Deployment transaction ${hash} reverted`);
     return receipt;
   };
-  const created = async (hash: Hex) => (await mined(hash)).contractAddress!;
+  const created = async (hash: Hex) => getAddress((await mined(hash)).contractAddress!);
 
   // The deployer holds the admin roles until the wiring is done, then hands them over.
   const questToken = await created(
