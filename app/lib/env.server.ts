@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { contractAddressesFromEnv, type ContractAddressOverrides } from "~/modules/chain/contract-addresses.server";
 
 /**
  * The whole configuration, parsed once at start. Every variable is documented in the README.
@@ -31,6 +32,8 @@ const envSchema = z
     BLAST_KEY: z.string().min(1).optional(),
     LOCAL_CHAIN_RPC_URL: z.url({ protocol: /^https?$/ }).optional(),
     LOCAL_CHAIN: z.enum(["on", "off"]).optional(),
+    /** Where `deployments/<chainId>.json` (contract addresses per chain) are read from. */
+    DEPLOYMENTS_DIR: z.string().min(1).default("./deployments"),
     /** `false` keeps a fresh database empty instead of seeding the demo. */
     SEED_DEMO: z.enum(["true", "false"]).default("true"),
     /** Platform operators: comma-separated e-mails and/or 0x wallet addresses. */
@@ -44,6 +47,7 @@ const envSchema = z
     ...raw,
     APP_URL: (raw.APP_URL ?? `http://localhost:${raw.PORT}`).replace(/\/$/, ""),
     DATA_DIR: path.resolve(raw.DATA_DIR),
+    DEPLOYMENTS_DIR: path.resolve(raw.DEPLOYMENTS_DIR),
     isProduction: raw.NODE_ENV === "production",
     operators: raw.OPERATORS.split(",")
       .map((entry) => entry.trim().toLowerCase())
@@ -52,7 +56,11 @@ const envSchema = z
     localChain: (raw.LOCAL_CHAIN ?? (raw.NODE_ENV === "production" ? "off" : "on")) === "on",
   }));
 
-export type Env = z.infer<typeof envSchema> & { AUTH_SECRET: string };
+export type Env = z.infer<typeof envSchema> & {
+  AUTH_SECRET: string;
+  /** Contract addresses from `QUEST_TOKEN_ADDRESS_<chainId>`-style variables (see app/modules/chain). */
+  contractAddresses: ContractAddressOverrides;
+};
 
 export class ConfigError extends Error {
   override name = "ConfigError";
@@ -77,7 +85,8 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
   if (env.isProduction && !env.AUTH_SECRET) {
     throw new ConfigError("Invalid configuration: AUTH_SECRET is required in production (at least 32 characters)");
   }
-  return { ...env, AUTH_SECRET: env.AUTH_SECRET ?? localAuthSecret(env.DATA_DIR) };
+  const contractAddresses = contractAddressesFromEnv(source);
+  return { ...env, AUTH_SECRET: env.AUTH_SECRET ?? localAuthSecret(env.DATA_DIR), contractAddresses };
 }
 
 /** Outside production a missing secret is generated once and kept in the data folder. */

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { LOCAL_CHAIN_ID } from "~/wallet/chain-config";
+import { LOCAL_CHAIN_ID } from "../wallet/chain-config.ts";
 
 export type LocalChain = { url: string; stop: () => Promise<void> };
 
@@ -13,10 +13,13 @@ function anvilBinary() {
 
 /**
  * Starts the local development chain (anvil from the npm package) on a free loopback port and
- * resolves once it accepts requests. Its state lives as long as the process.
+ * resolves once it accepts requests. Its state lives as long as the process. `stepsTracing`
+ * keeps every mined transaction's steps for `debug_traceTransaction` (contract coverage).
  */
-export async function startLocalChain({ timeoutMs = 15_000 }: { timeoutMs?: number } = {}): Promise<LocalChain> {
-  const child = spawn(anvilBinary(), ["--host", "127.0.0.1", "--port", "0", "--chain-id", String(LOCAL_CHAIN_ID)], {
+export async function startLocalChain({ timeoutMs = 15_000, stepsTracing = false }: { timeoutMs?: number; stepsTracing?: boolean } = {}): Promise<LocalChain> {
+  const args = ["--host", "127.0.0.1", "--port", "0", "--chain-id", String(LOCAL_CHAIN_ID)];
+  if (stepsTracing) args.push("--steps-tracing");
+  const child = spawn(anvilBinary(), args, {
     stdio: ["ignore", "pipe", "pipe"],
   });
   const url = await new Promise<string>((resolve, reject) => {

@@ -24,7 +24,7 @@ export async function createTestServices(overrides: Record<string, string> = {})
   const mailer = createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, db: database.db, logger });
   const chains = createChainAccess({ env, localChainUrl: env.LOCAL_CHAIN_RPC_URL ?? null, logger });
   const auth = createAuth({ db: database.db, env, mailer, logger, chains });
-  return { env, database, auth, mailer, chains, logger, close: () => database.close() };
+  return { env, database, auth, mailer, chains, contracts: new Map(), logger, close: () => database.close() };
 }
 
 let address = 0;

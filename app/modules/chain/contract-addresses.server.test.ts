@@ -1,0 +1,55 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { contractAddressesFromEnv, readContractAddresses } from "./contract-addresses.server";
+
+const A = "0x5FbDB2315678afecb367f032d93F642f64180aa3" as const;
+const B = "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512" as const;
+const file = (chainId: number, contracts: Record<string, string>) => JSON.stringify({ chainId, contracts });
+const all = (address: `0x${string}`) => ({ QuestToken: address, TokenSale: address, DepositVault: address, AirdropDistributor: address });
+
+function deploymentsDir(files: Record<string, string>) {
+  const dir = mkdtempSync(path.join(tmpdir(), "questline-deployments-"));
+  for (const [name, content] of Object.entries(files)) writeFileSync(path.join(dir, name), content);
+  return dir;
+}
+
+describe("contractAddressesFromEnv", () => {
+  it("reads the per-chain variables and checksums the addresses", () => {
+    const overrides = contractAddressesFromEnv({ QUEST_TOKEN_ADDRESS_56: A.toLowerCase(), DEPOSIT_VAULT_ADDRESS_56: B, PATH: "/bin", TOKEN_SALE_ADDRESS_1: "" });
+    expect(overrides).toEqual(new Map([[56, { QuestToken: A, DepositVault: B }]]));
+  });
+
+  it("stops on a malformed address, naming the variable", () => {
+    expect(() => contractAddressesFromEnv({ TOKEN_SALE_ADDRESS_56: "0x123" })).toThrow("Invalid configuration: TOKEN_SALE_ADDRESS_56 must be a 0x address");
+  });
+});
+
+describe("readContractAddresses", () => {
+  it("reads deployments/<chainId>.json and lets the environment override address by address", () => {
+    const dir = deploymentsDir({ "31337.json": file(31337, all(A)), "11155111.json": file(11155111, all(B)), "notes.md": "ignored" });
+    const addresses = readContractAddresses({ dir, overrides: new Map([[11155111, { TokenSale: A }]]) });
+    expect(addresses.get(31337)).toEqual(all(A));
+    expect(addresses.get(11155111)).toEqual({ ...all(B), TokenSale: A });
+  });
+
+  it("takes a chain from the environment alone when all four are set", () => {
+    const addresses = readContractAddresses({ dir: "/nonexistent", overrides: new Map([[56, all(B)]]) });
+    expect(addresses.get(56)).toEqual(all(B));
+  });
+
+  it("stops when a chain lacks some addresses", () => {
+    expect(() => readContractAddresses({ dir: "/nonexistent", overrides: new Map([[56, { QuestToken: A }]]) })).toThrow(
+      "TOKEN_SALE_ADDRESS_56, DEPOSIT_VAULT_ADDRESS_56, AIRDROP_DISTRIBUTOR_ADDRESS_56 missing",
+    );
+  });
+
+  it("stops on a broken or misnamed file", () => {
+    expect(() => readContractAddresses({ dir: deploymentsDir({ "1.json": "{" }), overrides: new Map() })).toThrow("not JSON");
+    expect(() => readContractAddresses({ dir: deploymentsDir({ "1.json": file(1, { ...all(A), DepositVault: "0x1" }) }), overrides: new Map() })).toThrow(
+      "contracts.DepositVault must be a 0x address",
+    );
+    expect(() => readContractAddresses({ dir: deploymentsDir({ "1.json": file(2, all(A)) }), overrides: new Map() })).toThrow("its chainId is 2");
+  });
+});

@@ -1,0 +1,94 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { getAddress, type Address } from "viem";
+import { z } from "zod";
+
+export const CONTRACT_KEYS = ["QuestToken", "TokenSale", "DepositVault", "AirdropDistributor"] as const;
+export type ContractKey = (typeof CONTRACT_KEYS)[number];
+export type ContractAddresses = Record<ContractKey, Address>;
+
+/** The environment variable prefix of each contract: `QUEST_TOKEN_ADDRESS_<chainId>`, … */
+export const ENV_PREFIXES: Record<ContractKey, string> = {
+  QuestToken: "QUEST_TOKEN",
+  TokenSale: "TOKEN_SALE",
+  DepositVault: "DEPOSIT_VAULT",
+  AirdropDistributor: "AIRDROP_DISTRIBUTOR",
+};
+
+const address = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x address of 40 hex digits")
+  .transform((value) => getAddress(value));
+
+const deploymentFileSchema = z.object({
+  chainId: z.number().int().positive(),
+  contracts: z.object({ QuestToken: address, TokenSale: address, DepositVault: address, AirdropDistributor: address }),
+});
+
+export class ContractConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/** Per chain, the addresses some environment variables give (possibly not all four). */
+export type ContractAddressOverrides = Map<number, Partial<ContractAddresses>>;
+
+const ENV_NAME = new RegExp(`^(${Object.values(ENV_PREFIXES).join("|")})_ADDRESS_(\\d+)$`);
+
+/** Reads `QUEST_TOKEN_ADDRESS_<chainId>`-style variables; a malformed address stops the start. */
+export function contractAddressesFromEnv(source: Record<string, string | undefined>): ContractAddressOverrides {
+  const overrides: ContractAddressOverrides = new Map();
+  for (const [name, value] of Object.entries(source)) {
+    const match = ENV_NAME.exec(name);
+    if (!match || !value) continue;
+    const parsed = address.safeParse(value);
+    if (!parsed.success) throw new ContractConfigError(`Invalid configuration: ${name} ${parsed.error.issues[0]!.message}`);
+    const key = CONTRACT_KEYS.find((candidate) => ENV_PREFIXES[candidate] === match[1])!;
+    const chainId = Number(match[2]);
+    overrides.set(chainId, { ...overrides.get(chainId), [key]: parsed.data });
+  }
+  return overrides;
+}
+
+/**
+ * The contracts' addresses per chain: `deployments/<chainId>.json` files (written by
+ * `scripts/deploy-contracts.ts`), with environment variables taking precedence address by
+ * address. A chain must end up with all four, else the start stops naming what is missing.
+ */
+export function readContractAddresses({ dir, overrides }: { dir: string; overrides: ContractAddressOverrides }): Map<number, ContractAddresses> {
+  const partial = new Map<number, Partial<ContractAddresses>>();
+  let files: string[] = [];
+  try {
+    files = readdirSync(dir).filter((name) => /^\d+\.json$/.test(name));
+  } catch {
+    // No deployments folder: only the environment (and the local chain) give addresses.
+  }
+  for (const name of files) {
+    const file = path.join(dir, name);
+    let json: unknown;
+    try {
+      json = JSON.parse(readFileSync(file, "utf8"));
+    } catch {
+      throw new ContractConfigError(`Invalid deployment file ${file}: not JSON`);
+    }
+    const parsed = deploymentFileSchema.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new ContractConfigError(`Invalid deployment file ${file}: ${issue.path.join(".")} ${issue.message}`);
+    }
+    if (`${parsed.data.chainId}.json` !== name) throw new ContractConfigError(`Invalid deployment file ${file}: its chainId is ${parsed.data.chainId}`);
+    partial.set(parsed.data.chainId, parsed.data.contracts);
+  }
+  for (const [chainId, addresses] of overrides) partial.set(chainId, { ...partial.get(chainId), ...addresses });
+
+  const complete = new Map<number, ContractAddresses>();
+  for (const [chainId, addresses] of partial) {
+    const missing = CONTRACT_KEYS.filter((key) => !addresses[key]);
+    if (missing.length > 0) {
+      throw new ContractConfigError(
+        `Invalid configuration: ${missing.map((key) => `${ENV_PREFIXES[key]}_ADDRESS_${chainId}`).join(", ")} missing (set all four contracts of chain ${chainId}, or deploy to it)`,
+      );
+    }
+    complete.set(chainId, addresses as ContractAddresses);
+  }
+  return complete;
+}

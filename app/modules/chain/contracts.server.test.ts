@@ -1,0 +1,38 @@
+import { createPublicClient, http } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEV_ADDRESSES } from "../../../contracts/dev-accounts.ts";
+import { questTokenAbi } from "../../../contracts/generated/quest-token.ts";
+import { startLocalChain, type LocalChain } from "~/lib/local-chain.server";
+import { createLogger } from "~/lib/logger.server";
+import { DEMO_TOKENS_PER_ACCOUNT, ensureLocalContracts } from "./contracts.server";
+
+let chain: LocalChain;
+beforeAll(async () => {
+  chain = await startLocalChain();
+});
+afterAll(() => chain.stop());
+
+describe("ensureLocalContracts", () => {
+  it("deploys once per fresh chain, funds the dev accounts, and keeps a deployment that is there", async () => {
+    const logger = createLogger("silent");
+    const started = performance.now();
+    const first = await ensureLocalContracts({ rpcUrl: chain.url, known: undefined, logger });
+    const ms = performance.now() - started;
+    expect(first.deployed).toBe(true);
+    // Part of every development start: keep it quick.
+    expect(ms).toBeLessThan(3_000);
+
+    const client = createPublicClient({ transport: http(chain.url) });
+    for (const account of DEV_ADDRESSES) {
+      expect(await client.readContract({ address: first.addresses.QuestToken, abi: questTokenAbi, functionName: "balanceOf", args: [account] })).toBe(
+        DEMO_TOKENS_PER_ACCOUNT,
+      );
+    }
+    expect(await client.readContract({ address: first.addresses.QuestToken, abi: questTokenAbi, functionName: "publicMintOpen" })).toBe(true);
+    // anvil's first account on a fresh chain: the same addresses every time.
+    expect(first.addresses.QuestToken).toBe("0x5FbDB2315678afecb367f032d93F642f64180aa3");
+
+    const again = await ensureLocalContracts({ rpcUrl: chain.url, known: first.addresses, logger });
+    expect(again).toEqual({ addresses: first.addresses, deployed: false });
+  });
+});

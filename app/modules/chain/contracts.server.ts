@@ -1,0 +1,49 @@
+import { createPublicClient, createWalletClient, http, parseEther } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { anvil } from "viem/chains";
+import { deployQuestline, fundAccounts } from "../../../contracts/deploy.ts";
+import { DEV_ADDRESSES, DEV_PRIVATE_KEYS } from "../../../contracts/dev-accounts.ts";
+import type { Logger } from "~/lib/logger.server";
+import { LOCAL_CHAIN_ID } from "~/wallet/chain-config";
+import type { ContractAddresses } from "./contract-addresses.server";
+
+/** Tokens each anvil dev account gets on a fresh local chain. */
+export const DEMO_TOKENS_PER_ACCOUNT = parseEther("10000");
+
+/**
+ * Makes sure Questline's contracts are on the local development chain: when `known` addresses
+ * already hold code (a long-lived node given by LOCAL_CHAIN_RPC_URL) they are kept; on a fresh
+ * chain the contracts are deployed with anvil's first dev account and each dev account gets
+ * `DEMO_TOKENS_PER_ACCOUNT`. Returns the addresses in use.
+ */
+export async function ensureLocalContracts({
+  rpcUrl,
+  known,
+  logger,
+}: {
+  rpcUrl: string;
+  known: ContractAddresses | undefined;
+  logger: Logger;
+}): Promise<{ addresses: ContractAddresses; deployed: boolean }> {
+  const started = performance.now();
+  const transport = http(rpcUrl);
+  const publicClient = createPublicClient({ chain: anvil, transport, pollingInterval: 10 });
+  if (known) {
+    const code = await publicClient.getCode({ address: known.QuestToken });
+    if (code && code !== "0x") return { addresses: known, deployed: false };
+  }
+  const wallet = createWalletClient({ chain: anvil, transport, account: privateKeyToAccount(DEV_PRIVATE_KEYS[0]) });
+  const chainId = await publicClient.getChainId();
+  if (chainId !== LOCAL_CHAIN_ID) throw new Error(`The local chain at ${rpcUrl} has chain id ${chainId}, not ${LOCAL_CHAIN_ID}`);
+  const deployment = await deployQuestline({ wallet, publicClient, settings: { pollingInterval: 10 } });
+  await fundAccounts({
+    wallet,
+    publicClient,
+    token: deployment.contracts.QuestToken,
+    accounts: DEV_ADDRESSES,
+    amount: DEMO_TOKENS_PER_ACCOUNT,
+    pollingInterval: 10,
+  });
+  logger.info({ contracts: deployment.contracts, ms: Math.round(performance.now() - started) }, "contracts deployed to the local chain");
+  return { addresses: deployment.contracts, deployed: true };
+}

@@ -1,0 +1,57 @@
+// Deploys Questline's contracts to a chain and writes deployments/<chainId>.json, which the app
+// reads (app/modules/chain/contract-addresses.server.ts).
+//
+//   RPC_URL=https://… DEPLOYER_PRIVATE_KEY=0x… npm run deploy:contracts
+//
+// RPC_URL               the chain's node (default http://127.0.0.1:8545, a local anvil)
+// DEPLOYER_PRIVATE_KEY  pays for and sends the deployment; anvil's first dev key by default,
+//                       on chain 31337 only
+// CONTRACTS_ADMIN       gets the admin roles and the sale's ownership (default: the deployer)
+// CONTRACTS_OPERATOR    gets the vault's and the distributor's operator role (default: the admin)
+// DEPLOYMENTS_DIR       where to write <chainId>.json (default deployments/)
+// FUND_DEV_ACCOUNTS     "true" on 31337: mints 10,000 tokens to each anvil dev account
+
+import path from "node:path";
+import { createPublicClient, createWalletClient, http, isAddress, isHex, parseEther, type Address, type Hex } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { deployQuestline, fundAccounts } from "../contracts/deploy.ts";
+import { DEFAULT_DEPLOYMENTS_DIR, writeDeploymentFile } from "../contracts/deployment-file.ts";
+import { DEV_ADDRESSES, DEV_PRIVATE_KEYS } from "../contracts/dev-accounts.ts";
+
+const LOCAL_CHAIN_ID = 31337;
+
+function fail(message: string): never {
+  console.error(message);
+  process.exit(1);
+}
+
+const rpcUrl = process.env.RPC_URL || "http://127.0.0.1:8545";
+const transport = http(rpcUrl);
+const probe = createPublicClient({ transport });
+const chainId = await probe.getChainId().catch((error: Error) => fail(`Cannot reach ${rpcUrl}: ${error.message}`));
+const chain = { id: chainId, name: `chain ${chainId}`, nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } };
+
+const key = process.env.DEPLOYER_PRIVATE_KEY || (chainId === LOCAL_CHAIN_ID ? DEV_PRIVATE_KEYS[0] : undefined);
+if (!key) fail(`DEPLOYER_PRIVATE_KEY is required on chain ${chainId} (only the local chain ${LOCAL_CHAIN_ID} has a default)`);
+if (!isHex(key) || key.length !== 66) fail("DEPLOYER_PRIVATE_KEY must be 0x and 64 hex digits");
+const optionalAddress = (name: string): Address | undefined => {
+  const value = process.env[name];
+  if (!value) return undefined;
+  if (!isAddress(value)) fail(`${name} must be a 0x address`);
+  return value;
+};
+
+const publicClient = createPublicClient({ chain, transport, pollingInterval: chainId === LOCAL_CHAIN_ID ? 10 : 2_000 });
+const wallet = createWalletClient({ chain, transport, account: privateKeyToAccount(key as Hex) });
+const started = performance.now();
+const deployment = await deployQuestline({
+  wallet,
+  publicClient,
+  settings: { admin: optionalAddress("CONTRACTS_ADMIN"), operator: optionalAddress("CONTRACTS_OPERATOR"), pollingInterval: publicClient.pollingInterval },
+});
+if (process.env.FUND_DEV_ACCOUNTS === "true" && chainId === LOCAL_CHAIN_ID) {
+  await fundAccounts({ wallet, publicClient, token: deployment.contracts.QuestToken, accounts: DEV_ADDRESSES, amount: parseEther("10000"), pollingInterval: 10 });
+}
+const file = writeDeploymentFile(path.resolve(process.env.DEPLOYMENTS_DIR || DEFAULT_DEPLOYMENTS_DIR), deployment);
+console.log(`Deployed to chain ${chainId} in ${Math.round(performance.now() - started)} ms → ${path.relative(process.cwd(), file)}`);
+for (const [name, address] of Object.entries(deployment.contracts)) console.log(`  ${name.padEnd(20)} ${address}`);
