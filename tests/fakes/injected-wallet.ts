@@ -22,7 +22,7 @@ import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 
 /** anvil's first and second well-known development keys (public knowledge, test only). */
 export const ANVIL_KEYS = [
   "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80",
-  "0x59c6995e998f97a5a0044966f0945bc1d9dab0fde16aa9a1a2bea8d28f9d3e08",
+  "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d",
 ] as const satisfies readonly Hex[];
 
 export const TEST_WALLET_INFO = {
