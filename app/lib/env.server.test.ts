@@ -39,13 +39,25 @@ describe("loadEnv", () => {
     expect(loadEnv({ DATA_DIR: dataDir(), REWARDS_EVERY_MS: "2000" }).REWARDS_EVERY_MS).toBe(2_000);
   });
 
-  it("refuses production without SMTP or without a secret, and never writes a secret there", () => {
+  it("refuses public production without SMTP or without a secret, and never writes a secret there", () => {
     const dir = dataDir();
-    expect(() => loadEnv({ NODE_ENV: "production", DATA_DIR: dir, AUTH_SECRET: "x".repeat(40) })).toThrow(/SMTP_URL is required in production/);
-    expect(() => loadEnv({ NODE_ENV: "production", DATA_DIR: dir, SMTP_URL: "smtp://mail:25" })).toThrow(/AUTH_SECRET is required in production/);
+    const publicUrl = { NODE_ENV: "production", DATA_DIR: dir, APP_URL: "https://questline.example" };
+    expect(() => loadEnv({ ...publicUrl, AUTH_SECRET: "x".repeat(40) })).toThrow(/SMTP_URL is required in production/);
+    expect(() => loadEnv({ ...publicUrl, SMTP_URL: "smtp://mail:25" })).toThrow(/AUTH_SECRET is required in production/);
+    // Listening beyond loopback counts as public too, whatever APP_URL says.
+    expect(() => loadEnv({ NODE_ENV: "production", DATA_DIR: dir, HOST: "0.0.0.0", SMTP_URL: "smtp://mail:25" })).toThrow(/AUTH_SECRET is required/);
     expect(existsSync(path.join(dir, "auth-secret"))).toBe(false);
-    const env = loadEnv({ NODE_ENV: "production", DATA_DIR: dir, SMTP_URL: "smtp://mail:25", AUTH_SECRET: "x".repeat(40) });
-    expect(env.isProduction).toBe(true);
+    const env = loadEnv({ ...publicUrl, SMTP_URL: "smtp://mail:25", AUTH_SECRET: "x".repeat(40) });
+    expect(env).toMatchObject({ isProduction: true, isPublic: true, localChain: false });
+  });
+
+  it("runs a production build kept on loopback as a local trial: dev inbox, generated secret, local chain", () => {
+    const dir = dataDir();
+    const env = loadEnv({ NODE_ENV: "production", DATA_DIR: dir });
+    expect(env).toMatchObject({ isProduction: true, isPublic: false, localChain: true });
+    expect(env.SMTP_URL).toBeUndefined();
+    expect(env.AUTH_SECRET.length).toBeGreaterThanOrEqual(32);
+    expect(existsSync(path.join(dir, "auth-secret"))).toBe(true);
   });
 
   it("treats empty values as unset and trims a trailing slash from APP_URL", () => {

@@ -43,18 +43,28 @@ const envSchema = z
     /** How often the worker looks for ended campaigns whose reward pools to pay (milliseconds). */
     REWARDS_EVERY_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(60_000),
   })
-  .transform((raw) => ({
-    ...raw,
-    APP_URL: (raw.APP_URL ?? `http://localhost:${raw.PORT}`).replace(/\/$/, ""),
-    DATA_DIR: path.resolve(raw.DATA_DIR),
-    DEPLOYMENTS_DIR: path.resolve(raw.DEPLOYMENTS_DIR),
-    isProduction: raw.NODE_ENV === "production",
-    operators: raw.OPERATORS.split(",")
-      .map((entry) => entry.trim().toLowerCase())
-      .filter(Boolean),
-    /** The local development chain (anvil, chain id 31337): on outside production unless turned off. */
-    localChain: (raw.LOCAL_CHAIN ?? (raw.NODE_ENV === "production" ? "off" : "on")) === "on",
-  }));
+  .transform((raw) => {
+    /**
+     * A production build that others can reach: not both APP_URL and HOST on this machine's
+     * loopback. Only then are real mail and a configured secret required and the local chain off
+     * by default; a production build kept on loopback (the README's `npm start`) is a local trial
+     * with the dev inbox.
+     */
+    const isPublic = raw.NODE_ENV === "production" && !(isLoopback(raw.APP_URL ?? "http://localhost") && isLoopbackHost(raw.HOST));
+    return {
+      ...raw,
+      APP_URL: (raw.APP_URL ?? `http://localhost:${raw.PORT}`).replace(/\/$/, ""),
+      DATA_DIR: path.resolve(raw.DATA_DIR),
+      DEPLOYMENTS_DIR: path.resolve(raw.DEPLOYMENTS_DIR),
+      isProduction: raw.NODE_ENV === "production",
+      isPublic,
+      operators: raw.OPERATORS.split(",")
+        .map((entry) => entry.trim().toLowerCase())
+        .filter(Boolean),
+      /** The local development chain (anvil, chain id 31337): on unless served publicly, or turned off. */
+      localChain: (raw.LOCAL_CHAIN ?? (isPublic ? "off" : "on")) === "on",
+    };
+  });
 
 export type Env = z.infer<typeof envSchema> & {
   AUTH_SECRET: string;
@@ -79,17 +89,21 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration: ${name} ${issue.message}`);
   }
   const env = parsed.data;
-  if (env.isProduction && !env.SMTP_URL) {
+  if (env.isPublic && !env.SMTP_URL) {
     throw new ConfigError("Invalid configuration: SMTP_URL is required in production (mail cannot be delivered without it)");
   }
-  if (env.isProduction && !env.AUTH_SECRET) {
+  if (env.isPublic && !env.AUTH_SECRET) {
     throw new ConfigError("Invalid configuration: AUTH_SECRET is required in production (at least 32 characters)");
   }
   const contractAddresses = contractAddressesFromEnv(source);
   return { ...env, AUTH_SECRET: env.AUTH_SECRET ?? localAuthSecret(env.DATA_DIR), contractAddresses };
 }
 
-/** Outside production a missing secret is generated once and kept in the data folder. */
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "::1", "[::1]"]);
+const isLoopbackHost = (host: string) => LOOPBACK_HOSTS.has(host.toLowerCase());
+const isLoopback = (url: string) => isLoopbackHost(new URL(url).hostname);
+
+/** Outside public production a missing secret is generated once and kept in the data folder. */
 function localAuthSecret(dataDir: string) {
   const file = path.join(dataDir, "auth-secret");
   if (existsSync(file)) return readFileSync(file, "utf8").trim();

@@ -12,7 +12,7 @@ export function meta({ matches }: Route.MetaArgs) {
 /** The development inbox: the mail the app would have sent. Absent in production and with SMTP. */
 export async function loader({ context }: Route.LoaderArgs) {
   const { env, mailer, database } = context.get(servicesContext);
-  if (env.isProduction || mailer.transport !== "dev-inbox") throw data("Not found", { status: 404 });
+  if (env.isPublic || mailer.transport !== "dev-inbox") throw data("Not found", { status: 404 });
   const mails = await listDevMail({ db: database.db });
   return { mails: mails.map((m) => ({ id: m.id, to: m.to, subject: m.subject, text: m.text, createdAt: m.createdAt.toISOString() })) };
 }
