@@ -40,7 +40,7 @@ export default function Swap() {
             <SwitchNetworkButton key={id} chainId={id} variant="outline" />
           ))}
         >
-          {shortAddress(wallet.address)} is on {CHAIN_NAMES[wallet.chainId ?? 0] ?? "a network"} here. Swaps work on {swapNetworks}.
+          {shortAddress(wallet.address)} is connected to {CHAIN_NAMES[wallet.chainId ?? 0] ?? "another network"}. Swaps work on {swapNetworks}.
         </EmptyState>
       ) : !wallet.cloud ? (
         <EmptyState icon={ArrowLeftRight} title="Swaps are not available here">

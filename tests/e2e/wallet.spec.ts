@@ -275,9 +275,22 @@ test("Swap: asks for a wallet, then says the local chain is not supported for sw
   await expect(page).toHaveURL("/swap");
   // SPEC.md §8's message; the wallet modal swaps on BNB Smart Chain only among our networks.
   await expect(page.getByText("Network not supported for Swaps")).toBeVisible();
-  await expect(page.getByText(`${short(wallet.address)} is on Questline Local here. Swaps work on BNB Smart Chain.`)).toBeVisible();
+  await expect(page.getByText(`${short(wallet.address)} is connected to Questline Local. Swaps work on BNB Smart Chain.`)).toBeVisible();
   await expect(page.getByRole("button", { name: "Switch to BNB Smart Chain" })).toBeEnabled();
 });
+
+for (const theme of ["light", "dark"] as const) {
+  test(`screenshot of Swap at 375 px, ${theme}`, async ({ page, context, wallet }) => {
+    await page.setViewportSize({ width: 375, height: 740 });
+    await page.emulateMedia({ colorScheme: theme });
+    await context.addCookies([{ name: "appearance", value: theme, url: APP_URL }]);
+    await signInWithWallet(page, wallet);
+    await page.goto("/swap");
+    await expect(page.getByText("Network not supported for Swaps")).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), "no sideways scroll").toBeLessThanOrEqual(375);
+    await page.screenshot({ path: path.join(test.info().project.outputDir, "screenshots", `swap-phone-${theme}.png`), animations: "disabled" });
+  });
+}
 
 test("an e-mail member links a wallet in Settings › Profile and can unlink it", async ({ page, wallet, signIn }) => {
   await signIn(page);
