@@ -9,7 +9,7 @@ import { questTokenAbi } from "../../contracts/generated/quest-token.ts";
 import { tokenSaleAbi } from "../../contracts/generated/token-sale.ts";
 import { TestWallet } from "../../tests/fakes/injected-wallet.ts";
 import { startLocalChain, type LocalChain } from "~/lib/local-chain.server";
-import { TxError } from "~/modules/chain/contract-errors";
+import { TxError } from "~/modules/chain/tx-error";
 import { sendContractCall } from "./transactions.client";
 
 // The wallet's sending path against a real local chain, through the e2e tests' fake wallet

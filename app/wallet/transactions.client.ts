@@ -14,7 +14,7 @@ import {
   type Hex,
 } from "viem";
 import type { ContractCall } from "~/modules/chain/contract-call";
-import { TxError } from "~/modules/chain/contract-errors";
+import { TxError } from "~/modules/chain/tx-error";
 import { describeRevert } from "~/modules/chain/revert-decode";
 import { CHAIN_NAMES } from "./chains";
 

@@ -4,7 +4,7 @@ import { useNavigate, useRevalidator } from "react-router";
 import { toast } from "~/components/ui/toaster";
 import type { EIP1193Provider } from "viem";
 import type { ContractCall } from "~/modules/chain/contract-call";
-import { TxError } from "~/modules/chain/contract-errors";
+import { TxError } from "~/modules/chain/tx-error";
 import { hasWalletCloud, type ChainConfig } from "./chain-config";
 import { CHAIN_NAMES } from "./chains";
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { describeContractError, TxError, txErrorMessage } from "./contract-errors";
+import { describeContractError } from "./contract-errors";
+import { TxError, txErrorMessage } from "./tx-error";
 
 const E18 = 10n ** 18n;
 const ctx = { token: "QUEST", coin: "BNB" };
