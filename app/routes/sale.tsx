@@ -138,7 +138,7 @@ function SaleScreen({ data }: { data: SaleData }) {
             >
               <div className="h-full rounded-full bg-brand" style={{ width: `${Math.min(100, percent)}%` }} />
             </div>
-            <p className="text-xs text-muted-foreground">{percent.toFixed(2)}% of the hard cap</p>
+            <p className="text-xs text-muted-foreground">{sold > 0n && percent < 0.01 ? "<0.01" : percent.toFixed(2)}% of the hard cap</p>
           </div>
           <p className="text-sm font-medium" data-testid="sale-phase" suppressHydrationWarning>
             {phase === "upcoming"

@@ -5,7 +5,8 @@ import { toast } from "~/components/ui/toaster";
 import type { EIP1193Provider } from "viem";
 import type { ContractCall } from "~/modules/chain/contract-call";
 import { TxError } from "~/modules/chain/tx-error";
-import { hasWalletCloud, type ChainConfig } from "./chain-config";
+import type { ChainConfig } from "./chain-config";
+import { hasWalletCloud } from "./wallet-cloud";
 import { CHAIN_NAMES } from "./chains";
 
 type WalletStatus = "idle" | "loading" | "ready" | "error";
