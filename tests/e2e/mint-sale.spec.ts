@@ -4,7 +4,7 @@ import { installTestWallet, type TestWallet } from "../fakes/injected-wallet.ts"
 import { stubReownCloud, type CloudStub } from "../fakes/reown-cloud.ts";
 import { test as base } from "./fixtures.ts";
 import { APP_URL } from "./urls.ts";
-import { chainRpc, expect, localRpcUrl, signInWithWallet } from "./wallet-helpers.ts";
+import { approveSignature, chainRpc, expect, localRpcUrl, signInWithWallet } from "./wallet-helpers.ts";
 
 /**
  * The Mint and Token sale screens with the test wallet on the app's local chain (anvil, where the
@@ -112,6 +112,37 @@ test("a pending mint is followed again after a reload, until it is confirmed", a
   } finally {
     await chainRpc(rpc, "evm_setAutomine", [true]);
   }
+});
+
+test("the wallet switching network mid-flow: the pending mint is still followed to its end, and minting waits for the right network", async ({
+  page,
+  wallet,
+}) => {
+  const rpc = await memberWithCoins(page, wallet);
+  await page.goto("/mint");
+  await expect(stat(page, "Your balance")).toContainText("100 ETH");
+  await chainRpc(rpc, "evm_setAutomine", [false]);
+  try {
+    await page.getByLabel("Amount (QUEST)").fill("4");
+    await page.getByRole("button", { name: "Mint", exact: true }).click();
+    await expect(page.locator("[data-tx=pending]")).toBeVisible();
+    const hash = wallet.sentTransactions[0]!.hash;
+
+    await page.getByRole("button", { name: "Switch to Sepolia" }).click();
+    await approveSignature(page);
+    await expect.poll(() => wallet.chainId).toBe(11155111);
+    await expect(page.getByText("Your wallet is on Sepolia. Switch to Questline Local to mint.")).toBeVisible();
+    await expect(page.locator("[data-tx=pending]")).toContainText(hash);
+    await chainRpc(rpc, "evm_mine");
+    await expect(page.locator("[data-tx=confirmed]")).toContainText(hash);
+  } finally {
+    await chainRpc(rpc, "evm_setAutomine", [true]);
+  }
+  await page.getByRole("button", { name: "Done" }).click();
+  await page.getByRole("button", { name: "Switch to Questline Local" }).first().click();
+  await expect.poll(() => wallet.chainId).toBe(31337);
+  await expect(page.getByLabel("Amount (QUEST)")).toBeVisible();
+  await expect(stat(page, "Your balance")).toContainText("4 QUEST");
 });
 
 test("buys in the sale; over the wallet cap is refused; after the sale ends buying is refused before sending", async ({ page, wallet }) => {
