@@ -137,6 +137,9 @@ export default defineConfig({
                   priority: 100,
                 },
                 { name: "preload-helper", test: /vite[\\/]preload-helper/, priority: 100 },
+                // Whether the wallet cloud is configured: the shell asks (wallet-provider.tsx), and
+                // rolldown would otherwise put it in chain-config.ts's chunk, viem transports and all.
+                { name: "wallet-cloud", test: /[\\/]app[\\/]wallet[\\/]wallet-cloud\.ts$/, priority: 100 },
               ],
             },
           },

@@ -8,6 +8,8 @@ export default [
     route("dashboard", "routes/dashboard.tsx"),
     route("leaderboard", "routes/leaderboard.tsx"),
     route("swap", "routes/swap.tsx"),
+    route("mint", "routes/mint.tsx"),
+    route("sale", "routes/sale.tsx"),
     ...prefix("projects", [
       index("routes/projects/index.tsx"),
       route("new", "routes/projects/new.tsx"),
@@ -54,6 +56,7 @@ export default [
   ]),
   route("healthz", "routes/healthz.ts"),
   route("api/auth/*", "routes/api.auth.ts"),
+  route("api/chain/tx", "routes/api.chain-tx.ts"),
   route("avatars/:file", "routes/avatars.ts"),
   route("uploads/:file", "routes/uploads.ts"),
   route("projects/:project/campaigns/:campaign/submissions.csv", "routes/campaigns/submissions-csv.ts"),

@@ -1,4 +1,4 @@
-import { ArrowLeftRight, Flag, FolderKanban, LayoutDashboard, ListChecks, Route as RouteIcon, Settings, Sparkles, Trophy } from "lucide-react";
+import { ArrowLeftRight, Coins, Flag, FolderKanban, LayoutDashboard, ListChecks, Route as RouteIcon, Settings, Sparkles, Store, Trophy } from "lucide-react";
 import { Link, NavLink, useLocation } from "react-router";
 import { route } from "~/lib/routes";
 import { cn } from "~/lib/utils";
@@ -11,6 +11,8 @@ const NAV = [
   { to: route("crusades.index"), label: "Crusades", icon: RouteIcon, match: "/crusades" },
   { to: route("leaderboard"), label: "Leaderboard", icon: Trophy },
   { to: route("swap"), label: "Swap", icon: ArrowLeftRight },
+  { to: route("mint"), label: "Mint", icon: Coins, signedIn: true },
+  { to: route("sale"), label: "Token sale", icon: Store, signedIn: true },
   { to: route("settings.profile"), label: "Settings", icon: Settings, match: "/settings", signedIn: true },
 ];
 

@@ -12,6 +12,8 @@ export const ROUTES = {
   "dev.mail": { path: "/dev/mail" },
   leaderboard: { path: "/leaderboard" },
   swap: { path: "/swap" },
+  mint: { path: "/mint" },
+  sale: { path: "/sale" },
   "projects.index": { path: "/projects" },
   "projects.new": { path: "/projects/new" },
   "projects.show": { path: "/projects/:project", bindings: { project: "slug" } },

@@ -2,6 +2,7 @@ import type { Route } from "./+types/dashboard";
 import { CampaignsInProgress } from "~/components/dashboard/campaigns-in-progress";
 import { displayNameOf, ProfileCards } from "~/components/dashboard/profile-cards";
 import { RanksCard, XpCard } from "~/components/dashboard/progress-cards";
+import { TokenCard } from "~/components/dashboard/token-card";
 import { TrendingTasks } from "~/components/dashboard/trending-tasks";
 import { PageHeader } from "~/components/page-header";
 import { pageTitle } from "~/lib/meta";
@@ -58,6 +59,7 @@ export default function Dashboard({ loaderData: { profile, xp, ranks, campaigns,
         <ProfileCards profile={profile} />
         <XpCard xp={xp} />
         <RanksCard ranks={ranks} />
+        <TokenCard />
         <TrendingTasks tasks={trending} />
         <CampaignsInProgress campaigns={campaigns} />
       </div>

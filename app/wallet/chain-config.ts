@@ -19,11 +19,9 @@ type SocialProvider = "google" | "x" | "github" | "discord" | "apple" | "faceboo
 
 export type NodeProvider = "ankr" | "infura" | "blast";
 
-/** Used when no wallet-modal project id is configured: injected wallets work, its cloud features do not. */
-export const LOCAL_PROJECT_ID = "00000000000000000000000000000000";
+import { hasWalletCloud, LOCAL_PROJECT_ID } from "./wallet-cloud";
 
-/** Whether the wallet modal has a real project id, which its cloud features (e-mail, social, swaps, on-ramp, WalletConnect) need. */
-export const hasWalletCloud = (config: Pick<ChainConfig, "projectId">) => config.projectId !== LOCAL_PROJECT_ID;
+export { hasWalletCloud, LOCAL_PROJECT_ID };
 
 /**
  * The wallet modal's optional features. E-mail and social sign-in, on-ramp and swaps run through

@@ -27,3 +27,22 @@ export function shortAddress(address: string | null | undefined): string | null 
   if (address.length !== 42) return address;
   return `${address.slice(0, 6)}…${address.slice(-4)}`;
 }
+
+/** The native coin's symbol per network. */
+export const NATIVE_SYMBOLS: Record<number, string> = {
+  [bsc.id]: "BNB",
+  [sepolia.id]: "ETH",
+  [LOCAL_CHAIN_ID]: "ETH",
+};
+
+/** Block explorers of our networks; the local chain has none. */
+export const EXPLORERS: Record<number, string> = {
+  [bsc.id]: "https://bscscan.com",
+  [sepolia.id]: "https://sepolia.etherscan.io",
+};
+
+/** The explorer's page of a transaction, or null where there is no explorer. */
+export function explorerTxUrl(chainId: number, hash: string): string | null {
+  const base = EXPLORERS[chainId];
+  return base ? `${base}/tx/${hash}` : null;
+}

@@ -2,7 +2,11 @@ import type { AppKit } from "@reown/appkit";
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { useNavigate, useRevalidator } from "react-router";
 import { toast } from "~/components/ui/toaster";
-import { hasWalletCloud, type ChainConfig } from "./chain-config";
+import type { EIP1193Provider } from "viem";
+import type { ContractCall } from "~/modules/chain/contract-call";
+import { TxError } from "~/modules/chain/tx-error";
+import type { ChainConfig } from "./chain-config";
+import { hasWalletCloud } from "./wallet-cloud";
 import { CHAIN_NAMES } from "./chains";
 
 type WalletStatus = "idle" | "loading" | "ready" | "error";
@@ -19,6 +23,13 @@ export type WalletState = {
   /** Asks the wallet to switch to `chainId`, adding the network to it when it lacks it. */
   switchChain: (chainId: number) => Promise<void>;
   disconnect: () => Promise<void>;
+  /**
+   * Simulates `call`, then asks the connected wallet to send it; resolves with the transaction
+   * hash once the wallet sent it. Throws a `TxError` whose message is for the member (rejected,
+   * reverted with the contract's reason in words, wrong network, node down…). The sending code
+   * (viem) is loaded on demand with the wallet stack.
+   */
+  writeContract: (call: ContractCall) => Promise<`0x${string}`>;
 };
 
 const WalletContext = createContext<WalletState | null>(null);
@@ -150,9 +161,21 @@ export function WalletProvider({
     if (kit.current) await (await kit.current).disconnect();
   }, []);
 
+  const writeContract = useCallback(
+    async (call: ContractCall) => {
+      const appKit = await load();
+      const provider = appKit.getWalletProvider() as EIP1193Provider | undefined;
+      const from = appKit.getAddress();
+      if (!provider || !from) throw new TxError("chain", "Connect your wallet first.");
+      const { sendContractCall } = await import("./transactions.client");
+      return sendContractCall(provider, from, call);
+    },
+    [load],
+  );
+
   const value = useMemo(
-    () => ({ status, address, chainId, cloud: hasWalletCloud(config), open, switchChain, disconnect }),
-    [status, address, chainId, config, open, switchChain, disconnect],
+    () => ({ status, address, chainId, cloud: hasWalletCloud(config), open, switchChain, disconnect, writeContract }),
+    [status, address, chainId, config, open, switchChain, disconnect, writeContract],
   );
   return <WalletContext value={value}>{children}</WalletContext>;
 }

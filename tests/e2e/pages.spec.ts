@@ -15,6 +15,10 @@ test("every page has its title", async ({ page, signIn }) => {
   await expect(page).toHaveTitle("Password - Questline");
   await page.goto("/settings/appearance");
   await expect(page).toHaveTitle("Appearance - Questline");
+  await page.goto("/mint");
+  await expect(page).toHaveTitle("Mint - Questline");
+  await page.goto("/sale");
+  await expect(page).toHaveTitle("Token sale - Questline");
 });
 
 test("an unknown address shows the 404 page", async ({ page }) => {

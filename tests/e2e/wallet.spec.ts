@@ -3,8 +3,9 @@ import type { Locator, Page } from "@playwright/test";
 import { generatePrivateKey } from "viem/accounts";
 import { installTestWallet, type TestWallet } from "../fakes/injected-wallet.ts";
 import { CLOUD_HOSTS, stubReownCloud, type CloudStub } from "../fakes/reown-cloud.ts";
-import { expect as baseExpect, expectConsoleError, test as base } from "./fixtures.ts";
+import { expectConsoleError, test as base } from "./fixtures.ts";
 import { APP_URL } from "./urls.ts";
+import { approveSignature, cancelSignature, connectTestWallet, expect, headerWallet, modal, settled, short, signInWithWallet, signStep } from "./wallet-helpers.ts";
 
 /**
  * Wallet connection and wallet sign-in (SIWX) through the wallet modal (Reown AppKit), with a
@@ -29,53 +30,10 @@ const test = base.extend<{ cloudReachable: boolean; cloud: CloudStub; wallet: Te
 
 test.use({ bypassCSP: true });
 
-// The wallet stack is a large download that is parsed on first use (and again after each reload):
-// on a busy 2-core machine the modal may take more than the suite's default 5 s to appear.
-const expect = baseExpect.configure({ timeout: 15_000 });
 test.describe.configure({ timeout: 60_000 });
 
 const LOCAL = 31337;
 const SEPOLIA = 11155111;
-
-/** SPEC.md §9: `0x`, the first 4 characters after it, an ellipsis, the last 4. */
-const short = (address: string) => `${address.slice(0, 6)}…${address.slice(-4)}`;
-
-/** The wallet modal (AppKit's web component; Playwright's locators reach into its shadow roots). */
-const modal = (page: Page) => page.locator("w3m-modal");
-const signStep = (page: Page) => modal(page).getByText("needs to connect to your wallet");
-
-/** In the open wallet modal: the test wallet is listed as installed; choosing it connects. */
-async function connectTestWallet(page: Page) {
-  const entry = modal(page).locator("wui-list-wallet", { hasText: "Questline Test Wallet" });
-  await expect(entry).toBeVisible();
-  await expect(entry).toContainText(/installed/i);
-  await entry.click();
-}
-
-/** The sign step is showing: approve, as the member would in their wallet. */
-async function approveSignature(page: Page) {
-  await expect(signStep(page)).toBeVisible();
-  await modal(page).getByRole("button", { name: "Sign", exact: true }).click();
-}
-
-async function cancelSignature(page: Page) {
-  await expect(signStep(page)).toBeVisible();
-  await modal(page).getByRole("button", { name: "Cancel", exact: true }).click();
-}
-
-/** Signs in from /login with the test wallet, as a new wallet-only member. */
-async function signInWithWallet(page: Page, wallet: TestWallet) {
-  await page.goto("/login");
-  await page.getByRole("button", { name: "Continue with a wallet" }).click();
-  await connectTestWallet(page);
-  await approveSignature(page);
-  await expect(page).toHaveURL("/dashboard");
-  await expect(headerWallet(page, wallet)).toBeVisible();
-}
-
-/** The header's wallet button, showing the connected address. */
-const headerWallet = (page: Page, wallet: TestWallet) =>
-  page.getByRole("banner").getByRole("button", { name: `Wallet ${short(wallet.address)}` });
 
 async function expectSignedOut(page: Page) {
   const response = await page.request.get("/dashboard", { maxRedirects: 0 });
@@ -88,22 +46,6 @@ async function openProfileSettings(page: Page) {
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Settings" }).click();
   await expect(page).toHaveURL("/settings/profile");
   await expect(page.getByRole("heading", { name: "Wallets" })).toBeVisible();
-}
-
-/** Waits until `locator` stops moving and resizing (the modal animates its height between views). */
-async function settled(locator: Locator) {
-  let last = "";
-  await expect
-    .poll(
-      async () => {
-        const box = JSON.stringify(await locator.boundingBox());
-        const same = box === last;
-        last = box;
-        return same;
-      },
-      { intervals: [300] },
-    )
-    .toBe(true);
 }
 
 const walletList = (page: Page) => page.getByRole("list", { name: "Linked wallets" });

@@ -16,7 +16,7 @@
  * approved, otherwise the wallet modal would connect on its own.
  */
 import type { Page } from "@playwright/test";
-import { numberToHex, type Hex } from "viem";
+import { createWalletClient, defineChain, hexToBigInt, http, numberToHex, type Address, type Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
 
 /** anvil's first and second well-known development keys (public knowledge, test only). */
@@ -60,7 +60,7 @@ const READ_ONLY = new Set([
   "eth_getStorageAt",
 ]);
 
-type RpcError = { code: number; message: string };
+type RpcError = { code: number; message: string; data?: unknown };
 type WalletEvent = { event: "accountsChanged" | "chainChanged" | "connect" | "disconnect"; data: unknown };
 type Reply = { result?: unknown; error?: RpcError; events?: WalletEvent[] };
 
@@ -83,6 +83,10 @@ export class TestWallet {
   refuseSwitch = false;
   /** When set, signing is refused as if the member clicked "Reject" (code 4001). */
   refuseSign = false;
+  /** When set, transactions are refused as if the member clicked "Reject" (code 4001). */
+  refuseTransactions = false;
+  /** The transactions this wallet signed and sent (`eth_sendTransaction`), in order. */
+  readonly sentTransactions: { hash: Hex; to: Address | undefined; data: Hex | undefined; value: bigint }[] = [];
   /** Every request the page made, in order (method names). */
   readonly calls: string[] = [];
   /** The messages the member was asked to sign (decoded text). */
@@ -159,6 +163,7 @@ export class TestWallet {
         return { result: await this.signer.signTypedData(typed) };
       }
       case "eth_sendTransaction":
+        return this.sendTransaction(params[0] as TxParams, rpcUrl);
       case "eth_sign":
       case "wallet_sendCalls":
         return { error: { code: 4200, message: `The test wallet does not support ${method}` } };
@@ -167,6 +172,40 @@ export class TestWallet {
       default:
         if (READ_ONLY.has(method)) return this.forward(method, params, rpcUrl);
         return { error: { code: 4200, message: `The test wallet does not support ${method}` } };
+    }
+  }
+
+  /**
+   * Signs with the wallet's key and sends through `eth_sendRawTransaction` to the local chain (the
+   * only node the tests have), filling nonce, gas and fees as a wallet does.
+   */
+  private async sendTransaction(tx: TxParams, rpcUrl: string | null): Promise<Reply> {
+    const notApproved = this.requireAccount(tx?.from ?? "");
+    if (notApproved) return notApproved;
+    if (this.refuseTransactions) return rejected("User rejected the request.");
+    if (!rpcUrl) return { error: { code: -32603, message: "The test wallet has no node to send to (no local chain)" } };
+    if (this.chainId !== 31337) return { error: { code: -32603, message: `The test wallet cannot reach chain ${this.chainId}` } };
+    const chain = defineChain({
+      id: 31337,
+      name: "Questline Local",
+      nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+      rpcUrls: { default: { http: [rpcUrl] } },
+    });
+    const client = createWalletClient({ account: this.signer, chain, transport: http(rpcUrl) });
+    const value = tx.value ? hexToBigInt(tx.value) : 0n;
+    try {
+      const hash = await client.sendTransaction({
+        to: tx.to,
+        data: tx.data ?? tx.input,
+        value,
+        gas: tx.gas ? hexToBigInt(tx.gas) : undefined,
+      });
+      this.sentTransactions.push({ hash, to: tx.to, data: tx.data ?? tx.input, value });
+      return { result: hash };
+    } catch (error) {
+      const cause = error as { shortMessage?: string; message?: string; walk?: () => { code?: number; data?: unknown } };
+      const root = cause.walk?.() ?? {};
+      return { error: { code: typeof root.code === "number" ? root.code : -32603, message: cause.shortMessage ?? cause.message ?? String(error), data: root.data } };
     }
   }
 
@@ -212,6 +251,8 @@ export class TestWallet {
   }
 }
 
+type TxParams = { from: string; to?: Address; data?: Hex; input?: Hex; value?: Hex; gas?: Hex };
+
 function rejected(message: string): Reply {
   return { error: { code: 4001, message } };
 }
@@ -256,9 +297,11 @@ function injectProvider({ info, binding }: { info: typeof TEST_WALLET_INFO; bind
   };
   class ProviderRpcError extends Error {
     code: number;
-    constructor({ code, message }: { code: number; message: string }) {
+    data?: unknown;
+    constructor({ code, message, data }: { code: number; message: string; data?: unknown }) {
       super(message);
       this.code = code;
+      if (data !== undefined) this.data = data;
     }
   }
   const provider = {

@@ -1,0 +1,57 @@
+import { Wallet } from "lucide-react";
+import type { ReactNode } from "react";
+import { Button } from "~/components/ui/button";
+import { SwitchNetworkButton } from "~/components/wallet/switch-network-button";
+import { CHAIN_NAMES } from "~/wallet/chains";
+import { useWallet } from "~/wallet/wallet-provider";
+import { bsc, sepolia } from "viem/chains";
+
+/** The networks members are offered to switch to ("Switch to BNB Smart Chain", "Switch to Sepolia"), plus the page's own. */
+export function NetworkSwitches({ chainId }: { chainId: number }) {
+  const ids = [...new Set([chainId, bsc.id, sepolia.id])];
+  return (
+    <div className="flex flex-wrap gap-2">
+      {ids.map((id) => (
+        <SwitchNetworkButton key={id} chainId={id} variant="outline" />
+      ))}
+    </div>
+  );
+}
+
+/** Its children once a wallet is connected on `chainId`; else what to do first. */
+export function WalletGate({ chainId, action, children }: { chainId: number; action: string; children: ReactNode }) {
+  const wallet = useWallet();
+  const name = CHAIN_NAMES[chainId] ?? `chain ${chainId}`;
+  if (!wallet.address) {
+    return (
+      <div className="grid justify-items-start gap-3">
+        <p className="text-sm text-muted-foreground">Connect a wallet to {action}.</p>
+        <Button pending={wallet.status === "loading"} onClick={() => void wallet.open("Connect")}>
+          <Wallet aria-hidden /> Connect wallet
+        </Button>
+      </div>
+    );
+  }
+  if (wallet.chainId !== chainId) {
+    return (
+      <div className="grid justify-items-start gap-3">
+        <p className="text-sm" role="status">
+          Your wallet is on {CHAIN_NAMES[wallet.chainId ?? 0] ?? "another network"}. Switch to {name} to {action}.
+        </p>
+        <SwitchNetworkButton chainId={chainId} variant="brand" />
+      </div>
+    );
+  }
+  return <>{children}</>;
+}
+
+/** A labelled figure of a token screen. */
+export function Stat({ label, value, hint }: { label: string; value: ReactNode; hint?: ReactNode }) {
+  return (
+    <div className="grid min-w-0 gap-1 rounded-xl border bg-card p-4">
+      <dt className="text-xs font-medium text-muted-foreground">{label}</dt>
+      <dd className="text-lg font-semibold tabular-nums wrap-anywhere">{value}</dd>
+      {hint && <dd className="text-xs text-muted-foreground">{hint}</dd>}
+    </div>
+  );
+}

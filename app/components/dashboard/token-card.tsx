@@ -1,0 +1,29 @@
+import { Coins, Store } from "lucide-react";
+import { Link } from "react-router";
+import { Button } from "~/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
+import { route } from "~/lib/routes";
+
+/** The dashboard's way to the token: the public mint and the sale. */
+export function TokenCard() {
+  return (
+    <Card className="lg:col-span-1">
+      <CardHeader>
+        <CardTitle>Questline token</CardTitle>
+        <CardDescription>Mint it at a fixed price, or buy it in the token sale.</CardDescription>
+      </CardHeader>
+      <CardContent className="flex flex-wrap gap-2">
+        <Button asChild variant="brand">
+          <Link to={route("mint")}>
+            <Coins aria-hidden /> Mint
+          </Link>
+        </Button>
+        <Button asChild variant="outline">
+          <Link to={route("sale")}>
+            <Store aria-hidden /> Token sale
+          </Link>
+        </Button>
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { checkAmount, costOf, formatAmount, parseAmount, tokensFor } from "./amounts";
+
+const E18 = 10n ** 18n;
+
+describe("amounts", () => {
+  it("parses plain decimals into 18-decimal units, and refuses anything else", () => {
+    expect(parseAmount("1")).toBe(E18);
+    expect(parseAmount(" 2.5 ")).toBe(25n * 10n ** 17n);
+    expect(parseAmount(".5")).toBe(5n * 10n ** 17n);
+    expect(parseAmount("1,000")).toBe(1000n * E18);
+    expect(parseAmount("0.000000000000000001")).toBe(1n);
+    for (const bad of ["", ".", "abc", "1e3", "-1", "1.2.3", "0x10", "0.0000000000000000001"]) expect(parseAmount(bad)).toBeNull();
+  });
+
+  it("formats units with grouped thousands, trimmed decimals and a floor for tiny amounts", () => {
+    expect(formatAmount(1234n * E18 + 5n * 10n ** 17n)).toBe("1,234.5");
+    expect(formatAmount(0n)).toBe("0");
+    expect(formatAmount(1n)).toBe("<0.0001");
+    expect(formatAmount(123456789n * 10n ** 10n, { maxFraction: 8 })).toBe("1.23456789");
+    expect(formatAmount(10_000n * E18, { group: false })).toBe("10000");
+  });
+
+  it("converts between tokens and the native coin as the contracts do (cost rounded up, tokens down)", () => {
+    const price = 10n ** 15n; // 0.001 per token
+    expect(costOf(10n * E18, price)).toBe(10n ** 16n);
+    expect(costOf(1n, price)).toBe(1n);
+    expect(tokensFor(10n ** 16n, price)).toBe(10n * E18);
+    const wei = 123_456_789n;
+    expect(costOf(tokensFor(wei, 3n * 10n ** 14n), 3n * 10n ** 14n)).toBeLessThanOrEqual(wei);
+    expect(tokensFor(1n, 0n)).toBe(0n);
+  });
+
+  it("checks typed amounts with one message each", () => {
+    expect(checkAmount("")).toEqual({ ok: false, error: "Enter an amount." });
+    expect(checkAmount("ten")).toEqual({ ok: false, error: "Enter a number, like 10 or 2.5 (at most 18 decimals)." });
+    expect(checkAmount("0")).toEqual({ ok: false, error: "Enter an amount above 0." });
+    expect(checkAmount("-3")).toEqual({ ok: false, error: "Enter a number, like 10 or 2.5 (at most 18 decimals)." });
+    expect(checkAmount("3")).toEqual({ ok: true, units: 3n * E18 });
+  });
+});

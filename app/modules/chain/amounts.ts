@@ -1,0 +1,55 @@
+import { z } from "zod";
+
+/** Token and native-coin amounts: 18 decimals, kept as bigint units. No viem here: this runs in page bundles. */
+export const DECIMALS = 18;
+const ONE = 10n ** BigInt(DECIMALS);
+
+const NUMBER = /^(\d+)?(?:\.(\d*))?$/;
+
+/** "2.5" → 2.5 × 10¹⁸ units; null for anything that is not a plain decimal number with at most 18 decimals. */
+export function parseAmount(text: string): bigint | null {
+  const trimmed = text.trim().replace(/,/g, "");
+  const match = NUMBER.exec(trimmed);
+  if (!match || trimmed === "" || trimmed === ".") return null;
+  const [, whole = "", fraction = ""] = match;
+  if (fraction.length > DECIMALS) return null;
+  return BigInt(whole || "0") * ONE + BigInt(fraction.padEnd(DECIMALS, "0") || "0");
+}
+
+/** 2.5 × 10¹⁸ units → "2.5"; `maxFraction` digits at most (rounded down), thousands grouped. */
+export function formatAmount(units: bigint, { maxFraction = 4, group = true }: { maxFraction?: number; group?: boolean } = {}): string {
+  const sign = units < 0n ? "-" : "";
+  const abs = units < 0n ? -units : units;
+  const whole = abs / ONE;
+  const fraction = (abs % ONE).toString().padStart(DECIMALS, "0").slice(0, maxFraction).replace(/0+$/, "");
+  if (abs !== 0n && whole === 0n && !fraction) return `${sign}<${maxFraction > 0 ? `0.${"0".repeat(maxFraction - 1)}1` : "1"}`;
+  const wholeText = group ? whole.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",") : whole.toString();
+  return `${sign}${wholeText}${fraction ? `.${fraction}` : ""}`;
+}
+
+/** Wei to pay for `amount` token units at `price` wei per whole token, rounded up (the contracts' `cost`). */
+export function costOf(amount: bigint, price: bigint): bigint {
+  const product = amount * price;
+  return product / ONE + (product % ONE === 0n ? 0n : 1n);
+}
+
+/** Token units `wei` buys at `price` wei per whole token, rounded down, so that `costOf(result) ≤ wei`. */
+export function tokensFor(wei: bigint, price: bigint): bigint {
+  if (price === 0n) return 0n;
+  return (wei * ONE) / price;
+}
+
+/** A positive amount typed by the member, as token (or native-coin) units. */
+export const amountSchema = z
+  .string({ error: "Enter an amount." })
+  .trim()
+  .min(1, "Enter an amount.")
+  .refine((text) => parseAmount(text) !== null, "Enter a number, like 10 or 2.5 (at most 18 decimals).")
+  .transform((text) => parseAmount(text)!)
+  .refine((units) => units > 0n, "Enter an amount above 0.");
+
+/** The first message of `amountSchema` for `text`, or the parsed units. */
+export function checkAmount(text: string): { ok: true; units: bigint } | { ok: false; error: string } {
+  const parsed = amountSchema.safeParse(text);
+  return parsed.success ? { ok: true, units: parsed.data } : { ok: false, error: parsed.error.issues[0]!.message };
+}

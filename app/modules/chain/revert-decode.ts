@@ -1,0 +1,59 @@
+import { BaseError, ContractFunctionRevertedError, decodeErrorResult, type Hex } from "viem";
+import { questTokenAbi } from "../../../contracts/generated/quest-token.ts";
+import { tokenSaleAbi } from "../../../contracts/generated/token-sale.ts";
+import { describeContractError, type DecodedError, type ErrorContext } from "./contract-errors";
+
+// Uses viem: imported by the server and by the wallet's lazily loaded code only, never by a page.
+
+const ERRORS_ABI = [...questTokenAbi, ...tokenSaleAbi].filter((item) => item.type === "error");
+
+/** Revert data (selector and arguments) → the custom error, or null when it is none of ours. */
+export function decodeRevertData(data: Hex): DecodedError | null {
+  try {
+    const decoded = decodeErrorResult({ abi: ERRORS_ABI, data });
+    return { name: decoded.errorName, args: decoded.args ?? [] };
+  } catch {
+    return null;
+  }
+}
+
+/** Finds the revert data an error carries (viem's errors, a wallet's RPC error, or its message). */
+export function revertDataOf(error: unknown): Hex | null {
+  const seen = new Set<unknown>();
+  let current: unknown = error;
+  while (current && typeof current === "object" && !seen.has(current)) {
+    seen.add(current);
+    const data = (current as { data?: unknown }).data;
+    if (typeof data === "string" && /^0x[0-9a-fA-F]{8,}$/.test(data)) return data as Hex;
+    if (data && typeof data === "object" && typeof (data as { data?: unknown }).data === "string") {
+      const inner = (data as { data: string }).data;
+      if (/^0x[0-9a-fA-F]{8,}$/.test(inner)) return inner as Hex;
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return null;
+}
+
+/** The sentence for a revert, when `error` is one (else null). */
+export function describeRevert(error: unknown, context: ErrorContext): string | null {
+  if (error instanceof BaseError) {
+    const reverted = error.walk((e) => e instanceof ContractFunctionRevertedError);
+    if (reverted instanceof ContractFunctionRevertedError) {
+      if (reverted.data?.errorName) return describeContractError({ name: reverted.data.errorName, args: reverted.data.args ?? [] }, context);
+      const raw = reverted.raw ? decodeRevertData(reverted.raw) : null;
+      if (raw) return describeContractError(raw, context);
+      // viem also files a node's internal error (-32603: it did not answer) under reverts: only
+      // a reason that reads as a revert is one.
+      if (reverted.reason && /revert/i.test(reverted.reason)) {
+        const reason = reverted.reason.replace(/^.*execution reverted:?\s*/i, "").trim();
+        return describeContractError({ name: "Error", args: [reason] }, context);
+      }
+    }
+  }
+  const data = revertDataOf(error);
+  const decoded = data ? decodeRevertData(data) : null;
+  if (decoded) return describeContractError(decoded, context);
+  const text = error instanceof Error ? `${error.message} ${(error as { details?: string }).details ?? ""}` : String(error);
+  if (/execution reverted/i.test(text)) return "The contract refused the transaction.";
+  return null;
+}

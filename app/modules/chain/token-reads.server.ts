@@ -1,0 +1,89 @@
+import { createPublicClient, getAddress, isAddress, type Address, type Transport } from "viem";
+import { questTokenAbi } from "../../../contracts/generated/quest-token.ts";
+import { tokenSaleAbi } from "../../../contracts/generated/token-sale.ts";
+import type { Services } from "~/lib/services.server";
+import { LOCAL_CHAIN_ID } from "~/wallet/chain-config";
+import { CHAIN_NAMES, NATIVE_SYMBOLS } from "~/wallet/chains";
+import type { ContractAddresses } from "./contract-addresses.server";
+
+/** The chain a token screen shows: `?chain=` when Questline has contracts there, else the local chain, else the first one. */
+export function pickChain(services: Pick<Services, "contracts" | "chains">, requested: string | null) {
+  const usable = [...services.contracts.keys()].filter((id) => services.chains.transportFor(id));
+  const wanted = Number(requested);
+  const chainId = usable.includes(wanted) ? wanted : usable.includes(LOCAL_CHAIN_ID) ? LOCAL_CHAIN_ID : usable[0];
+  if (chainId === undefined) return null;
+  return {
+    chainId,
+    chainName: CHAIN_NAMES[chainId] ?? `chain ${chainId}`,
+    coin: NATIVE_SYMBOLS[chainId] ?? "ETH",
+    contracts: services.contracts.get(chainId)!,
+    transport: services.chains.transportFor(chainId)!,
+    chainIds: usable,
+  };
+}
+
+/** `?account=` as a checksummed address, or null. */
+export function accountParam(value: string | null): Address | null {
+  return value && isAddress(value) ? getAddress(value) : null;
+}
+
+const client = (transport: Transport) => createPublicClient({ transport });
+
+/** Bigints travel as decimal strings. */
+const s = (value: bigint) => value.toString();
+
+export async function readMint({ transport, contracts, account }: { transport: Transport; contracts: ContractAddresses; account: Address | null }) {
+  const c = client(transport);
+  const token = { address: contracts.QuestToken, abi: questTokenAbi } as const;
+  const [symbol, open, price, walletCap, totalSupply, cap] = await Promise.all([
+    c.readContract({ ...token, functionName: "symbol" }),
+    c.readContract({ ...token, functionName: "publicMintOpen" }),
+    c.readContract({ ...token, functionName: "publicMintPrice" }),
+    c.readContract({ ...token, functionName: "publicMintWalletCap" }),
+    c.readContract({ ...token, functionName: "totalSupply" }),
+    c.readContract({ ...token, functionName: "cap" }),
+  ]);
+  const member = account
+    ? await Promise.all([
+        c.readContract({ ...token, functionName: "publicMinted", args: [account] }),
+        c.readContract({ ...token, functionName: "balanceOf", args: [account] }),
+        c.getBalance({ address: account }),
+      ]).then(([minted, balance, native]) => ({ address: account, minted: s(minted), balance: s(balance), native: s(native) }))
+    : null;
+  return { token: contracts.QuestToken, symbol, open, price: s(price), walletCap: s(walletCap), totalSupply: s(totalSupply), cap: s(cap), member };
+}
+
+export async function readSale({ transport, contracts, account }: { transport: Transport; contracts: ContractAddresses; account: Address | null }) {
+  const c = client(transport);
+  const sale = { address: contracts.TokenSale, abi: tokenSaleAbi } as const;
+  const [symbol, price, startTime, endTime, hardCap, walletCap, sold, block] = await Promise.all([
+    c.readContract({ address: contracts.QuestToken, abi: questTokenAbi, functionName: "symbol" }),
+    c.readContract({ ...sale, functionName: "price" }),
+    c.readContract({ ...sale, functionName: "startTime" }),
+    c.readContract({ ...sale, functionName: "endTime" }),
+    c.readContract({ ...sale, functionName: "hardCap" }),
+    c.readContract({ ...sale, functionName: "walletCap" }),
+    c.readContract({ ...sale, functionName: "sold" }),
+    c.getBlock({ blockTag: "latest" }),
+  ]);
+  const member = account
+    ? await Promise.all([
+        c.readContract({ ...sale, functionName: "bought", args: [account] }),
+        c.readContract({ address: contracts.QuestToken, abi: questTokenAbi, functionName: "balanceOf", args: [account] }),
+        c.getBalance({ address: account }),
+      ]).then(([bought, balance, native]) => ({ address: account, bought: s(bought), balance: s(balance), native: s(native) }))
+    : null;
+  return {
+    sale: contracts.TokenSale,
+    symbol,
+    price: s(price),
+    startTime: Number(startTime),
+    endTime: Number(endTime),
+    hardCap: s(hardCap),
+    walletCap: s(walletCap),
+    sold: s(sold),
+    /** The chain's own clock (its latest block), which may run ahead of ours (a test chain). */
+    chainTime: Number(block.timestamp),
+    member,
+  };
+}

@@ -1,0 +1,35 @@
+import { createPublicClient, type Hex } from "viem";
+import type { Route } from "./+types/api.chain-tx";
+import { questTokenAbi } from "../../contracts/generated/quest-token.ts";
+import { servicesContext } from "~/lib/services.server";
+import { requireUser } from "~/modules/auth/session.server";
+import { transactionStatus } from "~/modules/chain/tx-status.server";
+import { NATIVE_SYMBOLS } from "~/wallet/chains";
+
+/**
+ * GET /api/chain/tx?chainId=…&hash=… — where a transaction stands (TxStatusAnswer), read through
+ * the server's own node endpoints, so a page follows it after a reload too, before the wallet
+ * reconnects. 503 when the node does not answer.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await requireUser(context, request);
+  const services = context.get(servicesContext);
+  const url = new URL(request.url);
+  const chainId = Number(url.searchParams.get("chainId"));
+  const hash = url.searchParams.get("hash") ?? "";
+  if (!/^0x[0-9a-fA-F]{64}$/.test(hash)) return Response.json({ message: "hash must be a transaction hash" }, { status: 400 });
+  const transport = services.chains.transportFor(chainId);
+  if (!transport) return Response.json({ message: `No node for chain ${chainId}` }, { status: 400 });
+  const client = createPublicClient({ transport });
+  const token = services.contracts.get(chainId)?.QuestToken;
+  const errorContext = async () => ({
+    token: token ? await client.readContract({ address: token, abi: questTokenAbi, functionName: "symbol" }).catch(() => "tokens") : "tokens",
+    coin: NATIVE_SYMBOLS[chainId] ?? "ETH",
+  });
+  try {
+    return Response.json(await transactionStatus(client, hash as Hex, errorContext));
+  } catch (error) {
+    services.logger.warn({ err: error, chainId }, "transaction status: the node did not answer");
+    return Response.json({ message: "The network's node did not answer" }, { status: 503 });
+  }
+}

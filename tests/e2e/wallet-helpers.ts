@@ -1,0 +1,90 @@
+import type { Locator, Page } from "@playwright/test";
+import type { TestWallet } from "../fakes/injected-wallet.ts";
+import { expect as baseExpect } from "./fixtures.ts";
+
+/**
+ * Helpers shared by the specs that use the test wallet (tests/fakes/injected-wallet.ts) through
+ * the wallet modal (Reown AppKit).
+ */
+
+// The wallet stack is a large download that is parsed on first use (and again after each reload):
+// on a busy 2-core machine the modal may take more than the suite's default 5 s to appear.
+export const expect = baseExpect.configure({ timeout: 15_000 });
+
+/** SPEC.md §9: `0x`, the first 4 characters after it, an ellipsis, the last 4. */
+export const short = (address: string) => `${address.slice(0, 6)}…${address.slice(-4)}`;
+
+/** The wallet modal (AppKit's web component; Playwright's locators reach into its shadow roots). */
+export const modal = (page: Page) => page.locator("w3m-modal");
+export const signStep = (page: Page) => modal(page).getByText("needs to connect to your wallet");
+
+/** In the open wallet modal: the test wallet is listed as installed; choosing it connects. */
+export async function connectTestWallet(page: Page) {
+  const entry = modal(page).locator("wui-list-wallet", { hasText: "Questline Test Wallet" });
+  await expect(entry).toBeVisible();
+  await expect(entry).toContainText(/installed/i);
+  await entry.click();
+}
+
+/** The sign step is showing: approve, as the member would in their wallet. */
+export async function approveSignature(page: Page) {
+  await expect(signStep(page)).toBeVisible();
+  await modal(page).getByRole("button", { name: "Sign", exact: true }).click();
+}
+
+export async function cancelSignature(page: Page) {
+  await expect(signStep(page)).toBeVisible();
+  await modal(page).getByRole("button", { name: "Cancel", exact: true }).click();
+}
+
+/** The header's wallet button, showing the connected address. */
+export const headerWallet = (page: Page, wallet: TestWallet) =>
+  page.getByRole("banner").getByRole("button", { name: `Wallet ${short(wallet.address)}` });
+
+/** Signs in from /login with the test wallet, as a new wallet-only member. */
+export async function signInWithWallet(page: Page, wallet: TestWallet) {
+  await page.goto("/login");
+  await page.getByRole("button", { name: "Continue with a wallet" }).click();
+  await connectTestWallet(page);
+  await approveSignature(page);
+  await expect(page).toHaveURL("/dashboard");
+  await expect(headerWallet(page, wallet)).toBeVisible();
+}
+
+/** Waits until `locator` stops moving and resizing (the modal animates its height between views). */
+export async function settled(locator: Locator) {
+  let last = "";
+  await expect
+    .poll(
+      async () => {
+        const box = JSON.stringify(await locator.boundingBox());
+        const same = box === last;
+        last = box;
+        return same;
+      },
+      { intervals: [300] },
+    )
+    .toBe(true);
+}
+
+/** The local chain's RPC URL, from the page props (the root loader's `chains.rpc`). */
+export async function localRpcUrl(page: Page): Promise<string> {
+  const url = await page.evaluate(() => {
+    const router = (window as unknown as { __reactRouterDataRouter?: { state: { loaderData: Record<string, unknown> } } }).__reactRouterDataRouter;
+    return (router?.state.loaderData.root as { chains?: { rpc?: string | null } } | undefined)?.chains?.rpc ?? null;
+  });
+  if (!url) throw new Error("the page props name no local chain");
+  return url;
+}
+
+/** One JSON-RPC call to the local chain (anvil's test methods: evm_increaseTime, anvil_setBalance…). */
+export async function chainRpc<T = unknown>(rpcUrl: string, method: string, params: unknown[] = []): Promise<T> {
+  const response = await fetch(rpcUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
+  const body = (await response.json()) as { result?: T; error?: { message: string } };
+  if (body.error) throw new Error(`${method}: ${body.error.message}`);
+  return body.result as T;
+}
