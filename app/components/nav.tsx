@@ -10,9 +10,9 @@ const NAV = [
   { to: route("campaigns.index"), label: "Campaigns", icon: Flag, match: "/campaigns" },
   { to: route("crusades.index"), label: "Crusades", icon: RouteIcon, match: "/crusades" },
   { to: route("leaderboard"), label: "Leaderboard", icon: Trophy },
-  { to: route("swap"), label: "Swap", icon: ArrowLeftRight },
   { to: route("mint"), label: "Mint", icon: Coins, signedIn: true },
   { to: route("sale"), label: "Token sale", icon: Store, signedIn: true },
+  { to: route("swap"), label: "Swap", icon: ArrowLeftRight },
   { to: route("settings.profile"), label: "Settings", icon: Settings, match: "/settings", signedIn: true },
 ];
 

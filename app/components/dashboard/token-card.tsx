@@ -1,16 +1,16 @@
-import { Coins, Store } from "lucide-react";
+import { ArrowLeftRight, Coins, Store } from "lucide-react";
 import { Link } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { route } from "~/lib/routes";
 
-/** The dashboard's way to the token: the public mint and the sale. */
+/** The dashboard's way to the token: the public mint, the sale, and swaps from the wallet. */
 export function TokenCard() {
   return (
     <Card className="lg:col-span-1">
       <CardHeader>
         <CardTitle>Questline token</CardTitle>
-        <CardDescription>Mint it at a fixed price, or buy it in the token sale.</CardDescription>
+        <CardDescription>Mint it at a fixed price, buy it in the token sale, or swap tokens from your wallet.</CardDescription>
       </CardHeader>
       <CardContent className="flex flex-wrap gap-2">
         <Button asChild variant="brand">
@@ -21,6 +21,11 @@ export function TokenCard() {
         <Button asChild variant="outline">
           <Link to={route("sale")}>
             <Store aria-hidden /> Token sale
+          </Link>
+        </Button>
+        <Button asChild variant="ghost">
+          <Link to={route("swap")}>
+            <ArrowLeftRight aria-hidden /> Swap
           </Link>
         </Button>
       </CardContent>
