@@ -1,4 +1,4 @@
-import { Coins, ServerCrash } from "lucide-react";
+import { Coins } from "lucide-react";
 import { useState, type FormEvent } from "react";
 import { useRevalidator } from "react-router";
 import type { Route } from "./+types/mint";
@@ -6,8 +6,7 @@ import { questTokenAbi } from "../../contracts/generated/quest-token.ts";
 import { TxProgress } from "~/components/chain/tx-progress";
 import { useContractTx } from "~/components/chain/use-contract-tx";
 import { useWalletParams } from "~/components/chain/use-wallet-params";
-import { NetworkSwitches, Stat, WalletGate } from "~/components/chain/wallet-gate";
-import { EmptyState } from "~/components/empty-state";
+import { NetworkSwitches, Stat, TokenScreenUnavailable, WalletGate } from "~/components/chain/wallet-gate";
 import { PageHeader } from "~/components/page-header";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
@@ -20,7 +19,7 @@ import { requireUser } from "~/modules/auth/session.server";
 import { checkAmount, costOf, formatAmount, parseAmount } from "~/modules/chain/amounts";
 import { mintRefusal } from "~/modules/chain/checks";
 import { isBusy } from "~/modules/chain/tx-machine";
-import { accountParam, pickChain, readMint } from "~/modules/chain/token-reads.server";
+import { loadTokenScreen, readMint } from "~/modules/chain/token-reads.server";
 import { useWallet } from "~/wallet/wallet-provider";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -29,18 +28,7 @@ export function meta({ matches }: Route.MetaArgs) {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireUser(context, request);
-  const services = context.get(servicesContext);
-  const url = new URL(request.url);
-  const chain = pickChain(services, url.searchParams.get("chain"));
-  if (!chain) return { ok: false as const, reason: "none" as const };
-  const head = { chainId: chain.chainId, chainName: chain.chainName, coin: chain.coin, chainIds: chain.chainIds };
-  try {
-    const mint = await readMint({ transport: chain.transport, contracts: chain.contracts, account: accountParam(url.searchParams.get("account")) });
-    return { ok: true as const, ...head, mint };
-  } catch (error) {
-    services.logger.warn({ err: error, chainId: chain.chainId }, "mint: the node did not answer");
-    return { ok: false as const, reason: "node" as const, ...head };
-  }
+  return loadTokenScreen(context.get(servicesContext), new URL(request.url), readMint);
 }
 
 /** Mint: buy the token at the public mint's fixed price, up to the per-wallet cap. */
@@ -50,14 +38,8 @@ export default function Mint({ loaderData }: Route.ComponentProps) {
       <PageHeader title="Mint" description="Mint Questline's token at a fixed price, straight to your wallet." />
       {loaderData.ok ? (
         <MintScreen data={loaderData} />
-      ) : loaderData.reason === "node" ? (
-        <EmptyState icon={ServerCrash} title={`${loaderData.chainName} is not answering`} action={<NetworkSwitches chainId={loaderData.chainId} />}>
-          The network's node did not answer, so the mint cannot be shown. Try again in a moment.
-        </EmptyState>
       ) : (
-        <EmptyState icon={Coins} title="No token on these networks">
-          Questline's token is not deployed on a network this installation can reach.
-        </EmptyState>
+        <TokenScreenUnavailable state={loaderData} icon={Coins} what="mint" />
       )}
     </div>
   );
@@ -66,7 +48,7 @@ export default function Mint({ loaderData }: Route.ComponentProps) {
 type MintData = Extract<Route.ComponentProps["loaderData"], { ok: true }>;
 
 function MintScreen({ data }: { data: MintData }) {
-  const { mint, coin, chainId } = data;
+  const { facts: mint, coin, chainId } = data;
   const wallet = useWallet();
   const revalidator = useRevalidator();
   useWalletParams({ account: mint.member?.address ?? null, chainId, chainIds: data.chainIds });

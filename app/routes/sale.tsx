@@ -1,4 +1,4 @@
-import { ServerCrash, ShoppingCart, Store } from "lucide-react";
+import { ShoppingCart, Store } from "lucide-react";
 import { useEffect, useState, type FormEvent } from "react";
 import { useRevalidator } from "react-router";
 import type { Route } from "./+types/sale";
@@ -6,8 +6,7 @@ import { tokenSaleAbi } from "../../contracts/generated/token-sale.ts";
 import { TxProgress } from "~/components/chain/tx-progress";
 import { useContractTx } from "~/components/chain/use-contract-tx";
 import { useWalletParams } from "~/components/chain/use-wallet-params";
-import { NetworkSwitches, Stat, WalletGate } from "~/components/chain/wallet-gate";
-import { EmptyState } from "~/components/empty-state";
+import { NetworkSwitches, Stat, TokenScreenUnavailable, WalletGate } from "~/components/chain/wallet-gate";
 import { PageHeader } from "~/components/page-header";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
@@ -21,7 +20,7 @@ import { requireUser } from "~/modules/auth/session.server";
 import { checkAmount, costOf, formatAmount, parseAmount, tokensFor } from "~/modules/chain/amounts";
 import { countdown, saleClosedMessage, salePhase, saleRefusal, type SaleFacts } from "~/modules/chain/checks";
 import { isBusy } from "~/modules/chain/tx-machine";
-import { accountParam, pickChain, readSale } from "~/modules/chain/token-reads.server";
+import { loadTokenScreen, readSale } from "~/modules/chain/token-reads.server";
 import { useWallet } from "~/wallet/wallet-provider";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -30,18 +29,7 @@ export function meta({ matches }: Route.MetaArgs) {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireUser(context, request);
-  const services = context.get(servicesContext);
-  const url = new URL(request.url);
-  const chain = pickChain(services, url.searchParams.get("chain"));
-  if (!chain) return { ok: false as const, reason: "none" as const };
-  const head = { chainId: chain.chainId, chainName: chain.chainName, coin: chain.coin, chainIds: chain.chainIds };
-  try {
-    const sale = await readSale({ transport: chain.transport, contracts: chain.contracts, account: accountParam(url.searchParams.get("account")) });
-    return { ok: true as const, ...head, sale };
-  } catch (error) {
-    services.logger.warn({ err: error, chainId: chain.chainId }, "sale: the node did not answer");
-    return { ok: false as const, reason: "node" as const, ...head };
-  }
+  return loadTokenScreen(context.get(servicesContext), new URL(request.url), readSale);
 }
 
 /** The token sale: fixed price between a start and an end, up to a hard cap and a cap per wallet. */
@@ -51,14 +39,8 @@ export default function Sale({ loaderData }: Route.ComponentProps) {
       <PageHeader title="Token sale" description="Buy Questline's token at the sale's fixed price; the tokens arrive in your wallet at once." />
       {loaderData.ok ? (
         <SaleScreen data={loaderData} />
-      ) : loaderData.reason === "node" ? (
-        <EmptyState icon={ServerCrash} title={`${loaderData.chainName} is not answering`} action={<NetworkSwitches chainId={loaderData.chainId} />}>
-          The network's node did not answer, so the sale cannot be shown. Try again in a moment.
-        </EmptyState>
       ) : (
-        <EmptyState icon={Store} title="No sale on these networks">
-          Questline's token sale is not deployed on a network this installation can reach.
-        </EmptyState>
+        <TokenScreenUnavailable state={loaderData} icon={Store} what="sale" />
       )}
     </div>
   );
@@ -78,7 +60,7 @@ function useChainClock(chainTime: number) {
 }
 
 function SaleScreen({ data }: { data: SaleData }) {
-  const { sale, coin, chainId } = data;
+  const { facts: sale, coin, chainId } = data;
   const wallet = useWallet();
   const revalidator = useRevalidator();
   useWalletParams({ account: sale.member?.address ?? null, chainId, chainIds: data.chainIds });

@@ -1,5 +1,6 @@
-import { Wallet } from "lucide-react";
+import { ServerCrash, Wallet, type LucideIcon } from "lucide-react";
 import type { ReactNode } from "react";
+import { EmptyState } from "~/components/empty-state";
 import { Button } from "~/components/ui/button";
 import { SwitchNetworkButton } from "~/components/wallet/switch-network-button";
 import { CHAIN_NAMES } from "~/wallet/chains";
@@ -53,5 +54,30 @@ export function Stat({ label, value, hint }: { label: string; value: ReactNode; 
       <dd className="text-lg font-semibold tabular-nums wrap-anywhere">{value}</dd>
       {hint && <dd className="text-xs text-muted-foreground">{hint}</dd>}
     </div>
+  );
+}
+
+/** What a token screen shows when it cannot show its facts: no network has our contracts, or the node did not answer. */
+export function TokenScreenUnavailable({
+  state,
+  icon: Icon,
+  what,
+}: {
+  state: { reason: "none" } | { reason: "node"; chainId: number; chainName: string };
+  icon: LucideIcon;
+  /** "mint", "sale": what cannot be shown. */
+  what: string;
+}) {
+  if (state.reason === "node") {
+    return (
+      <EmptyState icon={ServerCrash} title={`${state.chainName} is not answering`} action={<NetworkSwitches chainId={state.chainId} />}>
+        The network&apos;s node did not answer, so the {what} cannot be shown. Try again in a moment.
+      </EmptyState>
+    );
+  }
+  return (
+    <EmptyState icon={Icon} title={`No ${what} on these networks`}>
+      Questline&apos;s {what} is not deployed on a network this installation can reach.
+    </EmptyState>
   );
 }

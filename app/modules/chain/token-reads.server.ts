@@ -22,6 +22,28 @@ export function pickChain(services: Pick<Services, "contracts" | "chains">, requ
   };
 }
 
+/**
+ * A token screen's loader (Mint, Token sale): the network to show (`?chain=`, else the local
+ * chain, else the first with our contracts), then `read` on it for `?account=`. No network with
+ * our contracts and a node that does not answer are states the page shows, not errors.
+ */
+export async function loadTokenScreen<T>(
+  services: Pick<Services, "contracts" | "chains" | "logger">,
+  url: URL,
+  read: (input: { transport: Transport; contracts: ContractAddresses; account: Address | null }) => Promise<T>,
+) {
+  const chain = pickChain(services, url.searchParams.get("chain"));
+  if (!chain) return { ok: false as const, reason: "none" as const };
+  const head = { chainId: chain.chainId, chainName: chain.chainName, coin: chain.coin, chainIds: chain.chainIds };
+  try {
+    const facts = await read({ transport: chain.transport, contracts: chain.contracts, account: accountParam(url.searchParams.get("account")) });
+    return { ok: true as const, ...head, facts };
+  } catch (error) {
+    services.logger.warn({ err: error, chainId: chain.chainId, screen: url.pathname }, "token screen: the node did not answer");
+    return { ok: false as const, reason: "node" as const, ...head };
+  }
+}
+
 /** `?account=` as a checksummed address, or null. */
 export function accountParam(value: string | null): Address | null {
   return value && isAddress(value) ? getAddress(value) : null;
