@@ -5,7 +5,8 @@ import { WagmiAdapter } from "@reown/appkit-adapter-wagmi";
 import { bsc, defineChain, sepolia, type AppKitNetwork } from "@reown/appkit/networks";
 import { getAddress } from "viem";
 import { createSiweMessage } from "viem/siwe";
-import { chainTransport, hasWalletCloud, LOCAL_CHAIN_ID, nodeEndpoints, walletFeatures, type ChainConfig } from "./chain-config";
+import { chainTransport, LOCAL_CHAIN_ID, nodeEndpoints, walletFeatures, type ChainConfig } from "./chain-config";
+import { hasWalletCloud } from "./wallet-cloud";
 
 /**
  * The browser wallet stack: Reown AppKit's modal on the wagmi adapter. This module is loaded on

@@ -5,14 +5,13 @@ import { arbitrum, base, blast, bsc, linea, sepolia } from "viem/chains";
 import {
   chainTransport,
   ENDPOINT_CHAIN_IDS,
-  hasWalletCloud,
   LOCAL_CHAIN_ID,
-  LOCAL_PROJECT_ID,
   nodeEndpoints,
   RANK_INTERVAL_MS,
   RETRY_COUNT,
   walletFeatures,
 } from "./chain-config";
+import { hasWalletCloud, LOCAL_PROJECT_ID } from "./wallet-cloud";
 import { shortAddress } from "./chains";
 
 const none = { rpc: null, ankr: null, infura: null, blast: null };

@@ -1,5 +1,6 @@
 import { fallback, http, type Transport } from "viem";
 import { arbitrum, base, blast, bsc, linea, sepolia } from "viem/chains";
+import { hasWalletCloud } from "./wallet-cloud";
 
 /**
  * What the server hands the browser to reach the chains (SPEC.md §2 "initial page props"): the
@@ -15,13 +16,9 @@ export type ChainConfig = {
 };
 
 /** The social sign-ins the wallet modal offers (AppKit's names). */
-type SocialProvider = "google" | "x" | "github" | "discord" | "apple" | "facebook" | "farcaster";
+const SOCIAL_SIGN_INS = ["google", "x", "github", "discord", "apple", "facebook", "farcaster"] as const;
 
 export type NodeProvider = "ankr" | "infura" | "blast";
-
-import { hasWalletCloud, LOCAL_PROJECT_ID } from "./wallet-cloud";
-
-export { hasWalletCloud, LOCAL_PROJECT_ID };
 
 /**
  * The wallet modal's optional features. E-mail and social sign-in, on-ramp and swaps run through
@@ -29,7 +26,7 @@ export { hasWalletCloud, LOCAL_PROJECT_ID };
  */
 export function walletFeatures(config: Pick<ChainConfig, "projectId">): {
   email: boolean;
-  socials: SocialProvider[] | false;
+  socials: (typeof SOCIAL_SIGN_INS)[number][] | false;
   onramp: boolean;
   swaps: boolean;
   analytics: false;
@@ -37,7 +34,7 @@ export function walletFeatures(config: Pick<ChainConfig, "projectId">): {
   const cloud = hasWalletCloud(config);
   return {
     email: cloud,
-    socials: cloud ? ["google", "x", "github", "discord", "apple", "facebook", "farcaster"] : (false as const),
+    socials: cloud ? [...SOCIAL_SIGN_INS] : false,
     onramp: cloud,
     swaps: cloud,
     analytics: false,
