@@ -82,3 +82,28 @@ test("the progress bar shows in #bbf451 while a navigation is pending", async ({
   await expect(bar).toHaveAttribute("data-state", "idle");
   await expect(bar.locator("div")).toHaveCount(0);
 });
+
+test("the account menu and the phone drawer work from the keyboard", async ({ page, signIn }) => {
+  await signIn(page);
+  await page.goto("/dashboard");
+  const account = page.getByRole("button", { name: "Account menu" });
+  await account.focus();
+  await page.keyboard.press("ArrowDown");
+  await expect(page.getByRole("menuitem", { name: "Settings" })).toBeFocused();
+  await page.keyboard.press("ArrowDown");
+  await expect(page.getByRole("menuitem", { name: "Sign out" })).toBeFocused();
+  await page.keyboard.press("ArrowDown");
+  await expect(page.getByRole("menuitem", { name: "Settings" })).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("menu", { name: "Account menu" })).toBeHidden();
+  await expect(account).toBeFocused();
+
+  await page.setViewportSize({ width: 375, height: 740 });
+  const open = page.getByRole("button", { name: "Open menu" });
+  await open.focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("dialog", { name: "Menu" }).getByRole("link", { name: "Leaderboard" })).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("dialog", { name: "Menu" })).toBeHidden();
+  await expect(open).toBeFocused();
+});
