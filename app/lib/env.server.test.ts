@@ -10,7 +10,7 @@ describe("loadEnv", () => {
   it("has working defaults for a zero-config start", () => {
     const dir = dataDir();
     const env = loadEnv({ DATA_DIR: dir });
-    expect(env).toMatchObject({ PORT: 3000, APP_NAME: "Questline", APP_URL: "http://localhost:3000", DATA_DIR: dir, isProduction: false });
+    expect(env).toMatchObject({ PORT: 3000, APP_NAME: "Questline", APP_URL: "http://localhost:3000", DATA_DIR: dir, isPublic: false });
     expect(env.DATABASE_URL).toBeUndefined();
     expect(env.SMTP_URL).toBeUndefined();
   });
@@ -48,13 +48,13 @@ describe("loadEnv", () => {
     expect(() => loadEnv({ NODE_ENV: "production", DATA_DIR: dir, HOST: "0.0.0.0", SMTP_URL: "smtp://mail:25" })).toThrow(/AUTH_SECRET is required/);
     expect(existsSync(path.join(dir, "auth-secret"))).toBe(false);
     const env = loadEnv({ ...publicUrl, SMTP_URL: "smtp://mail:25", AUTH_SECRET: "x".repeat(40) });
-    expect(env).toMatchObject({ isProduction: true, isPublic: true, localChain: false });
+    expect(env).toMatchObject({ isPublic: true, localChain: false });
   });
 
   it("runs a production build kept on loopback as a local trial: dev inbox, generated secret, local chain", () => {
     const dir = dataDir();
     const env = loadEnv({ NODE_ENV: "production", DATA_DIR: dir });
-    expect(env).toMatchObject({ isProduction: true, isPublic: false, localChain: true });
+    expect(env).toMatchObject({ isPublic: false, localChain: true });
     expect(env.SMTP_URL).toBeUndefined();
     expect(env.AUTH_SECRET.length).toBeGreaterThanOrEqual(32);
     expect(existsSync(path.join(dir, "auth-secret"))).toBe(true);

@@ -56,7 +56,6 @@ const envSchema = z
       APP_URL: (raw.APP_URL ?? `http://localhost:${raw.PORT}`).replace(/\/$/, ""),
       DATA_DIR: path.resolve(raw.DATA_DIR),
       DEPLOYMENTS_DIR: path.resolve(raw.DEPLOYMENTS_DIR),
-      isProduction: raw.NODE_ENV === "production",
       isPublic,
       operators: raw.OPERATORS.split(",")
         .map((entry) => entry.trim().toLowerCase())
