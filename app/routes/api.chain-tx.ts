@@ -1,10 +1,16 @@
 import { createPublicClient, type Hex } from "viem";
+import { z } from "zod";
 import type { Route } from "./+types/api.chain-tx";
 import { questTokenAbi } from "../../contracts/generated/quest-token.ts";
 import { servicesContext } from "~/lib/services.server";
 import { requireUser } from "~/modules/auth/session.server";
 import { transactionStatus } from "~/modules/chain/tx-status.server";
 import { NATIVE_SYMBOLS } from "~/wallet/chains";
+
+const querySchema = z.object({
+  chainId: z.coerce.number("chainId must be a chain id").int("chainId must be a chain id").positive("chainId must be a chain id"),
+  hash: z.string().regex(/^0x[0-9a-fA-F]{64}$/, "hash must be a transaction hash"),
+});
 
 /**
  * GET /api/chain/tx?chainId=…&hash=… — where a transaction stands (TxStatusAnswer), read through
@@ -14,10 +20,9 @@ import { NATIVE_SYMBOLS } from "~/wallet/chains";
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireUser(context, request);
   const services = context.get(servicesContext);
-  const url = new URL(request.url);
-  const chainId = Number(url.searchParams.get("chainId"));
-  const hash = url.searchParams.get("hash") ?? "";
-  if (!/^0x[0-9a-fA-F]{64}$/.test(hash)) return Response.json({ message: "hash must be a transaction hash" }, { status: 400 });
+  const query = querySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+  if (!query.success) return Response.json({ message: query.error.issues[0]!.message }, { status: 400 });
+  const { chainId, hash } = query.data;
   const transport = services.chains.transportFor(chainId);
   if (!transport) return Response.json({ message: `No node for chain ${chainId}` }, { status: 400 });
   const client = createPublicClient({ transport });

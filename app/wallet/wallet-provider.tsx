@@ -158,7 +158,12 @@ export function WalletProvider({
   const disconnect = useCallback(async () => {
     signingOut.current = true;
     forgetWalletConnection();
-    if (kit.current) await (await kit.current).disconnect();
+    try {
+      if (kit.current) await (await kit.current).disconnect();
+    } finally {
+      // The page lives on after a sign-out (client-side): a later wallet session must sign out again.
+      signingOut.current = false;
+    }
   }, []);
 
   const writeContract = useCallback(

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useReducer, useRef } from "react";
 import type { ContractCall } from "~/modules/chain/contract-call";
 import { txErrorMessage } from "~/modules/chain/tx-error";
-import { IDLE, parsePendingTx, pollOutcome, txReducer, type PendingTx, type TxEvent, type TxState, type TxStatusAnswer } from "~/modules/chain/tx-machine";
+import { IDLE, isBusy, parsePendingTx, pollOutcome, txReducer, type PendingTx, type TxEvent, type TxState, type TxStatusAnswer } from "~/modules/chain/tx-machine";
 import { useWallet } from "~/wallet/wallet-provider";
 
 const POLL_MS = 1000;
@@ -76,6 +76,8 @@ export function useContractTx({ storageKey, onSettled }: { storageKey: string; o
 
   const send = useCallback(
     async (call: ContractCall, what: string) => {
+      // One transaction at a time: a second click while one is under way sends nothing.
+      if (isBusy(state)) return;
       dispatch({ type: "submit", label: what });
       try {
         const hash = await wallet.writeContract(call);
@@ -87,7 +89,7 @@ export function useContractTx({ storageKey, onSettled }: { storageKey: string; o
         dispatch(kind === "rejected" ? { type: "rejected", message } : { type: "failed", message });
       }
     },
-    [wallet, storageKey],
+    [wallet, storageKey, state],
   );
 
   const reset = useCallback(() => dispatch({ type: "reset" }), []);

@@ -86,7 +86,7 @@ export function pollOutcome(
   if (answer.status === "success") return { next: "done", event: { type: "confirmed" } };
   if (answer.status === "reverted") return { next: "done", event: { type: "failed", message: answer.reason } };
   if (answer.status === "unknown" && now - since > UNKNOWN_AFTER_MS) {
-    return { next: "done", event: { type: "failed", message: "The network does not know this transaction any more: it was dropped or replaced. Nothing was charged." } };
+    return { next: "done", event: { type: "failed", message: "The network does not know this transaction any more: it was dropped, or replaced by another one from your wallet. Check your wallet's activity." } };
   }
   if (now - since > TRACK_TIMEOUT_MS) {
     return { next: "done", event: { type: "failed", message: "Still not confirmed after 5 minutes. It may yet go through: check your wallet's activity before trying again." } };
