@@ -24,7 +24,10 @@ export function startWorkers({ database, logger, env }: Pick<Services, "database
     // Reward pools are paid within REWARDS_EVERY_MS (a minute by default) of their campaign's end,
     // exactly once whichever process runs it.
     every(env.REWARDS_EVERY_MS, async () => {
-      const paid = await distributeEndedCampaigns({ db: database.db });
+      const paid = await distributeEndedCampaigns({
+        db: database.db,
+        onPoolError: (poolId, err) => logger.error({ err, poolId }, "paying a reward pool failed; it stays open for the next run"),
+      });
       if (paid.pools > 0) logger.info(paid, "paid reward pools of ended campaigns");
     }, (err) => logger.error({ err }, "reward distribution failed; it runs again soon")),
   ];

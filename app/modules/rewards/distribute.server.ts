@@ -114,7 +114,18 @@ export async function payPool({ db, poolId, now = new Date() }: { db: Db; poolId
 }
 
 /** Pays the open pools of ended (published) campaigns, oldest end first; safe to run anywhere, any time. */
-export async function distributeEndedCampaigns({ db, now = new Date(), limit = 100 }: { db: Db; now?: Date; limit?: number }) {
+export async function distributeEndedCampaigns({
+  db,
+  now = new Date(),
+  limit = 100,
+  onPoolError = () => undefined,
+}: {
+  db: Db;
+  now?: Date;
+  limit?: number;
+  /** A pool that fails (a deadlock, the database gone) stays open for the next run; the others are still paid. */
+  onPoolError?: (poolId: string, error: unknown) => void;
+}) {
   const due = await db
     .select({ id: rewardPool.id })
     .from(rewardPool)
@@ -124,12 +135,18 @@ export async function distributeEndedCampaigns({ db, now = new Date(), limit = 1
     .limit(limit);
   let pools = 0;
   let grants = 0;
+  let failed = 0;
   for (const { id } of due) {
-    const paid = await payPool({ db, poolId: id, now });
-    if (paid) {
-      pools += 1;
-      grants += paid.grants;
+    try {
+      const paid = await payPool({ db, poolId: id, now });
+      if (paid) {
+        pools += 1;
+        grants += paid.grants;
+      }
+    } catch (error) {
+      failed += 1;
+      onPoolError(id, error);
     }
   }
-  return { pools, grants };
+  return { pools, grants, failed };
 }

@@ -116,8 +116,8 @@ describe("distribution", () => {
     await setLeaderboardVisibility({ db: database.db, userId: "m4", visible: false });
     const boardBefore = await rankOf({ db: database.db, board: boardKey({ kind: "campaign", campaignId: c.id }, "all"), userId: "m5" });
 
-    expect(await distributeEndedCampaigns({ db: database.db, now: at(-1.5) })).toEqual({ pools: 0, grants: 0 });
-    expect(await distributeEndedCampaigns({ db: database.db, now: T })).toEqual({ pools: 4, grants: 2 + 2 + 5 + 4 });
+    expect(await distributeEndedCampaigns({ db: database.db, now: at(-1.5) })).toEqual({ pools: 0, grants: 0, failed: 0 });
+    expect(await distributeEndedCampaigns({ db: database.db, now: T })).toEqual({ pools: 4, grants: 2 + 2 + 5 + 4, failed: 0 });
 
     expect(await grantsOf(fcfs.id)).toEqual([
       { userId: "m2", position: 1, amount: 100 },
@@ -162,7 +162,7 @@ describe("distribution", () => {
     expect(cards.find((p) => p.id === ranking.id)).toMatchObject({ paidTo: 5, paidXp: 800, mine: { position: 1, amount: 300 } });
     expect(cards.find((p) => p.id === fcfs.id)).toMatchObject({ paidTo: 2, paidXp: 200, mine: null });
 
-    expect(await distributeEndedCampaigns({ db: database.db, now: new Date(T.getTime() + HOUR) })).toEqual({ pools: 0, grants: 0 });
+    expect(await distributeEndedCampaigns({ db: database.db, now: new Date(T.getTime() + HOUR) })).toEqual({ pools: 0, grants: 0, failed: 0 });
   });
 
   it("draws the raffle again, the same, from the stored seed", async () => {
@@ -171,9 +171,11 @@ describe("distribution", () => {
     await playCampaign(c);
     await distributeEndedCampaigns({ db: database.db, now: T });
     const [paid] = await database.db.select().from(rewardPool).where(eq(rewardPool.id, raffle.id));
-    // Later approvals do not change the entrants of a past draw.
+    // A later approval does not change the entrants of a past draw: m7 finishes after the payment.
     await visit(c.tasks.link, "m7", -1.5);
     await visit(c.tasks.daily, "m7", -1.5);
+    await write(c.tasks.text, "m7", -1.5, 0.5);
+    expect((await completersOf({ db: database.db, campaignId: c.id, asOf: at(1) })).map((x) => x.userId)).toContain("m7");
     const entrants = (await completersOf({ db: database.db, campaignId: c.id, asOf: paid!.paidAt! })).map((x) => x.userId);
     expect(entrants).toEqual(["m2", "m3", "m1", "m5"]);
     const again = drawRaffle({ seed: paid!.seed!, entrants, winners: 3 });
@@ -202,6 +204,27 @@ describe("distribution", () => {
     expect((await database.db.select().from(rewardPool).where(eq(rewardPool.status, "open"))).length).toBe(0);
   });
 
+  it("pays the other pools when one fails, and keeps the failed one open for the next run", async () => {
+    const c = await makeCampaign();
+    const broken = await create(c.id, pool({ distribution: "ranking", winners: 2, rankAmounts: [50, 20] }));
+    const good = await create(c.id, pool({ distribution: "fcfs", winners: 1, amount: 10 }));
+    await playCampaign(c);
+    // A pool the form would refuse (nothing per rank), written straight to the table: paying it throws.
+    await database.db.update(rewardPool).set({ rankAmounts: [] }).where(eq(rewardPool.id, broken.id));
+    const failures: string[] = [];
+    expect(await distributeEndedCampaigns({ db: database.db, now: T, onPoolError: (poolId) => failures.push(poolId) })).toEqual({
+      pools: 1,
+      grants: 1,
+      failed: 1,
+    });
+    expect(failures).toEqual([broken.id]);
+    const statuses = await database.db.select({ id: rewardPool.id, status: rewardPool.status }).from(rewardPool).where(eq(rewardPool.campaignId, c.id));
+    expect(statuses.find((p) => p.id === good.id)?.status).toBe("paid");
+    expect(statuses.find((p) => p.id === broken.id)?.status).toBe("open");
+    expect(await grantsOf(broken.id)).toEqual([]);
+    await database.db.delete(rewardPool).where(eq(rewardPool.id, broken.id)); // the next tests share this database
+  });
+
   it("leaves pools of live and draft campaigns alone, and pays nobody when nobody completed", async () => {
     const live = await makeCampaign(-5, 5);
     const livePool = await create(live.id, pool({ distribution: "fcfs", winners: 1, amount: 10 }), "own", at(-4));
@@ -209,7 +232,7 @@ describe("distribution", () => {
     const draftPool = await create(draft.id, pool({ distribution: "fcfs", winners: 1, amount: 10 }));
     const empty = await makeCampaign();
     const emptyPool = await create(empty.id, pool({ distribution: "everyone", amount: 500 }));
-    expect(await distributeEndedCampaigns({ db: database.db, now: T })).toEqual({ pools: 1, grants: 0 });
+    expect(await distributeEndedCampaigns({ db: database.db, now: T })).toEqual({ pools: 1, grants: 0, failed: 0 });
     const statuses = await database.db.select({ id: rewardPool.id, status: rewardPool.status }).from(rewardPool);
     expect(statuses.find((s) => s.id === livePool.id)?.status).toBe("open");
     expect(statuses.find((s) => s.id === draftPool.id)?.status).toBe("open");

@@ -2,7 +2,7 @@ import { data } from "react-router";
 import type { Db } from "~/lib/db.server";
 import { can, roleIn } from "~/modules/projects/permissions.server";
 import { projectBySlug } from "~/modules/projects/projects.server";
-import { campaignBySlug, campaignProgress, crusadeBySlug, listCrusades, type CampaignCard } from "./campaigns.server";
+import { campaignBySlug, crusadeBySlug, listCrusades, progressOf, type CampaignCard } from "./campaigns.server";
 import { listTasks } from "./tasks.server";
 
 /**
@@ -33,9 +33,8 @@ export async function crusadePage({ db, projectSlug, crusadeSlug, userId }: { db
 
 /** Campaign cards with the signed-in member's progress in each (none for visitors). */
 export async function withProgress({ db, campaigns, userId }: { db: Db; campaigns: CampaignCard[]; userId: string | null }) {
-  return Promise.all(
-    campaigns.map(async (c) => ({ ...c, progress: userId ? await campaignProgress({ db, campaignId: c.id, userId }) : null })),
-  );
+  const progress = userId ? await progressOf({ db, of: "campaign", ids: campaigns.map((c) => c.id), userId }) : null;
+  return campaigns.map((c) => ({ ...c, progress: progress ? (progress.get(c.id) ?? { done: 0, total: 0 }) : null }));
 }
 
 /** The project's tasks (drafts too) for the crusade form, each with the crusade it is already in. */
