@@ -18,7 +18,7 @@ import { pageTitle } from "~/lib/meta";
 import { servicesContext } from "~/lib/services.server";
 import { requireUser } from "~/modules/auth/session.server";
 import { checkAmount, costOf, formatAmount, parseAmount, tokensFor } from "~/modules/chain/amounts";
-import { countdown, saleClosedMessage, salePhase, saleRefusal, type SaleFacts } from "~/modules/chain/checks";
+import { countdown, salePhase, saleRefusal, type SaleFacts } from "~/modules/chain/checks";
 import { isBusy } from "~/modules/chain/tx-machine";
 import { loadTokenScreen, readSale } from "~/modules/chain/token-reads.server";
 import { useWallet } from "~/wallet/wallet-provider";
@@ -91,7 +91,6 @@ function SaleScreen({ data }: { data: SaleData }) {
   const facts = { now, startTime: sale.startTime, endTime: sale.endTime, sold, hardCap };
   const phase = salePhase(facts);
   const percent = hardCap > 0n ? Number((sold * 10_000n) / hardCap) / 100 : 0;
-  const closed = saleClosedMessage(facts);
 
   return (
     <>
@@ -135,7 +134,6 @@ function SaleScreen({ data }: { data: SaleData }) {
             <Button variant="brand" onClick={() => setOpen(true)} disabled={phase !== "live" && !isBusy(tx.state)}>
               <ShoppingCart aria-hidden /> Buy {sale.symbol}
             </Button>
-            {closed && <p className="text-sm text-muted-foreground">{closed}</p>}
           </div>
         </CardContent>
       </Card>

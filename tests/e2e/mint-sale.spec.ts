@@ -37,6 +37,8 @@ async function memberWithCoins(page: Page, wallet: TestWallet) {
 
 const nav = (page: Page, name: string) => page.getByRole("navigation", { name: "Main" }).getByRole("link", { name, exact: true });
 const stat = (page: Page, label: string) => page.locator("dl > div", { has: page.getByText(label, { exact: true }) });
+/** A stat's figure alone (its first <dd>), so "0 QUEST" cannot match "100 QUEST". */
+const statValue = (page: Page, label: string) => stat(page, label).locator("dd").first();
 const sends = (wallet: TestWallet) => wallet.calls.filter((method) => method === "eth_sendTransaction").length;
 
 test("mints within the cap (the balance goes up); over the cap, a bad amount or a rejection sends nothing", async ({ page, wallet }) => {
@@ -45,9 +47,9 @@ test("mints within the cap (the balance goes up); over the cap, a bad amount or 
   await expect(page).toHaveURL(/\/mint/);
   await expect(page).toHaveTitle(/^Mint - /);
   await expect(stat(page, "Price")).toContainText("0.001 ETH");
-  await expect(stat(page, "Per-wallet cap")).toContainText("10,000 QUEST");
+  await expect(statValue(page, "Per-wallet cap")).toHaveText("10,000 QUEST");
   // The wallet's own numbers come once the page knows the connected account.
-  await expect(stat(page, "Your balance")).toContainText("0 QUEST");
+  await expect(statValue(page, "Your balance")).toHaveText("0 QUEST");
   await expect(stat(page, "Your balance")).toContainText("100 ETH");
   await expect(page.getByRole("button", { name: "Switch to BNB Smart Chain" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Switch to Sepolia" })).toBeVisible();
@@ -71,8 +73,8 @@ test("mints within the cap (the balance goes up); over the cap, a bad amount or 
   await expect(page.locator("[data-tx=confirmed]")).toContainText("Mint 25 QUEST");
   const [sent] = wallet.sentTransactions;
   await expect(page.locator("[data-tx=confirmed]")).toContainText(sent!.hash);
-  await expect(stat(page, "Your balance")).toContainText("25 QUEST");
-  await expect(stat(page, "Already minted")).toContainText("25 QUEST");
+  await expect(statValue(page, "Your balance")).toHaveText("25 QUEST");
+  await expect(statValue(page, "Already minted")).toHaveText("25 QUEST");
   await expect(stat(page, "Already minted")).toContainText("9,975 left for this wallet");
   await page.getByRole("button", { name: "Done" }).click();
 
@@ -108,7 +110,7 @@ test("a pending mint is followed again after a reload, until it is confirmed", a
     await expect(page.locator("[data-tx=pending]")).toContainText(hash);
     await chainRpc(rpc, "evm_mine");
     await expect(page.locator("[data-tx=confirmed]")).toContainText(hash);
-    await expect(stat(page, "Your balance")).toContainText("3 QUEST");
+    await expect(statValue(page, "Your balance")).toHaveText("3 QUEST");
   } finally {
     await chainRpc(rpc, "evm_setAutomine", [true]);
   }
@@ -142,7 +144,7 @@ test("the wallet switching network mid-flow: the pending mint is still followed 
   await page.getByRole("button", { name: "Switch to Questline Local" }).first().click();
   await expect.poll(() => wallet.chainId).toBe(31337);
   await expect(page.getByLabel("Amount (QUEST)")).toBeVisible();
-  await expect(stat(page, "Your balance")).toContainText("4 QUEST");
+  await expect(statValue(page, "Your balance")).toHaveText("4 QUEST");
 });
 
 test("buys in the sale; over the wallet cap is refused; after the sale ends buying is refused before sending", async ({ page, wallet }) => {
@@ -162,7 +164,7 @@ test("buys in the sale; over the wallet cap is refused; after the sale ends buyi
   await dialog.getByRole("button", { name: "Done" }).click();
   await page.keyboard.press("Escape");
   await expect(dialog).toBeHidden();
-  await expect(stat(page, "You bought")).toContainText("100 QUEST");
+  await expect(statValue(page, "You bought")).toHaveText("100 QUEST");
   await expect(page.getByText("100 / 10,000,000 QUEST sold")).toBeVisible();
   expect(sends(wallet)).toBe(1);
 
