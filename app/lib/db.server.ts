@@ -20,6 +20,10 @@ export const schema = { ...authSchema, ...mailSchema, ...walletSchema, ...xpSche
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 
+/** The rows of a raw `db.execute(sql…)` result, which PGlite gives as an array and node-postgres as `{ rows }`. */
+export const rowsOf = (result: unknown): Record<string, unknown>[] =>
+  Array.isArray(result) ? result : ((result as { rows?: Record<string, unknown>[] }).rows ?? []);
+
 export type Database = {
   db: Db;
   kind: "pglite" | "postgres";

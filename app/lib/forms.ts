@@ -18,3 +18,6 @@ export function parseForm<S extends z.ZodType>(
   }
   return { ok: false, errors };
 }
+
+/** A form field as text ("" when absent). */
+export const formText = (formData: FormData, name: string) => String(formData.get(name) ?? "");

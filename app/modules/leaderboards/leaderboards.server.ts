@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { Db } from "~/lib/db.server";
+import { type Db, rowsOf } from "~/lib/db.server";
 
 /**
  * XP awards and exact leaderboards.
@@ -21,8 +21,6 @@ export function boardKey(scope: BoardScope, window: BoardWindow): string {
   return `${prefix}|${window}`;
 }
 
-type Row = Record<string, unknown>;
-const rowsOf = (result: unknown): Row[] => (Array.isArray(result) ? result : ((result as { rows: Row[] }).rows ?? []));
 
 export type Award = {
   userId: string;

@@ -1,7 +1,7 @@
 import { and, asc, eq, isNotNull, lte, sql } from "drizzle-orm";
 import { campaign } from "#db/schema/quests";
 import { rewardGrant, rewardPool } from "#db/schema/rewards";
-import type { Db } from "~/lib/db.server";
+import { type Db, rowsOf } from "~/lib/db.server";
 import { awardXp, boardKey } from "~/modules/leaderboards/leaderboards.server";
 import { drawRaffle, newRaffleSeed } from "./draw-raffle.server";
 import { rankAmount, type RewardPool } from "./reward-pools.server";
@@ -13,8 +13,6 @@ import { rankAmount, type RewardPool } from "./reward-pools.server";
  * it `paid`. A second run, here or in another process, finds nothing open to pay.
  */
 
-type Row = Record<string, unknown>;
-const rowsOf = (result: unknown): Row[] => (Array.isArray(result) ? result : ((result as { rows: Row[] }).rows ?? []));
 
 export type Completer = { userId: string; finishedAt: Date };
 

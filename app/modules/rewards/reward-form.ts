@@ -1,20 +1,19 @@
 import type { Distribution } from "#db/schema/rewards";
-import { parseForm } from "~/lib/forms";
+import { formText, parseForm } from "~/lib/forms";
 import { rewardPoolSchema, type RewardPoolInput } from "./reward.schema";
 
 /** What the reward form sent, as typed, to show again beside its errors. */
 export type RewardPoolValues = { distribution: string; winners: string; amount: string; total: string; rankAmounts: string };
 
-const text = (formData: FormData, name: string) => String(formData.get(name) ?? "");
 
 /** The reward form: its values as typed and the parsed input. */
 export function parseRewardForm(formData: FormData) {
   const values: RewardPoolValues = {
-    distribution: text(formData, "distribution"),
-    winners: text(formData, "winners"),
-    amount: text(formData, "amount"),
-    total: text(formData, "total"),
-    rankAmounts: text(formData, "rankAmounts"),
+    distribution: formText(formData, "distribution"),
+    winners: formText(formData, "winners"),
+    amount: formText(formData, "amount"),
+    total: formText(formData, "total"),
+    rankAmounts: formText(formData, "rankAmounts"),
   };
   return { values, form: parseForm(rewardPoolSchema, formData) };
 }

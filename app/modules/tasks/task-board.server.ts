@@ -1,8 +1,7 @@
 import { sql } from "drizzle-orm";
-import type { Db } from "~/lib/db.server";
+import { type Db, rowsOf } from "~/lib/db.server";
 
 type Row = Record<string, unknown>;
-const rowsOf = (result: unknown): Row[] => (Array.isArray(result) ? result : ((result as { rows: Row[] }).rows ?? []));
 
 export type CompleterRow = { rank: number; userId: string; name: string; image: string | null; completedAt: Date };
 
