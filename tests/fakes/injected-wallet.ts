@@ -19,13 +19,7 @@ import type { Page } from "@playwright/test";
 import { createWalletClient, defineChain, hexToBigInt, http, numberToHex, type Address, type Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
 
-/** anvil's first and second well-known development keys (public knowledge, test only). */
-export const ANVIL_KEYS = [
-  "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80",
-  "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d",
-] as const satisfies readonly Hex[];
-
-export const TEST_WALLET_INFO = {
+const TEST_WALLET_INFO = {
   uuid: "6f1c1a52-9a2e-4c3b-8f6a-7b1d2c3e4f50",
   name: "Questline Test Wallet",
   rdns: "dev.questline.testwallet",
@@ -67,7 +61,7 @@ type Reply = { result?: unknown; error?: RpcError; events?: WalletEvent[] };
 export type TestWalletOptions = {
   /**
    * The connected account's key: a new random one by default, so each test is a new member (a
-   * wallet belongs to one member only). `ANVIL_KEYS[0]` is the funded first dev account.
+   * wallet belongs to one member only; tests fund it with `anvil_setBalance`).
    */
   privateKey?: Hex;
   /** The chain the wallet is on at first. */

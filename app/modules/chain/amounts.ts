@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /** Token and native-coin amounts: 18 decimals, kept as bigint units. No viem here: this runs in page bundles. */
-export const DECIMALS = 18;
+const DECIMALS = 18;
 const ONE = 10n ** BigInt(DECIMALS);
 
 const NUMBER = /^(\d+)?(?:\.(\d*))?$/;
@@ -40,7 +40,7 @@ export function tokensFor(wei: bigint, price: bigint): bigint {
 }
 
 /** A positive amount typed by the member, as token (or native-coin) units. */
-export const amountSchema = z
+const amountSchema = z
   .string({ error: "Enter an amount." })
   .trim()
   .min(1, "Enter an amount.")

@@ -8,7 +8,7 @@ import { describeContractError, type DecodedError, type ErrorContext } from "./c
 const ERRORS_ABI = [...questTokenAbi, ...tokenSaleAbi].filter((item) => item.type === "error");
 
 /** Revert data (selector and arguments) → the custom error, or null when it is none of ours. */
-export function decodeRevertData(data: Hex): DecodedError | null {
+function decodeRevertData(data: Hex): DecodedError | null {
   try {
     const decoded = decodeErrorResult({ abi: ERRORS_ABI, data });
     return { name: decoded.errorName, args: decoded.args ?? [] };
@@ -18,7 +18,7 @@ export function decodeRevertData(data: Hex): DecodedError | null {
 }
 
 /** Finds the revert data an error carries (viem's errors, a wallet's RPC error, or its message). */
-export function revertDataOf(error: unknown): Hex | null {
+function revertDataOf(error: unknown): Hex | null {
   const seen = new Set<unknown>();
   let current: unknown = error;
   while (current && typeof current === "object" && !seen.has(current)) {

@@ -7,7 +7,7 @@ import { CHAIN_NAMES, NATIVE_SYMBOLS } from "~/wallet/chains";
 import type { ContractAddresses } from "./contract-addresses.server";
 
 /** The chain a token screen shows: `?chain=` when Questline has contracts there, else the local chain, else the first one. */
-export function pickChain(services: Pick<Services, "contracts" | "chains">, requested: string | null) {
+function pickChain(services: Pick<Services, "contracts" | "chains">, requested: string | null) {
   const usable = [...services.contracts.keys()].filter((id) => services.chains.transportFor(id));
   const wanted = Number(requested);
   const chainId = usable.includes(wanted) ? wanted : usable.includes(LOCAL_CHAIN_ID) ? LOCAL_CHAIN_ID : usable[0];
@@ -45,7 +45,7 @@ export async function loadTokenScreen<T>(
 }
 
 /** `?account=` as a checksummed address, or null. */
-export function accountParam(value: string | null): Address | null {
+function accountParam(value: string | null): Address | null {
   return value && isAddress(value) ? getAddress(value) : null;
 }
 

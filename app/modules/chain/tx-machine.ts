@@ -67,7 +67,7 @@ export type TxStatusAnswer = { status: "pending" | "unknown" } | { status: "succ
 export const TRACK_TIMEOUT_MS = 5 * 60_000;
 export const MAX_POLL_FAILURES = 8;
 /** A hash the node still does not know after this long was dropped (or the chain was reset). */
-export const UNKNOWN_AFTER_MS = 30_000;
+const UNKNOWN_AFTER_MS = 30_000;
 
 /** What one poll's answer means for the flow: keep polling, or the final event. */
 export function pollOutcome(

@@ -44,7 +44,7 @@ export async function completersOf({ db, campaignId, asOf }: { db: Db; campaignI
  * The top `limit` of the campaign's all-time board, best first (ties: who reached the score first).
  * Members who hide from public boards still win what their rank earns.
  */
-export async function campaignTop({ db, campaignId, limit }: { db: Db; campaignId: string; limit: number }) {
+async function campaignTop({ db, campaignId, limit }: { db: Db; campaignId: string; limit: number }) {
   const result = await db.execute(sql`
     select user_id, score from leaderboard_entry
     where board = ${boardKey({ kind: "campaign", campaignId }, "all")}
@@ -85,7 +85,7 @@ async function grantsFor(db: Db, pool: RewardPool, now: Date, seed: string | nul
 }
 
 /** Pays one pool if it is open and its campaign has ended; null when there was nothing to do. */
-export async function payPool({ db, poolId, now = new Date() }: { db: Db; poolId: string; now?: Date }) {
+async function payPool({ db, poolId, now = new Date() }: { db: Db; poolId: string; now?: Date }) {
   return db.transaction(async (tx) => {
     const [due] = await tx
       .select({ pool: rewardPool, projectId: campaign.projectId })

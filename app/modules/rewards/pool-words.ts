@@ -36,7 +36,7 @@ export function poolSummary(p: PoolTerms, { paid = false }: { paid?: boolean } =
   }
 }
 
-export type RankTier = { label: string; amount: number; each: boolean };
+type RankTier = { label: string; amount: number; each: boolean };
 
 /** A ranking pool's amounts as tiers: "#1 500 XP", "#2 300 XP", "#3–10 100 XP each". */
 export function rankTiers(amounts: readonly number[], winners: number): RankTier[] {

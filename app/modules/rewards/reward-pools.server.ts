@@ -111,7 +111,7 @@ export async function poolIn(db: Db, campaignId: string, poolId: string) {
   return row ?? null;
 }
 
-export type PoolCard = RewardPool & {
+type PoolCard = RewardPool & {
   /** Members paid and XP paid, once the pool is paid. */
   paidTo: number;
   paidXp: number;
