@@ -13,10 +13,11 @@ import * as mailSchema from "#db/schema/mail";
 import * as walletSchema from "#db/schema/wallets";
 import * as projectSchema from "#db/schema/projects";
 import * as questSchema from "#db/schema/quests";
+import * as ledgerSchema from "#db/schema/ledger";
 import * as rewardSchema from "#db/schema/rewards";
 import * as xpSchema from "#db/schema/xp";
 
-export const schema = { ...authSchema, ...mailSchema, ...walletSchema, ...xpSchema, ...projectSchema, ...questSchema, ...rewardSchema };
+export const schema = { ...authSchema, ...mailSchema, ...walletSchema, ...xpSchema, ...projectSchema, ...questSchema, ...rewardSchema, ...ledgerSchema };
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 

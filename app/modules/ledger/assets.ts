@@ -1,0 +1,22 @@
+import { z } from "zod";
+
+/**
+ * An asset the ledger keeps: a token symbol and the chain it lives on, written `QUEST:31337`.
+ * The same token on two chains is two assets: a deposit on one chain is withdrawn on that chain.
+ */
+export type Asset = `${string}:${number}`;
+
+export const assetSchema = z
+  .string()
+  .regex(/^[A-Z][A-Z0-9]{1,11}:[1-9]\d{0,11}$/, "must be a token symbol and chain id, e.g. QUEST:31337")
+  .transform((value) => value as Asset);
+
+/** Questline's token: 18 decimals on every chain. */
+export const QUEST_DECIMALS = 18;
+
+export const questAsset = (chainId: number): Asset => `QUEST:${chainId}`;
+
+export function assetParts(asset: Asset): { symbol: string; chainId: number } {
+  const [symbol, chainId] = asset.split(":");
+  return { symbol: symbol!, chainId: Number(chainId) };
+}

@@ -1,0 +1,197 @@
+import { and, desc, eq, inArray, lt, sql } from "drizzle-orm";
+import { journalEntry, journalLine, ledgerAccount, PLATFORM, type LedgerAccountName } from "#db/schema/ledger";
+import { rowsOf, type Db } from "~/lib/db.server";
+import type { Asset } from "./assets";
+
+/**
+ * The double-entry ledger: the one way money moves inside Questline (decision 013).
+ *
+ * Each member has, per asset, an `available` and a `held` account; the platform has `treasury`
+ * (what rewards are paid from), `onchain` (the world beyond the vault), `deposits_in_transit`
+ * (seen on chain, not yet credited), `withdrawals_in_flight` (sent on chain, not yet confirmed)
+ * and `fees`. Every movement is one journal entry whose lines sum to zero per asset, posted by
+ * the SQL function `questline_post` in the caller's transaction (pass a transaction's handle as
+ * `db` to tie a posting to other writes). Every posting carries an idempotency key: the same key
+ * twice posts once. A member account never goes below zero: the database refuses it inside the
+ * posting, whatever runs concurrently, and `InsufficientFunds` is thrown.
+ */
+
+export type PlatformAccount = Exclude<LedgerAccountName, "available" | "held">;
+export type LedgerLine = { holder: string; name: LedgerAccountName; asset: Asset; amount: bigint };
+export type Posting = {
+  db: Db;
+  /** The same key posts once: a retry gets the first entry back with `created: false`. */
+  key: string;
+  kind: string;
+  /** The member whose history shows the entry. */
+  userId?: string | null;
+  reference?: string | null;
+  memo?: string | null;
+};
+export type Posted = { entryId: number; created: boolean };
+
+export class InsufficientFunds extends Error {
+  override name = "InsufficientFunds";
+  constructor() {
+    super("Not enough available balance.");
+  }
+}
+
+/** Whether a database error (or one it wraps) is `questline_post` refusing to take a member below zero. */
+function isNegativeBalance(error: unknown): boolean {
+  if (typeof error !== "object" || error === null) return false;
+  if ("code" in error && error.code === "QL003") return true;
+  return "cause" in error && isNegativeBalance(error.cause);
+}
+
+const positive = (amount: bigint) => {
+  if (typeof amount !== "bigint" || amount <= 0n) throw new RangeError("Ledger amounts are positive whole base units");
+  return amount;
+};
+
+/** Posts one balanced entry. Most callers want the named movements below. */
+export async function post({ db, key, kind, userId = null, reference = null, memo = null, lines }: Posting & { lines: LedgerLine[] }): Promise<Posted> {
+  const payload = JSON.stringify(lines.map((line) => ({ holder: line.holder, name: line.name, asset: line.asset, amount: line.amount.toString() })));
+  try {
+    const [row] = rowsOf(
+      await db.execute(sql`select entry_id, created from questline_post(${key}, ${kind}, ${userId}, ${reference}, ${memo}, ${payload}::jsonb)`),
+    );
+    return { entryId: Number(row!.entry_id), created: Boolean(row!.created) };
+  } catch (error) {
+    if (isNegativeBalance(error)) throw new InsufficientFunds();
+    throw error;
+  }
+}
+
+type Movement = Posting & { userId: string; asset: Asset; amount: bigint };
+
+const member = (userId: string, name: "available" | "held", asset: Asset, amount: bigint): LedgerLine => ({ holder: userId, name, asset, amount });
+const platform = (name: PlatformAccount, asset: Asset, amount: bigint): LedgerLine => ({ holder: PLATFORM, name, asset, amount });
+
+/** Adds to a member's available balance, taken from a platform account (`treasury` by default). */
+export function credit({ from = "treasury", ...m }: Movement & { from?: PlatformAccount }): Promise<Posted> {
+  const amount = positive(m.amount);
+  return post({ ...m, lines: [platform(from, m.asset, -amount), member(m.userId, "available", m.asset, amount)] });
+}
+
+/** Moves part of a member's available balance to held (e.g. a requested withdrawal); fails with `InsufficientFunds`. */
+export function hold(m: Movement): Promise<Posted> {
+  const amount = positive(m.amount);
+  return post({ ...m, lines: [member(m.userId, "available", m.asset, -amount), member(m.userId, "held", m.asset, amount)] });
+}
+
+/** Gives held funds back to the member's available balance (e.g. a cancelled withdrawal). */
+export function release(m: Movement): Promise<Posted> {
+  const amount = positive(m.amount);
+  return post({ ...m, lines: [member(m.userId, "held", m.asset, -amount), member(m.userId, "available", m.asset, amount)] });
+}
+
+/** Hands held funds to a platform account (e.g. a withdrawal sent on chain goes `withdrawals_in_flight`). */
+export function settle({ to, ...m }: Movement & { to: PlatformAccount }): Promise<Posted> {
+  const amount = positive(m.amount);
+  return post({ ...m, lines: [member(m.userId, "held", m.asset, -amount), platform(to, m.asset, amount)] });
+}
+
+/** Moves funds between two platform accounts (no member's balance changes). */
+export function transfer({ from, to, ...m }: Posting & { asset: Asset; amount: bigint; from: PlatformAccount; to: PlatformAccount }): Promise<Posted> {
+  const amount = positive(m.amount);
+  return post({ ...m, lines: [platform(from, m.asset, -amount), platform(to, m.asset, amount)] });
+}
+
+export type Balance = { asset: Asset; available: bigint; held: bigint };
+
+/** A member's balances per asset (only assets they ever held), from the cached account balances. */
+export async function balanceOf({ db, userId, asset }: { db: Db; userId: string; asset?: Asset }): Promise<Balance[]> {
+  const rows = await db
+    .select({ name: ledgerAccount.name, asset: ledgerAccount.asset, balance: ledgerAccount.balance })
+    .from(ledgerAccount)
+    .where(and(eq(ledgerAccount.holder, userId), asset ? eq(ledgerAccount.asset, asset) : undefined));
+  const byAsset = new Map<Asset, Balance>();
+  for (const row of rows) {
+    const key = row.asset as Asset;
+    const balance = byAsset.get(key) ?? { asset: key, available: 0n, held: 0n };
+    if (row.name === "available") balance.available = row.balance;
+    if (row.name === "held") balance.held = row.balance;
+    byAsset.set(key, balance);
+  }
+  return [...byAsset.values()].sort((a, b) => a.asset.localeCompare(b.asset));
+}
+
+export type HistoryItem = {
+  entryId: number;
+  kind: string;
+  reference: string | null;
+  memo: string | null;
+  createdAt: Date;
+  asset: Asset;
+  /** What the entry did to the member's available and held balances. */
+  available: bigint;
+  held: bigint;
+};
+
+/**
+ * A member's entries, newest first, `limit` at a time: pass the returned `next` as `before` for
+ * the following page (null at the end).
+ */
+export async function history({ db, userId, before, limit = 20 }: { db: Db; userId: string; before?: number | null; limit?: number }) {
+  const entries = await db
+    .select({ id: journalEntry.id, kind: journalEntry.kind, reference: journalEntry.reference, memo: journalEntry.memo, createdAt: journalEntry.createdAt })
+    .from(journalEntry)
+    .where(and(eq(journalEntry.userId, userId), before ? lt(journalEntry.id, before) : undefined))
+    .orderBy(desc(journalEntry.id))
+    .limit(limit + 1);
+  const page = entries.slice(0, limit);
+  const lines = page.length
+    ? await db
+        .select({ entryId: journalLine.entryId, asset: journalLine.asset, amount: journalLine.amount, name: ledgerAccount.name })
+        .from(journalLine)
+        .innerJoin(ledgerAccount, eq(ledgerAccount.id, journalLine.accountId))
+        .where(and(inArray(journalLine.entryId, page.map((e) => e.id)), eq(ledgerAccount.holder, userId)))
+    : [];
+  const items: HistoryItem[] = page.map((entry) => {
+    const own = lines.filter((line) => line.entryId === entry.id);
+    const sum = (name: string) => own.filter((line) => line.name === name).reduce((total, line) => total + line.amount, 0n);
+    return {
+      entryId: entry.id,
+      kind: entry.kind,
+      reference: entry.reference,
+      memo: entry.memo,
+      createdAt: entry.createdAt,
+      asset: (own[0]?.asset ?? "") as Asset,
+      available: sum("available"),
+      held: sum("held"),
+    };
+  });
+  return { items, next: entries.length > limit ? page.at(-1)!.id : null };
+}
+
+export type LedgerCheck = {
+  /** Entries whose lines do not sum to zero in some asset. */
+  unbalancedEntries: number;
+  /** Accounts whose cached balance differs from the sum of their lines. */
+  mismatchedAccounts: number;
+  /** Member accounts below zero. */
+  negativeMembers: number;
+};
+
+/** Checks the ledger's invariants over every row (tests, and an operator's audit). */
+export async function checkLedger({ db }: { db: Db }): Promise<LedgerCheck> {
+  const [row] = rowsOf(
+    await db.execute(sql`
+      select
+        (select count(*) from (select 1 from journal_line group by entry_id, asset having sum(amount) <> 0) u) as unbalanced,
+        (select count(*) from ledger_account a
+           where a.balance <> coalesce((select sum(l.amount) from journal_line l where l.account_id = a.id), 0)) as mismatched,
+        (select count(*) from ledger_account where holder <> ${PLATFORM} and balance < 0) as negative`),
+  );
+  return { unbalancedEntries: Number(row!.unbalanced), mismatchedAccounts: Number(row!.mismatched), negativeMembers: Number(row!.negative) };
+}
+
+/** A platform account's balance (0 before its first posting). */
+export async function platformBalance({ db, name, asset }: { db: Db; name: PlatformAccount; asset: Asset }): Promise<bigint> {
+  const [row] = await db
+    .select({ balance: ledgerAccount.balance })
+    .from(ledgerAccount)
+    .where(and(eq(ledgerAccount.holder, PLATFORM), eq(ledgerAccount.name, name), eq(ledgerAccount.asset, asset)));
+  return row?.balance ?? 0n;
+}
