@@ -73,13 +73,14 @@ describe("ledger", () => {
 
   it("lists a member's history newest first, a page at a time", async () => {
     const db = database.db;
-    const first = await history({ db, userId: "a", limit: 2 });
+    const first = await history({ db, userId: "a", perPage: 2 });
     expect(first.items.map((item) => [item.kind, item.available, item.held])).toEqual([
       ["withdrawal_sent", 0n, -50n],
       ["withdrawal_release", 10n, -10n],
     ]);
-    const second = await history({ db, userId: "a", before: first.next, limit: 2 });
+    expect(first.hasMore).toBe(true);
+    const second = await history({ db, userId: "a", page: 2, perPage: 2 });
     expect(second.items.map((item) => item.kind)).toEqual(["withdrawal_hold", "reward"]);
-    expect(second.next).toBeNull();
+    expect(second.hasMore).toBe(false);
   });
 });

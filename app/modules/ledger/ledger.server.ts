@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { journalEntry, journalLine, ledgerAccount, PLATFORM, type LedgerAccountName } from "#db/schema/ledger";
 import { rowsOf, type Db } from "~/lib/db.server";
 import type { Asset } from "./assets";
@@ -129,26 +129,24 @@ export type HistoryItem = {
   held: bigint;
 };
 
-/**
- * A member's entries, newest first, `limit` at a time: pass the returned `next` as `before` for
- * the following page (null at the end).
- */
-export async function history({ db, userId, before, limit = 20 }: { db: Db; userId: string; before?: number | null; limit?: number }) {
+/** A member's entries, newest first, `perPage` to a page (pages count from 1). */
+export async function history({ db, userId, page = 1, perPage = 20 }: { db: Db; userId: string; page?: number; perPage?: number }) {
   const entries = await db
     .select({ id: journalEntry.id, kind: journalEntry.kind, reference: journalEntry.reference, memo: journalEntry.memo, createdAt: journalEntry.createdAt })
     .from(journalEntry)
-    .where(and(eq(journalEntry.userId, userId), before ? lt(journalEntry.id, before) : undefined))
+    .where(eq(journalEntry.userId, userId))
     .orderBy(desc(journalEntry.id))
-    .limit(limit + 1);
-  const page = entries.slice(0, limit);
-  const lines = page.length
+    .limit(perPage + 1)
+    .offset((page - 1) * perPage);
+  const shown = entries.slice(0, perPage);
+  const lines = shown.length
     ? await db
         .select({ entryId: journalLine.entryId, asset: journalLine.asset, amount: journalLine.amount, name: ledgerAccount.name })
         .from(journalLine)
         .innerJoin(ledgerAccount, eq(ledgerAccount.id, journalLine.accountId))
-        .where(and(inArray(journalLine.entryId, page.map((e) => e.id)), eq(ledgerAccount.holder, userId)))
+        .where(and(inArray(journalLine.entryId, shown.map((e) => e.id)), eq(ledgerAccount.holder, userId)))
     : [];
-  const items: HistoryItem[] = page.map((entry) => {
+  const items: HistoryItem[] = shown.map((entry) => {
     const own = lines.filter((line) => line.entryId === entry.id);
     const sum = (name: string) => own.filter((line) => line.name === name).reduce((total, line) => total + line.amount, 0n);
     return {
@@ -162,7 +160,7 @@ export async function history({ db, userId, before, limit = 20 }: { db: Db; user
       held: sum("held"),
     };
   });
-  return { items, next: entries.length > limit ? page.at(-1)!.id : null };
+  return { items, hasMore: entries.length > perPage };
 }
 
 export type LedgerCheck = {
