@@ -9,6 +9,7 @@ const GROUPS: Record<string, { script: string; about: string }> = {
   bundle: { script: "scripts/bundle-report.ts", about: "JavaScript that Welcome, Dashboard and the wallet modal download (measures build/)" },
   gas: { script: "scripts/contracts-gas.ts", about: "gas per contract function, from receipts on a fresh anvil chain (optimized bytecode)" },
   leaderboard: { script: "bench/leaderboard.ts", about: "leaderboard pages, ranks and XP awards (PGlite, or PostgreSQL with DATABASE_URL)" },
+  deposits: { script: "bench/deposit-latency.ts", about: "time from a deposit's last required confirmation to its credit, scanner run as the worker runs it" },
 };
 
 const root = path.resolve(import.meta.dirname, "..");

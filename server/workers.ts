@@ -1,7 +1,8 @@
-import type { Services } from "~/lib/services.server";
 import { expireWindows } from "~/modules/leaderboards/leaderboards.server";
 import { purgeExpired } from "~/modules/maintenance/purge-expired.server";
 import { distributeEndedCampaigns } from "~/modules/rewards/distribute.server";
+import { startDepositScanners, type DepositScannerServices } from "./deposit-scanners";
+import { every } from "./every";
 
 const PURGE_EVERY_MS = 10 * 60 * 1000;
 /** Days leave the 7- and 30-day boards at midnight UTC; an hourly run (idempotent) catches each soon after. */
@@ -11,7 +12,7 @@ const EXPIRE_WINDOWS_EVERY_MS = 60 * 60 * 1000;
  * Background work that runs inside the web process. Returns a stop function that waits for the
  * runs in progress, so shutdown never cuts a job in half.
  */
-export function startWorkers({ database, logger, env }: Pick<Services, "database" | "logger" | "env">) {
+export function startWorkers({ database, logger, env, chains, contracts }: DepositScannerServices) {
   const jobs = [
     every(PURGE_EVERY_MS, async () => {
       const purged = await purgeExpired({ db: database.db });
@@ -30,27 +31,10 @@ export function startWorkers({ database, logger, env }: Pick<Services, "database
       });
       if (paid.pools > 0) logger.info(paid, "paid reward pools of ended campaigns");
     }, (err) => logger.error({ err }, "reward distribution failed; it runs again soon")),
+    // Deposits are credited within DEPOSIT_SCAN_EVERY_MS of their last required confirmation.
+    startDepositScanners({ database, logger, env, chains, contracts }),
   ];
   return async function stop() {
     await Promise.all(jobs.map((stopJob) => stopJob()));
-  };
-}
-
-/** Runs `job` now and then every `ms`, never two at once; the returned stop waits for a run in progress. */
-function every(ms: number, job: () => Promise<void>, onError: (err: unknown) => void) {
-  let running: Promise<void> | null = null;
-  const run = () => {
-    running ??= job()
-      .catch(onError)
-      .finally(() => {
-        running = null;
-      });
-  };
-  const timer = setInterval(run, ms);
-  timer.unref();
-  run();
-  return async () => {
-    clearInterval(timer);
-    await running;
   };
 }

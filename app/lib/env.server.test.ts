@@ -39,6 +39,19 @@ describe("loadEnv", () => {
     expect(loadEnv({ DATA_DIR: dataDir(), REWARDS_EVERY_MS: "2000" }).REWARDS_EVERY_MS).toBe(2_000);
   });
 
+  it("scans deposits every second with per-chain confirmations unless told otherwise", () => {
+    const defaults = loadEnv({ DATA_DIR: dataDir() });
+    expect(defaults.DEPOSIT_SCAN_EVERY_MS).toBe(1_000);
+    expect(defaults.depositConfirmations).toEqual(new Map([[31337, 1], [56, 15], [11155111, 6]]));
+    const set = loadEnv({ DATA_DIR: dataDir(), DEPOSIT_SCAN_EVERY_MS: "250", DEPOSIT_CONFIRMATIONS: "56:20, 8453:12" });
+    expect(set.DEPOSIT_SCAN_EVERY_MS).toBe(250);
+    expect(set.depositConfirmations).toEqual(new Map([[31337, 1], [56, 20], [11155111, 6], [8453, 12]]));
+    expect(() => loadEnv({ DATA_DIR: dataDir(), DEPOSIT_SCAN_EVERY_MS: "50" })).toThrow(/^Invalid configuration: DEPOSIT_SCAN_EVERY_MS /);
+    for (const bad of ["56", "56:0", "56:15,", "bsc:15"]) {
+      expect(() => loadEnv({ DATA_DIR: dataDir(), DEPOSIT_CONFIRMATIONS: bad })).toThrow(/^Invalid configuration: DEPOSIT_CONFIRMATIONS must be chainId:confirmations pairs/);
+    }
+  });
+
   it("refuses public production without SMTP or without a secret, and never writes a secret there", () => {
     const dir = dataDir();
     const publicUrl = { NODE_ENV: "production", DATA_DIR: dir, APP_URL: "https://questline.example" };

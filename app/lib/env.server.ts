@@ -4,6 +4,15 @@ import path from "node:path";
 import { z } from "zod";
 import { contractAddressesFromEnv, type ContractAddressOverrides } from "~/modules/chain/contract-addresses.server";
 
+/** Confirmations a deposit needs per chain unless DEPOSIT_CONFIRMATIONS says otherwise: local chain, BNB Smart Chain, Sepolia. */
+export const DEFAULT_DEPOSIT_CONFIRMATIONS = "31337:1,56:15,11155111:6";
+const CONFIRMATIONS_LIST = /^\s*[1-9]\d{0,11}\s*:\s*[1-9]\d{0,5}\s*(,\s*[1-9]\d{0,11}\s*:\s*[1-9]\d{0,5}\s*)*$/;
+
+/** `31337:1,56:15` as chain id → confirmations (the list is checked by CONFIRMATIONS_LIST first). */
+function confirmationsByChain(list: string): Map<number, number> {
+  return new Map(list.split(",").map((pair) => pair.split(":").map((part) => Number(part.trim())) as [number, number]));
+}
+
 /**
  * The whole configuration, parsed once at start. Every variable is documented in the README.
  * A bad value stops the start with one line naming the variable and the problem.
@@ -42,6 +51,13 @@ const envSchema = z
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     /** How often the worker looks for ended campaigns whose reward pools to pay (milliseconds). */
     REWARDS_EVERY_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(60_000),
+    /** How often the deposit scanner reads each chain's vault for deposits (milliseconds). */
+    DEPOSIT_SCAN_EVERY_MS: z.coerce.number().int().min(100).max(3_600_000).default(1_000),
+    /** Confirmations a deposit needs before it is credited, per chain: `chainId:n` pairs, comma-separated. */
+    DEPOSIT_CONFIRMATIONS: z
+      .string()
+      .regex(CONFIRMATIONS_LIST, "must be chainId:confirmations pairs separated by commas, e.g. 31337:1,56:15 (each at least 1)")
+      .default(DEFAULT_DEPOSIT_CONFIRMATIONS),
   })
   .transform((raw) => {
     /**
@@ -60,6 +76,8 @@ const envSchema = z
       operators: raw.OPERATORS.split(",")
         .map((entry) => entry.trim().toLowerCase())
         .filter(Boolean),
+      /** DEPOSIT_CONFIRMATIONS per chain id; chains it does not name keep their default. */
+      depositConfirmations: new Map([...confirmationsByChain(DEFAULT_DEPOSIT_CONFIRMATIONS), ...confirmationsByChain(raw.DEPOSIT_CONFIRMATIONS)]),
       /** The local development chain (anvil, chain id 31337): on unless served publicly, or turned off. */
       localChain: (raw.LOCAL_CHAIN ?? (isPublic ? "off" : "on")) === "on",
     };

@@ -1,0 +1,259 @@
+import { createServer, request as httpRequest, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { eq, gte, like } from "drizzle-orm";
+import { createPublicClient, createTestClient, createWalletClient, encodeFunctionData, http, parseEther, type Address, type Hex, type PublicClient } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { anvil } from "viem/chains";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { DEV_PRIVATE_KEYS } from "../../../contracts/dev-accounts.ts";
+import { depositVaultAbi } from "../../../contracts/generated/deposit-vault.ts";
+import { questTokenAbi } from "../../../contracts/generated/quest-token.ts";
+import { user } from "#db/schema/auth";
+import { deposit, depositCursor, journalEntry } from "#db/schema/ledger";
+import type { Database } from "~/lib/db.server";
+import { startLocalChain, type LocalChain } from "~/lib/local-chain.server";
+import { createLogger } from "~/lib/logger.server";
+import { ensureLocalContracts } from "~/modules/chain/contracts.server";
+import { questAsset } from "~/modules/ledger/assets";
+import { balanceOf, checkLedger, platformBalance } from "~/modules/ledger/ledger.server";
+import { createTestDatabase } from "../../../tests/setup/test-db";
+import { depositRefOf, userOfRef } from "./deposit-refs.server";
+import { listDeposits } from "./deposits.server";
+import { scanDeposits, type ScanOptions } from "./scanner.server";
+
+const CHAIN_ID = 31337;
+const Q = questAsset(CHAIN_ID);
+const CLEAN = { unbalancedEntries: 0, mismatchedAccounts: 0, negativeMembers: 0 };
+
+let chain: LocalChain;
+let client: PublicClient;
+let vault: Address;
+let token: Address;
+let database: Database;
+/** Where this test's scans start: the block after what earlier tests left on the shared chain. */
+let startBlock: bigint;
+
+const testClient = () => createTestClient({ chain: anvil, mode: "anvil", transport: http(chain.url) });
+const depositor = (index = 1) => createWalletClient({ chain: anvil, transport: http(chain.url), account: privateKeyToAccount(DEV_PRIVATE_KEYS[index]!) });
+
+beforeAll(async () => {
+  chain = await startLocalChain();
+  const { addresses } = await ensureLocalContracts({ rpcUrl: chain.url, known: undefined, logger: createLogger("silent") });
+  vault = addresses.DepositVault;
+  token = addresses.QuestToken;
+  client = createPublicClient({ chain: anvil, transport: http(chain.url), pollingInterval: 10 });
+  // Every dev account lets the vault take its tokens once and for all.
+  for (const index of [1, 2, 3]) {
+    const hash = await depositor(index).writeContract({ address: token, abi: questTokenAbi, functionName: "approve", args: [vault, parseEther("1000000")] });
+    await client.waitForTransactionReceipt({ hash });
+  }
+});
+afterAll(() => chain.stop());
+
+beforeEach(async () => {
+  database = await createTestDatabase();
+  startBlock = (await client.getBlockNumber({ cacheTime: 0 })) + 1n;
+});
+afterEach(() => database.close());
+
+async function member(id: string): Promise<Hex> {
+  await database.db.insert(user).values({ id, email: `${id}@example.com`, name: id });
+  return depositRefOf({ db: database.db, userId: id });
+}
+
+/** The signed deposit transaction, so a test can send it again after a reorg (same hash). */
+async function signedDeposit(amount: bigint, ref: Hex, index = 1): Promise<Hex> {
+  const wallet = depositor(index);
+  const request = await wallet.prepareTransactionRequest({ to: vault, data: encodeFunctionData({ abi: depositVaultAbi, functionName: "deposit", args: [amount, ref] }) });
+  return wallet.signTransaction(request);
+}
+
+/** Deposits on chain (one block each: anvil mines every transaction) and returns the transaction hash. */
+async function depositOnChain(amount: bigint, ref: Hex, index = 1): Promise<Hex> {
+  const hash = await client.sendRawTransaction({ serializedTransaction: await signedDeposit(amount, ref, index) });
+  const receipt = await client.waitForTransactionReceipt({ hash });
+  expect(receipt.status).toBe("success");
+  return hash;
+}
+
+const scan = (overrides: Partial<ScanOptions> = {}) =>
+  scanDeposits({ db: database.db, chainId: CHAIN_ID, client, vault, asset: Q, confirmations: 2, startBlock, ...overrides });
+
+/** This test's deposits (a scan also re-reads a few blocks before `startBlock`, where earlier tests deposited). */
+const rowsOf = () =>
+  database.db
+    .select()
+    .from(deposit)
+    .where(gte(deposit.blockNumber, Number(startBlock)))
+    .orderBy(deposit.blockNumber, deposit.logIndex);
+const entryKeys = async (prefix: string) =>
+  (await database.db.select({ key: journalEntry.idempotencyKey }).from(journalEntry).where(like(journalEntry.idempotencyKey, `${prefix}%`))).map((r) => r.key);
+const available = async (userId: string) => (await balanceOf({ db: database.db, userId, asset: Q }))[0]?.available ?? 0n;
+
+describe("deposit references", () => {
+  it("gives a member one reference, however often and concurrently asked, and finds the member by it", async () => {
+    await database.db.insert(user).values({ id: "r", email: "r@example.com", name: "r" });
+    const refs = await Promise.all(Array.from({ length: 5 }, () => depositRefOf({ db: database.db, userId: "r" })));
+    expect(new Set(refs).size).toBe(1);
+    expect(refs[0]).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(await userOfRef({ db: database.db, ref: refs[0]! })).toBe("r");
+    expect(await userOfRef({ db: database.db, ref: refs[0]!.toUpperCase().replace("0X", "0x") as Hex })).toBe("r");
+    expect(await userOfRef({ db: database.db, ref: `0x${"00".repeat(32)}` })).toBeNull();
+  });
+});
+
+describe("scanDeposits", () => {
+  it("shows a deposit pending with its confirmations, then credits it exactly once", async () => {
+    const ref = await member("m");
+    const amount = parseEther("12.5");
+    const txHash = await depositOnChain(amount, ref);
+
+    expect(await scan()).toEqual({ seen: 1, credited: 0, reorged: 0 });
+    const [pending] = await listDeposits({ db: database.db, userId: "m", limit: 10 });
+    expect(pending).toMatchObject({ txHash, amount, status: "pending", confirmations: 1, required: 2, creditedAt: null });
+    expect(await platformBalance({ db: database.db, name: "deposits_in_transit", asset: Q })).toBe(amount);
+    expect(await available("m")).toBe(0n);
+
+    await testClient().mine({ blocks: 1 });
+    const racing = await Promise.all([scan(), scan()]);
+    expect(racing.reduce((sum, result) => sum + result.credited, 0)).toBe(1);
+    expect(await scan()).toEqual({ seen: 0, credited: 0, reorged: 0 });
+
+    const [credited] = await listDeposits({ db: database.db, userId: "m", limit: 10 });
+    expect(credited).toMatchObject({ status: "credited", confirmations: 2, required: 2 });
+    expect(credited!.creditedAt).toBeInstanceOf(Date);
+    expect(await available("m")).toBe(amount);
+    expect(await platformBalance({ db: database.db, name: "deposits_in_transit", asset: Q })).toBe(0n);
+    expect(await platformBalance({ db: database.db, name: "onchain", asset: Q })).toBe(-amount);
+    expect(await entryKeys("deposit:credit:")).toEqual([`deposit:credit:${CHAIN_ID}:${txHash}:${(await rowsOf())[0]!.logIndex}`]);
+    expect(await checkLedger({ db: database.db })).toEqual(CLEAN);
+  });
+
+  it("waits for the configured confirmations", async () => {
+    const ref = await member("slow");
+    await depositOnChain(parseEther("1"), ref);
+    const three = { confirmations: 3 };
+    expect((await scan(three)).credited).toBe(0);
+    expect((await rowsOf())[0]).toMatchObject({ status: "pending", confirmations: 1, required: 3 });
+    await testClient().mine({ blocks: 1 });
+    expect((await scan(three)).credited).toBe(0);
+    expect((await rowsOf())[0]).toMatchObject({ status: "pending", confirmations: 2 });
+    expect(await available("slow")).toBe(0n);
+    await testClient().mine({ blocks: 1 });
+    expect((await scan(three)).credited).toBe(1);
+    expect((await rowsOf())[0]).toMatchObject({ status: "credited", confirmations: 3 });
+    expect(await available("slow")).toBe(parseEther("1"));
+  });
+
+  it("finishes a run cut short mid-range: every deposit credited once, the cursor past the head", async () => {
+    const refs = [await member("a"), await member("b"), await member("c")];
+    const amounts = [parseEther("1"), parseEther("2"), parseEther("3")];
+    for (const [i, ref] of refs.entries()) await depositOnChain(amounts[i]!, ref, i + 1);
+    await testClient().mine({ blocks: 1 });
+
+    // The node stops answering after the head and two chunks' logs (batchSize 1: a chunk per block).
+    const proxy = await failingProxy(chain.url, 3);
+    try {
+      const flaky = createPublicClient({ chain: anvil, transport: http(proxy.url, { retryCount: 0 }) });
+      await expect(scan({ client: flaky, confirmations: 1, batchSize: 1 })).rejects.toThrow();
+    } finally {
+      await proxy.close();
+    }
+    const cut = await rowsOf();
+    expect(cut.map((row) => row.status)).toEqual(["pending", "pending"]);
+    const [cursor] = await database.db.select().from(depositCursor).where(eq(depositCursor.chainId, CHAIN_ID));
+    expect(BigInt(cursor!.nextBlock)).toBe(startBlock + 2n);
+
+    expect(await scan({ confirmations: 1, batchSize: 1 })).toEqual({ seen: 1, credited: 3, reorged: 0 });
+    expect(await scan({ confirmations: 1, batchSize: 1 })).toEqual({ seen: 0, credited: 0, reorged: 0 });
+    expect((await rowsOf()).map((row) => row.status)).toEqual(["credited", "credited", "credited"]);
+    for (const [i, id] of ["a", "b", "c"].entries()) expect(await available(id)).toBe(amounts[i]);
+    expect(await entryKeys("deposit:seen:")).toHaveLength(3);
+    expect(await entryKeys("deposit:credit:")).toHaveLength(3);
+    const [after] = await database.db.select().from(depositCursor).where(eq(depositCursor.chainId, CHAIN_ID));
+    expect(BigInt(after!.nextBlock)).toBe((await client.getBlockNumber({ cacheTime: 0 })) + 1n);
+    expect(await checkLedger({ db: database.db })).toEqual(CLEAN);
+  });
+
+  it("reverses a deposit whose block was reorged out and never credits it", async () => {
+    const ref = await member("r");
+    const amount = parseEther("5");
+    const snapshot = await testClient().snapshot();
+    await depositOnChain(amount, ref);
+    expect(await scan({ confirmations: 3 })).toEqual({ seen: 1, credited: 0, reorged: 0 });
+
+    await testClient().revert({ id: snapshot });
+    await testClient().mine({ blocks: 4 });
+    expect(await scan({ confirmations: 3 })).toEqual({ seen: 0, credited: 0, reorged: 1 });
+    await testClient().mine({ blocks: 3 });
+    expect(await scan({ confirmations: 3 })).toEqual({ seen: 0, credited: 0, reorged: 0 });
+
+    const [row] = await rowsOf();
+    expect(row).toMatchObject({ status: "reorged", creditedAt: null });
+    expect(await entryKeys(`deposit:reorg:${row!.id}:${row!.blockHash}`)).toHaveLength(1);
+    expect(await entryKeys("deposit:credit:")).toEqual([]);
+    expect(await available("r")).toBe(0n);
+    expect(await platformBalance({ db: database.db, name: "deposits_in_transit", asset: Q })).toBe(0n);
+    expect(await checkLedger({ db: database.db })).toEqual(CLEAN);
+  });
+
+  it("takes a reorged deposit up again when the same transaction lands in a new block", async () => {
+    const ref = await member("again");
+    const amount = parseEther("7");
+    const snapshot = await testClient().snapshot();
+    const raw = await signedDeposit(amount, ref);
+    const txHash = await client.sendRawTransaction({ serializedTransaction: raw });
+    await client.waitForTransactionReceipt({ hash: txHash });
+    expect((await scan({ confirmations: 2 })).seen).toBe(1);
+    const [first] = await rowsOf();
+
+    // The same transaction at the same height in another block (a later timestamp): below the
+    // cursor, so only the re-read of the last blocks finds it.
+    const { timestamp } = await client.getBlock({ blockNumber: BigInt(first!.blockNumber) });
+    await testClient().revert({ id: snapshot });
+    await testClient().setNextBlockTimestamp({ timestamp: timestamp + 60n });
+    await client.waitForTransactionReceipt({ hash: await client.sendRawTransaction({ serializedTransaction: raw }) });
+    expect(await scan({ confirmations: 2 })).toMatchObject({ seen: 1, credited: 0 });
+    const [moved] = await rowsOf();
+    expect(moved).toMatchObject({ id: first!.id, txHash, status: "pending", blockNumber: first!.blockNumber });
+    expect(moved!.blockHash).not.toBe(first!.blockHash);
+
+    await testClient().mine({ blocks: 1 });
+    expect((await scan({ confirmations: 2 })).credited).toBe(1);
+    expect(await available("again")).toBe(amount);
+    expect(await entryKeys(`deposit:reorg:${first!.id}:${first!.blockHash}`)).toHaveLength(1);
+    expect((await entryKeys("deposit:seen:")).filter((key) => key.includes(moved!.blockHash))).toHaveLength(1);
+    expect(await platformBalance({ db: database.db, name: "deposits_in_transit", asset: Q })).toBe(0n);
+    expect(await checkLedger({ db: database.db })).toEqual(CLEAN);
+  });
+
+  it("records a deposit with nobody's reference as unmatched and credits nobody", async () => {
+    await member("someone");
+    await depositOnChain(parseEther("4"), `0x${"ab".repeat(32)}`);
+    await testClient().mine({ blocks: 2 });
+    expect(await scan()).toEqual({ seen: 0, credited: 0, reorged: 0 });
+    const [row] = await rowsOf();
+    expect(row).toMatchObject({ status: "unmatched", userId: null, amount: parseEther("4") });
+    expect(await database.db.select().from(journalEntry).where(eq(journalEntry.reference, row!.id))).toEqual([]);
+    expect(await available("someone")).toBe(0n);
+  });
+});
+
+/** A loopback JSON-RPC proxy in front of `target` that answers 503 from its `failAfter`+1-th request on. */
+async function failingProxy(target: string, failAfter: number): Promise<{ url: string; close: () => Promise<void> }> {
+  let served = 0;
+  const server: Server = createServer((req, res) => {
+    if (++served > failAfter) {
+      res.writeHead(503).end("node unavailable");
+      return;
+    }
+    const upstream = httpRequest(target, { method: req.method, headers: { "content-type": "application/json" } }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, { "content-type": "application/json" });
+      answer.pipe(res);
+    });
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}

@@ -1,0 +1,177 @@
+import { and, eq, sql } from "drizzle-orm";
+import { BlockNotFoundError, getAddress, isAddressEqual, type Address, type Hex, type PublicClient } from "viem";
+import { z } from "zod";
+import { depositVaultAbi } from "../../../contracts/generated/deposit-vault.ts";
+import { deposit, depositCursor } from "#db/schema/ledger";
+import type { Db } from "~/lib/db.server";
+import type { Asset } from "~/modules/ledger/assets";
+import { creditDeposit, recordDepositLog, reorgDeposit, type DepositLog, type DepositRecord } from "./deposit-postings.server";
+
+/**
+ * The deposit scanner: reads a chain's `DepositVault` `Deposited` events from a stored cursor,
+ * records each deposit once per (chain, transaction, log index) and credits it once its block
+ * has the chain's confirmations and is still on the chain (decision 013, issue "deposits").
+ * Every step is one database transaction, so a run cut short anywhere is finished by the next.
+ */
+
+const hash32 = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{64}$/, "must be 32 bytes of hex")
+  .transform((value) => value.toLowerCase() as Hex);
+const address = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/, "must be an address")
+  .transform((value) => getAddress(value));
+const blockNumber = z.bigint().nonnegative();
+
+const logSchema = z.object({
+  transactionHash: hash32,
+  logIndex: z.number().int().nonnegative(),
+  blockNumber,
+  blockHash: hash32,
+  removed: z.boolean().optional(),
+  args: z.object({ from: address, ref: hash32, amount: z.bigint().positive() }),
+});
+const blockSchema = z.object({ number: blockNumber, hash: hash32 });
+
+const depositedEvent = depositVaultAbi.find((item) => item.type === "event" && item.name === "Deposited")!;
+
+export type ScanOptions = {
+  db: Db;
+  chainId: number;
+  client: PublicClient;
+  vault: Address;
+  asset: Asset;
+  /** Blocks a deposit's block needs (itself included) before it is credited. */
+  confirmations: number;
+  /** Blocks per `eth_getLogs` request and per database transaction. */
+  batchSize?: number;
+  /** Where the first run (no cursor yet, or another vault) starts reading. */
+  startBlock?: bigint;
+  /**
+   * When the chain's head is below what was read already (a local chain started afresh under a
+   * kept database): read again from `startBlock`. Otherwise such a node is taken to lag behind,
+   * and nothing new is read until it catches up.
+   */
+  rescanIfBehind?: boolean;
+};
+
+export type ScanResult = { seen: number; credited: number; reorged: number };
+
+/**
+ * One scanner run over one chain: reads new vault events (and the last `confirmations` blocks
+ * again, where a reorg may have moved a deposit) in chunks of `batchSize` blocks, each chunk
+ * recorded with the cursor's advance in one transaction; then re-checks every pending deposit's
+ * block, reversing those whose block left the chain and crediting those with enough confirmations.
+ */
+export async function scanDeposits(options: ScanOptions): Promise<ScanResult> {
+  const { db, chainId, client, confirmations, batchSize = 1000, startBlock = 0n } = options;
+  if (!Number.isInteger(confirmations) || confirmations < 1) throw new RangeError("confirmations must be a whole number of at least 1");
+  if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError("batchSize must be a whole number of at least 1");
+  const head = blockNumber.parse(await client.getBlockNumber({ cacheTime: 0 }));
+  const from = await firstBlockToRead({ ...options, startBlock, head });
+  let seen = 0;
+  for (let chunkStart = from; chunkStart <= head; chunkStart += BigInt(batchSize)) {
+    const chunkEnd = chunkStart + BigInt(batchSize) - 1n < head ? chunkStart + BigInt(batchSize) - 1n : head;
+    seen += await recordChunk({ ...options, head, fromBlock: chunkStart, toBlock: chunkEnd });
+  }
+  const settled = await settlePending({ db, chainId, client, head });
+  return { seen, ...settled };
+}
+
+/** The cursor less the re-read window; `startBlock` without a cursor (or for another vault). */
+async function firstBlockToRead({ db, chainId, vault, startBlock, confirmations, head, rescanIfBehind }: ScanOptions & { startBlock: bigint; head: bigint }) {
+  const [cursor] = await db.select().from(depositCursor).where(eq(depositCursor.chainId, chainId));
+  if (!cursor || !isAddressEqual(cursor.vault as Address, vault)) return startBlock;
+  const next = BigInt(cursor.nextBlock);
+  if (next > head + 1n && rescanIfBehind) {
+    await db.update(depositCursor).set({ nextBlock: Number(startBlock), updatedAt: sql`now()` }).where(eq(depositCursor.chainId, chainId));
+    return startBlock;
+  }
+  const rewound = next - BigInt(confirmations);
+  return rewound > 0n ? rewound : 0n;
+}
+
+/** Reads one chunk's logs and records them, with the cursor's advance, in one transaction. */
+async function recordChunk({ db, chainId, client, vault, asset, confirmations, head, fromBlock, toBlock }: ScanOptions & { head: bigint; fromBlock: bigint; toBlock: bigint }) {
+  const raw = await client.getLogs({ address: vault, event: depositedEvent, fromBlock, toBlock, strict: true });
+  const logs: DepositLog[] = raw
+    .map((entry) => logSchema.parse(entry))
+    .filter((entry) => !entry.removed)
+    .map((entry) => ({ txHash: entry.transactionHash, logIndex: entry.logIndex, blockNumber: entry.blockNumber, blockHash: entry.blockHash, ...entry.args }));
+  return db.transaction(async (transaction) => {
+    const tx = transaction as unknown as Db;
+    let seen = 0;
+    for (const log of logs) {
+      const depth = Number(head - log.blockNumber + 1n);
+      if (await recordDepositLog(tx, { chainId, asset, required: confirmations, confirmations: depth, log })) seen++;
+    }
+    await tx
+      .insert(depositCursor)
+      .values({ chainId, vault, nextBlock: Number(toBlock + 1n) })
+      .onConflictDoUpdate({
+        target: depositCursor.chainId,
+        // Another scanner may be further already: the cursor only moves forward (for the same vault).
+        set: {
+          nextBlock: sql`case when ${depositCursor.vault} = excluded.vault then greatest(${depositCursor.nextBlock}, excluded.next_block) else excluded.next_block end`,
+          vault,
+          updatedAt: sql`now()`,
+        },
+      });
+    return seen;
+  });
+}
+
+/** The hash of the chain's block at `number`, or null when the node has no such block (yet). */
+async function canonicalHash(client: PublicClient, number: bigint): Promise<Hex | null> {
+  try {
+    return blockSchema.parse(await client.getBlock({ blockNumber: number })).hash;
+  } catch (error) {
+    if (error instanceof BlockNotFoundError) return null;
+    throw error;
+  }
+}
+
+/**
+ * Every pending deposit of the chain: reversed when the chain's block at its number is another
+ * than the one it was seen in; otherwise its confirmations are brought up to date and, when
+ * enough, it is credited. One transaction per deposit.
+ */
+async function settlePending({ db, chainId, client, head }: { db: Db; chainId: number; client: PublicClient; head: bigint }) {
+  const pending = await db
+    .select()
+    .from(deposit)
+    .where(and(eq(deposit.chainId, chainId), eq(deposit.status, "pending")))
+    .orderBy(deposit.blockNumber, deposit.logIndex);
+  const hashes = new Map<number, Promise<Hex | null>>();
+  let credited = 0;
+  let reorged = 0;
+  for (const row of pending) {
+    // A block beyond this node's head cannot be judged yet (a lagging node).
+    if (BigInt(row.blockNumber) > head) continue;
+    if (!hashes.has(row.blockNumber)) hashes.set(row.blockNumber, canonicalHash(client, BigInt(row.blockNumber)));
+    const hash = await hashes.get(row.blockNumber)!;
+    if (hash === null) continue;
+    if (hash !== row.blockHash) {
+      if (await db.transaction((tx) => reorgDeposit(tx as unknown as Db, row))) reorged++;
+      continue;
+    }
+    if (await confirm(db, row, Number(head - BigInt(row.blockNumber) + 1n))) credited++;
+  }
+  return { credited, reorged };
+}
+
+/** Brings a pending deposit's confirmations up to date; credits it when they are enough. */
+async function confirm(db: Db, row: DepositRecord, confirmations: number): Promise<boolean> {
+  if (confirmations >= row.required && row.userId) {
+    const userId = row.userId;
+    return db.transaction((tx) => creditDeposit(tx as unknown as Db, { ...row, userId }, confirmations));
+  }
+  if (confirmations !== row.confirmations) {
+    await db
+      .update(deposit)
+      .set({ confirmations, updatedAt: sql`now()` })
+      .where(and(eq(deposit.id, row.id), eq(deposit.status, "pending"), eq(deposit.blockHash, row.blockHash)));
+  }
+  return false;
+}

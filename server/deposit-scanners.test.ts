@@ -1,0 +1,68 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createPublicClient, createWalletClient, http, parseEther } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { anvil } from "viem/chains";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { DEV_PRIVATE_KEYS } from "../contracts/dev-accounts.ts";
+import { depositVaultAbi } from "../contracts/generated/deposit-vault.ts";
+import { questTokenAbi } from "../contracts/generated/quest-token.ts";
+import { user } from "#db/schema/auth";
+import type { Database } from "~/lib/db.server";
+import { loadEnv } from "~/lib/env.server";
+import { startLocalChain, type LocalChain } from "~/lib/local-chain.server";
+import { createLogger } from "~/lib/logger.server";
+import { ensureLocalContracts } from "~/modules/chain/contracts.server";
+import type { ContractAddresses } from "~/modules/chain/contract-addresses.server";
+import { depositRefOf } from "~/modules/deposits/deposit-refs.server";
+import { listDeposits } from "~/modules/deposits/deposits.server";
+import { questAsset } from "~/modules/ledger/assets";
+import { balanceOf } from "~/modules/ledger/ledger.server";
+import type { ChainAccess } from "~/modules/wallets/chain-access.server";
+import { createTestDatabase } from "../tests/setup/test-db";
+import { startDepositScanners } from "./deposit-scanners";
+
+let chain: LocalChain;
+let database: Database;
+let addresses: ContractAddresses;
+
+beforeAll(async () => {
+  chain = await startLocalChain();
+  ({ addresses } = await ensureLocalContracts({ rpcUrl: chain.url, known: undefined, logger: createLogger("silent") }));
+  database = await createTestDatabase();
+});
+afterAll(async () => {
+  await database.close();
+  await chain.stop();
+});
+
+describe("startDepositScanners", () => {
+  it("credits a deposit on the local chain by itself, and skips chains it cannot read", async () => {
+    await database.db.insert(user).values({ id: "w", email: "w@example.com", name: "w" });
+    const ref = await depositRefOf({ db: database.db, userId: "w" });
+    const env = loadEnv({ DATA_DIR: mkdtempSync(path.join(tmpdir(), "questline-scan-")), DEPOSIT_SCAN_EVERY_MS: "100" });
+    const transport = http(chain.url);
+    const chains = { transportFor: (chainId: number) => (chainId === 31337 ? transport : undefined) } as Pick<ChainAccess, "transportFor"> as ChainAccess;
+    // Chain 56 has contracts but no node here: it is skipped, not an error every interval.
+    const contracts = new Map([[31337, addresses], [56, addresses]]);
+    const logger = createLogger("silent");
+    const errors = vi.spyOn(logger, "error");
+    const stop = startDepositScanners({ database, logger, env, chains, contracts });
+    try {
+      const client = createPublicClient({ chain: anvil, transport, pollingInterval: 10 });
+      const wallet = createWalletClient({ chain: anvil, transport, account: privateKeyToAccount(DEV_PRIVATE_KEYS[2]) });
+      await client.waitForTransactionReceipt({
+        hash: await wallet.writeContract({ address: addresses.QuestToken, abi: questTokenAbi, functionName: "approve", args: [addresses.DepositVault, parseEther("3")] }),
+      });
+      await client.waitForTransactionReceipt({
+        hash: await wallet.writeContract({ address: addresses.DepositVault, abi: depositVaultAbi, functionName: "deposit", args: [parseEther("3"), ref] }),
+      });
+      await vi.waitFor(async () => expect((await listDeposits({ db: database.db, userId: "w", limit: 5 }))[0]?.status).toBe("credited"), { timeout: 20_000, interval: 50 });
+    } finally {
+      await stop();
+    }
+    expect(await balanceOf({ db: database.db, userId: "w" })).toEqual([{ asset: questAsset(31337), available: parseEther("3"), held: 0n }]);
+    expect(errors).not.toHaveBeenCalled();
+  });
+});

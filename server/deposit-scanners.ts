@@ -1,0 +1,54 @@
+import { createPublicClient } from "viem";
+import type { Services } from "~/lib/services.server";
+import { scanDeposits } from "~/modules/deposits/scanner.server";
+import { questAsset } from "~/modules/ledger/assets";
+import { LOCAL_CHAIN_ID } from "~/wallet/chain-config";
+import { every } from "./every";
+
+export type DepositScannerServices = Pick<Services, "database" | "logger" | "env" | "chains" | "contracts">;
+
+/**
+ * One deposit scanner per chain that has a DepositVault and a node to read it from, run every
+ * DEPOSIT_SCAN_EVERY_MS with the chain's DEPOSIT_CONFIRMATIONS. The local chain is read from its
+ * first block (and again from there when it was started afresh under a kept database); another
+ * chain seen for the first time is read from its head then. Returns a stop function that waits
+ * for the runs in progress.
+ */
+export function startDepositScanners({ database, logger, env, chains, contracts }: DepositScannerServices): () => Promise<void> {
+  const jobs: Array<() => Promise<void>> = [];
+  for (const [chainId, addresses] of contracts) {
+    const transport = chains.transportFor(chainId);
+    if (!transport) continue;
+    const confirmations = env.depositConfirmations.get(chainId);
+    if (!confirmations) {
+      logger.warn({ chainId }, "deposits on this chain are not scanned: DEPOSIT_CONFIRMATIONS names no confirmation count for it");
+      continue;
+    }
+    const client = createPublicClient({ transport });
+    const local = chainId === LOCAL_CHAIN_ID;
+    let startBlock: bigint | undefined;
+    jobs.push(
+      every(
+        env.DEPOSIT_SCAN_EVERY_MS,
+        async () => {
+          startBlock ??= local ? 0n : await client.getBlockNumber();
+          const scanned = await scanDeposits({
+            db: database.db,
+            chainId,
+            client,
+            vault: addresses.DepositVault,
+            asset: questAsset(chainId),
+            confirmations,
+            startBlock,
+            rescanIfBehind: local,
+          });
+          if (scanned.seen + scanned.credited + scanned.reorged > 0) logger.info({ chainId, ...scanned }, "deposits scanned");
+        },
+        (err) => logger.error({ err, chainId }, "scanning deposits failed; it runs again soon"),
+      ),
+    );
+  }
+  return async function stop() {
+    await Promise.all(jobs.map((stopJob) => stopJob()));
+  };
+}
