@@ -4,6 +4,9 @@ import path from "node:path";
 import { z } from "zod";
 import { contractAddressesFromEnv, type ContractAddressOverrides } from "~/modules/chain/contract-addresses.server";
 
+/** A token amount in whole tokens: a decimal with at most 18 decimals. */
+const tokenAmount = z.string().regex(/^\d{1,30}(\.\d{1,18})?$/, "must be a token amount such as 1 or 0.5 (at most 18 decimals)");
+
 /**
  * The whole configuration, parsed once at start. Every variable is documented in the README.
  * A bad value stops the start with one line naming the variable and the problem.
@@ -42,6 +45,21 @@ const envSchema = z
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     /** How often the worker looks for ended campaigns whose reward pools to pay (milliseconds). */
     REWARDS_EVERY_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(60_000),
+    /** The key that signs vault withdrawals (0x + 64 hex); on the local chain anvil's dev account 9 by default. Never logged. */
+    OPERATOR_PRIVATE_KEY: z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{64}$/, "must be 0x followed by 64 hex digits")
+      .optional(),
+    /** The smallest withdrawal, in tokens (a decimal such as "1" or "0.5"). */
+    WITHDRAWAL_MIN: tokenAmount.default("1"),
+    /** The most a member may withdraw per asset in 24 hours, in tokens. */
+    WITHDRAWAL_DAILY_LIMIT: tokenAmount.default("10000"),
+    /** The platform's fee per withdrawal, in tokens, taken from the amount. */
+    WITHDRAWAL_FEE: tokenAmount.default("0"),
+    /** How often the withdrawal job sends and follows withdrawals (milliseconds). */
+    WITHDRAW_EVERY_MS: z.coerce.number().int().min(100).max(3_600_000).default(1_000),
+    /** How long a sent withdrawal may wait for a receipt before it is broadcast again (milliseconds). */
+    WITHDRAWAL_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(600_000),
   })
   .transform((raw) => {
     /**
