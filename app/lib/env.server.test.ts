@@ -39,6 +39,20 @@ describe("loadEnv", () => {
     expect(loadEnv({ DATA_DIR: dataDir(), REWARDS_EVERY_MS: "2000" }).REWARDS_EVERY_MS).toBe(2_000);
   });
 
+  it("reads the withdrawal settings, with defaults, and refuses a malformed operator key or amount", () => {
+    expect(loadEnv({ DATA_DIR: dataDir() }).OPERATOR_PRIVATE_KEY).toBeUndefined();
+    expect(loadEnv({ DATA_DIR: dataDir() })).toMatchObject({
+      WITHDRAWAL_MIN: "1",
+      WITHDRAWAL_DAILY_LIMIT: "10000",
+      WITHDRAWAL_FEE: "0",
+      WITHDRAW_EVERY_MS: 1_000,
+      WITHDRAWAL_TIMEOUT_MS: 600_000,
+    });
+    expect(loadEnv({ DATA_DIR: dataDir(), WITHDRAWAL_FEE: "0.25", OPERATOR_PRIVATE_KEY: `0x${"ab".repeat(32)}` })).toMatchObject({ WITHDRAWAL_FEE: "0.25" });
+    expect(() => loadEnv({ DATA_DIR: dataDir(), OPERATOR_PRIVATE_KEY: "0x1234" })).toThrow("Invalid configuration: OPERATOR_PRIVATE_KEY must be 0x followed by 64 hex digits");
+    expect(() => loadEnv({ DATA_DIR: dataDir(), WITHDRAWAL_MIN: "1.0000000000000000001" })).toThrow(/^Invalid configuration: WITHDRAWAL_MIN must be a token amount/);
+  });
+
   it("refuses public production without SMTP or without a secret, and never writes a secret there", () => {
     const dir = dataDir();
     const publicUrl = { NODE_ENV: "production", DATA_DIR: dir, APP_URL: "https://questline.example" };
