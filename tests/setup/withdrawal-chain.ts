@@ -37,8 +37,10 @@ export async function vaultOnChain(rpcUrl: string) {
     addresses,
     publicClient,
     /** The vault's admin (account 0) pauses or resumes it. */
-    setVaultPaused: async (paused: boolean) =>
-      mined(await admin.writeContract({ address: addresses.DepositVault, abi: depositVaultAbi, functionName: paused ? "pause" : "unpause" })),
+    setVaultPaused: async (paused: boolean) => mined(await admin.writeContract({ address: addresses.DepositVault, abi: depositVaultAbi, functionName: paused ? "pause" : "unpause" })),
+    /** Sends the admin's `pause()` paying `priorityFee` a gas, without waiting for it to be mined. */
+    sendPause: (priorityFee: bigint) =>
+      admin.writeContract({ address: addresses.DepositVault, abi: depositVaultAbi, functionName: "pause", gas: 100_000n, maxPriorityFeePerGas: priorityFee, maxFeePerGas: priorityFee * 10n }),
     tokenBalance: (account: Address) => publicClient.readContract({ address: addresses.QuestToken, abi: questTokenAbi, functionName: "balanceOf", args: [account] }),
     paid: (id: string) => publicClient.readContract({ address: addresses.DepositVault, abi: depositVaultAbi, functionName: "withdrawalPaid", args: [id as Hex] }),
     /** The job's view of the chain, through `url` (anvil itself, or a proxy in front of it). */

@@ -159,6 +159,67 @@ describe("processWithdrawals", () => {
     expect(await checkLedger({ db })).toEqual(CLEAN);
   });
 
+  it("returns an attempt the vault reverted on chain to held, in words; the retry signs anew and pays once", async () => {
+    const db = database.db;
+    const { userId, wallet } = await fundedMember(db, "grace", parseEther("10"));
+    const id = await requested(userId, wallet, parseEther("5"));
+    await rpc(node.url, "evm_setAutomine", [false]);
+    try {
+      expect((await run()).sent).toBe(1);
+      // The admin's pause pays more, so it is mined first, in the same block: the withdrawal reverts.
+      await vault.sendPause(parseGwei("50"));
+      await rpc(node.url, "evm_mine");
+    } finally {
+      await rpc(node.url, "evm_setAutomine", [true]);
+    }
+    const first = await rowOf(id);
+    expect((await vault.publicClient.getTransactionReceipt({ hash: first.txHash as `0x${string}` })).status).toBe("reverted");
+    try {
+      expect((await run()).failed).toBe(1);
+    } finally {
+      await vault.setVaultPaused(false);
+    }
+    expect(await rowOf(id)).toMatchObject({ status: "failed", attempts: 1, failure: "The vault is paused, so nothing was paid. Retry once it runs again." });
+    expect(await balance(userId)).toEqual({ asset: Q, available: parseEther("5"), held: parseEther("5") });
+    expect(await platform("withdrawals_in_flight")).toBe(0n);
+
+    expect(await retryWithdrawal({ db, userId, id })).toEqual({ ok: true });
+    await run();
+    await run();
+    const second = await rowOf(id);
+    expect(second).toMatchObject({ status: "confirmed", attempts: 2 });
+    expect(second.txHash).not.toBe(first.txHash);
+    expect(await vault.tokenBalance(wallet)).toBe(parseEther("4.5"));
+    expect(await balance(userId)).toEqual({ asset: Q, available: parseEther("5"), held: 0n });
+    expect(await checkLedger({ db })).toEqual(CLEAN);
+  });
+
+  it("broadcasts a sent withdrawal again when no receipt came within the timeout (a node that dropped it)", async () => {
+    const db = database.db;
+    const { userId, wallet } = await fundedMember(db, "heidi", parseEther("10"));
+    const id = await requested(userId, wallet, parseEther("2"));
+    await rpc(node.url, "evm_setAutomine", [false]);
+    try {
+      expect((await run()).sent).toBe(1);
+      const { txHash } = await rowOf(id);
+      await rpc(node.url, "anvil_dropTransaction", [txHash]);
+      expect(await rpc(node.url, "eth_getTransactionByHash", [txHash])).toBeNull();
+      // Within the timeout it only waits; past it, the same signed transaction goes out again.
+      await run();
+      expect(await rpc(node.url, "eth_getTransactionByHash", [txHash])).toBeNull();
+      const later = new Date(Date.now() + 11 * 60 * 1000);
+      await processWithdrawals({ db, chains: new Map([[31337, chain]]), now: later });
+      expect(await rpc(node.url, "eth_getTransactionByHash", [txHash])).not.toBeNull();
+      expect(await rowOf(id)).toMatchObject({ status: "sent", attempts: 1, txHash, sentAt: later });
+    } finally {
+      await rpc(node.url, "evm_setAutomine", [true]);
+    }
+    await rpc(node.url, "evm_mine");
+    await run();
+    expect((await rowOf(id)).status).toBe("confirmed");
+    expect(await vault.tokenBalance(wallet)).toBe(parseEther("1.5"));
+  });
+
   it("says so when the node does not answer before anything was signed, and keeps the amount held", async () => {
     const db = database.db;
     const { userId, wallet } = await fundedMember(db, "erin", parseEther("10"));
