@@ -34,15 +34,14 @@ export type WithdrawalChains = Map<number, WithdrawalChain>;
 /** Said when a node does not answer before anything was signed. */
 export const NODE_DOWN = "The chain node did not answer; nothing was paid. Retry when it is back.";
 
-/**
- * Whether the vault has paid `id`, as of the block `confirmations - 1` below the tip (so a
- * payment counts only once it has its confirmations).
- */
-export async function paidOnChain(chain: WithdrawalChain, id: Hex): Promise<boolean> {
+/** Whether the vault paid `id`: with the chain's confirmations, only at the tip so far, or not at all. */
+export async function paidState(chain: WithdrawalChain, id: Hex): Promise<"confirmed" | "pending" | "no"> {
+  const read = (blockNumber: bigint) =>
+    chain.publicClient.readContract({ address: chain.vault, abi: depositVaultAbi, functionName: "withdrawalPaid", args: [id], blockNumber });
   const tip = await chain.publicClient.getBlockNumber();
+  if (!(await read(tip))) return "no";
   const depth = BigInt(Math.max(chain.confirmations - 1, 0));
-  const blockNumber = tip > depth ? tip - depth : 0n;
-  return chain.publicClient.readContract({ address: chain.vault, abi: depositVaultAbi, functionName: "withdrawalPaid", args: [id], blockNumber });
+  return tip >= depth && (await read(tip - depth)) ? "confirmed" : "pending";
 }
 
 /** Whether the operator has mined a transaction with `nonce` (so no other one with it can land). */

@@ -3,7 +3,7 @@ import { encodeFunctionData, keccak256, TransactionReceiptNotFoundError, type He
 import { withdrawal } from "#db/schema/ledger";
 import type { Db } from "~/lib/db.server";
 import { depositVaultAbi } from "../../../contracts/generated/deposit-vault.ts";
-import { describeWithdrawalRevert, isNodeUnreachable, NODE_DOWN, nonceUsed, type OperatorWallet, type WithdrawalChain, type WithdrawalChains } from "./withdrawal-chain.server";
+import { describeWithdrawalRevert, isNodeUnreachable, NODE_DOWN, nonceUsed, paidState, type OperatorWallet, type WithdrawalChain, type WithdrawalChains } from "./withdrawal-chain.server";
 import { confirmPaid, failUnsigned, markSent, recordSigned, returnAttempt, type SignedAttempt, type WithdrawalRow } from "./withdrawal-postings.server";
 import { withdrawalsPaused } from "./withdrawals.server";
 
@@ -227,16 +227,6 @@ async function receiptOf(chain: WithdrawalChain, hash: string): Promise<Transact
 async function deepEnough(chain: WithdrawalChain, receipt: TransactionReceipt) {
   const tip = await chain.publicClient.getBlockNumber();
   return tip - receipt.blockNumber + 1n >= BigInt(chain.confirmations);
-}
-
-/** Whether the vault paid `id`: with enough confirmations, only at the tip, or not at all. */
-async function paidState(chain: WithdrawalChain, id: Hex): Promise<"confirmed" | "pending" | "no"> {
-  const read = (blockNumber: bigint) =>
-    chain.publicClient.readContract({ address: chain.vault, abi: depositVaultAbi, functionName: "withdrawalPaid", args: [id], blockNumber });
-  const tip = await chain.publicClient.getBlockNumber();
-  if (!(await read(tip))) return "no";
-  const depth = BigInt(Math.max(chain.confirmations - 1, 0));
-  return tip >= depth && (await read(tip - depth)) ? "confirmed" : "pending";
 }
 
 /** Why a mined attempt reverted, by simulating the same call now (the state that refused it usually still holds). */

@@ -9,7 +9,7 @@ import { formatAmount } from "~/modules/chain/amounts";
 import { assetParts, QUEST_DECIMALS, type Asset } from "~/modules/ledger/assets";
 import { hold, InsufficientFunds, release } from "~/modules/ledger/ledger.server";
 import { explorerTxUrl } from "~/wallet/chains";
-import { nonceUsed, paidOnChain, type WithdrawalChains } from "./withdrawal-chain.server";
+import { nonceUsed, paidState, type WithdrawalChain, type WithdrawalChains } from "./withdrawal-chain.server";
 import type { WithdrawalInput } from "./withdrawal.schema";
 
 /**
@@ -147,8 +147,9 @@ export async function cancelWithdrawal({ db, userId, id, chains }: { db: Db; use
   });
 }
 
-async function earlierAttemptSettled(chain: NonNullable<ReturnType<WithdrawalChains["get"]>>, id: Hex, nonce: number) {
-  return !(await paidOnChain({ ...chain, confirmations: 1 }, id)) && (await nonceUsed(chain, nonce));
+/** No earlier attempt can still pay: the vault has not paid the id and the operator's nonce moved past the attempt's. */
+async function earlierAttemptSettled(chain: WithdrawalChain, id: Hex, nonce: number) {
+  return (await nonceUsed(chain, nonce)) && (await paidState(chain, id)) === "no";
 }
 
 function cancelRefusal(status: WithdrawalStatus): string {
