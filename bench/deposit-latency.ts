@@ -1,7 +1,7 @@
 // Deposit crediting latency: `node bench/deposit-latency.ts` (PGlite, or PostgreSQL with DATABASE_URL).
 //
 // Starts a local chain with Questline's contracts and the deposit scanner exactly as the server's
-// worker runs it (DEPOSIT_SCAN_EVERY_MS, DEPOSIT_CONFIRMATIONS for chain 31337, their defaults
+// worker runs it (DEPOSIT_SCAN_EVERY_MS, CONFIRMATIONS for chain 31337, their defaults
 // unless set), then makes BENCH_DEPOSITS deposits (10 by default) at random moments of the
 // scanner's interval. For each it measures the time from the block giving the deposit its last
 // required confirmation being mined to the deposit being credited (the row's `credited_at`), and
@@ -95,7 +95,7 @@ async function creditedAt(database: Database, txHash: string): Promise<Date> {
 }
 
 const env = loadEnv({ ...process.env, DATA_DIR: mkdtempSync(path.join(tmpdir(), "questline-bench-")) });
-const required = env.depositConfirmations.get(CHAIN_ID)!;
+const required = env.confirmations.get(CHAIN_ID)!;
 const chain = await startLocalChain();
 try {
   const { addresses } = await ensureLocalContracts({ rpcUrl: chain.url, known: undefined, logger: createLogger("silent") });

@@ -26,3 +26,9 @@ export const DEV_ADDRESSES = [
   "0x23618e81E3f5cdF7f54C3d65f7FBc0aBf5B21E8f",
   "0xa0Ee7A142d267C1f36714E4a8F75612F20a79720",
 ] as const satisfies readonly Address[];
+
+/**
+ * anvil's dev account index 9 (`DEV_ADDRESSES[9]`, derived from the same mnemonic): the local
+ * chain's vault operator, which signs withdrawals when OPERATOR_PRIVATE_KEY is not set.
+ */
+export const DEV_OPERATOR_PRIVATE_KEY: Hex = "0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6";

@@ -9,7 +9,7 @@ export type DepositScannerServices = Pick<Services, "database" | "logger" | "env
 
 /**
  * One deposit scanner per chain that has a DepositVault and a node to read it from, run every
- * DEPOSIT_SCAN_EVERY_MS with the chain's DEPOSIT_CONFIRMATIONS. The local chain is read from its
+ * DEPOSIT_SCAN_EVERY_MS with the chain's CONFIRMATIONS. The local chain is read from its
  * first block (and again from there when it was started afresh under a kept database); another
  * chain seen for the first time is read from its head then. Returns a stop function that waits
  * for the runs in progress.
@@ -19,9 +19,9 @@ export function startDepositScanners({ database, logger, env, chains, contracts 
   for (const [chainId, addresses] of contracts) {
     const transport = chains.transportFor(chainId);
     if (!transport) continue;
-    const confirmations = env.depositConfirmations.get(chainId);
+    const confirmations = env.confirmations.get(chainId);
     if (!confirmations) {
-      logger.warn({ chainId }, "deposits on this chain are not scanned: DEPOSIT_CONFIRMATIONS names no confirmation count for it");
+      logger.warn({ chainId }, "deposits on this chain are not scanned: CONFIRMATIONS names no confirmation count for it");
       continue;
     }
     const client = createPublicClient({ transport });

@@ -3,6 +3,8 @@ import { purgeExpired } from "~/modules/maintenance/purge-expired.server";
 import { distributeEndedCampaigns } from "~/modules/rewards/distribute.server";
 import { startDepositScanners, type DepositScannerServices } from "./deposit-scanners";
 import { every } from "./every";
+import { processWithdrawals } from "~/modules/withdrawals/withdrawal-job.server";
+import { withdrawalChains } from "~/modules/withdrawals/withdrawal-chains.server";
 
 const PURGE_EVERY_MS = 10 * 60 * 1000;
 /** Days leave the 7- and 30-day boards at midnight UTC; an hourly run (idempotent) catches each soon after. */
@@ -13,6 +15,7 @@ const EXPIRE_WINDOWS_EVERY_MS = 60 * 60 * 1000;
  * runs in progress, so shutdown never cuts a job in half.
  */
 export function startWorkers({ database, logger, env, chains, contracts }: DepositScannerServices) {
+  const withdrawalsOn = withdrawalChains({ env, chains, contracts, logger });
   const jobs = [
     every(PURGE_EVERY_MS, async () => {
       const purged = await purgeExpired({ db: database.db });
@@ -33,6 +36,16 @@ export function startWorkers({ database, logger, env, chains, contracts }: Depos
     }, (err) => logger.error({ err }, "reward distribution failed; it runs again soon")),
     // Deposits are credited within DEPOSIT_SCAN_EVERY_MS of their last required confirmation.
     startDepositScanners({ database, logger, env, chains, contracts }),
+    // Withdrawals are sent, followed and confirmed every WITHDRAW_EVERY_MS (a second by default).
+    every(env.WITHDRAW_EVERY_MS, async () => {
+      const done = await processWithdrawals({
+        db: database.db,
+        chains: withdrawalsOn,
+        timeoutMs: env.WITHDRAWAL_TIMEOUT_MS,
+        onError: (withdrawalId, err) => logger.error({ err, withdrawalId }, "a withdrawal step failed; it is tried again next run"),
+      });
+      if (done.sent + done.confirmed + done.failed > 0) logger.info(done, "withdrawals moved on");
+    }, (err) => logger.error({ err }, "the withdrawal job failed; it runs again soon")),
   ];
   return async function stop() {
     await Promise.all(jobs.map((stopJob) => stopJob()));

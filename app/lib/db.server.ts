@@ -52,6 +52,9 @@ export async function openDatabase({
   if (databaseUrl) {
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
     pool.on("error", onConnectionError);
+    // A connection dropped while checked out (mid-transaction) emits `error` too, and the pool only
+    // listens on idle ones: its query already fails with the error, so report it, do not crash.
+    pool.on("connect", (client) => client.on("error", onConnectionError));
     const db = drizzlePg(pool, { schema, casing: "snake_case" });
     await migratePg(db, { migrationsFolder });
     return {

@@ -42,14 +42,27 @@ describe("loadEnv", () => {
   it("scans deposits every second with per-chain confirmations unless told otherwise", () => {
     const defaults = loadEnv({ DATA_DIR: dataDir() });
     expect(defaults.DEPOSIT_SCAN_EVERY_MS).toBe(1_000);
-    expect(defaults.depositConfirmations).toEqual(new Map([[31337, 1], [56, 15], [11155111, 6]]));
-    const set = loadEnv({ DATA_DIR: dataDir(), DEPOSIT_SCAN_EVERY_MS: "250", DEPOSIT_CONFIRMATIONS: "56:20, 8453:12" });
+    expect(defaults.confirmations).toEqual(new Map([[31337, 1], [56, 15], [11155111, 6]]));
+    const set = loadEnv({ DATA_DIR: dataDir(), DEPOSIT_SCAN_EVERY_MS: "250", CONFIRMATIONS: "56:20, 8453:12" });
     expect(set.DEPOSIT_SCAN_EVERY_MS).toBe(250);
-    expect(set.depositConfirmations).toEqual(new Map([[31337, 1], [56, 20], [11155111, 6], [8453, 12]]));
+    expect(set.confirmations).toEqual(new Map([[31337, 1], [56, 20], [11155111, 6], [8453, 12]]));
     expect(() => loadEnv({ DATA_DIR: dataDir(), DEPOSIT_SCAN_EVERY_MS: "50" })).toThrow(/^Invalid configuration: DEPOSIT_SCAN_EVERY_MS /);
     for (const bad of ["56", "56:0", "56:15,", "bsc:15"]) {
-      expect(() => loadEnv({ DATA_DIR: dataDir(), DEPOSIT_CONFIRMATIONS: bad })).toThrow(/^Invalid configuration: DEPOSIT_CONFIRMATIONS must be chainId:confirmations pairs/);
+      expect(() => loadEnv({ DATA_DIR: dataDir(), CONFIRMATIONS: bad })).toThrow(/^Invalid configuration: CONFIRMATIONS must be chainId:confirmations pairs/);
     }
+  });
+  it("reads the withdrawal settings, with defaults, and refuses a malformed operator key or amount", () => {
+    expect(loadEnv({ DATA_DIR: dataDir() }).OPERATOR_PRIVATE_KEY).toBeUndefined();
+    expect(loadEnv({ DATA_DIR: dataDir() })).toMatchObject({
+      WITHDRAWAL_MIN: "1",
+      WITHDRAWAL_DAILY_LIMIT: "10000",
+      WITHDRAWAL_FEE: "0",
+      WITHDRAW_EVERY_MS: 1_000,
+      WITHDRAWAL_TIMEOUT_MS: 600_000,
+    });
+    expect(loadEnv({ DATA_DIR: dataDir(), WITHDRAWAL_FEE: "0.25", OPERATOR_PRIVATE_KEY: `0x${"ab".repeat(32)}` })).toMatchObject({ WITHDRAWAL_FEE: "0.25" });
+    expect(() => loadEnv({ DATA_DIR: dataDir(), OPERATOR_PRIVATE_KEY: "0x1234" })).toThrow("Invalid configuration: OPERATOR_PRIVATE_KEY must be 0x followed by 64 hex digits");
+    expect(() => loadEnv({ DATA_DIR: dataDir(), WITHDRAWAL_MIN: "1.0000000000000000001" })).toThrow(/^Invalid configuration: WITHDRAWAL_MIN must be a token amount/);
   });
 
   it("refuses public production without SMTP or without a secret, and never writes a secret there", () => {

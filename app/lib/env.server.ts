@@ -4,14 +4,16 @@ import path from "node:path";
 import { z } from "zod";
 import { contractAddressesFromEnv, type ContractAddressOverrides } from "~/modules/chain/contract-addresses.server";
 
-/** Confirmations a deposit needs per chain unless DEPOSIT_CONFIRMATIONS says otherwise: local chain, BNB Smart Chain, Sepolia. */
-export const DEFAULT_DEPOSIT_CONFIRMATIONS = "31337:1,56:15,11155111:6";
+/** Confirmations a deposit (to be credited) and a withdrawal (to be settled) need per chain unless CONFIRMATIONS says otherwise: local chain, BNB Smart Chain, Sepolia. */
+export const DEFAULT_CONFIRMATIONS = "31337:1,56:15,11155111:6";
 const CONFIRMATIONS_LIST = /^\s*[1-9]\d{0,11}\s*:\s*[1-9]\d{0,5}\s*(,\s*[1-9]\d{0,11}\s*:\s*[1-9]\d{0,5}\s*)*$/;
 
 /** `31337:1,56:15` as chain id → confirmations (the list is checked by CONFIRMATIONS_LIST first). */
 function confirmationsByChain(list: string): Map<number, number> {
   return new Map(list.split(",").map((pair) => pair.split(":").map((part) => Number(part.trim())) as [number, number]));
 }
+/** A token amount in whole tokens: a decimal with at most 18 decimals. */
+const tokenAmount = z.string().regex(/^\d{1,30}(\.\d{1,18})?$/, "must be a token amount such as 1 or 0.5 (at most 18 decimals)");
 
 /**
  * The whole configuration, parsed once at start. Every variable is documented in the README.
@@ -53,11 +55,26 @@ const envSchema = z
     REWARDS_EVERY_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(60_000),
     /** How often the deposit scanner reads each chain's vault for deposits (milliseconds). */
     DEPOSIT_SCAN_EVERY_MS: z.coerce.number().int().min(100).max(3_600_000).default(1_000),
-    /** Confirmations a deposit needs before it is credited, per chain: `chainId:n` pairs, comma-separated. */
-    DEPOSIT_CONFIRMATIONS: z
+    /** Confirmations deposits and withdrawals need, per chain: `chainId:n` pairs, comma-separated. */
+    CONFIRMATIONS: z
       .string()
       .regex(CONFIRMATIONS_LIST, "must be chainId:confirmations pairs separated by commas, e.g. 31337:1,56:15 (each at least 1)")
-      .default(DEFAULT_DEPOSIT_CONFIRMATIONS),
+      .default(DEFAULT_CONFIRMATIONS),
+    /** The key that signs vault withdrawals (0x + 64 hex); on the local chain anvil's dev account 9 by default. Never logged. */
+    OPERATOR_PRIVATE_KEY: z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{64}$/, "must be 0x followed by 64 hex digits")
+      .optional(),
+    /** The smallest withdrawal, in tokens (a decimal such as "1" or "0.5"). */
+    WITHDRAWAL_MIN: tokenAmount.default("1"),
+    /** The most a member may withdraw per asset in 24 hours, in tokens. */
+    WITHDRAWAL_DAILY_LIMIT: tokenAmount.default("10000"),
+    /** The platform's fee per withdrawal, in tokens, taken from the amount. */
+    WITHDRAWAL_FEE: tokenAmount.default("0"),
+    /** How often the withdrawal job sends and follows withdrawals (milliseconds). */
+    WITHDRAW_EVERY_MS: z.coerce.number().int().min(100).max(3_600_000).default(1_000),
+    /** How long a sent withdrawal may wait for a receipt before it is broadcast again (milliseconds). */
+    WITHDRAWAL_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(600_000),
   })
   .transform((raw) => {
     /**
@@ -76,8 +93,8 @@ const envSchema = z
       operators: raw.OPERATORS.split(",")
         .map((entry) => entry.trim().toLowerCase())
         .filter(Boolean),
-      /** DEPOSIT_CONFIRMATIONS per chain id; chains it does not name keep their default. */
-      depositConfirmations: new Map([...confirmationsByChain(DEFAULT_DEPOSIT_CONFIRMATIONS), ...confirmationsByChain(raw.DEPOSIT_CONFIRMATIONS)]),
+      /** CONFIRMATIONS per chain id; chains it does not name keep their default. */
+      confirmations: new Map([...confirmationsByChain(DEFAULT_CONFIRMATIONS), ...confirmationsByChain(raw.CONFIRMATIONS)]),
       /** The local development chain (anvil, chain id 31337): on unless served publicly, or turned off. */
       localChain: (raw.LOCAL_CHAIN ?? (isPublic ? "off" : "on")) === "on",
     };

@@ -1,6 +1,7 @@
 import { createPublicClient, http } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEV_ADDRESSES } from "../../../contracts/dev-accounts.ts";
+import { depositVaultAbi } from "../../../contracts/generated/deposit-vault.ts";
 import { questTokenAbi } from "../../../contracts/generated/quest-token.ts";
 import { startLocalChain, type LocalChain } from "~/lib/local-chain.server";
 import { createLogger } from "~/lib/logger.server";
@@ -25,6 +26,12 @@ describe("ensureLocalContracts", () => {
       );
     }
     expect(await client.readContract({ address: first.addresses.QuestToken, abi: questTokenAbi, functionName: "publicMintOpen" })).toBe(true);
+    // Dev account 9 pays withdrawals; the admin (account 0) keeps the pauser role and not the operator's.
+    const vault = { address: first.addresses.DepositVault, abi: depositVaultAbi } as const;
+    const [operatorRole, pauserRole] = await Promise.all([client.readContract({ ...vault, functionName: "OPERATOR_ROLE" }), client.readContract({ ...vault, functionName: "PAUSER_ROLE" })]);
+    expect(await client.readContract({ ...vault, functionName: "hasRole", args: [operatorRole, DEV_ADDRESSES[9]] })).toBe(true);
+    expect(await client.readContract({ ...vault, functionName: "hasRole", args: [operatorRole, DEV_ADDRESSES[0]] })).toBe(false);
+    expect(await client.readContract({ ...vault, functionName: "hasRole", args: [pauserRole, DEV_ADDRESSES[0]] })).toBe(true);
     // anvil's first account on a fresh chain: the same addresses every time.
     expect(first.addresses.QuestToken).toBe("0x5FbDB2315678afecb367f032d93F642f64180aa3");
 

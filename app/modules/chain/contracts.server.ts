@@ -13,7 +13,8 @@ export const DEMO_TOKENS_PER_ACCOUNT = parseEther("10000");
 /**
  * Makes sure Questline's contracts are on the local development chain: when `known` addresses
  * already hold code (a long-lived node given by LOCAL_CHAIN_RPC_URL) they are kept; on a fresh
- * chain the contracts are deployed with anvil's first dev account and each dev account gets
+ * chain the contracts are deployed with anvil's first dev account (dev account 9 is the vault's
+ * operator, see DEV_OPERATOR_PRIVATE_KEY) and each dev account gets
  * `DEMO_TOKENS_PER_ACCOUNT`. Returns the addresses in use.
  */
 export async function ensureLocalContracts({
@@ -35,7 +36,8 @@ export async function ensureLocalContracts({
   const wallet = createWalletClient({ chain: anvil, transport, account: privateKeyToAccount(DEV_PRIVATE_KEYS[0]) });
   const chainId = await publicClient.getChainId();
   if (chainId !== LOCAL_CHAIN_ID) throw new Error(`The local chain at ${rpcUrl} has chain id ${chainId}, not ${LOCAL_CHAIN_ID}`);
-  const deployment = await deployQuestline({ wallet, publicClient, settings: { pollingInterval: 10 } });
+  // Account 9 pays withdrawals (the vault's operator role); the admin, account 0, keeps the pauser role.
+  const deployment = await deployQuestline({ wallet, publicClient, settings: { pollingInterval: 10, operator: DEV_ADDRESSES[9] } });
   await fundAccounts({
     wallet,
     publicClient,

@@ -1,0 +1,101 @@
+import {
+  BaseError,
+  ContractFunctionRevertedError,
+  decodeErrorResult,
+  HttpRequestError,
+  SocketClosedError,
+  TimeoutError,
+  type Account,
+  type Address,
+  type Chain,
+  type Hex,
+  type PublicClient,
+  type Transport,
+  type WalletClient,
+} from "viem";
+import { depositVaultAbi } from "../../../contracts/generated/deposit-vault.ts";
+import { questTokenAbi } from "../../../contracts/generated/quest-token.ts";
+
+/** The operator's wallet on one chain: it holds the vault's OPERATOR_ROLE and signs `withdraw`. */
+export type OperatorWallet = WalletClient<Transport, Chain, Account>;
+
+/** What the withdrawal job and a cancel need to know about one chain. */
+export type WithdrawalChain = {
+  publicClient: PublicClient;
+  /** Null when no operator key is configured for the chain: its withdrawals wait. */
+  walletClient: OperatorWallet | null;
+  vault: Address;
+  /** Blocks a payment needs (its own included) before the withdrawal counts as confirmed. */
+  confirmations: number;
+};
+
+export type WithdrawalChains = Map<number, WithdrawalChain>;
+
+/** Said when a node does not answer before anything was signed. */
+export const NODE_DOWN = "The chain node did not answer; nothing was paid. Retry when it is back.";
+
+/** Whether the vault paid `id`: with the chain's confirmations, only at the tip so far, or not at all. */
+export async function paidState(chain: WithdrawalChain, id: Hex): Promise<"confirmed" | "pending" | "no"> {
+  const read = (blockNumber: bigint) =>
+    chain.publicClient.readContract({ address: chain.vault, abi: depositVaultAbi, functionName: "withdrawalPaid", args: [id], blockNumber });
+  const tip = await chain.publicClient.getBlockNumber();
+  if (!(await read(tip))) return "no";
+  const depth = BigInt(Math.max(chain.confirmations - 1, 0));
+  return tip >= depth && (await read(tip - depth)) ? "confirmed" : "pending";
+}
+
+/** Whether the operator has mined a transaction with `nonce` (so no other one with it can land). */
+export async function nonceUsed(chain: WithdrawalChain, nonce: number): Promise<boolean> {
+  if (!chain.walletClient) return false;
+  const mined = await chain.publicClient.getTransactionCount({ address: chain.walletClient.account.address, blockTag: "latest" });
+  return mined > nonce;
+}
+
+/** Whether an error means the node did not answer (refused, timed out, connection closed). */
+export function isNodeUnreachable(error: unknown): boolean {
+  if (error instanceof BaseError && error.walk((e) => e instanceof HttpRequestError || e instanceof TimeoutError || e instanceof SocketClosedError)) {
+    return true;
+  }
+  const text = error instanceof Error ? `${error.message} ${String((error as { cause?: unknown }).cause ?? "")}` : String(error);
+  return /ECONNREFUSED|ECONNRESET|fetch failed|socket hang up|timed? ?out/i.test(text);
+}
+
+const TOKEN_ERRORS = questTokenAbi.filter((item) => item.type === "error");
+
+/** The vault's (or its token's) custom error behind a revert, or null when the error is no revert. */
+function revertName(error: unknown): string | null {
+  if (!(error instanceof BaseError)) return null;
+  const reverted = error.walk((e) => e instanceof ContractFunctionRevertedError);
+  if (!(reverted instanceof ContractFunctionRevertedError)) return null;
+  if (reverted.data?.errorName) return reverted.data.errorName;
+  if (reverted.raw) {
+    try {
+      return decodeErrorResult({ abi: TOKEN_ERRORS, data: reverted.raw }).errorName;
+    } catch {
+      return "unknown";
+    }
+  }
+  return "unknown";
+}
+
+/** Why the vault refused a withdrawal, in words; null when `error` is no revert. */
+export function describeWithdrawalRevert(error: unknown): string | null {
+  const name = revertName(error);
+  switch (name) {
+    case null:
+      return null;
+    case "EnforcedPause":
+      return "The vault is paused, so nothing was paid. Retry once it runs again.";
+    case "AccessControlUnauthorizedAccount":
+      return "The operator account may not pay from the vault, so nothing was paid.";
+    case "ERC20InsufficientBalance":
+      return "The vault does not hold enough tokens to pay this withdrawal, so nothing was paid.";
+    case "WithdrawalAlreadyPaid":
+      return "The vault has already paid this withdrawal.";
+    case "ZeroAddress":
+    case "ZeroAmount":
+      return "The vault refused the payment's address or amount, so nothing was paid.";
+    default:
+      return `The vault refused the payment (${name}), so nothing was paid.`;
+  }
+}

@@ -1,0 +1,249 @@
+import { and, asc, eq, inArray, max, notInArray, sql } from "drizzle-orm";
+import { encodeFunctionData, keccak256, TransactionReceiptNotFoundError, type Hex, type TransactionReceipt } from "viem";
+import { withdrawal } from "#db/schema/ledger";
+import type { Db } from "~/lib/db.server";
+import { depositVaultAbi } from "../../../contracts/generated/deposit-vault.ts";
+import { describeWithdrawalRevert, isNodeUnreachable, NODE_DOWN, nonceUsed, paidState, type OperatorWallet, type WithdrawalChain, type WithdrawalChains } from "./withdrawal-chain.server";
+import { confirmPaid, failUnsigned, markSent, recordSigned, returnAttempt, type SignedAttempt, type WithdrawalRow } from "./withdrawal-postings.server";
+import { withdrawalsPaused } from "./withdrawals.server";
+
+/**
+ * The withdrawal job: sends `requested` withdrawals through `DepositVault.withdraw` signed by the
+ * operator, and follows `sending`/`sent` ones to `confirmed` or, only when an attempt provably
+ * cannot land, to `failed`. A signed transaction is stored (with the ledger's held → in flight
+ * posting) before it is broadcast, so a crash after that point re-broadcasts the same transaction.
+ */
+
+export type JobSummary = { sent: number; confirmed: number; failed: number; waiting: number };
+type Run = { db: Db; chainId: number; chain: WithdrawalChain; now: Date; timeoutMs: number; summary: JobSummary; onError: (id: string, error: unknown) => void };
+
+const DEFAULT_TIMEOUT_MS = 10 * 60 * 1000;
+
+/** One run of the job over every chain (sends are serialized per chain, so nonces never collide). */
+export async function processWithdrawals({
+  db,
+  chains,
+  now = new Date(),
+  timeoutMs = DEFAULT_TIMEOUT_MS,
+  onError = () => {},
+}: {
+  db: Db;
+  chains: WithdrawalChains;
+  now?: Date;
+  timeoutMs?: number;
+  /** A withdrawal whose step threw (it is left as it was, for the next run). */
+  onError?: (id: string, error: unknown) => void;
+}): Promise<JobSummary> {
+  const summary: JobSummary = { sent: 0, confirmed: 0, failed: 0, waiting: 0 };
+  const ready = [...chains].filter(([, chain]) => chain.walletClient).map(([chainId]) => chainId);
+  if (await withdrawalsPaused({ db })) {
+    summary.waiting = await markWaiting(db, null);
+    return summary;
+  }
+  summary.waiting = await markWaiting(db, ready);
+  for (const chainId of ready) {
+    const run: Run = { db, chainId, chain: chains.get(chainId)!, now, timeoutMs, summary, onError };
+    await followInFlight(run);
+    await sendRequested(run);
+  }
+  return summary;
+}
+
+/** Marks `requested` withdrawals on chains that cannot send (all when `ready` is null) as waiting, and the others not. */
+async function markWaiting(db: Db, ready: number[] | null): Promise<number> {
+  const requested = eq(withdrawal.status, "requested");
+  if (ready?.length) await db.update(withdrawal).set({ waiting: false }).where(and(requested, eq(withdrawal.waiting, true), inArray(withdrawal.chainId, ready)));
+  const stays = ready?.length ? notInArray(withdrawal.chainId, ready) : undefined;
+  await db.update(withdrawal).set({ waiting: true }).where(and(requested, eq(withdrawal.waiting, false), stays));
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(withdrawal).where(and(requested, eq(withdrawal.waiting, true)));
+  return Number(row?.n ?? 0);
+}
+
+/** Claims `requested` withdrawals of the run's chain one at a time and sends each. */
+async function sendRequested(run: Run) {
+  const seen: string[] = [];
+  for (;;) {
+    const claimed: { id: string | null } = { id: null };
+    try {
+      const outcome = await run.db.transaction(async (tx) => {
+        const [row] = await tx
+          .select()
+          .from(withdrawal)
+          .where(and(eq(withdrawal.status, "requested"), eq(withdrawal.chainId, run.chainId), seen.length ? notInArray(withdrawal.id, seen) : undefined))
+          .orderBy(asc(withdrawal.createdAt))
+          .limit(1)
+          .for("update", { skipLocked: true });
+        if (!row) return null;
+        claimed.id = row.id;
+        seen.push(row.id);
+        return startAttempt({ ...run, db: tx as unknown as Db }, row);
+      });
+      if (!outcome) return;
+      if (outcome.kind === "signed") await broadcast(run, outcome.id, outcome.attempt, outcome.signed);
+      if (outcome.kind === "paid" && (await confirmPaid(run.db, outcome.id, run.now))) run.summary.confirmed += 1;
+    } catch (error) {
+      if (!claimed.id) throw error;
+      run.onError(claimed.id, error);
+    }
+  }
+}
+
+type Started = { kind: "signed"; id: string; attempt: number; signed: SignedAttempt } | { kind: "paid"; id: string } | { kind: "failed" | "wait"; id: string };
+
+/**
+ * Inside the claim's transaction: a paid id converges; otherwise the call is simulated (a revert
+ * fails the attempt in words, nothing posted), then signed (or a stored transaction whose nonce is
+ * still free is reused) and recorded as `sending` with its held → in flight posting.
+ */
+async function startAttempt(run: Run, row: WithdrawalRow): Promise<Started> {
+  const id = row.id as Hex;
+  const wallet = run.chain.walletClient!;
+  let signed: SignedAttempt;
+  try {
+    const paid = await paidState(run.chain, id);
+    if (paid !== "no") return { kind: paid === "confirmed" ? "paid" : "wait", id };
+    await run.chain.publicClient.simulateContract({ account: wallet.account, address: run.chain.vault, abi: depositVaultAbi, functionName: "withdraw", args: withdrawArgs(row) });
+    signed = await signOrReuse(run, wallet, row);
+  } catch (error) {
+    const reason = describeWithdrawalRevert(error) ?? (isNodeUnreachable(error) ? NODE_DOWN : null);
+    if (!reason) run.onError(row.id, error);
+    await failUnsigned(run.db, row.id, reason ?? "The withdrawal could not be prepared; nothing was paid. Retry later.");
+    run.summary.failed += 1;
+    return { kind: "failed", id: row.id };
+  }
+  const attempt = await recordSigned(run.db, row, signed);
+  return { kind: "signed", id: row.id, attempt, signed };
+}
+
+const withdrawArgs = (row: WithdrawalRow) => [row.id as Hex, row.toAddress as Hex, row.amount - row.fee] as const;
+
+/** The stored transaction when its nonce is still unused, else a new one at the operator's next nonce. */
+async function signOrReuse(run: Run, wallet: OperatorWallet, row: WithdrawalRow): Promise<SignedAttempt> {
+  if (row.rawTx && row.txHash && row.nonce !== null && !(await nonceUsed(run.chain, row.nonce))) {
+    return { txHash: row.txHash, nonce: row.nonce, rawTx: row.rawTx };
+  }
+  const pending = await run.chain.publicClient.getTransactionCount({ address: wallet.account.address, blockTag: "pending" });
+  const [stored] = await run.db
+    .select({ nonce: max(withdrawal.nonce) })
+    .from(withdrawal)
+    .where(and(eq(withdrawal.chainId, run.chainId), inArray(withdrawal.status, ["sending", "sent"])));
+  const nonce = Math.max(pending, stored?.nonce === null || stored?.nonce === undefined ? 0 : stored.nonce + 1);
+  const request = await wallet.prepareTransactionRequest({
+    account: wallet.account,
+    chain: wallet.chain,
+    to: run.chain.vault,
+    data: encodeFunctionData({ abi: depositVaultAbi, functionName: "withdraw", args: withdrawArgs(row) }),
+    nonce,
+  });
+  const rawTx = await wallet.signTransaction(request as Parameters<OperatorWallet["signTransaction"]>[0]);
+  return { txHash: keccak256(rawTx), nonce, rawTx };
+}
+
+/**
+ * Hands a signed transaction to the node. Accepted (or already known) → `sent`. A node that does
+ * not answer leaves it `sending` (it may be in a mempool): the next run broadcasts it again. Any
+ * other refusal (e.g. nonce too low) is settled by what the chain shows.
+ */
+async function broadcast(run: Run, id: string, attempt: number, signed: SignedAttempt) {
+  try {
+    await run.chain.publicClient.sendRawTransaction({ serializedTransaction: signed.rawTx as Hex });
+  } catch (error) {
+    if (isNodeUnreachable(error)) return;
+    if (!/already known|known transaction|already imported|already exists/i.test(String(error instanceof Error ? error.message : error))) {
+      await settleByChain(run, { id, attempts: attempt, txHash: signed.txHash, nonce: signed.nonce }, "sending");
+      return;
+    }
+  }
+  await markSent(run.db, id, signed.txHash, run.now);
+  run.summary.sent += 1;
+}
+
+/** Re-broadcasts `sending` withdrawals (a run cut short), then follows `sent` ones. */
+async function followInFlight(run: Run) {
+  const rows = await run.db
+    .select()
+    .from(withdrawal)
+    .where(and(eq(withdrawal.chainId, run.chainId), inArray(withdrawal.status, ["sending", "sent"])))
+    .orderBy(asc(withdrawal.nonce));
+  for (const row of rows) {
+    try {
+      if (row.status === "sending") await broadcast(run, row.id, row.attempts, { txHash: row.txHash!, nonce: row.nonce!, rawTx: row.rawTx! });
+      else await follow(run, row);
+    } catch (error) {
+      run.onError(row.id, error);
+    }
+  }
+}
+
+/** A `sent` withdrawal: confirmed with enough confirmations, returned when it cannot land, re-broadcast after the timeout. */
+async function follow(run: Run, row: WithdrawalRow) {
+  const settled = await settleByChain(run, { id: row.id, attempts: row.attempts, txHash: row.txHash!, nonce: row.nonce! }, "sent");
+  if (settled || !row.sentAt || run.now.getTime() - row.sentAt.getTime() < run.timeoutMs) return;
+  try {
+    await run.chain.publicClient.sendRawTransaction({ serializedTransaction: row.rawTx as Hex });
+  } catch (error) {
+    if (isNodeUnreachable(error)) return;
+  }
+  await run.db.update(withdrawal).set({ sentAt: run.now, updatedAt: run.now }).where(and(eq(withdrawal.id, row.id), eq(withdrawal.status, "sent")));
+}
+
+type Attempt = { id: string; attempts: number; txHash: string; nonce: number };
+
+/**
+ * Decides an attempt by the chain: a paid id → `confirmed` (once deep enough); a mined revert or
+ * a nonce another transaction used (and no receipt) → returned and `failed`. Returns whether it
+ * decided; otherwise the attempt may still land and is left as it is.
+ */
+async function settleByChain(run: Run, attempt: Attempt, status: "sending" | "sent"): Promise<boolean> {
+  const receipt = await receiptOf(run.chain, attempt.txHash);
+  const paid = await paidState(run.chain, attempt.id as Hex);
+  if (paid === "confirmed" || (receipt?.status === "success" && (await deepEnough(run.chain, receipt)))) {
+    if (await confirmPaid(run.db, attempt.id, run.now)) run.summary.confirmed += 1;
+    return true;
+  }
+  if (paid === "pending" || receipt?.status === "success") {
+    if (status === "sending") await markSent(run.db, attempt.id, attempt.txHash, run.now);
+    return true;
+  }
+  if (receipt?.status === "reverted") return fail(run, attempt, await revertReason(run, attempt.id));
+  if (!(await nonceUsed(run.chain, attempt.nonce)) || (await receiptOf(run.chain, attempt.txHash))) return false;
+  return fail(run, attempt, "Another transaction used the operator's nonce, so this attempt can never be paid; nothing was paid. Retry to send it again.");
+}
+
+async function fail(run: Run, attempt: Attempt, failure: string) {
+  if (await returnAttempt(run.db, attempt.id, attempt.attempts, failure)) run.summary.failed += 1;
+  return true;
+}
+
+async function receiptOf(chain: WithdrawalChain, hash: string): Promise<TransactionReceipt | null> {
+  try {
+    return await chain.publicClient.getTransactionReceipt({ hash: hash as Hex });
+  } catch (error) {
+    if (error instanceof TransactionReceiptNotFoundError) return null;
+    throw error;
+  }
+}
+
+async function deepEnough(chain: WithdrawalChain, receipt: TransactionReceipt) {
+  const tip = await chain.publicClient.getBlockNumber();
+  return tip - receipt.blockNumber + 1n >= BigInt(chain.confirmations);
+}
+
+/** Why a mined attempt reverted, by simulating the same call now (the state that refused it usually still holds). */
+async function revertReason(run: Run, id: string): Promise<string> {
+  const fallback = "The vault refused the payment on chain, so nothing was paid. Retry to send it again.";
+  const [row] = await run.db.select().from(withdrawal).where(eq(withdrawal.id, id));
+  if (!row) return fallback;
+  try {
+    await run.chain.publicClient.simulateContract({
+      account: run.chain.walletClient!.account,
+      address: run.chain.vault,
+      abi: depositVaultAbi,
+      functionName: "withdraw",
+      args: withdrawArgs(row),
+    });
+    return fallback;
+  } catch (error) {
+    return describeWithdrawalRevert(error) ?? fallback;
+  }
+}

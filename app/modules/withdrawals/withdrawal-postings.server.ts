@@ -1,0 +1,112 @@
+import { and, eq } from "drizzle-orm";
+import { PLATFORM, withdrawal } from "#db/schema/ledger";
+import type { Db } from "~/lib/db.server";
+import type { Asset } from "~/modules/ledger/assets";
+import { post, settle, transfer } from "~/modules/ledger/ledger.server";
+
+/**
+ * The withdrawal's state changes that move money, each with its ledger postings in one
+ * transaction, under the row's lock, with idempotency keys derived from the id and attempt.
+ */
+
+export type WithdrawalRow = typeof withdrawal.$inferSelect;
+export type SignedAttempt = { txHash: string; nonce: number; rawTx: string };
+
+const asDb = (tx: unknown) => tx as Db;
+
+/** Records a signed attempt (`sending`) and moves the held amount in flight, before any broadcast. */
+export async function recordSigned(db: Db, row: WithdrawalRow, signed: SignedAttempt): Promise<number> {
+  const attempt = row.attempts + 1;
+  await db
+    .update(withdrawal)
+    .set({ status: "sending", ...signed, attempts: attempt, failure: null, waiting: false, sentAt: null, updatedAt: new Date() })
+    .where(eq(withdrawal.id, row.id));
+  await settle({
+    db,
+    key: `withdrawal:${row.id}:sent:${attempt}`,
+    kind: "withdrawal_sent",
+    userId: row.userId,
+    reference: row.id,
+    asset: row.asset as Asset,
+    amount: row.amount,
+    to: "withdrawals_in_flight",
+  });
+  return attempt;
+}
+
+/** Fails an attempt before anything was signed: nothing is posted, the amount stays held. */
+export async function failUnsigned(db: Db, id: string, failure: string): Promise<void> {
+  await db.update(withdrawal).set({ status: "failed", failure, waiting: false, updatedAt: new Date() }).where(eq(withdrawal.id, id));
+}
+
+/** Marks a `sending` attempt as accepted by the node (only if that attempt is still the one sending). */
+export async function markSent(db: Db, id: string, txHash: string, now: Date): Promise<void> {
+  await db
+    .update(withdrawal)
+    .set({ status: "sent", sentAt: now, updatedAt: now })
+    .where(and(eq(withdrawal.id, id), eq(withdrawal.status, "sending"), eq(withdrawal.txHash, txHash)));
+}
+
+async function lockRow(db: Db, id: string): Promise<WithdrawalRow | undefined> {
+  const [row] = await db.select().from(withdrawal).where(eq(withdrawal.id, id)).for("update");
+  return row;
+}
+
+/**
+ * The vault has paid the withdrawal: converges to `confirmed`, posting whatever is missing (a held
+ * amount goes in flight first, then in flight goes on chain, less the fee, which goes to `fees`).
+ */
+export async function confirmPaid(db: Db, id: string, now: Date): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const row = await lockRow(asDb(tx), id);
+    if (!row || row.status === "confirmed" || row.status === "cancelled") return false;
+    let attempts = row.attempts;
+    if (row.status === "requested" || row.status === "failed") {
+      attempts += 1;
+      await settle({
+        db: asDb(tx),
+        key: `withdrawal:${id}:sent:${attempts}`,
+        kind: "withdrawal_sent",
+        userId: row.userId,
+        reference: id,
+        asset: row.asset as Asset,
+        amount: row.amount,
+        to: "withdrawals_in_flight",
+      });
+    }
+    const asset = row.asset as Asset;
+    const base = { db: asDb(tx), asset, reference: id, userId: row.userId, from: "withdrawals_in_flight" as const };
+    await transfer({ ...base, key: `withdrawal:${id}:confirmed`, kind: "withdrawal_confirmed", to: "onchain", amount: row.amount - row.fee });
+    if (row.fee > 0n) await transfer({ ...base, key: `withdrawal:${id}:fee`, kind: "withdrawal_fee", to: "fees", amount: row.fee });
+    await tx
+      .update(withdrawal)
+      .set({ status: "confirmed", attempts, confirmedAt: now, sentAt: row.sentAt ?? now, failure: null, waiting: false, updatedAt: now })
+      .where(eq(withdrawal.id, id));
+    return true;
+  });
+}
+
+/**
+ * A sent attempt that can never pay: its amount comes back from in flight to held and the
+ * withdrawal is `failed` with `failure` (Retry sends it again under the same id).
+ */
+export async function returnAttempt(db: Db, id: string, attempt: number, failure: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const row = await lockRow(asDb(tx), id);
+    if (!row || (row.status !== "sending" && row.status !== "sent") || row.attempts !== attempt) return false;
+    const asset = row.asset as Asset;
+    await post({
+      db: asDb(tx),
+      key: `withdrawal:${id}:returned:${attempt}`,
+      kind: "withdrawal_returned",
+      userId: row.userId,
+      reference: id,
+      lines: [
+        { holder: PLATFORM, name: "withdrawals_in_flight", asset, amount: -row.amount },
+        { holder: row.userId, name: "held", asset, amount: row.amount },
+      ],
+    });
+    await tx.update(withdrawal).set({ status: "failed", failure, updatedAt: new Date() }).where(eq(withdrawal.id, id));
+    return true;
+  });
+}

@@ -1,0 +1,232 @@
+import { randomBytes } from "node:crypto";
+import { and, desc, eq, sql } from "drizzle-orm";
+import { parseUnits, type Hex } from "viem";
+import { platformSetting, withdrawal, type WithdrawalStatus } from "#db/schema/ledger";
+import { walletAddress } from "#db/schema/wallets";
+import { rowsOf, type Db } from "~/lib/db.server";
+import type { Env } from "~/lib/env.server";
+import { formatAmount } from "~/modules/chain/amounts";
+import { assetParts, QUEST_DECIMALS, type Asset } from "~/modules/ledger/assets";
+import { hold, InsufficientFunds, release } from "~/modules/ledger/ledger.server";
+import { explorerTxUrl } from "~/wallet/chains";
+import { nonceUsed, paidState, type WithdrawalChain, type WithdrawalChains } from "./withdrawal-chain.server";
+import type { WithdrawalInput } from "./withdrawal.schema";
+
+/**
+ * Members' withdrawals (the Balance screen's Withdraw): a request holds the amount at once; the
+ * withdrawal job (withdrawal-job.server.ts) pays it through `DepositVault.withdraw` under the
+ * withdrawal's id, which the vault pays at most once, and moves the ledger along.
+ */
+
+export type WithdrawalLimits = { minimum: bigint; dailyLimit: bigint; fee: bigint };
+
+/** The configured minimum, daily limit and fee, in base units. */
+export function withdrawalLimits(env: Pick<Env, "WITHDRAWAL_MIN" | "WITHDRAWAL_DAILY_LIMIT" | "WITHDRAWAL_FEE">): WithdrawalLimits {
+  return {
+    minimum: parseUnits(env.WITHDRAWAL_MIN, QUEST_DECIMALS),
+    dailyLimit: parseUnits(env.WITHDRAWAL_DAILY_LIMIT, QUEST_DECIMALS),
+    fee: parseUnits(env.WITHDRAWAL_FEE, QUEST_DECIMALS),
+  };
+}
+
+export type ActionResult<T = object> = ({ ok: true } & T) | { ok: false; error: string; field?: "amount" | "destination" | "asset" };
+
+const tokens = (amount: bigint, asset: Asset) => `${formatAmount(amount, { maxFraction: 18 })} ${assetParts(asset).symbol}`;
+
+/** A withdrawal id: 32 random bytes, the vault's `withdrawalId`. */
+const newWithdrawalId = (): Hex => `0x${randomBytes(32).toString("hex")}`;
+
+/**
+ * Requests a withdrawal to one of the member's linked wallets and holds the amount, in one
+ * transaction. A repeated `requestKey` returns the first withdrawal. The daily limit is checked
+ * under a per-member lock, so concurrent requests cannot pass it together.
+ */
+export async function requestWithdrawal({
+  db,
+  userId,
+  input,
+  limits,
+}: {
+  db: Db;
+  userId: string;
+  input: WithdrawalInput;
+  limits: WithdrawalLimits;
+}): Promise<ActionResult<{ id: string }>> {
+  const earlier = await findByRequestKey(db, userId, input.requestKey);
+  if (earlier) return { ok: true, id: earlier };
+  const invalid = await validateRequest({ db, userId, input, limits });
+  if (invalid) return invalid;
+  try {
+    return await db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`withdrawal:${userId}`}))`);
+      const again = await findByRequestKey(tx as unknown as Db, userId, input.requestKey);
+      if (again) return { ok: true as const, id: again };
+      const room = limits.dailyLimit - (await withdrawnToday(tx as unknown as Db, userId, input.asset));
+      if (input.amount > room) {
+        const error =
+          room > 0n
+            ? `That is over your daily withdrawal limit: you may withdraw ${tokens(room, input.asset)} more today.`
+            : `You have reached your daily withdrawal limit of ${tokens(limits.dailyLimit, input.asset)}. Try again tomorrow.`;
+        return { ok: false as const, error, field: "amount" as const };
+      }
+      const id = newWithdrawalId();
+      await tx.insert(withdrawal).values({
+        id,
+        userId,
+        chainId: assetParts(input.asset).chainId,
+        asset: input.asset,
+        toAddress: input.destination,
+        amount: input.amount,
+        fee: limits.fee,
+        requestKey: input.requestKey,
+      });
+      await hold({ db: tx as unknown as Db, key: `withdrawal:${id}:hold`, kind: "withdrawal_hold", userId, reference: id, asset: input.asset, amount: input.amount });
+      return { ok: true as const, id };
+    });
+  } catch (error) {
+    if (error instanceof InsufficientFunds) return { ok: false, error: "You do not have enough available balance.", field: "amount" };
+    throw error;
+  }
+}
+
+async function findByRequestKey(db: Db, userId: string, requestKey: string): Promise<string | null> {
+  const [row] = await db
+    .select({ id: withdrawal.id })
+    .from(withdrawal)
+    .where(and(eq(withdrawal.userId, userId), eq(withdrawal.requestKey, requestKey)));
+  return row?.id ?? null;
+}
+
+/** The checks that need no lock: a linked destination, the minimum, more than the fee. */
+async function validateRequest({ db, userId, input, limits }: { db: Db; userId: string; input: WithdrawalInput; limits: WithdrawalLimits }) {
+  const [linked] = await db
+    .select({ id: walletAddress.id })
+    .from(walletAddress)
+    .where(and(eq(walletAddress.userId, userId), sql`lower(${walletAddress.address}) = ${input.destination.toLowerCase()}`))
+    .limit(1);
+  if (!linked) return { ok: false as const, error: "Choose one of your linked wallets: withdrawals go only to a wallet you signed in with.", field: "destination" as const };
+  if (input.amount < limits.minimum) return { ok: false as const, error: `The smallest withdrawal is ${tokens(limits.minimum, input.asset)}.`, field: "amount" as const };
+  if (input.amount <= limits.fee) return { ok: false as const, error: `The amount must be more than the ${tokens(limits.fee, input.asset)} fee.`, field: "amount" as const };
+  return null;
+}
+
+/** What the member asked to withdraw of `asset` in the last 24 hours, cancelled requests aside. */
+async function withdrawnToday(db: Db, userId: string, asset: Asset): Promise<bigint> {
+  const [row] = rowsOf(
+    await db.execute(sql`
+      select coalesce(sum(amount), 0)::text as total from withdrawal
+      where user_id = ${userId} and asset = ${asset} and status <> 'cancelled' and created_at > now() - interval '24 hours'`),
+  );
+  return BigInt(String(row!.total));
+}
+
+const NOT_FOUND = { ok: false as const, error: "That withdrawal was not found." };
+
+/**
+ * Cancels a withdrawal and releases its hold: a `requested` one, or a `failed` one, only when no
+ * earlier attempt can still land (the vault has not paid it and the operator's nonce has moved
+ * past the attempt's). Only its owner may cancel it.
+ */
+export async function cancelWithdrawal({ db, userId, id, chains }: { db: Db; userId: string; id: string; chains?: WithdrawalChains }): Promise<ActionResult> {
+  const [row] = await db.select().from(withdrawal).where(and(eq(withdrawal.id, id), eq(withdrawal.userId, userId)));
+  if (!row) return NOT_FOUND;
+  if (row.status !== "requested" && row.status !== "failed") return { ok: false, error: cancelRefusal(row.status) };
+  if (row.nonce !== null) {
+    const chain = chains?.get(row.chainId);
+    const settled = chain ? await earlierAttemptSettled(chain, row.id as Hex, row.nonce).catch(() => false) : false;
+    if (!settled) return { ok: false, error: "This withdrawal cannot be cancelled yet: an earlier attempt may still be paid. Try again in a few minutes." };
+  }
+  return db.transaction(async (tx) => {
+    const [locked] = await tx.select().from(withdrawal).where(eq(withdrawal.id, id)).for("update");
+    if (!locked || (locked.status !== "requested" && locked.status !== "failed") || locked.nonce !== row.nonce) {
+      return { ok: false as const, error: "This withdrawal changed in the meantime. Reload the page and try again." };
+    }
+    await release({ db: tx as unknown as Db, key: `withdrawal:${id}:release`, kind: "withdrawal_release", userId, reference: id, asset: locked.asset as Asset, amount: locked.amount });
+    await tx.update(withdrawal).set({ status: "cancelled", waiting: false, updatedAt: new Date() }).where(eq(withdrawal.id, id));
+    return { ok: true as const };
+  });
+}
+
+/** No earlier attempt can still pay: the vault has not paid the id and the operator's nonce moved past the attempt's. */
+async function earlierAttemptSettled(chain: WithdrawalChain, id: Hex, nonce: number) {
+  return (await nonceUsed(chain, nonce)) && (await paidState(chain, id)) === "no";
+}
+
+function cancelRefusal(status: WithdrawalStatus): string {
+  if (status === "cancelled") return "This withdrawal is already cancelled.";
+  if (status === "confirmed") return "This withdrawal has been paid, so it cannot be cancelled.";
+  return "This withdrawal is being sent on chain, so it cannot be cancelled.";
+}
+
+/** Sends a `failed` withdrawal again under the same id (the vault pays an id once). Only its owner may. */
+export async function retryWithdrawal({ db, userId, id }: { db: Db; userId: string; id: string }): Promise<ActionResult> {
+  const updated = await db
+    .update(withdrawal)
+    .set({ status: "requested", failure: null, waiting: false, updatedAt: new Date() })
+    .where(and(eq(withdrawal.id, id), eq(withdrawal.userId, userId), eq(withdrawal.status, "failed")))
+    .returning({ id: withdrawal.id });
+  if (updated.length) return { ok: true };
+  const [row] = await db.select({ status: withdrawal.status }).from(withdrawal).where(and(eq(withdrawal.id, id), eq(withdrawal.userId, userId)));
+  if (!row) return NOT_FOUND;
+  return { ok: false, error: "Only a failed withdrawal can be retried." };
+}
+
+export type WithdrawalView = {
+  id: string;
+  status: WithdrawalStatus;
+  asset: Asset;
+  chainId: number;
+  amount: bigint;
+  fee: bigint;
+  toAddress: string;
+  txHash: string | null;
+  explorerUrl: string | null;
+  failure: string | null;
+  waiting: boolean;
+  attempts: number;
+  createdAt: Date;
+  sentAt: Date | null;
+  confirmedAt: Date | null;
+  canCancel: boolean;
+  canRetry: boolean;
+};
+
+/** A member's withdrawals, newest first: what the Balance screen shows. */
+export async function listWithdrawals({ db, userId, limit = 20 }: { db: Db; userId: string; limit?: number }): Promise<WithdrawalView[]> {
+  const rows = await db.select().from(withdrawal).where(eq(withdrawal.userId, userId)).orderBy(desc(withdrawal.createdAt), desc(withdrawal.id)).limit(limit);
+  return rows.map((row) => ({
+    id: row.id,
+    status: row.status,
+    asset: row.asset as Asset,
+    chainId: row.chainId,
+    amount: row.amount,
+    fee: row.fee,
+    toAddress: row.toAddress,
+    txHash: row.txHash,
+    explorerUrl: row.txHash ? explorerTxUrl(row.chainId, row.txHash) : null,
+    failure: row.failure,
+    waiting: row.waiting,
+    attempts: row.attempts,
+    createdAt: row.createdAt,
+    sentAt: row.sentAt,
+    confirmedAt: row.confirmedAt,
+    canCancel: row.status === "requested" || row.status === "failed",
+    canRetry: row.status === "failed",
+  }));
+}
+
+const PAUSED_KEY = "withdrawals_paused";
+
+/** Whether operators have paused withdrawals. */
+export async function withdrawalsPaused({ db }: { db: Db }): Promise<boolean> {
+  const [row] = await db.select({ value: platformSetting.value }).from(platformSetting).where(eq(platformSetting.key, PAUSED_KEY));
+  return row?.value === true;
+}
+
+/** Pauses or resumes withdrawals (`by`: the operator's user id, kept with the setting). */
+export async function setWithdrawalsPaused({ db, paused, by }: { db: Db; paused: boolean; by: string }): Promise<void> {
+  await db
+    .insert(platformSetting)
+    .values({ key: PAUSED_KEY, value: paused, updatedBy: by })
+    .onConflictDoUpdate({ target: platformSetting.key, set: { value: paused, updatedBy: by, updatedAt: new Date() } });
+}

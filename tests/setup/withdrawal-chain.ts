@@ -1,0 +1,79 @@
+import { randomUUID } from "node:crypto";
+import { createPublicClient, createWalletClient, http, parseEther, type Address, type Hex } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { anvil } from "viem/chains";
+import { user } from "#db/schema/auth";
+import { walletAddress } from "#db/schema/wallets";
+import { DEV_OPERATOR_PRIVATE_KEY, DEV_PRIVATE_KEYS } from "../../contracts/dev-accounts.ts";
+import { depositVaultAbi } from "../../contracts/generated/deposit-vault.ts";
+import { questTokenAbi } from "../../contracts/generated/quest-token.ts";
+import type { Db } from "../../app/lib/db.server.ts";
+import { createLogger } from "../../app/lib/logger.server.ts";
+import { ensureLocalContracts } from "../../app/modules/chain/contracts.server.ts";
+import { questAsset } from "../../app/modules/ledger/assets.ts";
+import { credit } from "../../app/modules/ledger/ledger.server.ts";
+import type { WithdrawalChain } from "../../app/modules/withdrawals/withdrawal-chain.server.ts";
+
+/** The local chain's asset. */
+export const Q = questAsset(31337);
+/** What the vault holds to pay withdrawals in these tests (deposited by dev account 1). */
+export const VAULT_FUNDS = parseEther("5000");
+
+/** Questline's contracts on a fresh anvil (dev account 9 the vault's operator) and a funded vault. */
+export async function vaultOnChain(rpcUrl: string) {
+  const { addresses } = await ensureLocalContracts({ rpcUrl, known: undefined, logger: createLogger("silent") });
+  const transport = http(rpcUrl, { retryCount: 0 });
+  const publicClient = createPublicClient({ chain: anvil, transport, pollingInterval: 10 });
+  const walletOf = (key: Hex) => createWalletClient({ chain: anvil, transport, account: privateKeyToAccount(key) });
+  const mined = async (hash: Hex) => {
+    const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 10 });
+    if (receipt.status !== "success") throw new Error(`${hash} reverted`);
+  };
+  const depositor = walletOf(DEV_PRIVATE_KEYS[1]);
+  await mined(await depositor.writeContract({ address: addresses.QuestToken, abi: questTokenAbi, functionName: "approve", args: [addresses.DepositVault, VAULT_FUNDS] }));
+  await mined(await depositor.writeContract({ address: addresses.DepositVault, abi: depositVaultAbi, functionName: "deposit", args: [VAULT_FUNDS, `0x${"00".repeat(32)}`] }));
+  const admin = walletOf(DEV_PRIVATE_KEYS[0]);
+  return {
+    addresses,
+    publicClient,
+    /** The vault's admin (account 0) pauses or resumes it. */
+    setVaultPaused: async (paused: boolean) => mined(await admin.writeContract({ address: addresses.DepositVault, abi: depositVaultAbi, functionName: paused ? "pause" : "unpause" })),
+    /** Sends the admin's `pause()` paying `priorityFee` a gas, without waiting for it to be mined. */
+    sendPause: (priorityFee: bigint) =>
+      admin.writeContract({ address: addresses.DepositVault, abi: depositVaultAbi, functionName: "pause", gas: 100_000n, maxPriorityFeePerGas: priorityFee, maxFeePerGas: priorityFee * 10n }),
+    tokenBalance: (account: Address) => publicClient.readContract({ address: addresses.QuestToken, abi: questTokenAbi, functionName: "balanceOf", args: [account] }),
+    paid: (id: string) => publicClient.readContract({ address: addresses.DepositVault, abi: depositVaultAbi, functionName: "withdrawalPaid", args: [id as Hex] }),
+    /** The job's view of the chain, through `url` (anvil itself, or a proxy in front of it). */
+    chain: (url = rpcUrl, { operator = true, confirmations = 1 } = {}): WithdrawalChain => {
+      const via = http(url, { retryCount: 0, timeout: 5_000 });
+      return {
+        publicClient: createPublicClient({ chain: anvil, transport: via, pollingInterval: 10 }),
+        walletClient: operator ? createWalletClient({ chain: anvil, transport: via, account: privateKeyToAccount(DEV_OPERATOR_PRIVATE_KEY) }) : null,
+        vault: addresses.DepositVault,
+        confirmations,
+      };
+    },
+  };
+}
+
+export type VaultOnChain = Awaited<ReturnType<typeof vaultOnChain>>;
+
+/** A member with one linked wallet (a fresh address) and `amount` credited from the treasury. */
+export async function fundedMember(db: Db, id: string, amount: bigint) {
+  const wallet = privateKeyToAccount(generatePrivateKey()).address;
+  await db.insert(user).values({ id, email: `${id}@example.com`, name: id });
+  await db.insert(walletAddress).values({ id: `wa-${id}`, userId: id, address: wallet, chainId: 31337 });
+  if (amount > 0n) await credit({ db, key: `fund:${id}`, kind: "reward", userId: id, asset: Q, amount });
+  return { userId: id, wallet };
+}
+
+/** The Withdraw form's parsed input. */
+export const form = (destination: Address, amount: bigint, requestKey: string = randomUUID()) => ({ amount, destination, asset: Q, requestKey });
+
+/** A raw JSON-RPC call to anvil (automine, mining, txpool). */
+export async function rpc<T = unknown>(url: string, method: string, params: unknown[] = []): Promise<T> {
+  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+  const body = (await response.json()) as { result: T; error?: { message: string } };
+  if (body.error) throw new Error(body.error.message);
+  return body.result;
+}
