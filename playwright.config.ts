@@ -94,6 +94,9 @@ export default defineConfig({
         // Reward pools of ended campaigns are paid every 2 seconds instead of every minute, so
         // tests/e2e/rewards.spec.ts sees the payment soon after its campaign ends.
         REWARDS_EVERY_MS: "2000",
+        // Two confirmations on the local chain, so tests/e2e/balance.spec.ts sees a deposit
+        // pending (1/2) until it mines another block.
+        CONFIRMATIONS: "31337:2",
       },
       reuseExistingServer: false,
       // The first open of an empty PGlite folder takes a few seconds.

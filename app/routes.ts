@@ -10,6 +10,7 @@ export default [
     route("swap", "routes/swap.tsx"),
     route("mint", "routes/mint.tsx"),
     route("sale", "routes/sale.tsx"),
+    route("balance", "routes/balance.tsx"),
     ...prefix("projects", [
       index("routes/projects/index.tsx"),
       route("new", "routes/projects/new.tsx"),
@@ -42,6 +43,7 @@ export default [
     route("crusades", "routes/crusades/index.tsx"),
     route("invites/:token", "routes/invites/accept.tsx"),
     route("operator/categories", "routes/operator/categories.tsx"),
+    route("operator/withdrawals", "routes/operator/withdrawals.tsx"),
     ...prefix("settings", [
       layout("routes/settings/layout.tsx", [
         index("routes/settings/index.ts"),

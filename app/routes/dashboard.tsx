@@ -1,4 +1,5 @@
 import type { Route } from "./+types/dashboard";
+import { BalanceCard } from "~/components/dashboard/balance-card";
 import { CampaignsInProgress } from "~/components/dashboard/campaigns-in-progress";
 import { displayNameOf, ProfileCards } from "~/components/dashboard/profile-cards";
 import { RanksCard, XpCard } from "~/components/dashboard/progress-cards";
@@ -10,6 +11,9 @@ import { servicesContext } from "~/lib/services.server";
 import { InvitationsCard } from "~/components/projects/invitations-card";
 import { invitationCards } from "~/modules/projects/invitation-cards.server";
 import { requireUser } from "~/modules/auth/session.server";
+import { assetParts } from "~/modules/ledger/assets";
+import { balanceOf } from "~/modules/ledger/ledger.server";
+import { CHAIN_NAMES } from "~/wallet/chains";
 import { memberSummary } from "~/modules/leaderboards/member-stats.server";
 import { campaignsInProgress } from "~/modules/tasks/member-campaigns.server";
 import { TASK_TYPE_LABELS } from "~/modules/tasks/task.schema";
@@ -23,12 +27,13 @@ export function meta({ matches }: Route.MetaArgs) {
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = await requireUser(context, request);
   const db = context.get(servicesContext).database.db;
-  const [profile, summary, campaigns, trending, invitations] = await Promise.all([
+  const [profile, summary, campaigns, trending, invitations, balances] = await Promise.all([
     getProfile({ db, userId: user.id }),
     memberSummary({ db, userId: user.id }),
     campaignsInProgress({ db, userId: user.id }),
     trendingTasks({ db, limit: 4 }),
     invitationCards({ db, userId: user.id }),
+    balanceOf({ db, userId: user.id }),
   ]);
   if (!profile) throw new Response("Not found", { status: 404 });
   return {
@@ -37,6 +42,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     ranks: summary.ranks,
     campaigns,
     invitations,
+    balances: balances.map((b) => {
+      const { symbol, chainId } = assetParts(b.asset);
+      return { asset: b.asset, symbol, chainName: CHAIN_NAMES[chainId] ?? `chain ${chainId}`, available: b.available.toString(), held: b.held.toString() };
+    }),
     trending: trending.map(({ task, project, recent }) => ({
       id: task.id,
       title: task.title,
@@ -48,7 +57,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-export default function Dashboard({ loaderData: { profile, xp, ranks, campaigns, trending, invitations } }: Route.ComponentProps) {
+export default function Dashboard({ loaderData: { profile, xp, ranks, campaigns, trending, invitations, balances } }: Route.ComponentProps) {
   return (
     <>
       <PageHeader title={`Welcome back, ${displayNameOf(profile)}`} description="Your Questline home." />
@@ -59,6 +68,7 @@ export default function Dashboard({ loaderData: { profile, xp, ranks, campaigns,
         <ProfileCards profile={profile} />
         <XpCard xp={xp} />
         <RanksCard ranks={ranks} />
+        <BalanceCard balances={balances} />
         <TokenCard />
         <TrendingTasks tasks={trending} />
         <CampaignsInProgress campaigns={campaigns} />

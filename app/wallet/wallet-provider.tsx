@@ -10,7 +10,7 @@ import { hasWalletCloud } from "./wallet-cloud";
 import { CHAIN_NAMES } from "./chains";
 
 type WalletStatus = "idle" | "loading" | "ready" | "error";
-type WalletView = "Connect" | "Account" | "Networks" | "Swap";
+type WalletView = "Connect" | "Account" | "Networks" | "Swap" | "OnRampProviders";
 
 export type WalletState = {
   status: WalletStatus;

@@ -109,3 +109,17 @@ export async function readSale({ transport, contracts, account }: { transport: T
     member,
   };
 }
+
+/** The Balance screen's chain facts: the token, the vault, and the connected wallet's token balance and allowance for the vault. */
+export async function readVault({ transport, contracts, account }: { transport: Transport; contracts: ContractAddresses; account: Address | null }) {
+  const c = client(transport);
+  const token = { address: contracts.QuestToken, abi: questTokenAbi } as const;
+  const symbol = await c.readContract({ ...token, functionName: "symbol" });
+  const member = account
+    ? await Promise.all([
+        c.readContract({ ...token, functionName: "balanceOf", args: [account] }),
+        c.readContract({ ...token, functionName: "allowance", args: [account, contracts.DepositVault] }),
+      ]).then(([balance, allowance]) => ({ address: account, balance: s(balance), allowance: s(allowance) }))
+    : null;
+  return { token: contracts.QuestToken, vault: contracts.DepositVault, symbol, member };
+}

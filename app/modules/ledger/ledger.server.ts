@@ -127,6 +127,8 @@ export type HistoryItem = {
   /** What the entry did to the member's available and held balances. */
   available: bigint;
   held: bigint;
+  /** What the entry moved in all (e.g. a withdrawal confirmed between platform accounts). */
+  gross: bigint;
 };
 
 /** A member's entries, newest first, `perPage` to a page (pages count from 1). */
@@ -141,23 +143,24 @@ export async function history({ db, userId, page = 1, perPage = 20 }: { db: Db; 
   const shown = entries.slice(0, perPage);
   const lines = shown.length
     ? await db
-        .select({ entryId: journalLine.entryId, asset: journalLine.asset, amount: journalLine.amount, name: ledgerAccount.name })
+        .select({ entryId: journalLine.entryId, asset: journalLine.asset, amount: journalLine.amount, holder: ledgerAccount.holder, name: ledgerAccount.name })
         .from(journalLine)
         .innerJoin(ledgerAccount, eq(ledgerAccount.id, journalLine.accountId))
-        .where(and(inArray(journalLine.entryId, shown.map((e) => e.id)), eq(ledgerAccount.holder, userId)))
+        .where(inArray(journalLine.entryId, shown.map((e) => e.id)))
     : [];
   const items: HistoryItem[] = shown.map((entry) => {
-    const own = lines.filter((line) => line.entryId === entry.id);
-    const sum = (name: string) => own.filter((line) => line.name === name).reduce((total, line) => total + line.amount, 0n);
+    const all = lines.filter((line) => line.entryId === entry.id);
+    const own = (name: string) => all.filter((line) => line.holder === userId && line.name === name).reduce((total, line) => total + line.amount, 0n);
     return {
       entryId: entry.id,
       kind: entry.kind,
       reference: entry.reference,
       memo: entry.memo,
       createdAt: entry.createdAt,
-      asset: (own[0]?.asset ?? "") as Asset,
-      available: sum("available"),
-      held: sum("held"),
+      asset: (all[0]?.asset ?? "") as Asset,
+      available: own("available"),
+      held: own("held"),
+      gross: all.reduce((total, line) => (line.amount > 0n ? total + line.amount : total), 0n),
     };
   });
   return { items, hasMore: entries.length > perPage };

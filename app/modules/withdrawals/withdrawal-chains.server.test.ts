@@ -6,6 +6,8 @@ import { createLogger } from "~/lib/logger.server";
 import type { ContractAddresses } from "~/modules/chain/contract-addresses.server";
 import { withdrawalChains } from "./withdrawal-chains.server";
 
+const CONFIRMATIONS = new Map([[31337, 1], [56, 15], [11155111, 6]]);
+
 const addresses = (vault: `0x${string}`): ContractAddresses => ({ QuestToken: zeroAddress, TokenSale: zeroAddress, DepositVault: vault, AirdropDistributor: zeroAddress });
 const VAULT = "0x00000000000000000000000000000000000000aa";
 const contracts = new Map([
@@ -18,7 +20,7 @@ const chains = { transportFor: (chainId: number) => (chainId === 1 ? undefined :
 describe("withdrawalChains", () => {
   it("signs with anvil's dev account 9 on the local chain and leaves other chains without a wallet when no key is set", () => {
     expect(privateKeyToAccount(DEV_OPERATOR_PRIVATE_KEY).address).toBe(DEV_ADDRESSES[9]);
-    const result = withdrawalChains({ env: {}, chains, contracts, logger: createLogger("silent") });
+    const result = withdrawalChains({ env: { confirmations: CONFIRMATIONS }, chains, contracts, logger: createLogger("silent") });
     expect([...result.keys()]).toEqual([31337, 56]);
     expect(result.get(31337)).toMatchObject({ vault: VAULT, confirmations: 1 });
     expect(result.get(31337)!.walletClient!.account.address).toBe(DEV_ADDRESSES[9]);
@@ -27,7 +29,7 @@ describe("withdrawalChains", () => {
 
   it("signs with OPERATOR_PRIVATE_KEY on every chain when it is set", () => {
     const key = `0x${"11".repeat(32)}` as const;
-    const result = withdrawalChains({ env: { OPERATOR_PRIVATE_KEY: key }, chains, contracts, logger: createLogger("silent") });
+    const result = withdrawalChains({ env: { OPERATOR_PRIVATE_KEY: key, confirmations: CONFIRMATIONS }, chains, contracts, logger: createLogger("silent") });
     const operator = privateKeyToAccount(key).address;
     expect([...result.values()].map((chain) => chain.walletClient?.account.address)).toEqual([operator, operator]);
   });

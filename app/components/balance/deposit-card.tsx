@@ -1,0 +1,137 @@
+import { ArrowDownToLine, CreditCard } from "lucide-react";
+import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
+import { depositVaultAbi } from "../../../contracts/generated/deposit-vault.ts";
+import { questTokenAbi } from "../../../contracts/generated/quest-token.ts";
+import { TxProgress } from "~/components/chain/tx-progress";
+import { useContractTx } from "~/components/chain/use-contract-tx";
+import { useWalletParams } from "~/components/chain/use-wallet-params";
+import { WalletGate } from "~/components/chain/wallet-gate";
+import { Button } from "~/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
+import { Field, fieldProps } from "~/components/ui/field";
+import { Input } from "~/components/ui/input";
+import { toast } from "~/components/ui/toaster";
+import type { BalancePage } from "~/modules/balance/balance-page.server";
+import { checkAmount, formatAmount } from "~/modules/chain/amounts";
+import { isBusy } from "~/modules/chain/tx-machine";
+import { LOCAL_CHAIN_ID } from "~/wallet/chain-config";
+import { useWallet } from "~/wallet/wallet-provider";
+
+type Chain = Extract<BalancePage["chain"], { ok: true }>;
+
+/**
+ * Deposit by amount: the wallet approves the vault for the amount (when its allowance is short),
+ * then calls `DepositVault.deposit(amount, reference)`; the server credits the balance after the
+ * network's confirmations. Deposit by card: the wallet modal's on-ramp, where it exists.
+ */
+export function DepositCard({ chain, depositRef, onSent }: { chain: Chain; depositRef: string; onSent: () => void }) {
+  const { facts, chainId } = chain;
+  const wallet = useWallet();
+  useWalletParams({ account: facts.member?.address ?? null, chainId, chainIds: chain.chainIds });
+  const member = facts.member && wallet.address?.toLowerCase() === facts.member.address.toLowerCase() ? facts.member : null;
+  const [amount, setAmount] = useState("");
+  const [error, setError] = useState<string | undefined>();
+  const next = useRef<bigint | null>(null);
+  const tx = useContractTx({
+    storageKey: `questline.tx.deposit.${chainId}`,
+    onSettled: (confirmed, label) => {
+      if (!confirmed) next.current = null;
+      else if (label.startsWith("Deposit")) {
+        toast.success("Deposit sent: your balance is credited once the network confirms it.");
+        setAmount("");
+      }
+      onSent();
+    },
+  });
+  const { send } = tx;
+  const deposit = useCallback(
+    (units: bigint, step: string) =>
+      void send(
+        { chainId, address: facts.vault as `0x${string}`, abi: depositVaultAbi, functionName: "deposit", args: [units, depositRef], context: { token: facts.symbol, coin: chain.coin } },
+        `Deposit ${formatAmount(units)} ${facts.symbol}${step}`,
+      ),
+    [send, chainId, facts.vault, facts.symbol, depositRef, chain.coin],
+  );
+
+  // Step 2 of 2 follows as soon as the approval is confirmed.
+  useEffect(() => {
+    if (tx.state.status !== "confirmed" || next.current === null) return;
+    const units = next.current;
+    next.current = null;
+    deposit(units, " (step 2 of 2)");
+  }, [tx.state.status, deposit]);
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const checked = checkAmount(amount);
+    if (!checked.ok) return setError(checked.error);
+    if (!member) return setError("Your wallet's numbers are still loading: try again in a moment.");
+    if (checked.units > BigInt(member.balance)) return setError(`Your wallet holds ${formatAmount(BigInt(member.balance))} ${facts.symbol}.`);
+    setError(undefined);
+    if (BigInt(member.allowance) >= checked.units) return deposit(checked.units, "");
+    next.current = checked.units;
+    void tx.send(
+      { chainId, address: facts.token as `0x${string}`, abi: questTokenAbi, functionName: "approve", args: [facts.vault, checked.units], context: { token: facts.symbol, coin: chain.coin } },
+      `Approve ${formatAmount(checked.units)} ${facts.symbol} for the vault (step 1 of 2)`,
+    );
+  };
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Deposit</CardTitle>
+        <CardDescription>From your wallet on {chain.chainName} into your Questline balance.</CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-4">
+        <WalletGate chainId={chainId} action="deposit">
+          <form noValidate onSubmit={submit} className="grid gap-4">
+            <Field id="deposit-amount" label={`Deposit amount (${facts.symbol})`} error={error} hint={member ? `Your wallet holds ${formatAmount(BigInt(member.balance))} ${facts.symbol}.` : undefined}>
+              <Input
+                {...fieldProps("deposit-amount", error)}
+                inputMode="decimal"
+                autoComplete="off"
+                placeholder="100"
+                value={amount}
+                onChange={(event) => {
+                  setAmount(event.target.value);
+                  setError(undefined);
+                }}
+              />
+            </Field>
+            <Button type="submit" variant="brand" className="justify-self-start" pending={isBusy(tx.state)}>
+              <ArrowDownToLine aria-hidden /> Deposit
+            </Button>
+          </form>
+        </WalletGate>
+        <TxProgress state={tx.state} label={tx.label} onReset={tx.reset} />
+        <DepositByCard chainId={chainId} />
+      </CardContent>
+    </Card>
+  );
+}
+
+/** The wallet modal's on-ramp buys tokens to the connected wallet; then a deposit by amount brings them in. */
+function DepositByCard({ chainId }: { chainId: number }) {
+  const wallet = useWallet();
+  const [notice, setNotice] = useState<string | null>(null);
+  const buy = () => {
+    if (chainId === LOCAL_CHAIN_ID) return setNotice("Buying with a card is not available on the local development chain: its tokens are not sold anywhere.");
+    if (!wallet.cloud) return setNotice("Buying with a card needs the wallet service, which this installation is not connected to.");
+    setNotice(null);
+    void wallet.open(wallet.address ? "OnRampProviders" : "Connect");
+  };
+  return (
+    <div className="grid gap-2 border-t pt-4">
+      <p className="text-sm font-medium">Deposit by card</p>
+      <p className="text-sm text-muted-foreground">Buy crypto with a card straight to your wallet, then deposit it here.</p>
+      <Button type="button" variant="outline" className="justify-self-start" onClick={buy}>
+        <CreditCard aria-hidden /> Buy with card
+      </Button>
+      {notice && (
+        <p role="status" className="rounded-md border bg-muted/50 p-3 text-sm">
+          {notice}
+        </p>
+      )}
+    </div>
+  );
+}

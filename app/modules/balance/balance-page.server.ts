@@ -1,0 +1,119 @@
+import { inArray } from "drizzle-orm";
+import { deposit, withdrawal } from "#db/schema/ledger";
+import type { Services } from "~/lib/services.server";
+import { loadTokenScreen, readVault } from "~/modules/chain/token-reads.server";
+import { depositRefOf } from "~/modules/deposits/deposit-refs.server";
+import { listDeposits } from "~/modules/deposits/deposits.server";
+import { assetParts, questAsset, type Asset } from "~/modules/ledger/assets";
+import { balanceOf, history } from "~/modules/ledger/ledger.server";
+import { listWallets } from "~/modules/wallets/wallets.server";
+import { listWithdrawals, withdrawalLimits, withdrawalsPaused } from "~/modules/withdrawals/withdrawals.server";
+import { CHAIN_NAMES } from "~/wallet/chains";
+
+const PER_PAGE = 20;
+
+/** Bigints travel to the page as decimal strings. */
+const s = (value: bigint) => value.toString();
+
+/** What a ledger entry was, in words. */
+const KIND_LABELS: Record<string, string> = {
+  deposit: "Deposit",
+  withdrawal_hold: "Withdrawal requested",
+  withdrawal_release: "Withdrawal cancelled",
+  withdrawal_sent: "Withdrawal sent",
+  withdrawal_returned: "Withdrawal returned",
+  withdrawal_confirmed: "Withdrawal confirmed",
+  withdrawal_fee: "Withdrawal fee",
+  reward: "Reward",
+  credit: "Credit",
+};
+const kindLabel = (kind: string) => KIND_LABELS[kind] ?? kind.charAt(0).toUpperCase() + kind.slice(1).replace(/_/g, " ");
+
+/**
+ * Everything the Balance screen shows for a member: balances per asset, the chosen network's
+ * vault and the connected wallet's tokens (`?chain=`, `?account=`), the deposit reference,
+ * deposits and withdrawals under way, and a page of transactions (`?page=`).
+ */
+export async function loadBalancePage(services: Pick<Services, "database" | "contracts" | "chains" | "logger" | "env">, userId: string, url: URL) {
+  const db = services.database.db;
+  const page = Math.max(1, Math.min(10_000, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1));
+  const [chain, balances, ref, deposits, withdrawals, paused, wallets, entries] = await Promise.all([
+    loadTokenScreen(services, url, readVault),
+    balanceOf({ db, userId }),
+    depositRefOf({ db, userId }),
+    listDeposits({ db, userId, limit: 10 }),
+    listWithdrawals({ db, userId, limit: 20 }),
+    withdrawalsPaused({ db }),
+    listWallets({ db, userId }),
+    history({ db, userId, page, perPage: PER_PAGE }),
+  ]);
+  const asset = "chainId" in chain ? questAsset(chain.chainId) : null;
+  if (asset && !balances.some((b) => b.asset === asset)) balances.unshift({ asset, available: 0n, held: 0n });
+  const limits = withdrawalLimits(services.env);
+  return {
+    chain,
+    asset,
+    ref,
+    balances: balances.map((b) => ({ ...assetInfo(b.asset), available: s(b.available), held: s(b.held) })),
+    deposits: deposits
+      .filter((d) => d.status === "pending")
+      .map((d) => ({ id: d.id, chainId: d.chainId, txHash: d.txHash, amount: s(d.amount), confirmations: d.confirmations, required: d.required, createdAt: d.createdAt.toISOString() })),
+    withdrawals: withdrawals
+      .filter((w) => w.status !== "confirmed" && w.status !== "cancelled")
+      .map((w) => ({
+        id: w.id,
+        status: w.status,
+        amount: s(w.amount),
+        fee: s(w.fee),
+        toAddress: w.toAddress,
+        chainId: w.chainId,
+        txHash: w.txHash,
+        failure: w.failure,
+        waiting: w.waiting,
+        canCancel: w.canCancel,
+        canRetry: w.canRetry,
+        createdAt: w.createdAt.toISOString(),
+      })),
+    paused,
+    limits: { minimum: s(limits.minimum), dailyLimit: s(limits.dailyLimit), fee: s(limits.fee) },
+    destinations: [...new Set(wallets.map((w) => w.address))],
+    transactions: await transactionRows(services, entries.items),
+    page,
+    hasMore: entries.hasMore,
+  };
+}
+
+function assetInfo(asset: Asset) {
+  const { symbol, chainId } = assetParts(asset);
+  return { asset, symbol, chainId, chainName: CHAIN_NAMES[chainId] ?? `chain ${chainId}` };
+}
+
+/** A page of ledger entries as transaction rows, each with its deposit's or withdrawal's status and transaction. */
+async function transactionRows(services: Pick<Services, "database">, items: Awaited<ReturnType<typeof history>>["items"]) {
+  const db = services.database.db;
+  const references = [...new Set(items.map((item) => item.reference).filter((r): r is string => r !== null))];
+  const [deposits, withdrawals] = references.length
+    ? await Promise.all([
+        db.select({ id: deposit.id, status: deposit.status, txHash: deposit.txHash, chainId: deposit.chainId }).from(deposit).where(inArray(deposit.id, references)),
+        db.select({ id: withdrawal.id, status: withdrawal.status, txHash: withdrawal.txHash, chainId: withdrawal.chainId }).from(withdrawal).where(inArray(withdrawal.id, references)),
+      ])
+    : [[], []];
+  const byId = new Map([...deposits, ...withdrawals].map((row) => [row.id, row]));
+  return items.map((item) => {
+    const source = item.reference ? byId.get(item.reference) : undefined;
+    return {
+      id: item.entryId,
+      label: kindLabel(item.kind),
+      memo: item.memo,
+      ...assetInfo(item.asset),
+      available: s(item.available),
+      held: s(item.held),
+      gross: s(item.gross),
+      status: source?.status ?? "done",
+      txHash: source?.txHash ?? null,
+      createdAt: item.createdAt.toISOString(),
+    };
+  });
+}
+
+export type BalancePage = Awaited<ReturnType<typeof loadBalancePage>>;

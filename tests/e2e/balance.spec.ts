@@ -1,0 +1,154 @@
+import type { Page } from "@playwright/test";
+import { createPublicClient, createWalletClient, http, parseAbiItem, parseEther, type Address, type Hex } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { anvil } from "viem/chains";
+import { depositVaultAbi } from "../../contracts/generated/deposit-vault.ts";
+import { questTokenAbi } from "../../contracts/generated/quest-token.ts";
+import { DEV_PRIVATE_KEYS } from "../../contracts/dev-accounts.ts";
+import { installTestWallet, type TestWallet } from "../fakes/injected-wallet.ts";
+import { stubReownCloud, type CloudStub } from "../fakes/reown-cloud.ts";
+import { test as base } from "./fixtures.ts";
+import { screenshot } from "./quest-helpers.ts";
+import { APP_URL } from "./urls.ts";
+import { chainRpc, expect, localRpcUrl, signInWithWallet } from "./wallet-helpers.ts";
+
+/**
+ * The Balance screen with the test wallet on the app's local chain: a deposit by amount
+ * (approve, then `DepositVault.deposit`) is pending until its second confirmation, then
+ * credited; withdrawals are paid by the app's operator job through the vault, once, including
+ * one that fails while the vault is paused and is retried after it resumes.
+ */
+const test = base.extend<{ cloud: CloudStub; wallet: TestWallet }>({
+  cloud: async ({ page }, provide) => {
+    await provide(await stubReownCloud(page, { appOrigin: APP_URL, reachable: true }));
+  },
+  wallet: async ({ page, cloud }, provide) => {
+    await provide(await installTestWallet(page));
+    expect(cloud.unexpected, "requests to hosts outside the app and Reown's cloud").toEqual([]);
+  },
+});
+
+test.use({ bypassCSP: true });
+test.describe.configure({ timeout: 120_000 });
+
+const HUNDRED_ETH = "0x56BC75E2D63100000";
+const stat = (page: Page, label: string) => page.locator("dl > div", { has: page.getByText(label, { exact: true }) });
+const statValue = (page: Page, label: string) => stat(page, label).locator("dd").first();
+const withdrawalRows = (page: Page) => page.locator("[data-withdrawal]");
+
+/** The token and vault the Balance page works with, from its loader data. */
+async function contractsOf(page: Page): Promise<{ token: Address; vault: Address }> {
+  const facts = await page.evaluate(() => {
+    const router = (window as unknown as { __reactRouterDataRouter?: { state: { loaderData: Record<string, { chain?: { facts?: { token: string; vault: string } } }> } } })
+      .__reactRouterDataRouter;
+    return router?.state.loaderData["routes/balance"]?.chain?.facts ?? null;
+  });
+  if (!facts) throw new Error("the Balance page names no vault");
+  return { token: facts.token as Address, vault: facts.vault as Address };
+}
+
+/** The local chain's admin (anvil's first dev account): mints test tokens, pauses the vault. */
+function admin(rpc: string) {
+  const transport = http(rpc);
+  return {
+    wallet: createWalletClient({ chain: anvil, transport, account: privateKeyToAccount(DEV_PRIVATE_KEYS[0]) }),
+    reader: createPublicClient({ chain: anvil, transport, pollingInterval: 50 }),
+  };
+}
+
+async function call(rpc: string, address: Address, abi: typeof questTokenAbi | typeof depositVaultAbi, functionName: string, args: unknown[] = []) {
+  const { wallet, reader } = admin(rpc);
+  const hash = await wallet.writeContract({ address, abi, functionName, args } as never);
+  await reader.waitForTransactionReceipt({ hash });
+}
+
+const tokenBalance = (rpc: string, token: Address, account: Address) =>
+  admin(rpc).reader.readContract({ address: token, abi: questTokenAbi, functionName: "balanceOf", args: [account] });
+
+/** How many times the vault paid `withdrawalId`. */
+async function payments(rpc: string, vault: Address, withdrawalId: Hex) {
+  const logs = await admin(rpc).reader.getLogs({
+    address: vault,
+    event: parseAbiItem("event Withdrawn(bytes32 indexed withdrawalId, address indexed to, uint256 amount, address indexed operator)"),
+    args: { withdrawalId },
+    fromBlock: 0n,
+  });
+  return logs.length;
+}
+
+test("deposit by amount is pending until confirmed, then credited; a withdrawal is paid to the wallet once", async ({ page, wallet }) => {
+  await signInWithWallet(page, wallet);
+  const rpc = await localRpcUrl(page);
+  await chainRpc(rpc, "anvil_setBalance", [wallet.address, HUNDRED_ETH]);
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Balance", exact: true }).click();
+  await expect(page).toHaveTitle(/^Balance - /);
+  await expect(page.getByText("No transactions yet")).toBeVisible();
+  const { token, vault } = await contractsOf(page);
+  await call(rpc, token, questTokenAbi, "mint", [wallet.address, parseEther("500")]);
+  await page.reload();
+  await expect(statValue(page, "In your wallet")).toHaveText("500 QUEST");
+  await expect(statValue(page, "Available")).toHaveText("0 QUEST");
+
+  // Deposit: bad amounts are refused before the wallet is asked.
+  const depositAmount = page.getByLabel("Deposit amount (QUEST)");
+  await depositAmount.fill("600");
+  await page.getByRole("button", { name: "Deposit", exact: true }).click();
+  await expect(page.getByText("Your wallet holds 500 QUEST.", { exact: true }).first()).toBeVisible();
+  expect(wallet.sentTransactions).toHaveLength(0);
+
+  // Approve, then deposit: two transactions, then the deposit waits for its second confirmation.
+  await depositAmount.fill("100");
+  await page.getByRole("button", { name: "Deposit", exact: true }).click();
+  await expect(page.locator("[data-tx=confirmed]")).toContainText("Deposit 100 QUEST (step 2 of 2)");
+  expect(wallet.sentTransactions).toHaveLength(2);
+  const pending = page.locator("[data-deposit]");
+  await expect(pending).toContainText("pending (1/2 confirmations)");
+  await screenshot(page, "balance-deposit-pending");
+  await chainRpc(rpc, "evm_mine");
+  await expect(pending).toHaveCount(0);
+  await expect(statValue(page, "Available")).toHaveText("100 QUEST");
+  await expect(page.getByRole("row", { name: /Deposit \+100 QUEST credited/ })).toBeVisible();
+  expect(await tokenBalance(rpc, token, wallet.address)).toBe(parseEther("400"));
+
+  // Withdraw 40 to the signed-in wallet: held at once, paid by the operator job, confirmed.
+  const withdrawAmount = page.getByLabel("Withdrawal amount (QUEST)");
+  await withdrawAmount.fill("0.5");
+  await page.getByRole("button", { name: "Withdraw", exact: true }).click();
+  await expect(page.getByText(/^At least 1 QUEST|below the minimum|at least 1 QUEST/i).first()).toBeVisible();
+  await withdrawAmount.fill("40");
+  await expect(page.getByLabel("To wallet")).toHaveValue(new RegExp(wallet.address, "i"));
+  await page.getByRole("button", { name: "Withdraw", exact: true }).click();
+  await expect(page.getByText("Withdrawal requested: it is on its way.")).toBeVisible();
+  await expect(statValue(page, "Available")).toHaveText("60 QUEST");
+  await expect(withdrawalRows(page)).toHaveCount(0, { timeout: 30_000 });
+  await expect(page.getByRole("row", { name: /Withdrawal requested -40 QUEST confirmed/ })).toBeVisible();
+  await expect.poll(() => tokenBalance(rpc, token, wallet.address)).toBe(parseEther("440"));
+  await expect(statValue(page, "Held")).toHaveText("0 QUEST");
+  await screenshot(page, "balance-after-withdrawal");
+
+  // The vault is paused: the next withdrawal fails with the reason, keeps its hold, and a Retry
+  // after the vault resumes pays it, once.
+  await call(rpc, vault, depositVaultAbi, "pause");
+  try {
+    await withdrawAmount.fill("10");
+    await page.getByRole("button", { name: "Withdraw", exact: true }).click();
+    const row = withdrawalRows(page).first();
+    await expect(row).toHaveAttribute("data-status", "failed", { timeout: 30_000 });
+    await expect(row).toContainText(/paused/i);
+    await expect(statValue(page, "Held")).toHaveText("10 QUEST");
+    await screenshot(page, "balance-withdrawal-failed");
+  } finally {
+    await call(rpc, vault, depositVaultAbi, "unpause");
+  }
+  const id = (await withdrawalRows(page).first().getAttribute("data-withdrawal")) as Hex;
+  await withdrawalRows(page).first().getByRole("button", { name: "Retry" }).click();
+  await expect(withdrawalRows(page)).toHaveCount(0, { timeout: 30_000 });
+  await expect.poll(() => tokenBalance(rpc, token, wallet.address)).toBe(parseEther("450"));
+  expect(await payments(rpc, vault, id)).toBe(1);
+  await expect(statValue(page, "Available")).toHaveText("50 QUEST");
+  await expect(statValue(page, "Held")).toHaveText("0 QUEST");
+
+  // The dashboard shows the balance.
+  await page.goto("/dashboard");
+  await expect(page.locator("[data-balance='QUEST:31337']")).toContainText("50 QUEST");
+});
