@@ -1,4 +1,4 @@
-// Deposit crediting latency: `node bench/deposit-latency.ts` (PGlite, or PostgreSQL with DATABASE_URL).
+// Deposit crediting latency: `node --import ./scripts/app-paths.ts bench/deposit-latency.ts`, or `npm run bench -- ledger` (PGlite, or PostgreSQL with DATABASE_URL).
 //
 // Starts a local chain with Questline's contracts and the deposit scanner exactly as the server's
 // worker runs it (DEPOSIT_SCAN_EVERY_MS, CONFIRMATIONS for chain 31337, their defaults
@@ -8,45 +8,27 @@
 // prints the median as `BENCH deposit_credit_latency_ms <value> ms`.
 
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, statSync } from "node:fs";
-import { registerHooks } from "node:module";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-
-// The app's modules import each other as `~/…` (a Vite and TypeScript alias) and relative paths
-// without an extension, which Vite resolves: resolve them here too.
-const root = new URL("../", import.meta.url).href;
-const appDir = new URL("app/", root);
-const isFile = (url: URL) => existsSync(fileURLToPath(url)) && statSync(fileURLToPath(url)).isFile();
-registerHooks({
-  resolve(specifier, context, nextResolve) {
-    const ours = context.parentURL?.startsWith(root) && !context.parentURL.includes("/node_modules/");
-    const relative = specifier.startsWith("./") || specifier.startsWith("../");
-    if (!ours || !(specifier.startsWith("~/") || relative)) return nextResolve(specifier, context);
-    const base = specifier.startsWith("~/") ? new URL(specifier.slice(2), appDir) : new URL(specifier, context.parentURL);
-    const found = ["", ".ts", ".tsx"].map((extension) => new URL(base.href + extension)).find(isFile);
-    return nextResolve(found?.href ?? specifier, context);
-  },
-});
-
-const { and, eq } = await import("drizzle-orm");
-const pg = (await import("pg")).default;
-const { createPublicClient, createTestClient, createWalletClient, http, parseEther } = await import("viem");
-const { privateKeyToAccount } = await import("viem/accounts");
-const { anvil } = await import("viem/chains");
-const { DEV_PRIVATE_KEYS } = await import("../contracts/dev-accounts.ts");
-const { depositVaultAbi } = await import("../contracts/generated/deposit-vault.ts");
-const { questTokenAbi } = await import("../contracts/generated/quest-token.ts");
-const { user } = await import("../db/schema/auth.ts");
-const { deposit, depositCursor } = await import("../db/schema/ledger.ts");
-const { openDatabase } = await import("../app/lib/db.server.ts");
-const { loadEnv } = await import("../app/lib/env.server.ts");
-const { startLocalChain } = await import("../app/lib/local-chain.server.ts");
-const { createLogger } = await import("../app/lib/logger.server.ts");
-const { ensureLocalContracts } = await import("../app/modules/chain/contracts.server.ts");
-const { depositRefOf } = await import("../app/modules/deposits/deposit-refs.server.ts");
-const { startDepositScanners } = await import("../server/deposit-scanners.ts");
+import { and, eq } from "drizzle-orm";
+import pg from "pg";
+import { createPublicClient, createTestClient, createWalletClient, http, parseEther } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { anvil } from "viem/chains";
+import { DEV_PRIVATE_KEYS } from "../contracts/dev-accounts.ts";
+import { depositVaultAbi } from "../contracts/generated/deposit-vault.ts";
+import { questTokenAbi } from "../contracts/generated/quest-token.ts";
+import { user } from "../db/schema/auth.ts";
+import { deposit, depositCursor } from "../db/schema/ledger.ts";
+import { openDatabase } from "../app/lib/db.server.ts";
+import { loadEnv } from "../app/lib/env.server.ts";
+import { startLocalChain } from "../app/lib/local-chain.server.ts";
+import { createLogger } from "../app/lib/logger.server.ts";
+import { ensureLocalContracts } from "../app/modules/chain/contracts.server.ts";
+import { depositRefOf } from "../app/modules/deposits/deposit-refs.server.ts";
+import { startDepositScanners } from "../server/deposit-scanners.ts";
+import { bench, log, median } from "./stats.ts";
 
 type Database = Awaited<ReturnType<typeof openDatabase>>;
 type ChainAccess = Parameters<typeof startDepositScanners>[0]["chains"];
@@ -55,8 +37,6 @@ const CHAIN_ID = 31337;
 const DEPOSITS = Number(process.env.BENCH_DEPOSITS ?? 10);
 const serverUrl = process.env.DATABASE_URL;
 
-const log = (message: string) => console.error(`[bench] ${message}`);
-const median = (samples: number[]) => [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)]!;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function withDatabase<T>(run: (database: Database) => Promise<T>): Promise<T> {
@@ -136,7 +116,7 @@ try {
     }
     return latencies;
   });
-  console.log(`BENCH deposit_credit_latency_ms ${median(samples).toFixed(1)} ms`);
+  bench("deposit_credit_latency_ms", median(samples), "ms");
 } finally {
   await chain.stop();
 }

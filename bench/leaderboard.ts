@@ -6,50 +6,18 @@
 //   - awarding XP through the real award function, and that ranks are exact right after.
 // Figures are printed as `BENCH <name> <value> <unit>`.
 
-import { randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
-import pg from "pg";
-import { openDatabase, type Database } from "../app/lib/db.server.ts";
+import type { Database } from "../app/lib/db.server.ts";
 import { awardXp, boardPage, naiveRankOf, rankOf } from "../app/modules/leaderboards/leaderboards.server.ts";
+import { withBenchDatabase } from "./database.ts";
+import { bench, log, measure, median, p95, timed } from "./stats.ts";
 
-const serverUrl = process.env.DATABASE_URL;
-const onPostgres = Boolean(serverUrl);
+const onPostgres = Boolean(process.env.DATABASE_URL);
 const MEMBERS = Number(process.env.BENCH_MEMBERS ?? (onPostgres ? 1_000_000 : 100_000));
 const EVENTS = Number(process.env.BENCH_EVENTS ?? MEMBERS * 10);
 const PROJECT = "bench";
 const BOARD = `p:${PROJECT}|all`;
-
-const log = (message: string) => console.error(`[bench] ${message}`);
-const p95 = (samples: number[]) => [...samples].sort((a, b) => a - b)[Math.ceil(samples.length * 0.95) - 1]!;
-const median = (samples: number[]) => [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)]!;
-const bench = (name: string, value: number, unit: string) => console.log(`BENCH ${name} ${value.toFixed(value < 10 ? 2 : 1)} ${unit}`);
-
-async function withDatabase<T>(run: (database: Database) => Promise<T>) {
-  if (!serverUrl) return run(await openDatabase({ dataDir: null }));
-  const name = `questline_bench_${randomBytes(4).toString("hex")}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: serverUrl });
-    await client.connect();
-    await client.query(statement).finally(() => client.end());
-  };
-  await admin(`create database ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString(), dataDir: null });
-  try {
-    return await run(database);
-  } finally {
-    await database.close();
-    await admin(`drop database if exists ${name} with (force)`);
-  }
-}
-
-async function timed(label: string, fn: () => Promise<unknown>) {
-  const started = performance.now();
-  await fn();
-  log(`${label}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
-}
 
 /** Members and events straight in SQL; boards built from the events the way awards would leave them. */
 async function seed({ db }: Database) {
@@ -103,17 +71,7 @@ async function sampleMembers({ db }: Database, board: string, n: number) {
   return (rows as { user_id: string }[]).map((r) => r.user_id);
 }
 
-async function measure(samples: number, fn: (i: number) => Promise<unknown>) {
-  const times: number[] = [];
-  for (let i = 0; i < samples; i++) {
-    const started = performance.now();
-    await fn(i);
-    times.push(performance.now() - started);
-  }
-  return times;
-}
-
-await withDatabase(async (database) => {
+await withBenchDatabase(async (database) => {
   const { db } = database;
   log(`database: ${database.kind === "postgres" ? "PostgreSQL (DATABASE_URL)" : "PGlite (DATABASE_URL unset)"}; ${MEMBERS.toLocaleString("en")} members, ${EVENTS.toLocaleString("en")} XP events`);
   await seed(database);

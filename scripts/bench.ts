@@ -9,7 +9,7 @@ const GROUPS: Record<string, { script: string; about: string }> = {
   bundle: { script: "scripts/bundle-report.ts", about: "JavaScript that Welcome, Dashboard and the wallet modal download (measures build/)" },
   gas: { script: "scripts/contracts-gas.ts", about: "gas per contract function, from receipts on a fresh anvil chain (optimized bytecode)" },
   leaderboard: { script: "bench/leaderboard.ts", about: "leaderboard pages, ranks and XP awards (PGlite, or PostgreSQL with DATABASE_URL)" },
-  deposits: { script: "bench/deposit-latency.ts", about: "time from a deposit's last required confirmation to its credit, scanner run as the worker runs it" },
+  ledger: { script: "bench/ledger.ts", about: "ledger postings, balance reads (PostgreSQL) and deposit credit latency" },
 };
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -37,7 +37,8 @@ if (unknown.length > 0) {
 let failed = false;
 for (const name of selected.length > 0 ? selected : Object.keys(GROUPS)) {
   console.error(`[bench] ${name}: ${GROUPS[name]!.about}`);
-  const result = spawnSync(process.execPath, [GROUPS[name]!.script, ...options], { cwd: root, stdio: "inherit" });
+  // App modules import `~/…` and extensionless paths, as Vite resolves them: app-paths teaches node the same.
+  const result = spawnSync(process.execPath, ["--import", "./scripts/app-paths.ts", GROUPS[name]!.script, ...options], { cwd: root, stdio: "inherit" });
   if (result.status !== 0) {
     console.error(`[bench] ${name} failed (${result.signal ?? `exit ${result.status}`})`);
     failed = true;

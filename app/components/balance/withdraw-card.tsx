@@ -22,11 +22,15 @@ export function WithdrawCard({ balance, limits, destinations, paused }: Props) {
   const [amount, setAmount] = useState("");
   const result = fetcher.state === "idle" && fetcher.data?.intent === "withdraw" ? fetcher.data : undefined;
   const errors = result && !result.ok ? result.errors : {};
-  useEffect(() => {
-    if (!result?.ok) return;
-    toast.success(paused ? "Withdrawal requested: it waits until withdrawals resume." : "Withdrawal requested: it is on its way.");
+  // A new form (fresh request key, empty amount) once a request went through.
+  const [handled, setHandled] = useState<string | null>(null);
+  if (result?.ok && result.id !== handled) {
+    setHandled(result.id);
     setRequestKey(crypto.randomUUID());
     setAmount("");
+  }
+  useEffect(() => {
+    if (result?.ok) toast.success(paused ? "Withdrawal requested: it waits until withdrawals resume." : "Withdrawal requested: it is on its way.");
   }, [result, paused]);
   const symbol = balance.symbol;
   const fee = BigInt(limits.fee);

@@ -126,7 +126,7 @@ describe("the server process is killed (SIGKILL) between sending and recording",
       await rpc(node.url, "evm_setAutomine", [false]);
       // The node takes the transaction; its answer never reaches the process.
       proxy.setRule((method) => (method === "eth_sendRawTransaction" ? "hold" : "forward"));
-      const child = spawn(process.execPath, ["--import", "./tests/setup/ts-paths.ts", "tests/setup/withdrawal-child.ts"], {
+      const child = spawn(process.execPath, ["--import", "./scripts/app-paths.ts", "tests/setup/withdrawal-child.ts"], {
         env: { ...process.env, ...shared.env, CHILD_RPC_URL: proxy.url, CHILD_VAULT: vault.addresses.DepositVault },
         stdio: ["ignore", "pipe", "pipe"],
       });
