@@ -7,7 +7,7 @@ import { questTokenAbi } from "../../contracts/generated/quest-token.ts";
 import { DEV_PRIVATE_KEYS } from "../../contracts/dev-accounts.ts";
 import { installTestWallet, type TestWallet } from "../fakes/injected-wallet.ts";
 import { stubReownCloud, type CloudStub } from "../fakes/reown-cloud.ts";
-import { test as base } from "./fixtures.ts";
+import { expectConsoleError, test as base } from "./fixtures.ts";
 import { screenshot } from "./quest-helpers.ts";
 import { APP_URL } from "./urls.ts";
 import { chainRpc, expect, localRpcUrl, signInWithWallet } from "./wallet-helpers.ts";
@@ -76,6 +76,15 @@ async function payments(rpc: string, vault: Address, withdrawalId: Hex) {
   return logs.length;
 }
 
+/** The withdrawal row shows `sent` with its transaction; a second block confirms it (2 confirmations here) and the row goes. */
+async function sentThenConfirmed(page: Page, rpc: string) {
+  const row = withdrawalRows(page).first();
+  await expect(row).toHaveAttribute("data-status", "sent", { timeout: 30_000 });
+  await expect(row).toContainText(/0x[0-9a-f]{64}/);
+  await chainRpc(rpc, "evm_mine");
+  await expect(withdrawalRows(page)).toHaveCount(0, { timeout: 30_000 });
+}
+
 test("deposit by amount is pending until confirmed, then credited; a withdrawal is paid to the wallet once", async ({ page, wallet }) => {
   await signInWithWallet(page, wallet);
   const rpc = await localRpcUrl(page);
@@ -110,7 +119,9 @@ test("deposit by amount is pending until confirmed, then credited; a withdrawal 
   await expect(page.getByRole("row", { name: /Deposit \+100 QUEST credited/ })).toBeVisible();
   expect(await tokenBalance(rpc, token, wallet.address)).toBe(parseEther("400"));
 
-  // Withdraw 40 to the signed-in wallet: held at once, paid by the operator job, confirmed.
+  // Withdraw 40 to the signed-in wallet: held at once, paid by the operator job, confirmed. (A
+  // refused request answers 400, which the browser logs.)
+  expectConsoleError(/status of 400/);
   const withdrawAmount = page.getByLabel("Withdrawal amount (QUEST)");
   await withdrawAmount.fill("0.5");
   await page.getByRole("button", { name: "Withdraw", exact: true }).click();
@@ -120,7 +131,7 @@ test("deposit by amount is pending until confirmed, then credited; a withdrawal 
   await page.getByRole("button", { name: "Withdraw", exact: true }).click();
   await expect(page.getByText("Withdrawal requested: it is on its way.")).toBeVisible();
   await expect(statValue(page, "Available")).toHaveText("60 QUEST");
-  await expect(withdrawalRows(page)).toHaveCount(0, { timeout: 30_000 });
+  await sentThenConfirmed(page, rpc);
   await expect(page.getByRole("row", { name: /Withdrawal requested -40 QUEST confirmed/ })).toBeVisible();
   await expect.poll(() => tokenBalance(rpc, token, wallet.address)).toBe(parseEther("440"));
   await expect(statValue(page, "Held")).toHaveText("0 QUEST");
@@ -142,7 +153,7 @@ test("deposit by amount is pending until confirmed, then credited; a withdrawal 
   }
   const id = (await withdrawalRows(page).first().getAttribute("data-withdrawal")) as Hex;
   await withdrawalRows(page).first().getByRole("button", { name: "Retry" }).click();
-  await expect(withdrawalRows(page)).toHaveCount(0, { timeout: 30_000 });
+  await sentThenConfirmed(page, rpc);
   await expect.poll(() => tokenBalance(rpc, token, wallet.address)).toBe(parseEther("450"));
   expect(await payments(rpc, vault, id)).toBe(1);
   await expect(statValue(page, "Available")).toHaveText("50 QUEST");

@@ -19,6 +19,8 @@ test("every page has its title", async ({ page, signIn }) => {
   await expect(page).toHaveTitle("Mint - Questline");
   await page.goto("/sale");
   await expect(page).toHaveTitle("Token sale - Questline");
+  await page.goto("/balance");
+  await expect(page).toHaveTitle("Balance - Questline");
 });
 
 test("an unknown address shows the 404 page", async ({ page }) => {

@@ -51,6 +51,9 @@ for (const [device, viewport] of Object.entries(DEVICES)) {
         await signIn(page);
         await openScreen(page, "/dashboard", /^Welcome back/);
         await shoot("dashboard");
+        await openScreen(page, "/balance", "Balance");
+        await expect(page.getByText("No transactions yet")).toBeVisible();
+        await shoot("balance");
         await openScreen(page, "/settings/profile", "Settings");
         await shoot("settings-profile");
         await openScreen(page, "/settings/password", "Settings");

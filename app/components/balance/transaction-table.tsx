@@ -45,7 +45,7 @@ export function TransactionTable({ rows, page, hasMore }: { rows: BalancePage["t
                     </Badge>
                   </TableCell>
                   <TableCell className="whitespace-nowrap text-muted-foreground">{when.format(new Date(row.createdAt))}</TableCell>
-                  <TableCell className="max-w-48">{row.txHash ? <TxHash hash={row.txHash} chainId={row.chainId} /> : <span className="text-muted-foreground">—</span>}</TableCell>
+                  <TableCell>{row.txHash ? <TxHash hash={row.txHash} chainId={row.chainId} short /> : <span className="text-muted-foreground">—</span>}</TableCell>
                 </TableRow>
               ))}
             </TableBody>

@@ -3,10 +3,14 @@ import { Button } from "~/components/ui/button";
 import type { TxState } from "~/modules/chain/tx-machine";
 import { explorerTxUrl } from "~/wallet/chains";
 
-/** The transaction hash, linked to the network's explorer when it has one. */
-export function TxHash({ hash, chainId }: { hash: string; chainId: number }) {
+/** The transaction hash, linked to the network's explorer when it has one; `short` shows its ends only (the whole hash is its title). */
+export function TxHash({ hash, chainId, short = false }: { hash: string; chainId: number; short?: boolean }) {
   const url = explorerTxUrl(chainId, hash);
-  const text = <span className="font-mono text-xs break-all">{hash}</span>;
+  const text = (
+    <span className="font-mono text-xs break-all" title={short ? hash : undefined}>
+      {short ? `${hash.slice(0, 10)}…${hash.slice(-8)}` : hash}
+    </span>
+  );
   return url ? (
     <a href={url} target="_blank" rel="noreferrer" className="inline-flex items-start gap-1 underline underline-offset-2">
       {text}
