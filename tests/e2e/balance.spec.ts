@@ -85,7 +85,7 @@ async function sentThenConfirmed(page: Page, rpc: string) {
   await expect(withdrawalRows(page)).toHaveCount(0, { timeout: 30_000 });
 }
 
-test("deposit by amount is pending until confirmed, then credited; a withdrawal is paid to the wallet once", async ({ page, wallet }) => {
+test("deposit by amount is pending until confirmed, then credited; a withdrawal is paid to the wallet once", async ({ page, wallet, newPage, signIn }) => {
   await signInWithWallet(page, wallet);
   const rpc = await localRpcUrl(page);
   await chainRpc(rpc, "anvil_setBalance", [wallet.address, HUNDRED_ETH]);
@@ -137,6 +137,37 @@ test("deposit by amount is pending until confirmed, then credited; a withdrawal 
   await expect(statValue(page, "Held")).toHaveText("0 QUEST");
   await screenshot(page, "balance-after-withdrawal");
 
+  // An operator pauses withdrawals: a request is held and waits, saying so; a waiting one can be
+  // cancelled (its hold released); after the operator resumes, the other is paid.
+  const operatorPage = await newPage();
+  await signIn(operatorPage, "operator@example.com");
+  await operatorPage.goto("/operator/withdrawals");
+  await expect(operatorPage).toHaveTitle(/^Withdrawals - /);
+  await operatorPage.getByRole("button", { name: "Pause withdrawals" }).click();
+  await expect(operatorPage.getByRole("heading", { name: "Withdrawals are paused" })).toBeVisible();
+  await page.reload();
+  await expect(page.getByText("Withdrawals are paused by the operators. Requests wait and go out when they resume.")).toBeVisible();
+  await withdrawAmount.fill("5");
+  await page.getByRole("button", { name: "Withdraw", exact: true }).click();
+  await expect(page.getByText("Withdrawal requested: it waits until withdrawals resume.")).toBeVisible();
+  await withdrawAmount.fill("3");
+  await page.getByRole("button", { name: "Withdraw", exact: true }).click();
+  await expect(withdrawalRows(page)).toHaveCount(2);
+  await expect(withdrawalRows(page).first()).toContainText("Waiting: withdrawals are paused by the operators.");
+  await expect(statValue(page, "Held")).toHaveText("8 QUEST");
+  await withdrawalRows(page).filter({ hasText: "Withdrawal of 3 QUEST" }).getByRole("button", { name: "Cancel" }).click();
+  await expect(page.getByText("Withdrawal cancelled: the amount is back in your balance")).toBeVisible();
+  await expect(withdrawalRows(page)).toHaveCount(1);
+  await expect(statValue(page, "Held")).toHaveText("5 QUEST");
+  await operatorPage.reload();
+  await expect(operatorPage.locator("[data-withdrawal]")).toContainText("waiting");
+  expect(await tokenBalance(rpc, token, wallet.address), "nothing paid while paused").toBe(parseEther("440"));
+  await operatorPage.getByRole("button", { name: "Resume withdrawals" }).click();
+  await expect(operatorPage.getByRole("heading", { name: "Withdrawals are being paid" })).toBeVisible();
+  await sentThenConfirmed(page, rpc);
+  await expect.poll(() => tokenBalance(rpc, token, wallet.address)).toBe(parseEther("445"));
+  await expect(statValue(page, "Available")).toHaveText("55 QUEST");
+
   // The vault is paused: the next withdrawal fails with the reason, keeps its hold, and a Retry
   // after the vault resumes pays it, once.
   await call(rpc, vault, depositVaultAbi, "pause");
@@ -147,6 +178,7 @@ test("deposit by amount is pending until confirmed, then credited; a withdrawal 
     await expect(row).toHaveAttribute("data-status", "failed", { timeout: 30_000 });
     await expect(row).toContainText(/paused/i);
     await expect(statValue(page, "Held")).toHaveText("10 QUEST");
+    await expect(statValue(page, "Available")).toHaveText("45 QUEST");
     await screenshot(page, "balance-withdrawal-failed");
   } finally {
     await call(rpc, vault, depositVaultAbi, "unpause");
@@ -154,12 +186,12 @@ test("deposit by amount is pending until confirmed, then credited; a withdrawal 
   const id = (await withdrawalRows(page).first().getAttribute("data-withdrawal")) as Hex;
   await withdrawalRows(page).first().getByRole("button", { name: "Retry" }).click();
   await sentThenConfirmed(page, rpc);
-  await expect.poll(() => tokenBalance(rpc, token, wallet.address)).toBe(parseEther("450"));
+  await expect.poll(() => tokenBalance(rpc, token, wallet.address)).toBe(parseEther("455"));
   expect(await payments(rpc, vault, id)).toBe(1);
-  await expect(statValue(page, "Available")).toHaveText("50 QUEST");
+  await expect(statValue(page, "Available")).toHaveText("45 QUEST");
   await expect(statValue(page, "Held")).toHaveText("0 QUEST");
 
   // The dashboard shows the balance.
   await page.goto("/dashboard");
-  await expect(page.locator("[data-balance='QUEST:31337']")).toContainText("50 QUEST");
+  await expect(page.locator("[data-balance='QUEST:31337']")).toContainText("45 QUEST");
 });

@@ -14,6 +14,16 @@ type Props = Pick<BalancePage, "deposits" | "withdrawals" | "paused">;
 
 /** Deposits waiting for confirmations and withdrawals not finished yet, with Retry and Cancel. */
 export function PendingRows({ deposits, withdrawals, paused }: Props) {
+  // One fetcher for every row, so its answer is still heard after the row itself is gone (a cancelled withdrawal).
+  const fetcher = useFetcher<BalanceActionData>();
+  const result = fetcher.state === "idle" ? fetcher.data : undefined;
+  useEffect(() => {
+    if (!result || result.intent === "withdraw") return;
+    if (result.ok) toast.success(result.intent === "retry" ? "Withdrawal sent again" : "Withdrawal cancelled: the amount is back in your balance");
+    else toast.error(result.error ?? "That did not work.");
+  }, [result]);
+  const busy = fetcher.state !== "idle" ? { id: String(fetcher.formData?.get("id")), intent: String(fetcher.formData?.get("intent")) } : null;
+  const act = (id: string, intent: "retry" | "cancel") => fetcher.submit({ intent, id }, { method: "post" });
   if (deposits.length === 0 && withdrawals.length === 0) return null;
   return (
     <Card>
@@ -35,7 +45,7 @@ export function PendingRows({ deposits, withdrawals, paused }: Props) {
             </li>
           ))}
           {withdrawals.map((w) => (
-            <WithdrawalRow key={w.id} row={w} paused={paused} />
+            <WithdrawalRow key={w.id} row={w} paused={paused} busy={busy && busy.id === w.id ? busy.intent : busy ? "other" : null} act={act} />
           ))}
         </ul>
       </CardContent>
@@ -50,17 +60,16 @@ const STATUS: Record<string, { label: string; variant: "warning" | "secondary" |
   failed: { label: "failed", variant: "destructive" },
 };
 
-function WithdrawalRow({ row, paused }: { row: BalancePage["withdrawals"][number]; paused: boolean }) {
-  const fetcher = useFetcher<BalanceActionData>();
-  const busy = fetcher.state !== "idle" ? String(fetcher.formData?.get("intent")) : null;
-  const result = fetcher.state === "idle" ? fetcher.data : undefined;
-  useEffect(() => {
-    if (!result || result.intent === "withdraw") return;
-    if (result.ok) toast.success(result.intent === "retry" ? "Withdrawal sent again" : "Withdrawal cancelled: the amount is back in your balance");
-    else toast.error(result.error ?? "That did not work.");
-  }, [result]);
+type RowProps = {
+  row: BalancePage["withdrawals"][number];
+  paused: boolean;
+  /** What is being done to this row (`retry`, `cancel`), `other` while another row is busy, else null. */
+  busy: string | null;
+  act: (id: string, intent: "retry" | "cancel") => void;
+};
+
+function WithdrawalRow({ row, paused, busy, act }: RowProps) {
   const status = STATUS[row.status] ?? { label: row.status, variant: "secondary" as const };
-  const act = (intent: "retry" | "cancel") => fetcher.submit({ intent, id: row.id }, { method: "post" });
   return (
     <li className="grid gap-2 p-3" data-withdrawal={row.id} data-status={row.status}>
       <div className="flex flex-wrap items-center gap-2">
@@ -82,12 +91,12 @@ function WithdrawalRow({ row, paused }: { row: BalancePage["withdrawals"][number
       {(row.canRetry || row.canCancel) && (
         <div className="flex flex-wrap gap-2">
           {row.canRetry && (
-            <Button type="button" size="sm" variant="brand" pending={busy === "retry"} disabled={busy !== null} onClick={() => act("retry")}>
+            <Button type="button" size="sm" variant="brand" pending={busy === "retry"} disabled={busy !== null} onClick={() => act(row.id, "retry")}>
               <RotateCcw aria-hidden /> Retry
             </Button>
           )}
           {row.canCancel && (
-            <Button type="button" size="sm" variant="outline" pending={busy === "cancel"} disabled={busy !== null} onClick={() => act("cancel")}>
+            <Button type="button" size="sm" variant="outline" pending={busy === "cancel"} disabled={busy !== null} onClick={() => act(row.id, "cancel")}>
               <X aria-hidden /> Cancel
             </Button>
           )}
