@@ -14,6 +14,7 @@ import { Button } from "~/components/ui/button";
 import { formText, parseForm } from "~/lib/forms";
 import { route } from "~/lib/routes";
 import { pageTitle } from "~/lib/meta";
+import { withinRateLimit } from "~/lib/rate-limit.server";
 import { servicesContext } from "~/lib/services.server";
 import { requireUser } from "~/modules/auth/session.server";
 import { isOperator } from "~/modules/projects/operators.server";
@@ -50,6 +51,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   const formData = await request.formData();
   const intent = formText(formData, "intent");
   const reply = (body: BalanceActionData, status = 200) => data<BalanceActionData>(body, { status });
+  if (!(await withinRateLimit({ db, key: `balance:${user.id}`, max: 20, windowSeconds: 60 }))) {
+    const error = "Too many requests: wait a minute and try again.";
+    if (intent === "cancel" || intent === "retry") return reply({ intent, ok: false, id: "", error }, 429);
+    return reply({ intent: "withdraw", ok: false, errors: { form: error } }, 429);
+  }
 
   if (intent === "withdraw") {
     const form = parseForm(withdrawalFormSchema, formData);
