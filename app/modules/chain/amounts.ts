@@ -1,5 +1,3 @@
-import { z } from "zod";
-
 /** Token and native-coin amounts: 18 decimals, kept as bigint units. No viem here: this runs in page bundles. */
 const DECIMALS = 18;
 const ONE = 10n ** BigInt(DECIMALS);
@@ -39,17 +37,11 @@ export function tokensFor(wei: bigint, price: bigint): bigint {
   return (wei * ONE) / price;
 }
 
-/** A positive amount typed by the member, as token (or native-coin) units. */
-const amountSchema = z
-  .string({ error: "Enter an amount." })
-  .trim()
-  .min(1, "Enter an amount.")
-  .refine((text) => parseAmount(text) !== null, "Enter a number, like 10 or 2.5 (at most 18 decimals).")
-  .transform((text) => parseAmount(text)!)
-  .refine((units) => units > 0n, "Enter an amount above 0.");
-
-/** The first message of `amountSchema` for `text`, or the parsed units. */
+/** A positive amount typed by the member, as token (or native-coin) units, or the first thing wrong with it. */
 export function checkAmount(text: string): { ok: true; units: bigint } | { ok: false; error: string } {
-  const parsed = amountSchema.safeParse(text);
-  return parsed.success ? { ok: true, units: parsed.data } : { ok: false, error: parsed.error.issues[0]!.message };
+  if (text.trim() === "") return { ok: false, error: "Enter an amount." };
+  const units = parseAmount(text);
+  if (units === null) return { ok: false, error: "Enter a number, like 10 or 2.5 (at most 18 decimals)." };
+  if (units <= 0n) return { ok: false, error: "Enter an amount above 0." };
+  return { ok: true, units };
 }
