@@ -3,6 +3,7 @@ import { useState, type FormEvent } from "react";
 import { useRevalidator } from "react-router";
 import type { Route } from "./+types/mint";
 import { questTokenAbi } from "../../contracts/generated/quest-token.ts";
+import { AmountField } from "~/components/chain/amount-field";
 import { TxProgress } from "~/components/chain/tx-progress";
 import { useContractTx } from "~/components/chain/use-contract-tx";
 import { useWalletParams } from "~/components/chain/use-wallet-params";
@@ -10,8 +11,6 @@ import { NetworkSwitches, Stat, TokenScreenUnavailable, WalletGate } from "~/com
 import { PageHeader } from "~/components/page-header";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
-import { Field, fieldProps } from "~/components/ui/field";
-import { Input } from "~/components/ui/input";
 import { toast } from "~/components/ui/toaster";
 import { pageTitle } from "~/lib/meta";
 import { servicesContext } from "~/lib/services.server";
@@ -125,24 +124,18 @@ function MintScreen({ data }: { data: MintData }) {
         <CardContent className="grid gap-4">
           <WalletGate chainId={chainId} action="mint">
             <form noValidate onSubmit={submit} className="grid max-w-md gap-4">
-              <Field
+              <AmountField
                 id="amount"
                 label={`Amount (${mint.symbol})`}
                 error={error}
                 hint={cost !== null ? `Costs ${formatAmount(cost, { maxFraction: 8 })} ${coin}, plus the network fee.` : "How many tokens to mint."}
-              >
-                <Input
-                  {...fieldProps("amount", error)}
-                  inputMode="decimal"
-                  autoComplete="off"
-                  placeholder="100"
-                  value={amount}
-                  onChange={(event) => {
-                    setAmount(event.target.value);
-                    setError(undefined);
-                  }}
-                />
-              </Field>
+                placeholder="100"
+                value={amount}
+                onChange={(value) => {
+                  setAmount(value);
+                  setError(undefined);
+                }}
+              />
               <Button type="submit" variant="brand" className="justify-self-start" pending={isBusy(tx.state)} disabled={!mint.open}>
                 <Coins aria-hidden /> Mint
               </Button>

@@ -5,12 +5,9 @@ import { anvil } from "viem/chains";
 import { depositVaultAbi } from "../../contracts/generated/deposit-vault.ts";
 import { questTokenAbi } from "../../contracts/generated/quest-token.ts";
 import { DEV_PRIVATE_KEYS } from "../../contracts/dev-accounts.ts";
-import { installTestWallet, type TestWallet } from "../fakes/injected-wallet.ts";
-import { stubReownCloud, type CloudStub } from "../fakes/reown-cloud.ts";
-import { expectConsoleError, test as base } from "./fixtures.ts";
+import { expectConsoleError } from "./fixtures.ts";
 import { screenshot } from "./quest-helpers.ts";
-import { APP_URL } from "./urls.ts";
-import { chainRpc, expect, localRpcUrl, signInWithWallet } from "./wallet-helpers.ts";
+import { chainRpc, expect, localRpcUrl, signInWithWallet, walletTest } from "./wallet-helpers.ts";
 
 /**
  * The Balance screen with the test wallet on the app's local chain: a deposit by amount
@@ -18,15 +15,8 @@ import { chainRpc, expect, localRpcUrl, signInWithWallet } from "./wallet-helper
  * credited; withdrawals are paid by the app's operator job through the vault, once, including
  * one that fails while the vault is paused and is retried after it resumes.
  */
-const test = base.extend<{ cloud: CloudStub; wallet: TestWallet }>({
-  cloud: async ({ page }, provide) => {
-    await provide(await stubReownCloud(page, { appOrigin: APP_URL, reachable: true }));
-  },
-  wallet: async ({ page, cloud }, provide) => {
-    await provide(await installTestWallet(page));
-    expect(cloud.unexpected, "requests to hosts outside the app and Reown's cloud").toEqual([]);
-  },
-});
+const test = walletTest;
+
 
 test.use({ bypassCSP: true });
 test.describe.configure({ timeout: 120_000 });

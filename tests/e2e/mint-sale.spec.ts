@@ -1,10 +1,8 @@
 import path from "node:path";
 import type { Page } from "@playwright/test";
-import { installTestWallet, type TestWallet } from "../fakes/injected-wallet.ts";
-import { stubReownCloud, type CloudStub } from "../fakes/reown-cloud.ts";
-import { test as base } from "./fixtures.ts";
+import type { TestWallet } from "../fakes/injected-wallet.ts";
 import { APP_URL } from "./urls.ts";
-import { approveSignature, chainRpc, expect, localRpcUrl, signInWithWallet } from "./wallet-helpers.ts";
+import { approveSignature, chainRpc, expect, localRpcUrl, signInWithWallet, walletTest } from "./wallet-helpers.ts";
 
 /**
  * The Mint and Token sale screens with the test wallet on the app's local chain (anvil, where the
@@ -12,15 +10,8 @@ import { approveSignature, chainRpc, expect, localRpcUrl, signInWithWallet } fro
  * the TokenSale running for 30 days at 0.0005 ETH, 100 000 per wallet). Each test is a new
  * wallet, given 100 ETH on the local chain.
  */
-const test = base.extend<{ cloud: CloudStub; wallet: TestWallet }>({
-  cloud: async ({ page }, provide) => {
-    await provide(await stubReownCloud(page, { appOrigin: APP_URL, reachable: true }));
-  },
-  wallet: async ({ page, cloud }, provide) => {
-    await provide(await installTestWallet(page));
-    expect(cloud.unexpected, "requests to hosts outside the app and Reown's cloud").toEqual([]);
-  },
-});
+const test = walletTest;
+
 
 test.use({ bypassCSP: true });
 test.describe.configure({ timeout: 90_000 });

@@ -1,6 +1,8 @@
 import type { Locator, Page } from "@playwright/test";
-import type { TestWallet } from "../fakes/injected-wallet.ts";
-import { expect as baseExpect } from "./fixtures.ts";
+import { installTestWallet, type TestWallet } from "../fakes/injected-wallet.ts";
+import { stubReownCloud, type CloudStub } from "../fakes/reown-cloud.ts";
+import { expect as baseExpect, test as base } from "./fixtures.ts";
+import { APP_URL } from "./urls.ts";
 
 /**
  * Helpers shared by the specs that use the test wallet (tests/fakes/injected-wallet.ts) through
@@ -10,6 +12,20 @@ import { expect as baseExpect } from "./fixtures.ts";
 // The wallet stack is a large download that is parsed on first use (and again after each reload):
 // on a busy 2-core machine the modal may take more than the suite's default 5 s to appear.
 export const expect = baseExpect.configure({ timeout: 15_000 });
+
+/**
+ * A test with the wallet vendor's cloud stubbed (reachable) and the test wallet installed; at
+ * the end it checks the wallet stack asked no host that nobody stubbed.
+ */
+export const walletTest = base.extend<{ cloud: CloudStub; wallet: TestWallet }>({
+  cloud: async ({ page }, provide) => {
+    await provide(await stubReownCloud(page, { appOrigin: APP_URL, reachable: true }));
+  },
+  wallet: async ({ page, cloud }, provide) => {
+    await provide(await installTestWallet(page));
+    expect(cloud.unexpected, "requests to hosts outside the app and Reown's cloud").toEqual([]);
+  },
+});
 
 /** SPEC.md §9: `0x`, the first 4 characters after it, an ellipsis, the last 4. */
 export const short = (address: string) => `${address.slice(0, 6)}…${address.slice(-4)}`;

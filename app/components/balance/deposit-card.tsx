@@ -2,14 +2,13 @@ import { ArrowDownToLine, CreditCard } from "lucide-react";
 import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
 import { depositVaultAbi } from "../../../contracts/generated/deposit-vault.ts";
 import { questTokenAbi } from "../../../contracts/generated/quest-token.ts";
+import { AmountField } from "~/components/chain/amount-field";
 import { TxProgress } from "~/components/chain/tx-progress";
 import { useContractTx } from "~/components/chain/use-contract-tx";
 import { useWalletParams } from "~/components/chain/use-wallet-params";
 import { WalletGate } from "~/components/chain/wallet-gate";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
-import { Field, fieldProps } from "~/components/ui/field";
-import { Input } from "~/components/ui/input";
 import { toast } from "~/components/ui/toaster";
 import type { BalancePage } from "~/modules/balance/balance-page.server";
 import { checkAmount, formatAmount } from "~/modules/chain/amounts";
@@ -85,19 +84,18 @@ export function DepositCard({ chain, depositRef, onSent }: { chain: Chain; depos
       <CardContent className="grid gap-4">
         <WalletGate chainId={chainId} action="deposit">
           <form noValidate onSubmit={submit} className="grid gap-4">
-            <Field id="deposit-amount" label={`Deposit amount (${facts.symbol})`} error={error} hint={member ? `Your wallet holds ${formatAmount(BigInt(member.balance))} ${facts.symbol}.` : undefined}>
-              <Input
-                {...fieldProps("deposit-amount", error)}
-                inputMode="decimal"
-                autoComplete="off"
-                placeholder="100"
-                value={amount}
-                onChange={(event) => {
-                  setAmount(event.target.value);
-                  setError(undefined);
-                }}
-              />
-            </Field>
+            <AmountField
+              id="deposit-amount"
+              label={`Deposit amount (${facts.symbol})`}
+              error={error}
+              hint={member ? `Your wallet holds ${formatAmount(BigInt(member.balance))} ${facts.symbol}.` : undefined}
+              placeholder="100"
+              value={amount}
+              onChange={(value) => {
+                setAmount(value);
+                setError(undefined);
+              }}
+            />
             <Button type="submit" variant="brand" className="justify-self-start" pending={isBusy(tx.state)}>
               <ArrowDownToLine aria-hidden /> Deposit
             </Button>

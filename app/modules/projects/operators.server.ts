@@ -1,8 +1,10 @@
 import { eq } from "drizzle-orm";
-import { data } from "react-router";
 import { user } from "#db/schema/auth";
 import { walletAddress } from "#db/schema/wallets";
+import { data, type RouterContextProvider } from "react-router";
 import type { Db } from "~/lib/db.server";
+import { servicesContext } from "~/lib/services.server";
+import { requireUser } from "~/modules/auth/session.server";
 
 /**
  * Platform operators are listed in configuration (`OPERATORS`: lowercase e-mails and 0x
@@ -20,4 +22,12 @@ export async function isOperator({ db, operators, userId }: { db: Db; operators:
 /** Throws a 403 response unless the member is an operator. */
 export async function requireOperator(options: { db: Db; operators: readonly string[]; userId: string | null | undefined }) {
   if (!(await isOperator(options))) throw data("Only platform operators may do that.", { status: 403 });
+}
+
+/** An operator screen's guard: the signed-in member (else to sign-in), who must be an operator (else 403). */
+export async function requireOperatorUser(context: Readonly<RouterContextProvider>, request: Request) {
+  const { database, env } = context.get(servicesContext);
+  const { user: member } = await requireUser(context, request);
+  await requireOperator({ db: database.db, operators: env.operators, userId: member.id });
+  return { db: database.db, userId: member.id };
 }

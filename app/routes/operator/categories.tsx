@@ -5,32 +5,24 @@ import { PageHeader } from "~/components/page-header";
 import { CategoryManager, type CategoryActionData } from "~/components/projects/category-manager";
 import { parseForm } from "~/lib/forms";
 import { pageTitle } from "~/lib/meta";
-import { servicesContext } from "~/lib/services.server";
-import { requireUser } from "~/modules/auth/session.server";
 import { createCategory, deleteCategory, listCategoriesWithCounts, renameCategory } from "~/modules/projects/categories.server";
-import { requireOperator } from "~/modules/projects/operators.server";
+import { requireOperatorUser } from "~/modules/projects/operators.server";
 import { categorySchema } from "~/modules/projects/project.schema";
 
 export function meta({ matches }: Route.MetaArgs) {
   return [{ title: pageTitle(matches[0].loaderData.appName, "Categories") }, { name: "robots", content: "noindex" }];
 }
 
-async function operator({ request, context }: Pick<Route.LoaderArgs, "request" | "context">) {
-  const { database, env } = context.get(servicesContext);
-  const { user } = await requireUser(context, request);
-  await requireOperator({ db: database.db, operators: env.operators, userId: user.id });
-  return database.db;
-}
 
 export async function loader(args: Route.LoaderArgs) {
-  const db = await operator(args);
+  const { db } = await requireOperatorUser(args.context, args.request);
   return { categories: await listCategoriesWithCounts({ db }) };
 }
 
 const idSchema = z.object({ id: z.coerce.number().int().positive() });
 
 export async function action(args: Route.ActionArgs) {
-  const db = await operator(args);
+  const { db } = await requireOperatorUser(args.context, args.request);
   const formData = await args.request.formData();
   const intent = String(formData.get("intent") ?? "");
   const values = { name: String(formData.get("name") ?? ""), description: String(formData.get("description") ?? "") };

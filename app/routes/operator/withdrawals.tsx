@@ -11,32 +11,24 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/com
 import { toast } from "~/components/ui/toaster";
 import { formText } from "~/lib/forms";
 import { pageTitle } from "~/lib/meta";
-import { servicesContext } from "~/lib/services.server";
-import { requireUser } from "~/modules/auth/session.server";
 import { withdrawalsNeedingAttention } from "~/modules/balance/operator-withdrawals.server";
 import { formatAmount } from "~/modules/chain/amounts";
-import { requireOperator } from "~/modules/projects/operators.server";
+import { requireOperatorUser } from "~/modules/projects/operators.server";
 import { setWithdrawalsPaused, withdrawalsPaused } from "~/modules/withdrawals/withdrawals.server";
 
 export function meta({ matches }: Route.MetaArgs) {
   return [{ title: pageTitle(matches[0].loaderData.appName, "Withdrawals") }, { name: "robots", content: "noindex" }];
 }
 
-async function operator({ request, context }: Pick<Route.LoaderArgs, "request" | "context">) {
-  const { database, env } = context.get(servicesContext);
-  const { user } = await requireUser(context, request);
-  await requireOperator({ db: database.db, operators: env.operators, userId: user.id });
-  return { db: database.db, userId: user.id };
-}
 
 export async function loader(args: Route.LoaderArgs) {
-  const { db } = await operator(args);
+  const { db } = await requireOperatorUser(args.context, args.request);
   const [paused, rows] = await Promise.all([withdrawalsPaused({ db }), withdrawalsNeedingAttention({ db })]);
   return { paused, rows: rows.map((row) => ({ ...row, amount: row.amount.toString(), updatedAt: row.updatedAt.toISOString() })) };
 }
 
 export async function action(args: Route.ActionArgs) {
-  const { db, userId } = await operator(args);
+  const { db, userId } = await requireOperatorUser(args.context, args.request);
   const intent = formText(await args.request.formData(), "intent");
   if (intent !== "pause" && intent !== "resume") return data({ ok: false as const, paused: null }, { status: 400 });
   await setWithdrawalsPaused({ db, paused: intent === "pause", by: userId });
