@@ -51,7 +51,7 @@ export function WithdrawCard({ balance, limits, destinations, paused }: Props) {
         )}
         {destinations.length === 0 ? (
           <p className="text-sm text-muted-foreground">
-            Link a wallet first: withdrawals go only to wallets you have signed in with. Connect one from the account menu, or see{" "}
+            Link a wallet first: withdrawals go only to wallets you have signed in with. Use the wallet button at the top of the page, then sign with it; your linked wallets are listed in{" "}
             <Link className="underline underline-offset-2" to={route("settings.profile")}>
               your profile
             </Link>
