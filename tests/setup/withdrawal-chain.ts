@@ -41,6 +41,23 @@ export async function vaultOnChain(rpcUrl: string) {
     /** Sends the admin's `pause()` paying `priorityFee` a gas, without waiting for it to be mined. */
     sendPause: (priorityFee: bigint) =>
       admin.writeContract({ address: addresses.DepositVault, abi: depositVaultAbi, functionName: "pause", gas: 100_000n, maxPriorityFeePerGas: priorityFee, maxFeePerGas: priorityFee * 10n }),
+    /** Whether the vault is paused. */
+    vaultPaused: () => publicClient.readContract({ address: addresses.DepositVault, abi: depositVaultAbi, functionName: "paused" }),
+    /** Lets the vault take up to `amount` of the dev account `key`'s tokens. */
+    approveVault: async (key: Hex, amount: bigint) =>
+      mined(await walletOf(key).writeContract({ address: addresses.QuestToken, abi: questTokenAbi, functionName: "approve", args: [addresses.DepositVault, amount] })),
+    /** `DepositVault.deposit` from the dev account `key` (which approved the vault); the mined receipt's status. */
+    depositAs: async (key: Hex, amount: bigint, ref: Hex) => {
+      const hash = await walletOf(key).writeContract({ address: addresses.DepositVault, abi: depositVaultAbi, functionName: "deposit", args: [amount, ref] });
+      return (await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 10 })).status;
+    },
+    /** Every `Deposited` and `Withdrawn` event of the vault so far. */
+    vaultEvents: async () => {
+      const read = <E extends "Deposited" | "Withdrawn">(eventName: E) =>
+        publicClient.getContractEvents({ address: addresses.DepositVault, abi: depositVaultAbi, eventName, fromBlock: 0n, toBlock: "latest", strict: true });
+      const [deposited, withdrawn] = await Promise.all([read("Deposited"), read("Withdrawn")]);
+      return { deposited, withdrawn };
+    },
     tokenBalance: (account: Address) => publicClient.readContract({ address: addresses.QuestToken, abi: questTokenAbi, functionName: "balanceOf", args: [account] }),
     paid: (id: string) => publicClient.readContract({ address: addresses.DepositVault, abi: depositVaultAbi, functionName: "withdrawalPaid", args: [id as Hex] }),
     /** The job's view of the chain, through `url` (anvil itself, or a proxy in front of it). */
@@ -58,9 +75,8 @@ export async function vaultOnChain(rpcUrl: string) {
 
 export type VaultOnChain = Awaited<ReturnType<typeof vaultOnChain>>;
 
-/** A member with one linked wallet (a fresh address) and `amount` credited from the treasury. */
-export async function fundedMember(db: Db, id: string, amount: bigint) {
-  const wallet = privateKeyToAccount(generatePrivateKey()).address;
+/** A member with one linked wallet (a fresh address unless given) and `amount` credited from the treasury. */
+export async function fundedMember(db: Db, id: string, amount: bigint, wallet: Address = privateKeyToAccount(generatePrivateKey()).address) {
   await db.insert(user).values({ id, email: `${id}@example.com`, name: id });
   await db.insert(walletAddress).values({ id: `wa-${id}`, userId: id, address: wallet, chainId: 31337 });
   if (amount > 0n) await credit({ db, key: `fund:${id}`, kind: "reward", userId: id, asset: Q, amount });

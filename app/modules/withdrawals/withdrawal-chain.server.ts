@@ -2,7 +2,10 @@ import {
   BaseError,
   ContractFunctionRevertedError,
   decodeErrorResult,
+  ExecutionRevertedError,
   HttpRequestError,
+  isHex,
+  RpcRequestError,
   SocketClosedError,
   TimeoutError,
   type Account,
@@ -61,21 +64,32 @@ export function isNodeUnreachable(error: unknown): boolean {
 }
 
 const TOKEN_ERRORS = questTokenAbi.filter((item) => item.type === "error");
+const VAULT_AND_TOKEN_ERRORS = [...depositVaultAbi.filter((item) => item.type === "error"), ...TOKEN_ERRORS];
 
-/** The vault's (or its token's) custom error behind a revert, or null when the error is no revert. */
+/** The custom error named by revert data, "unknown" when none of `abi`'s errors matches. */
+function decodeRevert(abi: typeof VAULT_AND_TOKEN_ERRORS, data: Hex): string {
+  try {
+    return decodeErrorResult({ abi, data }).errorName;
+  } catch {
+    return "unknown";
+  }
+}
+
+/**
+ * The vault's (or its token's) custom error behind a revert, or null when the error is no revert:
+ * a contract call's decoded revert, or the node's raw revert data when preparing a transaction
+ * (its gas estimate) was refused, e.g. the vault paused between the simulation and the signing.
+ */
 function revertName(error: unknown): string | null {
   if (!(error instanceof BaseError)) return null;
   const reverted = error.walk((e) => e instanceof ContractFunctionRevertedError);
-  if (!(reverted instanceof ContractFunctionRevertedError)) return null;
-  if (reverted.data?.errorName) return reverted.data.errorName;
-  if (reverted.raw) {
-    try {
-      return decodeErrorResult({ abi: TOKEN_ERRORS, data: reverted.raw }).errorName;
-    } catch {
-      return "unknown";
-    }
+  if (reverted instanceof ContractFunctionRevertedError) {
+    if (reverted.data?.errorName) return reverted.data.errorName;
+    return reverted.raw ? decodeRevert(TOKEN_ERRORS, reverted.raw) : "unknown";
   }
-  return "unknown";
+  if (!error.walk((e) => e instanceof ExecutionRevertedError)) return null;
+  const rpc = error.walk((e) => e instanceof RpcRequestError && isHex(e.data));
+  return rpc instanceof RpcRequestError && isHex(rpc.data) ? decodeRevert(VAULT_AND_TOKEN_ERRORS, rpc.data) : "unknown";
 }
 
 /** Why the vault refused a withdrawal, in words; null when `error` is no revert. */
