@@ -18,8 +18,10 @@ export type JobSummary = { sent: number; confirmed: number; failed: number; wait
 type Run = { db: Db; chainId: number; chain: WithdrawalChain; now: Date; timeoutMs: number; summary: JobSummary; onError: (id: string, error: unknown) => void };
 
 const DEFAULT_TIMEOUT_MS = 10 * 60 * 1000;
+/** The advisory lock class ("WD") under which a chain's withdrawal signer runs. */
+const SENDER_LOCK = 0x5744;
 
-/** One run of the job over every chain (sends are serialized per chain, so nonces never collide). */
+/** One run of the job over every chain (signing is serialized per chain, across processes, so nonces never collide). */
 export async function processWithdrawals({
   db,
   chains,
@@ -66,6 +68,8 @@ async function sendRequested(run: Run) {
     const claimed: { id: string | null } = { id: null };
     try {
       const outcome = await run.db.transaction(async (tx) => {
+        // One signer per chain at a time, across processes: the next one sees this one's stored nonce.
+        await tx.execute(sql`select pg_advisory_xact_lock(${SENDER_LOCK}, ${run.chainId})`);
         const [row] = await tx
           .select()
           .from(withdrawal)
