@@ -96,7 +96,7 @@ test("deposit by amount is pending until confirmed, then credited; a withdrawal 
   const depositAmount = page.getByLabel("Deposit amount (QUEST)");
   await depositAmount.fill("600");
   await page.getByRole("button", { name: "Deposit", exact: true }).click();
-  await expect(page.getByText("Your wallet holds 500 QUEST.", { exact: true }).first()).toBeVisible();
+  await expect(page.getByRole("alert").filter({ hasText: "Your wallet holds 500 QUEST." })).toBeVisible();
   expect(wallet.sentTransactions).toHaveLength(0);
 
   // Approve, then deposit: two transactions, then the deposit waits for its second confirmation.
@@ -154,8 +154,11 @@ test("deposit by amount is pending until confirmed, then credited; a withdrawal 
   await expect(page.getByText("Withdrawal cancelled: the amount is back in your balance")).toBeVisible();
   await expect(withdrawalRows(page)).toHaveCount(1);
   await expect(statValue(page, "Held")).toHaveText("5 QUEST");
-  await operatorPage.reload();
-  await expect(operatorPage.locator("[data-withdrawal]")).toContainText("waiting");
+  // The job marks it waiting on its next run (every second); the operator's list shows it then.
+  await expect(async () => {
+    await operatorPage.reload();
+    await expect(operatorPage.locator("[data-withdrawal]")).toContainText("waiting", { timeout: 1_000 });
+  }).toPass({ timeout: 15_000 });
   expect(await tokenBalance(rpc, token, wallet.address), "nothing paid while paused").toBe(parseEther("440"));
   await operatorPage.getByRole("button", { name: "Resume withdrawals" }).click();
   await expect(operatorPage.getByRole("heading", { name: "Withdrawals are being paid" })).toBeVisible();
