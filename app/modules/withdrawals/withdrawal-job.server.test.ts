@@ -114,7 +114,10 @@ describe("processWithdrawals", () => {
 
     expect(await run()).toMatchObject({ sent: 1, waiting: 0 });
     expect(await rowOf(id)).toMatchObject({ status: "sent", waiting: false });
-    await run();
+    // A pause stops new payments, not the following of one already on the network.
+    await setWithdrawalsPaused({ db, paused: true, by: "op" });
+    expect(await run()).toMatchObject({ confirmed: 1, sent: 0 });
+    await setWithdrawalsPaused({ db, paused: false, by: "op" });
     expect((await rowOf(id)).status).toBe("confirmed");
     expect(await vault.tokenBalance(wallet)).toBe(parseEther("4.5"));
   });

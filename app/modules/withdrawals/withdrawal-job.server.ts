@@ -38,15 +38,14 @@ export async function processWithdrawals({
 }): Promise<JobSummary> {
   const summary: JobSummary = { sent: 0, confirmed: 0, failed: 0, waiting: 0 };
   const ready = [...chains].filter(([, chain]) => chain.walletClient).map(([chainId]) => chainId);
-  if (await withdrawalsPaused({ db })) {
-    summary.waiting = await markWaiting(db, null);
-    return summary;
-  }
-  summary.waiting = await markWaiting(db, ready);
+  // Paused by the operators: nothing new leaves (requests wait, a signed transaction is not
+  // broadcast), but what is already on the network is still followed to its end.
+  const paused = await withdrawalsPaused({ db });
+  summary.waiting = await markWaiting(db, paused ? null : ready);
   for (const chainId of ready) {
     const run: Run = { db, chainId, chain: chains.get(chainId)!, now, timeoutMs, summary, onError };
-    await followInFlight(run);
-    await sendRequested(run);
+    await followInFlight(run, { broadcastSigned: !paused });
+    if (!paused) await sendRequested(run);
   }
   return summary;
 }
@@ -163,11 +162,11 @@ async function broadcast(run: Run, id: string, attempt: number, signed: SignedAt
 }
 
 /** Re-broadcasts `sending` withdrawals (a run cut short), then follows `sent` ones. */
-async function followInFlight(run: Run) {
+async function followInFlight(run: Run, { broadcastSigned }: { broadcastSigned: boolean }) {
   const rows = await run.db
     .select()
     .from(withdrawal)
-    .where(and(eq(withdrawal.chainId, run.chainId), inArray(withdrawal.status, ["sending", "sent"])))
+    .where(and(eq(withdrawal.chainId, run.chainId), inArray(withdrawal.status, broadcastSigned ? ["sending", "sent"] : ["sent"])))
     .orderBy(asc(withdrawal.nonce));
   for (const row of rows) {
     try {
