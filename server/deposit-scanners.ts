@@ -3,7 +3,7 @@ import type { Services } from "~/lib/services.server";
 import { scanDeposits } from "~/modules/deposits/scanner.server";
 import { questAsset } from "~/modules/ledger/assets";
 import { LOCAL_CHAIN_ID } from "~/wallet/chain-config";
-import { every } from "./every";
+import { every, failureReporter } from "./every";
 
 export type DepositScannerServices = Pick<Services, "database" | "logger" | "env" | "chains" | "contracts">;
 
@@ -27,6 +27,11 @@ export function startDepositScanners({ database, logger, env, chains, contracts 
     const client = createPublicClient({ transport });
     const local = chainId === LOCAL_CHAIN_ID;
     let startBlock: bigint | undefined;
+    // A node that is down fails every run: logged when it starts, once a minute after, and when it ends.
+    const failures = failureReporter({
+      report: (err, times) => logger.error({ err, chainId, times }, "scanning deposits failed; it runs again soon"),
+      recovered: (times) => logger.info({ chainId, times }, "scanning deposits works again"),
+    });
     jobs.push(
       every(
         env.DEPOSIT_SCAN_EVERY_MS,
@@ -42,9 +47,10 @@ export function startDepositScanners({ database, logger, env, chains, contracts 
             startBlock,
             rescanIfBehind: local,
           });
+          failures.succeeded();
           if (scanned.seen + scanned.credited + scanned.reorged > 0) logger.info({ chainId, ...scanned }, "deposits scanned");
         },
-        (err) => logger.error({ err, chainId }, "scanning deposits failed; it runs again soon"),
+        (err) => failures.failed(err),
       ),
     );
   }

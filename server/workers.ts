@@ -2,7 +2,7 @@ import { expireWindows } from "~/modules/leaderboards/leaderboards.server";
 import { purgeExpired } from "~/modules/maintenance/purge-expired.server";
 import { distributeEndedCampaigns } from "~/modules/rewards/distribute.server";
 import { startDepositScanners, type DepositScannerServices } from "./deposit-scanners";
-import { every } from "./every";
+import { every, failureReporter } from "./every";
 import { processWithdrawals } from "~/modules/withdrawals/withdrawal-job.server";
 import { withdrawalChains } from "~/modules/withdrawals/withdrawal-chains.server";
 
@@ -16,6 +16,10 @@ const EXPIRE_WINDOWS_EVERY_MS = 60 * 60 * 1000;
  */
 export function startWorkers({ database, logger, env, chains, contracts }: DepositScannerServices) {
   const withdrawalsOn = withdrawalChains({ env, chains, contracts, logger });
+  const withdrawalFailures = failureReporter({
+    report: (err, times) => logger.error({ err, times }, "the withdrawal job failed; it runs again soon"),
+    recovered: (times) => logger.info({ times }, "the withdrawal job works again"),
+  });
   const jobs = [
     every(PURGE_EVERY_MS, async () => {
       const purged = await purgeExpired({ db: database.db });
@@ -44,8 +48,9 @@ export function startWorkers({ database, logger, env, chains, contracts }: Depos
         timeoutMs: env.WITHDRAWAL_TIMEOUT_MS,
         onError: (withdrawalId, err) => logger.error({ err, withdrawalId }, "a withdrawal step failed; it is tried again next run"),
       });
+      withdrawalFailures.succeeded();
       if (done.sent + done.confirmed + done.failed > 0) logger.info(done, "withdrawals moved on");
-    }, (err) => logger.error({ err }, "the withdrawal job failed; it runs again soon")),
+    }, (err) => withdrawalFailures.failed(err)),
   ];
   return async function stop() {
     await Promise.all(jobs.map((stopJob) => stopJob()));
