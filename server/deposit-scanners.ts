@@ -9,9 +9,10 @@ export type DepositScannerServices = Pick<Services, "database" | "logger" | "env
 
 /**
  * One deposit scanner per chain that has a DepositVault and a node to read it from, run every
- * DEPOSIT_SCAN_EVERY_MS with the chain's CONFIRMATIONS. The local chain is read from its
- * first block (and again from there when it was started afresh under a kept database); another
- * chain seen for the first time is read from its head then. Returns a stop function that waits
+ * DEPOSIT_SCAN_EVERY_MS with the chain's CONFIRMATIONS. A chain is first read from its
+ * DEPOSIT_START_BLOCKS block (the vault's deployment); without one the local chain is read from
+ * its first block (and again from there when it was started afresh under a kept database) and
+ * another chain from its head when first scanned. Returns a stop function that waits
  * for the runs in progress.
  */
 export function startDepositScanners({ database, logger, env, chains, contracts }: DepositScannerServices): () => Promise<void> {
@@ -36,7 +37,8 @@ export function startDepositScanners({ database, logger, env, chains, contracts 
       every(
         env.DEPOSIT_SCAN_EVERY_MS,
         async () => {
-          startBlock ??= local ? 0n : await client.getBlockNumber();
+          const configured = env.depositStartBlocks.get(chainId);
+          startBlock ??= configured !== undefined ? BigInt(configured) : local ? 0n : await client.getBlockNumber();
           const scanned = await scanDeposits({
             db: database.db,
             chainId,

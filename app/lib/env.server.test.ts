@@ -51,6 +51,14 @@ describe("loadEnv", () => {
       expect(() => loadEnv({ DATA_DIR: dataDir(), CONFIRMATIONS: bad })).toThrow(/^Invalid configuration: CONFIRMATIONS must be chainId:confirmations pairs/);
     }
   });
+  it("reads where deposit scanning starts per chain, and refuses a malformed list", () => {
+    expect(loadEnv({ DATA_DIR: dataDir() }).depositStartBlocks).toEqual(new Map());
+    expect(loadEnv({ DATA_DIR: dataDir(), DEPOSIT_START_BLOCKS: "56:41000000, 11155111:0" }).depositStartBlocks).toEqual(new Map([[56, 41_000_000], [11155111, 0]]));
+    for (const bad of ["56", "56:-1", "bsc:1", "56:1,"]) {
+      expect(() => loadEnv({ DATA_DIR: dataDir(), DEPOSIT_START_BLOCKS: bad })).toThrow(/^Invalid configuration: DEPOSIT_START_BLOCKS must be chainId:block pairs/);
+    }
+  });
+
   it("reads the withdrawal settings, with defaults, and refuses a malformed operator key or amount", () => {
     expect(loadEnv({ DATA_DIR: dataDir() }).OPERATOR_PRIVATE_KEY).toBeUndefined();
     expect(loadEnv({ DATA_DIR: dataDir() })).toMatchObject({

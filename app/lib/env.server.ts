@@ -8,8 +8,11 @@ import { contractAddressesFromEnv, type ContractAddressOverrides } from "~/modul
 export const DEFAULT_CONFIRMATIONS = "31337:1,56:15,11155111:6";
 const CONFIRMATIONS_LIST = /^\s*[1-9]\d{0,11}\s*:\s*[1-9]\d{0,5}\s*(,\s*[1-9]\d{0,11}\s*:\s*[1-9]\d{0,5}\s*)*$/;
 
-/** `31337:1,56:15` as chain id → confirmations (the list is checked by CONFIRMATIONS_LIST first). */
-function confirmationsByChain(list: string): Map<number, number> {
+/** `56:41000000,11155111:6200000`: the block each chain's vault was deployed at (0 allowed). */
+const START_BLOCK_LIST = /^\s*[1-9]\d{0,11}\s*:\s*\d{1,15}\s*(,\s*[1-9]\d{0,11}\s*:\s*\d{1,15}\s*)*$/;
+
+/** `31337:1,56:15` as chain id → number (the list is checked by its pattern first). */
+function numbersByChain(list: string): Map<number, number> {
   return new Map(list.split(",").map((pair) => pair.split(":").map((part) => Number(part.trim())) as [number, number]));
 }
 /** A token amount in whole tokens: a decimal with at most 18 decimals. */
@@ -60,6 +63,11 @@ const envSchema = z
       .string()
       .regex(CONFIRMATIONS_LIST, "must be chainId:confirmations pairs separated by commas, e.g. 31337:1,56:15 (each at least 1)")
       .default(DEFAULT_CONFIRMATIONS),
+    /** Where the deposit scanner starts reading each chain (its vault's deployment block): `chainId:block` pairs. */
+    DEPOSIT_START_BLOCKS: z
+      .string()
+      .regex(START_BLOCK_LIST, "must be chainId:block pairs separated by commas, e.g. 56:41000000")
+      .optional(),
     /** The key that signs vault withdrawals (0x + 64 hex); on the local chain anvil's dev account 9 by default. Never logged. */
     OPERATOR_PRIVATE_KEY: z
       .string()
@@ -94,7 +102,9 @@ const envSchema = z
         .map((entry) => entry.trim().toLowerCase())
         .filter(Boolean),
       /** CONFIRMATIONS per chain id; chains it does not name keep their default. */
-      confirmations: new Map([...confirmationsByChain(DEFAULT_CONFIRMATIONS), ...confirmationsByChain(raw.CONFIRMATIONS)]),
+      confirmations: new Map([...numbersByChain(DEFAULT_CONFIRMATIONS), ...numbersByChain(raw.CONFIRMATIONS)]),
+      /** DEPOSIT_START_BLOCKS per chain id; a chain it does not name is read from its head when first scanned (the local chain from block 0). */
+      depositStartBlocks: raw.DEPOSIT_START_BLOCKS ? numbersByChain(raw.DEPOSIT_START_BLOCKS) : new Map<number, number>(),
       /** The local development chain (anvil, chain id 31337): on unless served publicly, or turned off. */
       localChain: (raw.LOCAL_CHAIN ?? (isPublic ? "off" : "on")) === "on",
     };
