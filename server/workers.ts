@@ -14,8 +14,9 @@ const EXPIRE_WINDOWS_EVERY_MS = 60 * 60 * 1000;
  * Background work that runs inside the web process. Returns a stop function that waits for the
  * runs in progress, so shutdown never cuts a job in half.
  */
-export function startWorkers({ database, logger, env, chains, contracts }: DepositScannerServices) {
-  const withdrawalsOn = withdrawalChains({ env, chains, contracts, logger });
+export function startWorkers(services: DepositScannerServices) {
+  const { database, logger, env } = services;
+  const withdrawalsOn = withdrawalChains(services);
   const withdrawalFailures = failureReporter({
     report: (err, times) => logger.error({ err, times }, "the withdrawal job failed; it runs again soon"),
     recovered: (times) => logger.info({ times }, "the withdrawal job works again"),
@@ -39,7 +40,7 @@ export function startWorkers({ database, logger, env, chains, contracts }: Depos
       if (paid.pools > 0) logger.info(paid, "paid reward pools of ended campaigns");
     }, (err) => logger.error({ err }, "reward distribution failed; it runs again soon")),
     // Deposits are credited within DEPOSIT_SCAN_EVERY_MS of their last required confirmation.
-    startDepositScanners({ database, logger, env, chains, contracts }),
+    startDepositScanners(services),
     // Withdrawals are sent, followed and confirmed every WITHDRAW_EVERY_MS (a second by default).
     every(env.WITHDRAW_EVERY_MS, async () => {
       const done = await processWithdrawals({

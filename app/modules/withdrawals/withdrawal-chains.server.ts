@@ -17,17 +17,23 @@ const CHAINS: Record<number, Chain> = { [bsc.id]: bsc, [sepolia.id]: sepolia, [L
  * OPERATOR_PRIVATE_KEY, or on the local chain with anvil's dev account 9 when it is unset; a chain
  * without a key gets no wallet, so its withdrawals wait (and this says so once, in the log).
  */
-export function withdrawalChains({
-  env,
-  chains,
-  contracts,
-  logger,
-}: {
+type ChainServices = {
   env: Pick<Env, "OPERATOR_PRIVATE_KEY" | "confirmations">;
   chains: Pick<ChainAccess, "transportFor">;
   contracts: Map<number, ContractAddresses>;
   logger: Logger;
-}): WithdrawalChains {
+};
+
+/** Built once per set of services: the worker and the Balance screen's actions share the clients. */
+const built = new WeakMap<ChainServices, WithdrawalChains>();
+
+export function withdrawalChains(services: ChainServices): WithdrawalChains {
+  let result = built.get(services);
+  if (!result) built.set(services, (result = buildWithdrawalChains(services)));
+  return result;
+}
+
+function buildWithdrawalChains({ env, chains, contracts, logger }: ChainServices): WithdrawalChains {
   const result: WithdrawalChains = new Map();
   for (const [chainId, addresses] of contracts) {
     const transport = chains.transportFor(chainId);
