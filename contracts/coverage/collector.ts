@@ -108,7 +108,7 @@ export class CoverageCollector {
     })) as { structLogs: StructLog[] };
     this.record(trace.structLogs, top);
     if (!tx.to) {
-      const receipt = (await request({ method: "eth_getTransactionReceipt", params: [hash] })) as { contractAddress: string | null };
+      const receipt = await receiptOf(request, hash);
       if (receipt.contractAddress) this.codeAt.set(receipt.contractAddress.toLowerCase(), { name: top.name, kind: "runtime" });
     }
   }
@@ -118,6 +118,16 @@ export class CoverageCollector {
     mkdirSync(dir, { recursive: true });
     writeFileSync(path.join(dir, `hits-${label}-${process.pid}-${Date.now()}.json`), JSON.stringify([...this.hits]));
   }
+}
+
+/** A transaction's receipt, asked again while the node has not stored it yet (a busy anvil answers null for a moment after mining). */
+async function receiptOf(request: RequestFn, hash: Hex): Promise<{ contractAddress: string | null }> {
+  for (let attempt = 0; attempt < 250; attempt++) {
+    const receipt = (await request({ method: "eth_getTransactionReceipt", params: [hash] })) as { contractAddress: string | null } | null;
+    if (receipt) return receipt;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`No receipt for ${hash} after 5 s: coverage needs the chain to mine each transaction`);
 }
 
 /** Wraps a transport so that every call, estimate and transaction is also traced into `collector`. */
