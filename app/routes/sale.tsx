@@ -3,6 +3,7 @@ import { useEffect, useState, type FormEvent } from "react";
 import { useRevalidator } from "react-router";
 import type { Route } from "./+types/sale";
 import { tokenSaleAbi } from "../../contracts/generated/token-sale.ts";
+import { AmountField } from "~/components/chain/amount-field";
 import { TxProgress } from "~/components/chain/tx-progress";
 import { useContractTx } from "~/components/chain/use-contract-tx";
 import { useWalletParams } from "~/components/chain/use-wallet-params";
@@ -11,8 +12,6 @@ import { PageHeader } from "~/components/page-header";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from "~/components/ui/dialog";
-import { Field, fieldProps } from "~/components/ui/field";
-import { Input } from "~/components/ui/input";
 import { toast } from "~/components/ui/toaster";
 import { pageTitle } from "~/lib/meta";
 import { servicesContext } from "~/lib/services.server";
@@ -247,26 +246,16 @@ function BuyForm({
   const errorId = edited === "tokens" ? "tokens" : "pay";
   return (
     <form noValidate onSubmit={submit} className="grid gap-4">
-      <Field id="pay" label={`You pay (${coin})`} error={errorId === "pay" ? error : undefined}>
-        <Input
-          {...fieldProps("pay", errorId === "pay" ? error : undefined)}
-          inputMode="decimal"
-          autoComplete="off"
-          placeholder="0.05"
-          value={pay}
-          onChange={(event) => onPay(event.target.value)}
-        />
-      </Field>
-      <Field id="tokens" label={`You get (${token})`} error={errorId === "tokens" ? error : undefined} hint="Plus the network fee, paid in the native coin.">
-        <Input
-          {...fieldProps("tokens", errorId === "tokens" ? error : undefined)}
-          inputMode="decimal"
-          autoComplete="off"
-          placeholder="100"
-          value={tokens}
-          onChange={(event) => onTokens(event.target.value)}
-        />
-      </Field>
+      <AmountField id="pay" label={`You pay (${coin})`} error={errorId === "pay" ? error : undefined} placeholder="0.05" value={pay} onChange={onPay} />
+      <AmountField
+        id="tokens"
+        label={`You get (${token})`}
+        error={errorId === "tokens" ? error : undefined}
+        hint="Plus the network fee, paid in the native coin."
+        placeholder="100"
+        value={tokens}
+        onChange={onTokens}
+      />
       <Button type="submit" variant="brand" pending={busy}>
         <ShoppingCart aria-hidden /> Buy
       </Button>
