@@ -68,10 +68,11 @@ function directImports(packages: string[]): Plugin {
 }
 
 /**
- * Points every import of `specifier` in the client build at `replacement`, except the
- * replacement's own (which reaches the real module). See app/wallet/universal-provider.client.ts.
+ * Points every import of `specifier` (a package name, or a pattern of the import as written) in the
+ * client build at `replacement`, except the replacement's own (which reaches the real module). See
+ * app/wallet/universal-provider.client.ts and app/components/ui/lucide-icon.ts.
  */
-function standIn(specifier: string, replacement: string): Plugin {
+function standIn(specifier: string | RegExp, replacement: string): Plugin {
   const file = fileURLToPath(new URL(replacement, import.meta.url));
   return {
     name: `questline:stand-in:${specifier}`,
@@ -79,13 +80,58 @@ function standIn(specifier: string, replacement: string): Plugin {
     apply: "build",
     applyToEnvironment: (environment) => environment.name === "client",
     resolveId: {
-      filter: { id: new RegExp(`^${specifier.replace(/[/.]/g, "\\$&")}$`) },
+      filter: { id: typeof specifier === "string" ? new RegExp(`^${specifier.replace(/[/.]/g, "\\$&")}$`) : specifier },
       handler(_source, importer) {
         return importer && path.resolve(importer) === file ? null : file;
       },
     },
   };
 }
+
+/**
+ * What every page loads: the static imports of the page shell (app/root.tsx), so that they can
+ * share one chunk. Rolldown would otherwise cut them into a file per set of routes sharing them
+ * (a dozen files of a few hundred bytes each), and each file is compressed on its own.
+ *
+ * The module graph is recorded as it is parsed; the walk enters a package only from our code or
+ * from inside that package, never through a barrel's re-exports of other packages (which
+ * tree-shaking would mostly drop), and skips app/wallet/chain-config.ts, which the shell imports
+ * only for constants that are inlined (see `inlineConst` below).
+ */
+function pageShell() {
+  const staticImports = new Map<string, readonly string[]>();
+  const packageOf = (id: string) => /node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(id)?.[1];
+  let modules: Set<string> | undefined;
+  const closure = () => {
+    const found = new Set<string>();
+    const root = [...staticImports.keys()].find((id) => /[\\/]app[\\/]root\.tsx$/.test(id));
+    const stack = root ? [root] : [];
+    while (stack.length > 0) {
+      const id = stack.pop()!;
+      if (found.has(id) || /[\\/]app[\\/]wallet[\\/]chain-config\.ts$/.test(id)) continue;
+      found.add(id);
+      const from = packageOf(id);
+      stack.push(...(staticImports.get(id) ?? []).filter((dep) => from === undefined || [undefined, from].includes(packageOf(dep))));
+    }
+    return found;
+  };
+  const plugin: Plugin = {
+    name: "questline:page-shell",
+    applyToEnvironment: (environment) => environment.name === "client",
+    // The shell's chunk takes only the modules named, not everything they import; Rolldown allows
+    // that when entries (our route modules) may export more than they declare.
+    options: (options) => ({ ...options, preserveEntrySignatures: "allow-extension" }),
+    buildStart() {
+      staticImports.clear();
+      modules = undefined;
+    },
+    moduleParsed(info) {
+      staticImports.set(info.id, info.importedIds);
+    },
+  };
+  return { plugin, includes: (id: string) => (modules ??= closure()).has(id) };
+}
+const shell = pageShell();
 
 /** Writes build/client/.vite/chunks.json: each client chunk's modules and sizes (read by scripts/bundle-report.ts). */
 function chunkModules(): Plugin {
@@ -128,18 +174,11 @@ export default defineConfig({
           output: {
             codeSplitting: {
               groups: [
-                // What the shell does use of viem (defineChain and two chain descriptions, ~1 KiB)
-                // and Vite's preload helper, in their own chunks: otherwise rolldown merges them
-                // into chunks of wallet code that the shell would then load.
-                {
-                  name: "chains",
-                  test: /node_modules[\\/]viem[\\/]_esm[\\/](utils[\\/]chain[\\/]defineChain|chains[\\/]definitions[\\/](bsc|sepolia))\.js$/,
-                  priority: 100,
-                },
-                { name: "preload-helper", test: /vite[\\/]preload-helper/, priority: 100 },
-                // Whether the wallet cloud is configured: the shell asks (wallet-provider.tsx), and
-                // rolldown would otherwise put it in chain-config.ts's chunk, viem transports and all.
-                { name: "wallet-cloud", test: /[\\/]app[\\/]wallet[\\/]wallet-cloud\.ts$/, priority: 100 },
+                // React, React DOM and React Router: every page's largest and least changing file.
+                { name: "framework", test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/, priority: 200 },
+                // Everything the page shell imports, wallet-provider.tsx and Vite's preload helper
+                // included: one chunk, and none of it in chunks of wallet code.
+                { name: "shell", test: shell.includes, priority: 150, includeDependenciesRecursively: false },
               ],
             },
           },
@@ -150,8 +189,11 @@ export default defineConfig({
   plugins: [
     tailwindcss(),
     reactRouter(),
-    directImports(["viem"]),
+    directImports(["viem", "lucide-react"]),
     standIn("@walletconnect/universal-provider", "./app/wallet/universal-provider.client.ts"),
+    // Each lucide-react icon module imports `../createLucideIcon.mjs`.
+    standIn(/^\.\.\/createLucideIcon\.mjs$/, "./app/components/ui/lucide-icon.ts"),
+    shell.plugin,
     chunkModules(),
   ],
 });

@@ -1,4 +1,4 @@
-import { fallback, http, type Transport } from "viem";
+import { defineChain, fallback, http, type Transport } from "viem";
 import { arbitrum, base, blast, bsc, linea, sepolia } from "viem/chains";
 import { hasWalletCloud } from "./wallet-cloud";
 
@@ -46,6 +46,15 @@ export const SWAP_CHAIN_IDS: readonly number[] = [bsc.id];
 
 /** The local development chain (anvil). */
 export const LOCAL_CHAIN_ID = 31337;
+
+/** The local development chain (anvil), as viem describes a chain. */
+export const localChain = defineChain({
+  id: LOCAL_CHAIN_ID,
+  name: "Questline Local",
+  nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+  rpcUrls: { default: { http: ["http://127.0.0.1:8545"] } },
+  testnet: true,
+});
 
 /** The six chains with node endpoints (SPEC.md §9). */
 export const ENDPOINT_CHAIN_IDS = [sepolia.id, bsc.id, arbitrum.id, base.id, linea.id, blast.id] as const;

@@ -1,23 +1,13 @@
-import { defineChain } from "viem";
-import { bsc, sepolia } from "viem/chains";
 import { LOCAL_CHAIN_ID } from "./chain-config";
 
-export const localChain = defineChain({
-  id: LOCAL_CHAIN_ID,
-  name: "Questline Local",
-  nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-  rpcUrls: { default: { http: ["http://127.0.0.1:8545"] } },
-  testnet: true,
-});
-
-/** The networks members connect and sign in on: BNB Smart Chain and Sepolia, plus the local chain in development. */
-export function walletChains({ local }: { local: boolean }) {
-  return local ? ([bsc, sepolia, localChain] as const) : ([bsc, sepolia] as const);
-}
+// Plain numbers rather than viem's chain objects: every page loads this module (the page shell
+// names networks), and those objects would come with it.
+const BSC_ID = 56;
+const SEPOLIA_ID = 11155111;
 
 export const CHAIN_NAMES: Record<number, string> = {
-  [bsc.id]: "BNB Smart Chain",
-  [sepolia.id]: "Sepolia",
+  [BSC_ID]: "BNB Smart Chain",
+  [SEPOLIA_ID]: "Sepolia",
   [LOCAL_CHAIN_ID]: "Questline Local",
 };
 
@@ -30,15 +20,15 @@ export function shortAddress(address: string | null | undefined): string | null 
 
 /** The native coin's symbol per network. */
 export const NATIVE_SYMBOLS: Record<number, string> = {
-  [bsc.id]: "BNB",
-  [sepolia.id]: "ETH",
+  [BSC_ID]: "BNB",
+  [SEPOLIA_ID]: "ETH",
   [LOCAL_CHAIN_ID]: "ETH",
 };
 
 /** Block explorers of our networks; the local chain has none. */
 export const EXPLORERS: Record<number, string> = {
-  [bsc.id]: "https://bscscan.com",
-  [sepolia.id]: "https://sepolia.etherscan.io",
+  [BSC_ID]: "https://bscscan.com",
+  [SEPOLIA_ID]: "https://sepolia.etherscan.io",
 };
 
 /** The explorer's page of a transaction, or null where there is no explorer. */

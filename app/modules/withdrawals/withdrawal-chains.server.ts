@@ -6,8 +6,7 @@ import type { Env } from "~/lib/env.server";
 import type { Logger } from "~/lib/logger.server";
 import type { ContractAddresses } from "~/modules/chain/contract-addresses.server";
 import type { ChainAccess } from "~/modules/wallets/chain-access.server";
-import { LOCAL_CHAIN_ID } from "~/wallet/chain-config";
-import { localChain } from "~/wallet/chains";
+import { LOCAL_CHAIN_ID, localChain } from "~/wallet/chain-config";
 import type { WithdrawalChains } from "./withdrawal-chain.server";
 
 const CHAINS: Record<number, Chain> = { [bsc.id]: bsc, [sepolia.id]: sepolia, [LOCAL_CHAIN_ID]: localChain };
