@@ -35,3 +35,14 @@ export async function expectFieldError(scope: Page | Locator, label: string | Re
   await expect(error).toHaveText(message);
   await expect(field).toHaveAttribute("aria-describedby", `${id}-error`);
 }
+
+/**
+ * A notice saying `message` shows; then it is closed (as a member would), so that a later notice
+ * with the same words is not confused with this one while it is still on screen.
+ */
+export async function expectNotice(page: Page, message: string) {
+  const notice = page.getByRole("region", { name: "Notifications" }).locator("[data-tone]", { hasText: message });
+  await expect(notice).toBeVisible();
+  await notice.getByRole("button", { name: "Close notification" }).click();
+  await expect(notice).toBeHidden();
+}

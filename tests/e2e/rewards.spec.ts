@@ -1,6 +1,6 @@
 import type { Locator, Page } from "@playwright/test";
 import { expect, expectConsoleError, SAME_ORIGIN, test } from "./fixtures.ts";
-import { expectFieldError, localDateTime, screenshot, taskIdOf, uniqueSuffix } from "./quest-helpers.ts";
+import { expectFieldError, expectNotice, localDateTime, screenshot, taskIdOf, uniqueSuffix } from "./quest-helpers.ts";
 
 /**
  * XP reward pools end to end: an owner creates, edits and deletes a campaign's pools (the form
@@ -150,7 +150,7 @@ test("an owner creates, edits and deletes reward pools; a member cannot", async 
     await rewards(owner).getByRole("link", { name: "Create reward" }).click();
     await submitReward(owner, { distribution: "First completers", winners: "3", amount: "1,000", submit: "Create reward" });
     await expect(owner).toHaveURL(campaignUrl);
-    await expect(owner.getByText("Reward created")).toBeVisible();
+    await expectNotice(owner, "Reward created");
     const first = poolCard(owner, "First completers");
     await expect(first).toContainText("1,000 XP each");
     await expect(first).toContainText("For the first 3 members to complete every task.");
@@ -158,7 +158,7 @@ test("an owner creates, edits and deletes reward pools; a member cannot", async 
 
     await rewards(owner).getByRole("link", { name: "Create reward" }).click();
     await submitReward(owner, { distribution: "Leaderboard", winners: "10", rankAmounts: "500, 300\n100", submit: "Create reward" });
-    await expect(owner.getByText("Reward created")).toBeVisible();
+    await expectNotice(owner, "Reward created");
     const ranking = poolCard(owner, "Leaderboard");
     await expect(ranking).toContainText("Up to 500 XP");
     await expect(ranking).toContainText("For the top 10 of the campaign leaderboard at its end.");
@@ -239,10 +239,10 @@ test("the worker pays a campaign's pools when it ends; the member sees their gra
   await test.step("the owner adds a first-completers pool and an everyone pool", async () => {
     await owner.goto(`${campaignUrl}/rewards/new`);
     await submitReward(owner, { distribution: "First completers", winners: "2", amount: "250", submit: "Create reward" });
-    await expect(owner.getByText("Reward created")).toBeVisible();
+    await expectNotice(owner, "Reward created");
     await owner.goto(`${campaignUrl}/rewards/new`);
     await submitReward(owner, { distribution: "Everyone", total: "1000", submit: "Create reward" });
-    await expect(owner.getByText("Reward created")).toBeVisible();
+    await expectNotice(owner, "Reward created");
     await expect(poolCard(owner, "First completers")).toContainText("Paid in XP when the campaign ends.");
     await expect(poolCard(owner, "Everyone")).toContainText("Paid in XP when the campaign ends.");
   });
