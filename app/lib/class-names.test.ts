@@ -1,11 +1,8 @@
-import { readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
 import fc from "fast-check";
 import { twMerge } from "tailwind-merge";
 import { describe, expect, it } from "vitest";
+import { appSources } from "../../tests/setup/app-sources";
 import { mergeClasses } from "./class-names";
-
-const APP = path.resolve(import.meta.dirname, "..");
 
 /**
  * Every word inside a string literal of app/'s source that tailwind-merge or mergeClasses takes
@@ -13,18 +10,12 @@ const APP = path.resolve(import.meta.dirname, "..");
  */
 function vocabulary(): string[] {
   const words = new Set<string>();
-  const visit = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const file = path.join(dir, entry.name);
-      if (entry.isDirectory()) visit(file);
-      else if (/\.tsx?$/.test(entry.name) && !/\.test\.tsx?$|class-names\.ts$/.test(entry.name)) {
-        for (const [, double = "", back = "", single = ""] of readFileSync(file, "utf8").matchAll(/"([^"\n]*)"|`([^`]*)`|'([^'\n]*)'/g)) {
-          for (const word of (double + back + single).split(/\s+/)) if (/^[!\w[\-@*&.:/%#()=,>]+$/.test(word)) words.add(word);
-        }
-      }
+  for (const source of appSources()) {
+    if (source.includes("export function mergeClasses")) continue;
+    for (const [, double = "", back = "", single = ""] of source.matchAll(/"([^"\n]*)"|`([^`]*)`|'([^'\n]*)'/g)) {
+      for (const word of (double + back + single).split(/\s+/)) if (/^[!\w[\-@*&.:/%#()=,>]+$/.test(word)) words.add(word);
     }
-  };
-  visit(APP);
+  }
   return [...words].filter((word) => twMerge(`${word} ${word}`) === word || mergeClasses(`${word} ${word}`) === word).sort();
 }
 

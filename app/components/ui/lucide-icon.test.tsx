@@ -1,28 +1,21 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { createElement, type ComponentType, type SVGProps } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
+import { appSources } from "../../../tests/setup/app-sources";
 import createLucideIcon, { type IconData } from "./lucide-icon";
 
-const APP = path.resolve(import.meta.dirname, "../..");
-const LUCIDE = path.resolve(APP, "../node_modules/lucide-react/dist/esm");
+const LUCIDE = path.resolve(import.meta.dirname, "../../../node_modules/lucide-react/dist/esm");
 
 /** Every icon app/ imports from lucide-react. */
 function importedIcons(): string[] {
   const names = new Set<string>();
-  const visit = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const file = path.join(dir, entry.name);
-      if (entry.isDirectory()) visit(file);
-      else if (/\.tsx?$/.test(entry.name)) {
-        for (const [, list = ""] of readFileSync(file, "utf8").matchAll(/^import \{([^}]*)\} from "lucide-react";/gm)) {
-          for (const spec of list.split(",").map((s) => s.trim())) if (spec && !spec.startsWith("type ")) names.add(spec.split(/\s+as\s+/)[0]!);
-        }
-      }
+  for (const source of appSources()) {
+    for (const [, list = ""] of source.matchAll(/^import \{([^}]*)\} from "lucide-react";/gm)) {
+      for (const spec of list.split(",").map((s) => s.trim())) if (spec && !spec.startsWith("type ")) names.add(spec.split(/\s+as\s+/)[0]!);
     }
-  };
-  visit(APP);
+  }
   return [...names].sort();
 }
 
