@@ -87,7 +87,7 @@ export default defineConfig({
         // Tests make their own data; the demo would only slow the start.
         SEED_DEMO: "false",
         // The platform operator the category tests sign in as (tests/e2e/quest-forms.spec.ts).
-        OPERATORS: "operator@example.com",
+        OPERATORS: "operator@example.com,treasurer@example.com",
         // The local anvil chain (id 31337, random loopback port) that the wallet tests sign in on;
         // production turns it off by default.
         LOCAL_CHAIN: "on",

@@ -44,6 +44,7 @@ export default [
     route("invites/:token", "routes/invites/accept.tsx"),
     route("operator/categories", "routes/operator/categories.tsx"),
     route("operator/withdrawals", "routes/operator/withdrawals.tsx"),
+    route("operator/deposits", "routes/operator/deposits.tsx"),
     ...prefix("settings", [
       layout("routes/settings/layout.tsx", [
         index("routes/settings/index.ts"),

@@ -45,6 +45,7 @@ export const ROUTES = {
   "invites.accept": { path: "/invites/:token" },
   "operator.categories": { path: "/operator/categories" },
   "operator.withdrawals": { path: "/operator/withdrawals" },
+  "operator.deposits": { path: "/operator/deposits" },
   "settings.leaderboard": { path: "/settings/leaderboard" },
   "settings.speedometer": { path: "/settings/speedometer" },
   "settings.starboard": { path: "/settings/starboard" },

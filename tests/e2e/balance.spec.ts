@@ -7,7 +7,7 @@ import { questTokenAbi } from "../../contracts/generated/quest-token.ts";
 import { DEV_PRIVATE_KEYS } from "../../contracts/dev-accounts.ts";
 import { expectConsoleError } from "./fixtures.ts";
 import { screenshot } from "./quest-helpers.ts";
-import { chainRpc, expect, localRpcUrl, signInWithWallet, walletTest } from "./wallet-helpers.ts";
+import { chainRpc, expect, localRpcUrl, short, signInWithWallet, walletTest } from "./wallet-helpers.ts";
 
 /**
  * The Balance screen with the test wallet on the app's local chain: a deposit by amount
@@ -192,4 +192,58 @@ test("deposit by amount is pending until confirmed, then credited; a withdrawal 
   // The dashboard shows the balance.
   await page.goto("/dashboard");
   await expect(page.locator("[data-balance='QUEST:31337']")).toContainText("45 QUEST");
+});
+
+test("an operator gives a deposit that matched no member to the member whose wallet sent it; it is credited to them once", async ({ page, wallet, newPage, signIn }) => {
+  await signInWithWallet(page, wallet);
+  const rpc = await localRpcUrl(page);
+  await chainRpc(rpc, "anvil_setBalance", [wallet.address, HUNDRED_ETH]);
+  await page.goto("/balance");
+  const { token, vault } = await contractsOf(page);
+  await call(rpc, token, questTokenAbi, "mint", [wallet.address, parseEther("50")]);
+
+  // The member deposits straight to the vault with a reference that is nobody's.
+  const sender = createWalletClient({ chain: anvil, transport: http(rpc), account: wallet.account });
+  const { reader } = admin(rpc);
+  await reader.waitForTransactionReceipt({ hash: await sender.writeContract({ address: token, abi: questTokenAbi, functionName: "approve", args: [vault, parseEther("20")] }) });
+  const deposited = await sender.writeContract({ address: vault, abi: depositVaultAbi, functionName: "deposit", args: [parseEther("20"), `0x${"5e".repeat(32)}`] });
+  await reader.waitForTransactionReceipt({ hash: deposited });
+  await chainRpc(rpc, "evm_mine");
+
+  // A second operator (each address may ask for a sign-in e-mail once in 30 s; the other test signs the first one in).
+  const operatorPage = await newPage();
+  await signIn(operatorPage, "treasurer@example.com");
+  await operatorPage.goto("/operator/withdrawals");
+  await operatorPage.getByRole("navigation", { name: "Operator screens" }).getByRole("link", { name: "Deposits" }).click();
+  await expect(operatorPage).toHaveTitle(/^Deposits - /);
+  // The scanner records it within a second or two.
+  const row = operatorPage.locator("[data-deposit]", { hasText: deposited });
+  await expect(async () => {
+    await operatorPage.reload();
+    await expect(row).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
+  await expect(row).toContainText("20 QUEST");
+  await expect(row).toContainText(`Sent from a wallet linked to ${short(wallet.address.toLowerCase())}.`);
+  const member = row.getByLabel("Give to member (e-mail, username or wallet)");
+  await expect(member).toHaveValue(new RegExp(`^${wallet.address}$`, "i"));
+  await screenshot(operatorPage, "operator-unmatched-deposit");
+
+  // A member nobody is: refused in words, nothing given. (The refusal answers 400, which the browser logs.)
+  expectConsoleError(/status of 400/);
+  await member.fill("nobody@example.com");
+  await row.getByRole("button", { name: "Give deposit" }).click();
+  await expect(row.getByText("No member has that e-mail, username or wallet.")).toBeVisible();
+  await expect(statValue(page, "Available")).toHaveText("0 QUEST");
+
+  await member.fill(wallet.address);
+  await row.getByRole("button", { name: "Give deposit" }).click();
+  await expect(operatorPage.getByText(`Deposit given to ${short(wallet.address.toLowerCase())}`)).toBeVisible();
+  await expect(operatorPage.getByText("No unmatched deposits")).toBeVisible();
+
+  // The member's balance: credited once, on the next scan.
+  await expect(async () => {
+    await page.reload();
+    await expect(statValue(page, "Available")).toHaveText("20 QUEST", { timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
+  await expect(page.getByRole("row", { name: /Deposit \+20 QUEST credited/ })).toHaveCount(1);
 });

@@ -18,7 +18,7 @@ export function TransactionTable({ rows, page, hasMore }: { rows: BalancePage["t
       </h2>
       {rows.length === 0 && page === 1 ? (
         <EmptyState icon={ReceiptText} title="No transactions yet">
-          Deposits, withdrawals and token rewards show here.
+          Your deposits and withdrawals show here.
         </EmptyState>
       ) : (
         <>

@@ -17,7 +17,7 @@ export function BalanceCard({ balances }: { balances: Balance[] }) {
       </CardHeader>
       <CardContent className="grid gap-3">
         {balances.length === 0 ? (
-          <p className="text-sm text-muted-foreground">Nothing yet: deposit from your wallet or earn token rewards.</p>
+          <p className="text-sm text-muted-foreground">Nothing yet: deposit tokens from your wallet to hold them here.</p>
         ) : (
           <dl className="grid gap-2">
             {balances.map((b) => (

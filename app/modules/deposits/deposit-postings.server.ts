@@ -14,6 +14,7 @@ import { userOfRef } from "./deposit-refs.server";
  * guard a second time.
  *
  *   seen      onchain → deposits_in_transit        (pending)
+ *   assigned  onchain → deposits_in_transit        (an operator names the member of an unmatched one: pending)
  *   reorged   deposits_in_transit → onchain        (its block left the chain)
  *   credited  deposits_in_transit → member         (enough confirmations)
  */
@@ -47,12 +48,18 @@ async function reorgsOf(tx: Db, depositId: string): Promise<number> {
 
 const generation = (n: number) => (n > 0 ? `:${n}` : "");
 
-function postSeen(tx: Db, row: Pick<DepositRecord, "id" | "chainId" | "txHash" | "logIndex" | "blockHash" | "asset" | "amount">, reorgs: number) {
+function postSeen(
+  tx: Db,
+  row: Pick<DepositRecord, "id" | "chainId" | "txHash" | "logIndex" | "blockHash" | "asset" | "amount">,
+  reorgs: number,
+  memo: string | null = null,
+) {
   return transfer({
     db: tx,
     key: `deposit:seen:${row.chainId}:${row.txHash}:${row.logIndex}:${row.blockHash}${generation(reorgs)}`,
     kind: "deposit_seen",
     reference: row.id,
+    memo,
     asset: row.asset as Asset,
     amount: row.amount,
     from: "onchain",
@@ -157,5 +164,21 @@ export async function creditDeposit(tx: Db, row: DepositRecord & { userId: strin
     asset: row.asset as Asset,
     amount: row.amount,
   });
+  return true;
+}
+
+/**
+ * An operator names the member an unmatched deposit was meant for: it becomes theirs and
+ * `pending`, and the scanner credits it as any other (after checking its block is still the
+ * chain's). Only the update that finds it unmatched posts; the memo says who assigned it.
+ */
+export async function assignDeposit(tx: Db, { depositId, userId, memo }: { depositId: string; userId: string; memo: string }): Promise<boolean> {
+  const [updated] = await tx
+    .update(deposit)
+    .set({ status: "pending", userId, updatedAt: sql`now()` })
+    .where(and(eq(deposit.id, depositId), eq(deposit.status, "unmatched")))
+    .returning();
+  if (!updated) return false;
+  await postSeen(tx, updated, 0, memo);
   return true;
 }

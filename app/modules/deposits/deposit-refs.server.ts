@@ -9,14 +9,21 @@ import type { Db } from "~/lib/db.server";
  * on-chain deposit to their account. Random, created on first use and never changed.
  */
 export async function depositRefOf({ db, userId }: { db: Db; userId: string }): Promise<Hex> {
+  const existing = await refOf(db, userId);
+  if (existing) return existing;
   // Two first requests at once both insert; one wins and both read the winner's reference.
   await db
     .insert(depositReference)
     .values({ userId, ref: `0x${randomBytes(32).toString("hex")}` })
     .onConflictDoNothing();
+  const created = await refOf(db, userId);
+  if (!created) throw new Error(`No deposit reference could be created for member ${userId}`);
+  return created;
+}
+
+async function refOf(db: Db, userId: string): Promise<Hex | undefined> {
   const [row] = await db.select({ ref: depositReference.ref }).from(depositReference).where(eq(depositReference.userId, userId));
-  if (!row) throw new Error(`No deposit reference could be created for member ${userId}`);
-  return row.ref as Hex;
+  return row?.ref as Hex | undefined;
 }
 
 /** The member whose deposit reference `ref` is, or null when it is nobody's. */

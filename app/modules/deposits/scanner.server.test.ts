@@ -10,6 +10,7 @@ import { depositVaultAbi } from "../../../contracts/generated/deposit-vault.ts";
 import { questTokenAbi } from "../../../contracts/generated/quest-token.ts";
 import { user } from "#db/schema/auth";
 import { deposit, depositCursor, journalEntry } from "#db/schema/ledger";
+import { walletAddress } from "#db/schema/wallets";
 import type { Database } from "~/lib/db.server";
 import { startLocalChain, type LocalChain } from "~/lib/local-chain.server";
 import { createLogger } from "~/lib/logger.server";
@@ -20,6 +21,7 @@ import { createTestDatabase } from "../../../tests/setup/test-db";
 import { depositRefOf, userOfRef } from "./deposit-refs.server";
 import { listDeposits } from "./deposits.server";
 import { scanDeposits, type ScanOptions } from "./scanner.server";
+import { assignUnmatchedDeposit, unmatchedDeposits } from "./unmatched-deposits.server";
 
 const CHAIN_ID = 31337;
 const Q = questAsset(CHAIN_ID);
@@ -96,6 +98,7 @@ describe("deposit references", () => {
     const refs = await Promise.all(Array.from({ length: 5 }, () => depositRefOf({ db: database.db, userId: "r" })));
     expect(new Set(refs).size).toBe(1);
     expect(refs[0]).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(await depositRefOf({ db: database.db, userId: "r" })).toBe(refs[0]);
     expect(await userOfRef({ db: database.db, ref: refs[0]! })).toBe("r");
     expect(await userOfRef({ db: database.db, ref: refs[0]!.toUpperCase().replace("0X", "0x") as Hex })).toBe("r");
     expect(await userOfRef({ db: database.db, ref: `0x${"00".repeat(32)}` })).toBeNull();
@@ -236,6 +239,58 @@ describe("scanDeposits", () => {
     expect(row).toMatchObject({ status: "unmatched", userId: null, amount: parseEther("4") });
     expect(await database.db.select().from(journalEntry).where(eq(journalEntry.reference, row!.id))).toEqual([]);
     expect(await available("someone")).toBe(0n);
+  });
+});
+
+describe("unmatched deposits", () => {
+  const NOBODY: Hex = `0x${"cd".repeat(32)}`;
+  const give = (depositId: string, to: string) => assignUnmatchedDeposit({ db: database.db, depositId, member: to, operatorEmail: "operator@example.com" });
+
+  it("shows who sent one; given to a member, it is credited to them exactly once on the next scan", async () => {
+    await member("sender");
+    await database.db.update(user).set({ username: "sender" }).where(eq(user.id, "sender"));
+    await database.db.insert(walletAddress).values({ id: "w1", userId: "sender", address: depositor(2).account.address, chainId: CHAIN_ID });
+    await depositOnChain(parseEther("4"), NOBODY, 2);
+    await testClient().mine({ blocks: 2 });
+    await scan();
+    const [listed] = await unmatchedDeposits({ db: database.db });
+    expect(listed).toMatchObject({ amount: parseEther("4"), sender: { label: "@sender" } });
+
+    expect(await give(listed!.id, "@Sender")).toEqual({ ok: true, member: "@sender" });
+    expect(await unmatchedDeposits({ db: database.db })).toEqual([]);
+    expect(await give(listed!.id, "sender")).toEqual({ ok: false, field: "deposit", message: expect.stringMatching(/no longer unmatched/) });
+    expect(await scan()).toMatchObject({ credited: 1 });
+    expect(await scan()).toMatchObject({ credited: 0 });
+    expect(await available("sender")).toBe(parseEther("4"));
+    const [seen] = await database.db.select().from(journalEntry).where(eq(journalEntry.kind, "deposit_seen"));
+    expect(seen?.memo).toBe("Assigned to @sender (sender) by operator operator@example.com");
+    expect(await checkLedger({ db: database.db })).toEqual(CLEAN);
+  });
+
+  it("refuses a member nobody is, and changes nothing", async () => {
+    await depositOnChain(parseEther("2"), NOBODY);
+    await scan();
+    const [listed] = await unmatchedDeposits({ db: database.db });
+    expect(listed?.sender).toBeNull();
+    expect(await give(listed!.id, "ghost@example.com")).toEqual({ ok: false, field: "member", message: "No member has that e-mail, username or wallet." });
+    expect(await give("dep_missing", "ghost@example.com")).toMatchObject({ ok: false, field: "member" });
+    expect((await rowsOf())[0]).toMatchObject({ status: "unmatched", userId: null });
+    expect(await database.db.select().from(journalEntry)).toEqual([]);
+  });
+
+  it("gives a deposit once when two operators give it at the same time", async () => {
+    await member("a");
+    await member("b");
+    await depositOnChain(parseEther("3"), NOBODY);
+    await testClient().mine({ blocks: 2 });
+    await scan();
+    const [listed] = await unmatchedDeposits({ db: database.db });
+    await database.db.insert(walletAddress).values({ id: "wb", userId: "b", address: depositor(3).account.address, chainId: CHAIN_ID });
+    const results = await Promise.all([give(listed!.id, "a@example.com"), give(listed!.id, depositor(3).account.address.toUpperCase().replace("0X", "0x"))]);
+    expect(results.filter((r) => r.ok)).toHaveLength(1);
+    await scan();
+    expect((await available("a")) + (await available("b"))).toBe(parseEther("3"));
+    expect(await checkLedger({ db: database.db })).toEqual(CLEAN);
   });
 });
 

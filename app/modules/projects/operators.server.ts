@@ -29,5 +29,5 @@ export async function requireOperatorUser(context: Readonly<RouterContextProvide
   const { database, env } = context.get(servicesContext);
   const { user: member } = await requireUser(context, request);
   await requireOperator({ db: database.db, operators: env.operators, userId: member.id });
-  return { db: database.db, userId: member.id };
+  return { db: database.db, userId: member.id, email: member.email };
 }

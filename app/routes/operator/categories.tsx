@@ -1,6 +1,7 @@
 import { data } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/categories";
+import { OperatorNav } from "~/components/operator/operator-nav";
 import { PageHeader } from "~/components/page-header";
 import { CategoryManager, type CategoryActionData } from "~/components/projects/category-manager";
 import { parseForm } from "~/lib/forms";
@@ -55,7 +56,7 @@ export async function action(args: Route.ActionArgs) {
 export default function OperatorCategories({ loaderData }: Route.ComponentProps) {
   return (
     <>
-      <PageHeader title="Categories" description="Operators only: the labels projects are browsed by." />
+      <PageHeader title="Categories" description="Operators only: the labels projects are browsed by." actions={<OperatorNav />} />
       <CategoryManager categories={loaderData.categories} />
     </>
   );

@@ -4,6 +4,7 @@ import { data, useFetcher } from "react-router";
 import type { Route } from "./+types/withdrawals";
 import { TxHash } from "~/components/chain/tx-progress";
 import { EmptyState } from "~/components/empty-state";
+import { OperatorNav } from "~/components/operator/operator-nav";
 import { PageHeader } from "~/components/page-header";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
@@ -46,7 +47,7 @@ export default function OperatorWithdrawals({ loaderData: { paused, rows } }: Ro
   }, [result]);
   return (
     <div className="grid gap-6">
-      <PageHeader title="Withdrawals" description="Pause or resume paying withdrawals, and see the ones that need attention." />
+      <PageHeader title="Withdrawals" description="Pause or resume paying withdrawals, and see the ones that need attention." actions={<OperatorNav />} />
       <Card>
         <CardHeader>
           <CardTitle>{paused ? "Withdrawals are paused" : "Withdrawals are being paid"}</CardTitle>
