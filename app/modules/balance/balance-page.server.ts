@@ -45,7 +45,7 @@ export async function loadBalancePage(services: Pick<Services, "database" | "con
     listWithdrawals({ db, userId, limit: 20 }),
     withdrawalsPaused({ db }),
     listWallets({ db, userId }),
-    history({ db, userId, page, perPage: PER_PAGE }),
+    history({ db, userId, page, perPage: PER_PAGE, changing: "available" }),
   ]);
   const asset = "chainId" in chain ? questAsset(chain.chainId) : null;
   if (asset && !balances.some((b) => b.asset === asset)) balances.unshift({ asset, available: 0n, held: 0n });

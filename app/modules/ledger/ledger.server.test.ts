@@ -83,4 +83,15 @@ describe("ledger", () => {
     expect(second.items.map((item) => item.kind)).toEqual(["withdrawal_hold", "reward"]);
     expect(second.hasMore).toBe(false);
   });
+
+  it("lists only the entries that moved an account of the member's, when asked", async () => {
+    const db = database.db;
+    const spendable = await history({ db, userId: "a", perPage: 2, changing: "available" });
+    expect(spendable.items.map((item) => [item.kind, item.available])).toEqual([
+      ["withdrawal_release", 10n],
+      ["withdrawal_hold", -60n],
+    ]);
+    expect(spendable.hasMore).toBe(true);
+    expect((await history({ db, userId: "a", page: 2, perPage: 2, changing: "available" })).items.map((item) => item.kind)).toEqual(["reward"]);
+  });
 });

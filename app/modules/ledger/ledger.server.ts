@@ -131,12 +131,32 @@ export type HistoryItem = {
   gross: bigint;
 };
 
-/** A member's entries, newest first, `perPage` to a page (pages count from 1). */
-export async function history({ db, userId, page = 1, perPage = 20 }: { db: Db; userId: string; page?: number; perPage?: number }) {
+/**
+ * A member's entries, newest first, `perPage` to a page (pages count from 1). With `changing`,
+ * only the entries that moved that account of theirs (`available`: what they can spend; a
+ * withdrawal's later steps, between held and platform accounts, are left out).
+ */
+export async function history({
+  db,
+  userId,
+  page = 1,
+  perPage = 20,
+  changing,
+}: {
+  db: Db;
+  userId: string;
+  page?: number;
+  perPage?: number;
+  changing?: LedgerAccountName;
+}) {
+  const changed = changing
+    ? sql`exists (select 1 from ${journalLine} join ${ledgerAccount} on ${ledgerAccount.id} = ${journalLine.accountId}
+        where ${journalLine.entryId} = ${journalEntry.id} and ${ledgerAccount.holder} = ${userId} and ${ledgerAccount.name} = ${changing})`
+    : undefined;
   const entries = await db
     .select({ id: journalEntry.id, kind: journalEntry.kind, reference: journalEntry.reference, memo: journalEntry.memo, createdAt: journalEntry.createdAt })
     .from(journalEntry)
-    .where(eq(journalEntry.userId, userId))
+    .where(and(eq(journalEntry.userId, userId), changed))
     .orderBy(desc(journalEntry.id))
     .limit(perPage + 1)
     .offset((page - 1) * perPage);
