@@ -233,7 +233,13 @@ test("an operator gives a deposit that matched no member to the member whose wal
   await member.fill("nobody@example.com");
   await row.getByRole("button", { name: "Give deposit" }).click();
   await expect(row.getByText("No member has that e-mail, username or wallet.")).toBeVisible();
-  await expect(statValue(page, "Available")).toHaveText("0 QUEST");
+  await expect(member).toHaveAttribute("aria-invalid", "true");
+  // Nothing was given: after a reload the deposit is still listed, and on a phone, in dark.
+  await operatorPage.setViewportSize({ width: 375, height: 800 });
+  await operatorPage.emulateMedia({ colorScheme: "dark" });
+  await operatorPage.reload();
+  await expect(row).toBeVisible();
+  await screenshot(operatorPage, "operator-unmatched-deposit-phone-dark");
 
   await member.fill(wallet.address);
   await row.getByRole("button", { name: "Give deposit" }).click();

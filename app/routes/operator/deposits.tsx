@@ -28,20 +28,19 @@ export async function loader(args: Route.LoaderArgs) {
   return { rows: rows.map((row) => ({ ...row, amount: row.amount.toString(), createdAt: row.createdAt.toISOString() })) };
 }
 
-export type AssignActionData = { ok: true; deposit: string; member: string } | { ok: false; deposit: string; errors: FieldErrors };
+export type AssignActionData = { ok: true; member: string } | { ok: false; errors: FieldErrors };
 
 export async function action(args: Route.ActionArgs) {
   const { db, email } = await requireOperatorUser(args.context, args.request);
   const formData = await args.request.formData();
   const form = parseForm(assignDepositSchema, formData);
-  const depositId = String(formData.get("deposit") ?? "");
-  if (!form.ok) return data<AssignActionData>({ ok: false, deposit: depositId, errors: form.errors }, { status: 400 });
+  if (!form.ok) return data<AssignActionData>({ ok: false, errors: form.errors }, { status: 400 });
   const result = await assignUnmatchedDeposit({ db, depositId: form.data.deposit, member: form.data.member, operatorEmail: email });
   if (!result.ok) {
     const errors: FieldErrors = { [result.field === "member" ? "member" : "form"]: result.message };
-    return data<AssignActionData>({ ok: false, deposit: depositId, errors }, { status: result.field === "member" ? 400 : 409 });
+    return data<AssignActionData>({ ok: false, errors }, { status: result.field === "member" ? 400 : 409 });
   }
-  return data<AssignActionData>({ ok: true, deposit: depositId, member: result.member });
+  return data<AssignActionData>({ ok: true, member: result.member });
 }
 
 const when = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
