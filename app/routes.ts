@@ -18,6 +18,7 @@ export default [
       route(":project/edit", "routes/projects/edit.tsx"),
       route(":project/invites", "routes/projects/invites.tsx"),
       route(":project/leaderboard", "routes/projects/leaderboard.tsx"),
+      route(":project/review", "routes/projects/review.tsx"),
       route(":project/tasks/new", "routes/tasks/new.tsx"),
       route(":project/campaigns", "routes/campaigns/project-index.tsx"),
       route(":project/campaigns/new", "routes/campaigns/new.tsx"),

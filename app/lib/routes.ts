@@ -21,6 +21,7 @@ export const ROUTES = {
   "projects.edit": { path: "/projects/:project/edit", bindings: { project: "slug" } },
   "projects.invites": { path: "/projects/:project/invites", bindings: { project: "slug" } },
   "projects.leaderboard": { path: "/projects/:project/leaderboard", bindings: { project: "slug" } },
+  "projects.review": { path: "/projects/:project/review", bindings: { project: "slug" } },
   "projects.campaigns": { path: "/projects/:project/campaigns", bindings: { project: "slug" } },
   "projects.crusades": { path: "/projects/:project/crusades", bindings: { project: "slug" } },
   "categories.show": { path: "/categories/:category", bindings: { category: "slug" } },

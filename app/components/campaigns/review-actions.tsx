@@ -7,8 +7,8 @@ import { Dialog, DialogContent, DialogDescription, DialogTitle } from "~/compone
 import { Field, fieldProps } from "~/components/ui/field";
 import { Textarea } from "~/components/ui/textarea";
 
-/** What the submissions action answers: how many decisions went through, and why the others did not. */
-export type ReviewOutcome = {
+/** What a review queue's action answers (see `reviewFromForm`). */
+type ReviewOutcome = {
   decision: "approved" | "rejected";
   done: number;
   failed: string[];

@@ -13,13 +13,16 @@ export function SubmissionFilters({
   tasks,
   csvHref,
   clearHref,
+  queue,
 }: {
   status: string;
   q: string;
   task: string;
   tasks: { id: string; title: string }[];
-  csvHref: string;
+  csvHref?: string;
   clearHref: string | null;
+  /** On the project's page: which queue (campaign, crusade, standalone tasks) to show. */
+  queue?: { value: string; options: { value: string; label: string }[] };
 }) {
   const navigation = useNavigation();
   const searching = navigation.state === "loading" && navigation.formMethod === "GET";
@@ -34,6 +37,19 @@ export function SubmissionFilters({
             <Input id="q" name="q" type="search" defaultValue={q} placeholder="Member name, e-mail or task" className="pl-9" maxLength={100} />
           </div>
         </div>
+        {queue && (
+          <div className="grid gap-2 sm:w-56">
+            <Label htmlFor="queue">Queue</Label>
+            <Select id="queue" name="in" defaultValue={queue.value}>
+              <option value="">Everything</option>
+              {queue.options.map((o) => (
+                <option key={o.value} value={o.value}>
+                  {o.label}
+                </option>
+              ))}
+            </Select>
+          </div>
+        )}
         <div className="grid gap-2 sm:w-56">
           <Label htmlFor="task">Task</Label>
           <Select id="task" name="task" defaultValue={task}>
@@ -56,11 +72,13 @@ export function SubmissionFilters({
           )}
         </div>
       </Form>
-      <Button asChild variant="outline" className="w-fit">
-        <a href={csvHref} download>
-          <Download /> Export CSV
-        </a>
-      </Button>
+      {csvHref && (
+        <Button asChild variant="outline" className="w-fit">
+          <a href={csvHref} download>
+            <Download /> Export CSV
+          </a>
+        </Button>
+      )}
     </div>
   );
 }

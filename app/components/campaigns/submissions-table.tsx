@@ -15,7 +15,7 @@ export type SubmissionRow = {
   createdAt: Date | string;
   reviewedAt: Date | string | null;
   task: { id: string; title: string; xp: number };
-  member: { name: string; email: string };
+  member: { id: string; name: string; email: string };
   reviewer: string | null;
 };
 
@@ -89,8 +89,14 @@ function DecisionInfo({ row }: { row: SubmissionRow }) {
   );
 }
 
-function RowActions({ row }: { row: SubmissionRow }) {
+/** Said on the reviewer's own row instead of its buttons. */
+function OwnSubmission() {
+  return <p className="max-w-48 text-xs text-muted-foreground md:text-right">Your own submission: another member of the team reviews it.</p>;
+}
+
+function RowActions({ row, own }: { row: SubmissionRow; own: boolean }) {
   if (row.status === "approved") return null;
+  if (own) return <OwnSubmission />;
   return (
     <div className="flex flex-wrap justify-end gap-2 md:flex-nowrap">
       <ApproveButton ids={[row.id]} label={`Approve the submission of ${who(row.member)}`} />
@@ -108,15 +114,32 @@ function RowActions({ row }: { row: SubmissionRow }) {
 /**
  * One status's submissions: who, which task, what they sent, when, and the decision; pending
  * ones can be approved or rejected one by one or in bulk, rejected ones approved after all. A
- * table on wide screens, cards on phones.
+ * table on wide screens, cards on phones. The viewer's own submissions cannot be picked: nobody
+ * decides on their own.
  */
-export function SubmissionsTable({ status, rows, filtered }: { status: SubmissionRow["status"]; rows: SubmissionRow[]; filtered: boolean }) {
+export function SubmissionsTable({
+  status,
+  rows,
+  filtered,
+  viewerId,
+}: {
+  status: SubmissionRow["status"];
+  rows: SubmissionRow[];
+  filtered: boolean;
+  viewerId: string;
+}) {
   const [picked, setPicked] = useState<string[]>([]);
-  const selected = picked.filter((id) => rows.some((r) => r.id === id));
+  const isOwn = (row: SubmissionRow) => row.member.id === viewerId;
+  const pickable = rows.filter((r) => !isOwn(r));
+  const selected = picked.filter((id) => pickable.some((r) => r.id === id));
   const selectable = status !== "approved";
   const clear = () => setPicked([]);
   const toggle = (id: string) => (checked: boolean) => setPicked(checked ? [...selected, id] : selected.filter((s) => s !== id));
-  const selectAll = { checked: rows.length > 0 && selected.length === rows.length, partly: selected.length > 0 && selected.length < rows.length, onChange: (all: boolean) => setPicked(all ? rows.map((r) => r.id) : []) };
+  const selectAll = {
+    checked: pickable.length > 0 && selected.length === pickable.length,
+    partly: selected.length > 0 && selected.length < pickable.length,
+    onChange: (all: boolean) => setPicked(all ? pickable.map((r) => r.id) : []),
+  };
 
   if (rows.length === 0) {
     return (
@@ -168,12 +191,8 @@ export function SubmissionsTable({ status, rows, filtered }: { status: Submissio
           </TableHeader>
           <TableBody>
             {rows.map((row) => (
-              <TableRow key={row.id} data-state={selected.includes(row.id) ? "selected" : undefined} className="align-top">
-                {selectable && (
-                  <TableCell>
-                    <RowCheckbox row={row} checked={selected.includes(row.id)} onChange={toggle(row.id)} />
-                  </TableCell>
-                )}
+              <TableRow key={row.id} id={`submission-${row.id}`} data-state={selected.includes(row.id) ? "selected" : undefined} className="align-top">
+                {selectable && <TableCell>{!isOwn(row) && <RowCheckbox row={row} checked={selected.includes(row.id)} onChange={toggle(row.id)} />}</TableCell>}
                 <TableCell className="max-w-56 min-w-40">
                   <MemberInfo row={row} />
                 </TableCell>
@@ -193,7 +212,7 @@ export function SubmissionsTable({ status, rows, filtered }: { status: Submissio
                 )}
                 {selectable && (
                   <TableCell>
-                    <RowActions row={row} />
+                    <RowActions row={row} own={isOwn(row)} />
                   </TableCell>
                 )}
               </TableRow>
@@ -206,7 +225,7 @@ export function SubmissionsTable({ status, rows, filtered }: { status: Submissio
         {rows.map((row) => (
           <li key={row.id} className={cn("grid gap-3 rounded-xl border bg-card p-4 text-sm", selected.includes(row.id) && "border-lime-600/60 bg-muted/60")}>
             <div className="flex items-start gap-3">
-              {selectable && (
+              {selectable && !isOwn(row) && (
                 <span className="pt-0.5">
                   <RowCheckbox row={row} checked={selected.includes(row.id)} onChange={toggle(row.id)} />
                 </span>
@@ -219,7 +238,7 @@ export function SubmissionsTable({ status, rows, filtered }: { status: Submissio
             <TaskInfo row={row} />
             <SubmissionContent submission={row.submission} member={who(row.member)} />
             <DecisionInfo row={row} />
-            {selectable && <RowActions row={row} />}
+            {selectable && <RowActions row={row} own={isOwn(row)} />}
           </li>
         ))}
       </ul>

@@ -1,4 +1,4 @@
-import { Globe, MessageCircle, Send } from "lucide-react";
+import { ClipboardCheck, Globe, MessageCircle, Send } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { Badge } from "~/components/ui/badge";
@@ -73,5 +73,20 @@ export function ProjectHeader({ project, actions }: { project: ProjectHeaderData
         )}
       </div>
     </header>
+  );
+}
+
+/** For those who may review: the project's "To review" page, with how many submissions wait. */
+export function ToReviewLink({ projectSlug, count }: { projectSlug: string; count: number }) {
+  const waiting = `${count.toLocaleString("en")} ${count === 1 ? "submission waits" : "submissions wait"} for review`;
+  return (
+    <Button asChild variant={count > 0 ? "brand" : "outline"} size="sm">
+      <Link to={route("projects.review", { project: projectSlug })} aria-label={`To review: ${waiting}`} title={waiting}>
+        <ClipboardCheck aria-hidden /> To review
+        <Badge variant={count > 0 ? "secondary" : "outline"} className="tabular-nums">
+          {count.toLocaleString("en")}
+        </Badge>
+      </Link>
+    </Button>
   );
 }

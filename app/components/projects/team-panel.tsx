@@ -53,9 +53,13 @@ export function TeamPanel({
             <h3 className="flex items-center gap-2 text-sm font-medium">
               <ClipboardCheck className="size-4 text-muted-foreground" aria-hidden /> Submissions
             </h3>
-            {reviewCampaigns.length === 0 ? (
-              <p className="text-sm text-muted-foreground">No campaigns to review yet.</p>
-            ) : (
+            <Link
+              to={route("projects.review", { project })}
+              className="flex items-center justify-between gap-2 rounded-md px-2 py-1.5 text-sm font-medium hover:bg-accent focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none"
+            >
+              Everything to review
+            </Link>
+            {reviewCampaigns.length > 0 && (
               <ul className="grid gap-1">
                 {reviewCampaigns.map((c) => (
                   <li key={c.id}>

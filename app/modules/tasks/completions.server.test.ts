@@ -9,7 +9,8 @@ import { walletAddress } from "#db/schema/wallets";
 import type { Database } from "~/lib/db.server";
 import { boardKey, rankOf } from "~/modules/leaderboards/leaderboards.server";
 import { createTestDatabase } from "../../../tests/setup/test-db";
-import { attemptTask, firstCompleters, reviewCompletion, type BalanceReader } from "./completions.server";
+import { attemptTask, firstCompleters, OWN_SUBMISSION, reviewCompletion, type BalanceReader } from "./completions.server";
+import { saveTask } from "./tasks.server";
 
 let database: Database;
 const noChain: BalanceReader = async () => {
@@ -153,6 +154,47 @@ describe("review", () => {
     const decisions = await database.db.select().from(reviewDecision).where(eq(reviewDecision.completionId, completionId));
     expect(decisions.map((d) => d.decision).sort()).toEqual(["approved", "rejected"]);
     expect(await firstCompleters({ db: database.db, taskId: id })).toMatchObject([{ userId: "m7" }]);
+  });
+
+  it("lets nobody decide on their own submission, alone or in a batch, first time or after a rejection", async () => {
+    const id = await makeTask({ type: "submit_url", verification: "review", config: { prompt: "" }, xp: 500 });
+    const before = await xpOf("m20");
+    const own = await attempt(id, "m20", { kind: "url", url: "https://example.com/mine" });
+    if (!own.ok) throw new Error("attempt");
+    const review = (reviewerId: string, decision: "approved" | "rejected") =>
+      reviewCompletion({ db: database.db, completionId: own.completionId, reviewerId, decision, reason: "No" });
+
+    expect(await review("m20", "approved")).toEqual({ ok: false, reason: OWN_SUBMISSION });
+    expect(await review("m20", "rejected")).toEqual({ ok: false, reason: OWN_SUBMISSION });
+    expect(await xpOf("m20")).toBe(before);
+    // Rejected by someone else, then re-approved: still not by the member.
+    expect(await review("m21", "rejected")).toEqual({ ok: true, xpAwarded: 0 });
+    expect(await review("m20", "approved")).toEqual({ ok: false, reason: OWN_SUBMISSION });
+    const [row] = await database.db.select().from(completion).where(eq(completion.id, own.completionId));
+    expect(row).toMatchObject({ status: "rejected", reviewedBy: "m21" });
+    expect(await database.db.select().from(reviewDecision).where(and(eq(reviewDecision.completionId, own.completionId), eq(reviewDecision.reviewerId, "m20")))).toEqual([]);
+    expect(await review("m21", "approved")).toEqual({ ok: true, xpAwarded: 500 });
+    expect(await xpOf("m20")).toBe(before + 500);
+  });
+
+  it("keeps a task's XP once members have submitted it, so a waiting submission cannot be raised", async () => {
+    const db = database.db;
+    const input = {
+      title: "Post a link", description: "", type: "submit_url" as const, config: { prompt: "" }, xp: 10, verification: "review" as const,
+      recurrence: "once" as const, startsAt: null, endsAt: null, cap: null, campaignId: null, published: true,
+    };
+    const saved = await saveTask({ db, projectId: "p", input, now: published });
+    if (!saved.ok) throw new Error("task");
+    expect(await saveTask({ db, projectId: "p", taskId: saved.task.id, input: { ...input, xp: 20 } })).toMatchObject({ ok: true, task: { xp: 20 } });
+    const pending = await attempt(saved.task.id, "m22", { kind: "url", url: "https://example.com/x" });
+    expect(pending).toMatchObject({ ok: true, status: "pending" });
+    expect(await saveTask({ db, projectId: "p", taskId: saved.task.id, input: { ...input, xp: 100_000 } })).toEqual({
+      ok: false,
+      field: "xp",
+      error: "Members have completed or submitted this task: its XP cannot change",
+    });
+    // Other fields still change.
+    expect(await saveTask({ db, projectId: "p", taskId: saved.task.id, input: { ...input, xp: 20, title: "Post a link here" } })).toMatchObject({ ok: true });
   });
 });
 

@@ -247,10 +247,13 @@ async function payCompletion(tx: Tx, t: Task, userId: string, completionId: stri
 
 export type ReviewResult = { ok: true; xpAwarded: number } | { ok: false; reason: string };
 
+/** Nobody decides on their own submission, whatever their role: another member of the team does. */
+export const OWN_SUBMISSION = "You cannot review your own submission: another member of the team decides on it.";
+
 /**
  * Approves or rejects a submission, recording who decided what. A rejection frees the member's
  * place under the cap and needs a reason; approving a rejected submission takes a place again.
- * An approved completion is final (its XP is paid).
+ * An approved completion is final (its XP is paid). Nobody decides on their own submission.
  */
 export async function reviewCompletion({
   db,
@@ -271,6 +274,7 @@ export async function reviewCompletion({
   return db.transaction(async (tx) => {
     const [c] = await tx.select().from(completion).where(eq(completion.id, completionId)).for("update");
     if (!c) return { ok: false, reason: "This submission does not exist." } as const;
+    if (c.userId === reviewerId) return { ok: false, reason: OWN_SUBMISSION } as const;
     if (c.status === "approved") return { ok: false, reason: "This submission is already approved." } as const;
     if (c.status === decision) return { ok: false, reason: "This submission is already rejected." } as const;
     const [t] = await tx.select().from(task).where(eq(task.id, c.taskId));

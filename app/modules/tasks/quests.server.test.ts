@@ -108,15 +108,15 @@ describe("submissions", () => {
     const taskId = saved.ok ? saved.task.id : "";
     const ann = await attemptTask({ db: database.db, taskId, userId: "ann", input: { kind: "url", url: "https://example.com/ann" }, readBalance: noChain });
     await attemptTask({ db: database.db, taskId, userId: "bob", input: { kind: "url", url: "https://example.com/bob" }, readBalance: noChain });
-    expect(await submissionCounts({ db: database.db, projectId: "p", campaignId: c!.id })).toEqual({ pending: 2, approved: 0, rejected: 0 });
-    const pending = await listSubmissions({ db: database.db, projectId: "p", campaignId: c!.id, status: "pending", pageSize: 1 });
+    expect(await submissionCounts({ db: database.db, projectId: "p", scope: { campaignId: c!.id } })).toEqual({ pending: 2, approved: 0, rejected: 0 });
+    const pending = await listSubmissions({ db: database.db, projectId: "p", scope: { campaignId: c!.id }, status: "pending", pageSize: 1 });
     expect(pending).toMatchObject({ total: 2, pageCount: 2 });
     expect(pending.rows).toHaveLength(1);
     expect((await listSubmissions({ db: database.db, projectId: "p", status: "pending", search: "ann@" })).rows.map((r) => r.member.id)).toEqual(["ann"]);
     expect((await listSubmissions({ db: database.db, projectId: "q", status: "pending" })).total).toBe(0);
 
     await reviewCompletion({ db: database.db, completionId: ann.ok ? ann.completionId : "", reviewerId: "bob", decision: "rejected", reason: "Private, sorry" });
-    const csv = await submissionsCsv({ db: database.db, projectId: "p", campaignId: c!.id, status: "rejected" });
+    const csv = await submissionsCsv({ db: database.db, projectId: "p", scope: { campaignId: c!.id }, status: "rejected" });
     expect(csv.split("\r\n")[0]).toBe("submitted_at,status,task,member,email,submission,reason,reviewed_at");
     expect(csv).toContain('"{""url"":""https://example.com/ann""}"');
     expect(csv).toContain("Private, sorry");

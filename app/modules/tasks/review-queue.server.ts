@@ -1,7 +1,8 @@
-import { and, desc, eq, inArray } from "drizzle-orm";
+import { and, count, desc, eq, inArray } from "drizzle-orm";
 import { user } from "#db/schema/auth";
 import { completion, reviewDecision, task } from "#db/schema/quests";
 import type { Db } from "~/lib/db.server";
+import { inScope, type ReviewScope } from "./tasks.server";
 
 export type Decision = { decision: "approved" | "rejected"; reason: string | null; at: Date; reviewer: string | null };
 
@@ -29,14 +30,24 @@ export async function latestDecisions({ db, completionIds }: { db: Db; completio
   return decisions;
 }
 
-/** Of these submission ids, the ones made on a task of this campaign (a reviewer acts only on those). */
-export async function submissionsOfCampaign({ db, campaignId, completionIds }: { db: Db; campaignId: string; completionIds: string[] }) {
+/** Of these submission ids, the ones made on a task of this project in this queue (a reviewer acts only on those). */
+export async function submissionsInScope({ db, projectId, scope, completionIds }: { db: Db; projectId: string; scope: ReviewScope; completionIds: string[] }) {
   if (completionIds.length === 0) return [];
   const rows = await db
     .select({ id: completion.id })
     .from(completion)
     .innerJoin(task, eq(task.id, completion.taskId))
-    .where(and(eq(task.campaignId, campaignId), inArray(completion.id, completionIds)));
+    .where(and(eq(task.projectId, projectId), inScope(scope), inArray(completion.id, completionIds)));
   const found = new Set(rows.map((r) => r.id));
   return completionIds.filter((id) => found.has(id));
+}
+
+/** How many submissions of the project wait for a decision (the count in the project's header). */
+export async function pendingReviewCount({ db, projectId }: { db: Db; projectId: string }) {
+  const [row] = await db
+    .select({ n: count() })
+    .from(completion)
+    .innerJoin(task, eq(task.id, completion.taskId))
+    .where(and(eq(task.projectId, projectId), eq(completion.status, "pending")));
+  return row?.n ?? 0;
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, count, desc, eq, ilike, inArray, isNotNull, or, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, ilike, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
 import { user } from "#db/schema/auth";
 import { project } from "#db/schema/projects";
 import { campaign, completion, task, type TaskType } from "#db/schema/quests";
@@ -57,12 +57,26 @@ export async function saveTask({
   if (input.type !== current.type && current.slotsTaken > 0) {
     return { ok: false, field: "type", error: "Members have done this task: its type cannot change" };
   }
+  // XP is paid at approval: a change would pay members of one task differently, and would let a
+  // team member raise the XP of a submission of their own that is waiting for review.
+  if (input.xp !== current.xp && (await hasLiveCompletions(db, current.id))) {
+    return { ok: false, field: "xp", error: "Members have completed or submitted this task: its XP cannot change" };
+  }
   const [updated] = await db
     .update(task)
     .set({ ...fields, publishedAt: published ? (current.publishedAt ?? now) : null, updatedAt: now })
     .where(eq(task.id, taskId))
     .returning();
   return { ok: true, task: updated! };
+}
+
+async function hasLiveCompletions(db: Db, taskId: string) {
+  const [row] = await db
+    .select({ id: completion.id })
+    .from(completion)
+    .where(and(eq(completion.taskId, taskId), inArray(completion.status, ["pending", "approved"])))
+    .limit(1);
+  return Boolean(row);
 }
 
 export async function taskWithProject({ db, taskId }: { db: Db; taskId: string }) {
@@ -127,13 +141,26 @@ export async function trendingTasks({ db, limit = 12, search }: { db: Db; limit?
 export const SUBMISSIONS_PAGE_SIZE = 25;
 
 /**
+ * Which of a project's submissions a review queue holds: one campaign's, one crusade's, the
+ * project's standalone tasks' (in no campaign and no crusade), or all of them.
+ */
+export type ReviewScope = { campaignId: string } | { crusadeId: string } | { standalone: true } | { all: true };
+
+export function inScope(scope: ReviewScope) {
+  if ("campaignId" in scope) return eq(task.campaignId, scope.campaignId);
+  if ("crusadeId" in scope) return eq(task.crusadeId, scope.crusadeId);
+  if ("standalone" in scope) return and(isNull(task.campaignId), isNull(task.crusadeId));
+  return undefined;
+}
+
+/**
  * Submissions of a project's tasks (optionally one campaign's) with a status, searched by member
  * or task, newest first, a page at a time.
  */
 export async function listSubmissions({
   db,
   projectId,
-  campaignId,
+  scope = { all: true },
   status,
   search,
   taskId,
@@ -142,7 +169,7 @@ export async function listSubmissions({
 }: {
   db: Db;
   projectId: string;
-  campaignId?: string;
+  scope?: ReviewScope;
   status: "pending" | "approved" | "rejected";
   search?: string;
   taskId?: string;
@@ -152,7 +179,7 @@ export async function listSubmissions({
   const pattern = search ? `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
   const where = and(
     eq(task.projectId, projectId),
-    campaignId ? eq(task.campaignId, campaignId) : undefined,
+    inScope(scope),
     taskId ? eq(task.id, taskId) : undefined,
     eq(completion.status, status),
     pattern ? or(ilike(user.name, pattern), ilike(user.email, pattern), ilike(task.title, pattern)) : undefined,
@@ -171,7 +198,7 @@ export async function listSubmissions({
       reason: completion.reason,
       createdAt: completion.createdAt,
       reviewedAt: completion.reviewedAt,
-      task: { id: task.id, title: task.title, type: task.type, xp: task.xp },
+      task: { id: task.id, title: task.title, type: task.type, xp: task.xp, campaignId: task.campaignId, crusadeId: task.crusadeId },
       member: { id: user.id, name: user.name, email: user.email },
     })
     .from(completion)
@@ -185,12 +212,12 @@ export async function listSubmissions({
 }
 
 /** Counts per status for the submission tables' tabs. */
-export async function submissionCounts({ db, projectId, campaignId }: { db: Db; projectId: string; campaignId?: string }) {
+export async function submissionCounts({ db, projectId, scope = { all: true } }: { db: Db; projectId: string; scope?: ReviewScope }) {
   const rows = await db
     .select({ status: completion.status, n: count() })
     .from(completion)
     .innerJoin(task, eq(task.id, completion.taskId))
-    .where(and(eq(task.projectId, projectId), campaignId ? eq(task.campaignId, campaignId) : undefined))
+    .where(and(eq(task.projectId, projectId), inScope(scope)))
     .groupBy(completion.status);
   const counts = { pending: 0, approved: 0, rejected: 0 };
   for (const row of rows) counts[row.status] = row.n;

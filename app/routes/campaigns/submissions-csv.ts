@@ -17,7 +17,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const csv = await submissionsCsv({
     db,
     projectId: project.id,
-    campaignId: campaign.id,
+    scope: { campaignId: campaign.id },
     status: filters.status,
     taskId: filters.task || undefined,
     search: filters.q || undefined,

@@ -2,22 +2,19 @@ import { data } from "react-router";
 import type { Route } from "./+types/submissions";
 import { FilterTabs } from "~/components/campaigns/filter-tabs";
 import { ProjectCrumb } from "~/components/campaigns/project-crumb";
-import type { ReviewOutcome } from "~/components/campaigns/review-actions";
 import { SubmissionFilters } from "~/components/campaigns/submission-filters";
 import { SubmissionsTable } from "~/components/campaigns/submissions-table";
 import { PageHeader } from "~/components/page-header";
 import { Pagination } from "~/components/pagination";
-import { parseForm } from "~/lib/forms";
 import { pageTitle } from "~/lib/meta";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/lib/services.server";
 import { requireUser } from "~/modules/auth/session.server";
 import { authorize } from "~/modules/projects/permissions.server";
-import { reviewCompletion } from "~/modules/tasks/completions.server";
 import { campaignPage } from "~/modules/tasks/quest-pages.server";
-import { latestDecisions, submissionsOfCampaign } from "~/modules/tasks/review-queue.server";
+import { reviewFromForm } from "~/modules/tasks/review-form.server";
+import { latestDecisions } from "~/modules/tasks/review-queue.server";
 import { submissionFilters } from "~/modules/tasks/submission-filters";
-import { rejectSchema } from "~/modules/tasks/task.schema";
 import { listSubmissions, listTasks, submissionCounts } from "~/modules/tasks/tasks.server";
 
 export function meta({ matches, loaderData }: Route.MetaArgs) {
@@ -33,16 +30,17 @@ async function reviewable({ request, context, params }: Route.LoaderArgs | Route
 }
 
 export async function loader(args: Route.LoaderArgs) {
-  const { db, project, campaign } = await reviewable(args);
+  const { db, user, project, campaign } = await reviewable(args);
   const tasks = await listTasks({ db, campaignId: campaign.id, withDrafts: true });
   const filters = submissionFilters(new URL(args.request.url), tasks.map((t) => t.id));
-  const scope = { db, projectId: project.id, campaignId: campaign.id };
+  const scope = { db, projectId: project.id, scope: { campaignId: campaign.id } };
   const [list, counts] = await Promise.all([
     listSubmissions({ ...scope, status: filters.status, taskId: filters.task || undefined, search: filters.q || undefined, page: filters.page }),
     submissionCounts(scope),
   ]);
   const decisions = await latestDecisions({ db, completionIds: list.rows.filter((r) => r.status !== "pending").map((r) => r.id) });
   return {
+    viewerId: user.id,
     project: { slug: project.slug, name: project.name },
     campaign: { slug: campaign.slug, name: campaign.name },
     filters,
@@ -54,29 +52,19 @@ export async function loader(args: Route.LoaderArgs) {
 
 /** Approve or reject one or several submissions of this campaign, each through the review rules. */
 export async function action(args: Route.ActionArgs) {
-  const { db, user, campaign } = await reviewable(args);
-  const formData = await args.request.formData();
-  const decision = formData.get("intent") === "reject" ? "rejected" : "approved";
-  let reason: string | undefined;
-  if (decision === "rejected") {
-    const form = parseForm(rejectSchema, formData);
-    if (!form.ok) return data<ReviewOutcome>({ decision, done: 0, failed: [], errors: form.errors }, { status: 400 });
-    reason = form.data.reason;
-  }
-  const asked = [...new Set(formData.getAll("ids").map(String))].slice(0, 500);
-  const ids = await submissionsOfCampaign({ db, campaignId: campaign.id, completionIds: asked });
-  const failed: string[] = asked.filter((id) => !ids.includes(id)).map(() => "This submission is not part of this campaign.");
-  let done = 0;
-  for (const completionId of ids) {
-    const result = await reviewCompletion({ db, completionId, reviewerId: user.id, decision, reason });
-    if (result.ok) done += 1;
-    else failed.push(result.reason);
-  }
-  return data<ReviewOutcome>({ decision, done, failed });
+  const { db, user, project, campaign } = await reviewable(args);
+  const { status, outcome } = await reviewFromForm({
+    db,
+    projectId: project.id,
+    scope: { campaignId: campaign.id },
+    reviewerId: user.id,
+    formData: await args.request.formData(),
+  });
+  return data(outcome, { status });
 }
 
 export default function CampaignSubmissions({ loaderData }: Route.ComponentProps) {
-  const { project, campaign, filters, counts, tasks, list } = loaderData;
+  const { viewerId, project, campaign, filters, counts, tasks, list } = loaderData;
   const ids = { project: project.slug, campaign: campaign.slug };
   const filtered = Boolean(filters.q || filters.task);
   const query = { status: filters.status, task: filters.task || undefined, q: filters.q || undefined };
@@ -115,7 +103,7 @@ export default function CampaignSubmissions({ loaderData }: Route.ComponentProps
             {list.total} {list.total === 1 ? "submission matches" : "submissions match"}
           </p>
         )}
-        <SubmissionsTable key={filters.status} status={filters.status} rows={list.rows} filtered={filtered} />
+        <SubmissionsTable key={filters.status} status={filters.status} rows={list.rows} filtered={filtered} viewerId={viewerId} />
         <Pagination page={list.page} pageCount={list.pageCount} hasMore={list.page < list.pageCount} />
       </div>
     </>

@@ -1,4 +1,4 @@
-import { Gift, ListOrdered, Pencil } from "lucide-react";
+import { ClipboardCheck, Gift, ListOrdered, Pencil } from "lucide-react";
 import { Link, useLocation } from "react-router";
 import type { Route } from "./+types/show";
 import { ProgressMeter } from "~/components/campaigns/progress-meter";
@@ -37,6 +37,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     signedIn: userId !== null,
     team: can(role, "drafts.view"),
     canManage: can(role, "quests.manage"),
+    canReview: can(role, "submissions.review"),
     steps: steps.map(({ task, state }) => {
       const mine = states.get(task.id);
       return {
@@ -50,7 +51,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 }
 
 export default function CrusadeShow({ loaderData }: Route.ComponentProps) {
-  const { project, crusade, signedIn, team, canManage, steps } = loaderData;
+  const { project, crusade, signedIn, team, canManage, canReview, steps } = loaderData;
   const location = useLocation();
   useSavedToast({ created: "Crusade created", updated: "Crusade saved" });
   const done = steps.filter((s) => s.state === "done").length;
@@ -71,12 +72,23 @@ export default function CrusadeShow({ loaderData }: Route.ComponentProps) {
           </span>
         }
         actions={
-          canManage && (
-            <Button asChild variant="outline">
-              <Link to={route("crusades.edit", { project: project.slug, crusade: crusade.slug })}>
-                <Pencil /> Edit
-              </Link>
-            </Button>
+          (canManage || canReview) && (
+            <div className="flex flex-wrap gap-2">
+              {canReview && (
+                <Button asChild variant="outline">
+                  <Link to={route("projects.review", { project: project.slug, in: `crusade:${crusade.id}` })}>
+                    <ClipboardCheck /> Submissions
+                  </Link>
+                </Button>
+              )}
+              {canManage && (
+                <Button asChild variant="outline">
+                  <Link to={route("crusades.edit", { project: project.slug, crusade: crusade.slug })}>
+                    <Pencil /> Edit
+                  </Link>
+                </Button>
+              )}
+            </div>
           )
         }
       />

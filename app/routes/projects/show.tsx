@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import type { Route } from "./+types/show";
-import { ProjectHeader } from "~/components/projects/project-header";
+import { ProjectHeader, ToReviewLink } from "~/components/projects/project-header";
 import { CampaignList, CrusadeList, Section, TopMembers } from "~/components/projects/project-sections";
 import { TeamPanel } from "~/components/projects/team-panel";
 import { useFlashToast } from "~/components/projects/use-flash-toast";
@@ -13,6 +13,7 @@ import { readFlash } from "~/modules/projects/flash.server";
 import { can, roleIn } from "~/modules/projects/permissions.server";
 import { projectBySlug } from "~/modules/projects/projects.server";
 import { listCampaigns, listCrusades } from "~/modules/tasks/campaigns.server";
+import { pendingReviewCount } from "~/modules/tasks/review-queue.server";
 
 export function meta({ matches, loaderData }: Route.MetaArgs) {
   const appName = matches[0].loaderData.appName;
@@ -36,11 +37,13 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const userId = (await getSession(context))?.user.id ?? null;
   const role = await roleIn({ db, projectId: project.id, userId });
   const team = can(role, "drafts.view");
-  const [live, crusades, top, teamCampaigns] = await Promise.all([
+  const reviewer = can(role, "submissions.review");
+  const [live, crusades, top, teamCampaigns, toReview] = await Promise.all([
     listCampaigns({ db, projectId: project.id, status: "live", limit: 6 }),
     listCrusades({ db, projectId: project.id, withDrafts: team, userId }),
     boardPage({ db, board: boardKey({ kind: "project", projectId: project.id }, "all"), limit: 5 }),
     team ? listCampaigns({ db, projectId: project.id, withDrafts: true, limit: 20 }) : Promise.resolve([]),
+    reviewer ? pendingReviewCount({ db, projectId: project.id }) : Promise.resolve(null),
   ]);
   const { flash, headers } = readFlash(request, { appUrl: env.APP_URL });
   const { createdBy: _createdBy, ...shown } = project;
@@ -53,11 +56,12 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
         edit: can(role, "project.edit"),
         team: can(role, "team.view"),
         quests: can(role, "quests.manage"),
-        review: can(role, "submissions.review"),
+        review: reviewer,
       },
+      toReview,
       live,
       drafts: teamCampaigns.filter((c) => c.status === "draft"),
-      reviewCampaigns: can(role, "submissions.review") ? teamCampaigns.filter((c) => c.status !== "draft") : [],
+      reviewCampaigns: reviewer ? teamCampaigns.filter((c) => c.status !== "draft") : [],
       crusades,
       top,
       flash,
@@ -67,12 +71,12 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 }
 
 export default function ProjectShow({ loaderData }: Route.ComponentProps) {
-  const { project, userId, role, live, drafts, reviewCampaigns, crusades, top, flash } = loaderData;
+  const { project, userId, role, live, drafts, reviewCampaigns, crusades, top, flash, toReview } = loaderData;
   useFlashToast(flash);
   const slug = project.slug;
   return (
     <>
-      <ProjectHeader project={project} />
+      <ProjectHeader project={project} actions={toReview !== null && <ToReviewLink projectSlug={project.slug} count={toReview} />} />
       {/* On phones the team's panel comes first; on wide screens it heads the side column. */}
       <div className="grid gap-8 lg:grid-cols-3 lg:grid-rows-[auto_auto_1fr]">
         <div className="grid content-start gap-8 lg:col-span-2 lg:col-start-1 lg:row-span-3 lg:row-start-1">

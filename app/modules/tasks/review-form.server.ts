@@ -1,0 +1,53 @@
+import type { Db } from "~/lib/db.server";
+import { parseForm } from "~/lib/forms";
+import { reviewCompletion } from "./completions.server";
+import { submissionsInScope } from "./review-queue.server";
+import { rejectSchema } from "./task.schema";
+import type { ReviewScope } from "./tasks.server";
+
+/** What a review queue's action answers: how many decisions went through, and why the others did not. */
+export type ReviewOutcome = {
+  decision: "approved" | "rejected";
+  done: number;
+  failed: string[];
+  errors?: Record<string, string>;
+};
+
+/** Most submissions one request may decide on. */
+const BATCH_LIMIT = 500;
+
+/**
+ * Approves or rejects the submissions a review queue's form names (one or several), each through
+ * the review rules: only those in this queue, never the reviewer's own.
+ */
+export async function reviewFromForm({
+  db,
+  projectId,
+  scope,
+  reviewerId,
+  formData,
+}: {
+  db: Db;
+  projectId: string;
+  scope: ReviewScope;
+  reviewerId: string;
+  formData: FormData;
+}): Promise<{ status: 200 | 400; outcome: ReviewOutcome }> {
+  const decision = formData.get("intent") === "reject" ? "rejected" : "approved";
+  let reason: string | undefined;
+  if (decision === "rejected") {
+    const form = parseForm(rejectSchema, formData);
+    if (!form.ok) return { status: 400, outcome: { decision, done: 0, failed: [], errors: form.errors } };
+    reason = form.data.reason;
+  }
+  const asked = [...new Set(formData.getAll("ids").map(String))].slice(0, BATCH_LIMIT);
+  const ids = await submissionsInScope({ db, projectId, scope, completionIds: asked });
+  const failed: string[] = asked.filter((id) => !ids.includes(id)).map(() => "This submission is not in this review queue.");
+  let done = 0;
+  for (const completionId of ids) {
+    const result = await reviewCompletion({ db, completionId, reviewerId, decision, reason });
+    if (result.ok) done += 1;
+    else failed.push(result.reason);
+  }
+  return { status: 200, outcome: { decision, done, failed } };
+}

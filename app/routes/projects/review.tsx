@@ -1,0 +1,106 @@
+import { data } from "react-router";
+import type { Route } from "./+types/review";
+import { FilterTabs } from "~/components/campaigns/filter-tabs";
+import { ProjectCrumb } from "~/components/campaigns/project-crumb";
+import { SubmissionFilters } from "~/components/campaigns/submission-filters";
+import { SubmissionsTable } from "~/components/campaigns/submissions-table";
+import { PageHeader } from "~/components/page-header";
+import { Pagination } from "~/components/pagination";
+import { pageTitle } from "~/lib/meta";
+import { route } from "~/lib/routes";
+import { servicesContext } from "~/lib/services.server";
+import { requireUser } from "~/modules/auth/session.server";
+import { authorize } from "~/modules/projects/permissions.server";
+import { listCampaigns, listCrusades } from "~/modules/tasks/campaigns.server";
+import { projectPage } from "~/modules/tasks/quest-pages.server";
+import { reviewFromForm } from "~/modules/tasks/review-form.server";
+import { latestDecisions } from "~/modules/tasks/review-queue.server";
+import { reviewQueueOf, reviewQueueOptions, submissionFilters } from "~/modules/tasks/submission-filters";
+import { listSubmissions, listTasks, submissionCounts } from "~/modules/tasks/tasks.server";
+
+export function meta({ matches, loaderData }: Route.MetaArgs) {
+  return [{ title: pageTitle(matches[0].loaderData.appName, loaderData ? `To review · ${loaderData.project.name}` : "To review") }];
+}
+
+/** The project's review queues, for those who may review: its campaigns', its crusades' and its standalone tasks'. */
+async function reviewable({ request, context, params }: Route.LoaderArgs | Route.ActionArgs) {
+  const { user } = await requireUser(context, request);
+  const db = context.get(servicesContext).database.db;
+  const { project } = await projectPage({ db, slug: params.project, userId: user.id });
+  await authorize({ db, projectId: project.id, userId: user.id, action: "submissions.review" });
+  const [campaigns, crusades] = await Promise.all([
+    listCampaigns({ db, projectId: project.id, withDrafts: true }),
+    listCrusades({ db, projectId: project.id, withDrafts: true, userId: null }),
+  ]);
+  const queues = reviewQueueOptions({ campaigns, crusades });
+  return { db, user, project, queues, queue: reviewQueueOf(new URL(request.url), queues) };
+}
+
+export async function loader(args: Route.LoaderArgs) {
+  const { db, user, project, queues, queue } = await reviewable(args);
+  const tasks = await listTasks({ db, projectId: project.id, withDrafts: true });
+  const filters = submissionFilters(new URL(args.request.url), tasks.map((t) => t.id));
+  const scope = { db, projectId: project.id, scope: queue.scope };
+  const [list, counts] = await Promise.all([
+    listSubmissions({ ...scope, status: filters.status, taskId: filters.task || undefined, search: filters.q || undefined, page: filters.page }),
+    submissionCounts(scope),
+  ]);
+  const decisions = await latestDecisions({ db, completionIds: list.rows.filter((r) => r.status !== "pending").map((r) => r.id) });
+  return {
+    viewerId: user.id,
+    project: { slug: project.slug, name: project.name },
+    queues,
+    queue: queue.value,
+    filters,
+    counts,
+    tasks: tasks.map((t) => ({ id: t.id, title: t.title })),
+    list: { ...list, rows: list.rows.map((r) => ({ ...r, reviewer: decisions.get(r.id)?.reviewer ?? null })) },
+  };
+}
+
+/** Approve or reject one or several submissions of the chosen queue, each through the review rules. */
+export async function action(args: Route.ActionArgs) {
+  const { db, user, project, queue } = await reviewable(args);
+  const formData = await args.request.formData();
+  const { status, outcome } = await reviewFromForm({ db, projectId: project.id, scope: queue.scope, reviewerId: user.id, formData });
+  return data(outcome, { status });
+}
+
+export default function ProjectReview({ loaderData }: Route.ComponentProps) {
+  const { viewerId, project, queues, queue, filters, counts, tasks, list } = loaderData;
+  const filtered = Boolean(filters.q || filters.task || queue);
+  return (
+    <>
+      <ProjectCrumb project={project} trail={[]} />
+      <PageHeader title="To review" description={`Everything members of ${project.name} submitted for review: campaigns, crusades and standalone tasks.`} />
+      <div className="grid gap-4">
+        <FilterTabs
+          param="status"
+          label="Submission status"
+          current={filters.status}
+          tabs={[
+            { value: "pending", label: "Pending", count: counts.pending },
+            { value: "approved", label: "Approved", count: counts.approved },
+            { value: "rejected", label: "Rejected", count: counts.rejected },
+          ]}
+        />
+        <SubmissionFilters
+          key={`${filters.q}|${filters.task}|${queue}`}
+          status={filters.status}
+          q={filters.q}
+          task={filters.task}
+          tasks={tasks}
+          queue={{ value: queue, options: queues }}
+          clearHref={filtered ? route("projects.review", { project, status: filters.status }) : null}
+        />
+        {filtered && (
+          <p className="text-sm text-muted-foreground" aria-live="polite">
+            {list.total} {list.total === 1 ? "submission matches" : "submissions match"}
+          </p>
+        )}
+        <SubmissionsTable key={filters.status} status={filters.status} rows={list.rows} filtered={filtered} viewerId={viewerId} />
+        <Pagination page={list.page} pageCount={list.pageCount} hasMore={list.page < list.pageCount} />
+      </div>
+    </>
+  );
+}
