@@ -83,6 +83,14 @@ const envSchema = z
     WITHDRAW_EVERY_MS: z.coerce.number().int().min(100).max(3_600_000).default(1_000),
     /** How long a sent withdrawal may wait for a receipt before it is broadcast again (milliseconds). */
     WITHDRAWAL_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(600_000),
+    /** Invitations (new or resent) one project may send per hour. */
+    INVITES_PER_PROJECT_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(30),
+    /** Invitations (new or resent) one member may send per hour, across projects. */
+    INVITES_PER_INVITER_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(30),
+    /** Seconds between two resends of one invitation. */
+    INVITE_RESEND_COOLDOWN_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
+    /** Projects one member may create per day. */
+    PROJECTS_PER_MEMBER_PER_DAY: z.coerce.number().int().min(1).max(10_000).default(10),
   })
   .transform((raw) => {
     /**

@@ -1,20 +1,50 @@
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "./db.server";
 
+export type RateLimitClaim = { ok: true } | { ok: false; retryAfterSeconds: number };
+
 /**
  * Counts a request against `key` in the database (the `rate_limit` table better-auth uses too, so
- * several web processes share the count) and says whether it is within `max` per `windowSeconds`.
- * One statement: concurrent requests cannot both take the last place.
+ * several web processes share the count) and says whether it is within `max` per `windowSeconds`
+ * (a window opens with the first request after the last one closed); when it is not, how long
+ * until the window closes. One statement: concurrent requests cannot both take the last place.
  */
-export async function withinRateLimit({ db, key, max, windowSeconds, now = Date.now() }: { db: Db; key: string; max: number; windowSeconds: number; now?: number }) {
+export async function takeRateLimit({ db, key, max, windowSeconds, now = Date.now() }: { db: Db; key: string; max: number; windowSeconds: number; now?: number }): Promise<RateLimitClaim> {
   const windowStart = now - windowSeconds * 1000;
   const [row] = rowsOf(
     await db.execute(sql`
       insert into rate_limit (id, key, count, last_request) values (${key}, ${key}, 1, ${now})
       on conflict (key) do update set
-        count = case when rate_limit.last_request < ${windowStart} then 1 else rate_limit.count + 1 end,
-        last_request = case when rate_limit.last_request < ${windowStart} then ${now} else rate_limit.last_request end
-      returning count`),
+        count = case when rate_limit.last_request <= ${windowStart} then 1 else rate_limit.count + 1 end,
+        last_request = case when rate_limit.last_request <= ${windowStart} then ${now} else rate_limit.last_request end
+      returning count, last_request`),
   );
-  return Number(row!.count) <= max;
+  if (Number(row!.count) <= max) return { ok: true };
+  const closes = Number(row!.last_request) + windowSeconds * 1000;
+  return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((closes - now) / 1000)) };
+}
+
+/** `takeRateLimit` as a yes or no. */
+export async function withinRateLimit(args: Parameters<typeof takeRateLimit>[0]) {
+  return (await takeRateLimit(args)).ok;
+}
+
+/**
+ * How long until `key` takes requests again, without counting one: 0 when it would take one now.
+ * For screens that show a cooldown before the member tries.
+ */
+export async function rateLimitWait({ db, keys, max, windowSeconds, now = Date.now() }: { db: Db; keys: string[]; max: number; windowSeconds: number; now?: number }) {
+  const waits = new Map<string, number>();
+  if (keys.length === 0) return waits;
+  const rows = rowsOf(
+    await db.execute(sql`select key, count, last_request from rate_limit where key in (${sql.join(
+      keys.map((k) => sql`${k}`),
+      sql`, `,
+    )})`),
+  );
+  for (const row of rows) {
+    const closes = Number(row.last_request) + windowSeconds * 1000;
+    if (Number(row.count) >= max && closes > now) waits.set(String(row.key), Math.ceil((closes - now) / 1000));
+  }
+  return waits;
 }

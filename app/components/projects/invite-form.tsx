@@ -7,8 +7,9 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/com
 import { Field, fieldProps } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
 import { Select } from "~/components/ui/select";
+import { ConfirmDialog } from "./confirm-dialog";
 import { CopyLink } from "./copy-link";
-import { ROLE_DESCRIPTIONS, ROLE_LABELS, type TeamRole } from "./roles";
+import { leastPowerful, ROLE_DESCRIPTIONS, ROLE_LABELS, type TeamRole } from "./roles";
 import type { TeamActionData } from "./team-actions";
 
 /** Invite by e-mail (mailed a link) or by wallet address (sees it in their Invitations), with a role the inviter may grant. */
@@ -16,12 +17,18 @@ export function InviteForm({ roles }: { roles: TeamRole[] }) {
   const fetcher = useFetcher<TeamActionData>();
   const result = fetcher.state === "idle" && fetcher.data?.intent === "invite" ? fetcher.data : undefined;
   const form = useRef<HTMLFormElement>(null);
-  const [role, setRole] = useState<TeamRole>(roles.includes("reviewer") ? "reviewer" : roles[0]!);
+  // The least powerful role the inviter may grant; kept after each invite, so the form always
+  // shows the role it will send.
+  const [role, setRole] = useState<TeamRole>(leastPowerful(roles));
   const errors = result && !result.ok ? (result.errors ?? {}) : {};
+  const submitting = fetcher.state !== "idle";
 
   useEffect(() => {
     if (!result?.ok) return;
-    form.current?.reset();
+    // Only the address empties: the role stays as chosen (a form reset would show the first option
+    // while the role about to be sent stayed the same).
+    const target = form.current?.elements.namedItem("target");
+    if (target instanceof HTMLInputElement) target.value = "";
     if (result.mailed) toast.success(`Invitation e-mailed to ${result.to}`);
     else if (result.mailed === false) toast.error("The invitation is saved but the e-mail could not be sent: share the link below.");
     else toast.success("Invitation created: the wallet's owner finds it under Invitations once the wallet is linked.");
@@ -56,9 +63,33 @@ export function InviteForm({ roles }: { roles: TeamRole[] }) {
               ))}
             </Select>
           </Field>
-          <Button type="submit" variant="brand" className="sm:mt-[1.375rem]" pending={fetcher.state !== "idle"}>
-            <UserPlus aria-hidden /> Invite
-          </Button>
+          {role === "owner" ? (
+            <ConfirmDialog
+              trigger={
+                <Button type="button" variant="brand" className="sm:mt-[1.375rem]" pending={submitting}>
+                  <UserPlus aria-hidden /> Invite
+                </Button>
+              }
+              title="Invite as an owner?"
+              description="An owner manages everything, including the team and its roles: they can change your role or remove you. Invite as owner only someone you trust with the whole project."
+              confirm={(close) => (
+                <Button
+                  type="button"
+                  variant="destructive"
+                  onClick={() => {
+                    if (form.current) void fetcher.submit(form.current);
+                    close();
+                  }}
+                >
+                  Invite as owner
+                </Button>
+              )}
+            />
+          ) : (
+            <Button type="submit" variant="brand" className="sm:mt-[1.375rem]" pending={submitting}>
+              <UserPlus aria-hidden /> Invite
+            </Button>
+          )}
         </fetcher.Form>
         <p className="text-xs text-muted-foreground">{ROLE_DESCRIPTIONS[role]}</p>
         {result?.ok && result.url && <CopyLink label="Invitation link" url={result.url} />}

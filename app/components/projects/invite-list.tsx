@@ -6,6 +6,7 @@ import { EmptyState } from "~/components/empty-state";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
+import { waitWords } from "~/lib/wait-words";
 import { shortAddress } from "~/wallet/chains";
 import { ConfirmDialog } from "./confirm-dialog";
 import { CopyLink } from "./copy-link";
@@ -21,6 +22,8 @@ export type InviteRow = {
   state: InviteState;
   expiresAt: Date | string;
   createdAt: Date | string;
+  /** Seconds until it may be resent (0: now). */
+  resendInSeconds: number;
 };
 
 const STATE_BADGE: Record<InviteState, { label: string; variant: "warning" | "success" | "secondary" | "destructive" | "outline" }> = {
@@ -96,7 +99,14 @@ function InviteItem({ invite }: { invite: InviteRow }) {
           <Badge variant={STATE_BADGE[invite.state].variant}>{STATE_BADGE[invite.state].label}</Badge>
           {answerable && (
             <>
-              <Button variant="outline" size="sm" onClick={() => void submit("resend")} pending={busy === "resend"} disabled={busy !== null}>
+              <Button
+                variant="outline"
+                size="sm"
+                onClick={() => void submit("resend")}
+                pending={busy === "resend"}
+                disabled={busy !== null || invite.resendInSeconds > 0}
+                aria-describedby={invite.resendInSeconds > 0 ? `resend-wait-${invite.id}` : undefined}
+              >
                 <RotateCw aria-hidden /> Resend
               </Button>
               <ConfirmDialog
@@ -123,6 +133,11 @@ function InviteItem({ invite }: { invite: InviteRow }) {
           )}
         </div>
       </div>
+      {answerable && invite.resendInSeconds > 0 && (
+        <p id={`resend-wait-${invite.id}`} className="text-xs text-muted-foreground sm:text-right">
+          Sent just now: it can be resent in {waitWords(invite.resendInSeconds)}.
+        </p>
+      )}
       {result?.ok && result.intent === "resend" && result.url && <CopyLink label={`Invitation link for ${target}`} url={result.url} />}
     </li>
   );

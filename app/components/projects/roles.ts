@@ -8,6 +8,11 @@ export const ROLE_DESCRIPTIONS: Record<TeamRole, string> = {
   reviewer: "Reviewers review the submissions of the project's campaigns.",
 };
 
+/** Of the roles one may grant, the one with the least power (the default of a new invite). */
+export function leastPowerful(roles: TeamRole[]): TeamRole {
+  return (["reviewer", "admin", "owner"] as const).find((r) => roles.includes(r)) ?? roles[0]!;
+}
+
 /** Dates shown the same on the server and in the browser (no hydration mismatch). */
 export function formatDate(date: Date | string) {
   return new Date(date).toLocaleDateString("en", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });

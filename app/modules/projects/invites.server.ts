@@ -97,6 +97,12 @@ export async function revokeInvite({ db, projectId, inviteId, now = new Date() }
   return Boolean(revoked);
 }
 
+/** One of the project's invitations, or null. */
+export async function inviteOf({ db, projectId, inviteId }: { db: Db; projectId: string; inviteId: string }) {
+  const [row] = await db.select().from(projectInvite).where(and(eq(projectInvite.id, inviteId), eq(projectInvite.projectId, projectId)));
+  return row ?? null;
+}
+
 export async function listProjectInvites({ db, projectId }: { db: Db; projectId: string }) {
   return db.select().from(projectInvite).where(eq(projectInvite.projectId, projectId)).orderBy(desc(projectInvite.createdAt));
 }

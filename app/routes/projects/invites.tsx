@@ -19,6 +19,7 @@ import { authorize, can, canGrant, ROLES, type ProjectAction } from "~/modules/p
 import { inviteSchema } from "~/modules/projects/project.schema";
 import { changeTeamRole, listTeam, projectBySlug } from "~/modules/projects/projects.server";
 import { resendAndMail, sendInvite } from "~/modules/projects/send-invite.server";
+import { resendWaits } from "~/modules/projects/send-limits.server";
 import { hasRealEmail } from "~/modules/wallets/wallets.server";
 
 export function meta({ matches, loaderData }: Route.MetaArgs) {
@@ -42,6 +43,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     can(role, "team.invite") ? listProjectInvites({ db, projectId: project.id }) : Promise.resolve([]),
   ]);
   const now = new Date();
+  const waits = await resendWaits({ db, limits: services.env, inviteIds: invites.map((i) => i.id), now: now.getTime() });
   return {
     project: { slug: project.slug, name: project.name },
     me: user.id,
@@ -49,7 +51,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     grantable: ROLES.filter((r) => canGrant(role, r)),
     canManage: can(role, "team.manage"),
     team: team.map((m) => ({ ...m, email: can(role, "team.invite") && hasRealEmail(m.email) ? m.email : null })),
-    invites: invites.map((i) => ({ id: i.id, email: i.email, walletAddress: i.walletAddress, role: i.role, state: inviteState(i, now), expiresAt: i.expiresAt, createdAt: i.createdAt })),
+    invites: invites.map((i) => ({ id: i.id, email: i.email, walletAddress: i.walletAddress, role: i.role, state: inviteState(i, now), expiresAt: i.expiresAt, createdAt: i.createdAt, resendInSeconds: waits.get(i.id) ?? 0 })),
   };
 }
 
@@ -65,7 +67,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const allow = (action: ProjectAction) => authorize({ db, projectId: project.id, userId: user.id, action });
   const formData = await request.formData();
   const intent = String(formData.get("intent") ?? "");
-  const outbox = { db, mailer, logger, appName: env.APP_NAME, appUrl: env.APP_URL };
+  const outbox = { db, mailer, logger, appName: env.APP_NAME, appUrl: env.APP_URL, limits: env };
   const sender = { project, inviterName: user.name || null };
   const reply = (body: TeamActionData, status = 200) => data<TeamActionData>(body, { status });
   const row = rowSchema.safeParse(Object.fromEntries(formData));
@@ -77,6 +79,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     if (!form.ok) return reply({ intent, ok: false, errors: form.errors, values }, 400);
     if (!canGrant(role, form.data.role)) return reply({ intent, ok: false, errors: { role: "Only owners can invite owners" }, values }, 400);
     const sent = await sendInvite(outbox, { ...sender, invitedBy: user.id, ...form.data });
+    if ("refused" in sent) return reply({ intent, ok: false, errors: { target: sent.refused }, values }, 429);
     return reply({ intent, ok: true, to: form.data.email ?? form.data.walletAddress!, mailed: sent.mailed, url: sent.mailed ? null : sent.url });
   }
   if (!row.success) return reply({ intent, ok: false, error: "Choose a row first." }, 400);
@@ -84,7 +87,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 
   if (intent === "resend") {
     await allow("team.invite");
-    const sent = await resendAndMail(outbox, { ...sender, inviteId: id });
+    const sent = await resendAndMail(outbox, { ...sender, inviteId: id, resentBy: user.id });
+    if (sent && "refused" in sent) return reply({ intent, id, ok: false, error: sent.refused }, 429);
     if (!sent) return reply({ intent, id, ok: false, error: "This invitation was answered or revoked: send a new one." }, 400);
     return reply({ intent, id, ok: true, mailed: sent.mailed, url: sent.mailed ? null : sent.url });
   }

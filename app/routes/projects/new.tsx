@@ -11,6 +11,7 @@ import { flashCookie } from "~/modules/projects/flash.server";
 import { projectSchema } from "~/modules/projects/project.schema";
 import { listCategories } from "~/modules/projects/projects.server";
 import { saveProject } from "~/modules/projects/save-project.server";
+import { claimNewProject } from "~/modules/projects/send-limits.server";
 
 export function meta({ matches }: Route.MetaArgs) {
   return [{ title: pageTitle(matches[0].loaderData.appName, "New project") }];
@@ -31,6 +32,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const values = projectFormValues(formData);
   const form = parseForm(projectSchema, formData);
   if (!form.ok) return data<ActionData>({ errors: form.errors, values }, { status: 400 });
+  const allowed = await claimNewProject({ db: database.db, limits: env, userId: user.id });
+  if (!allowed.ok) return data<ActionData>({ errors: { form: allowed.error }, values }, { status: 429 });
   const saved = await saveProject({
     db: database.db,
     dataDir: env.DATA_DIR,
