@@ -154,7 +154,7 @@ test("an owner, a reviewer and a member run a campaign and a crusade", async ({ 
   });
 
   await test.step("another member answers the quiz first", async () => {
-    // Its own address: the auth server allows three sign-in e-mails a minute per address.
+    // Its own address, as another person would have.
     const rivalAddress = clientAddress.replace(/^10\.\d+\./, "10.250.");
     const rival = await playwright.request.newContext({ baseURL: APP_URL, extraHTTPHeaders: { "X-Forwarded-For": rivalAddress } });
     await signIn(rival, uniqueEmail("rival"));

@@ -220,3 +220,64 @@ describe("sessions over https", () => {
     }
   });
 });
+
+describe("limits that hold back abuse without locking a room out", () => {
+  it("gives every path that mails an address the same 30 s cooldown, and sends no reset codes", async () => {
+    const email = newEmail();
+    await requestEmail(email);
+    for (const path of ["/email-otp/request-password-reset", "/forget-password/email-otp", "/email-otp/send-verification-otp"]) {
+      const response = await services.auth.handler(
+        new Request(`http://localhost:3000/api/auth${path}`, {
+          method: "POST",
+          headers: { "content-type": "application/json", origin: "http://localhost:3000", "x-questline-client-ip": "10.9.9.9" },
+          body: JSON.stringify({ email, type: "sign-in" }),
+        }),
+      );
+      expect(response.status, path).toBe(429);
+    }
+    expect(smtp.to(email)).toHaveLength(1);
+    // Past the cooldown a reset request still mails nothing: the product has no password reset.
+    await expireCooldown(email);
+    await services.auth.handler(
+      new Request("http://localhost:3000/api/auth/email-otp/request-password-reset", {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: "http://localhost:3000", "x-questline-client-ip": "10.9.9.9" },
+        body: JSON.stringify({ email }),
+      }),
+    );
+    expect(smtp.to(email)).toHaveLength(1);
+  });
+
+  it("limits password guesses per account, whatever address they come from", async () => {
+    const email = newEmail();
+    const { code } = await requestEmail(email);
+    const signedIn = await signInWithCode(services, { request: browserRequest(services), email, code });
+    const headers = new Headers({ cookie: cookieHeader(signedIn.ok ? signedIn.headers : new Headers()) });
+    await services.auth.api.setPassword({ body: { newPassword: "correct horse" }, headers });
+
+    const answers = [];
+    for (let i = 0; i < 8; i++) {
+      // A new client address for each guess, as behind a proxy that forwards rotating addresses.
+      answers.push(await signInWithPassword(services, { request: browserRequest(services, "/login", `10.77.${i}.1`), email, password: `guess ${i}` }));
+    }
+    expect(answers.slice(0, 5).every((a) => !a.ok && a.error === "Wrong e-mail or password.")).toBe(true);
+    expect(answers[5]).toEqual({ ok: false, error: expect.stringMatching(/^Too many attempts for this account\. Try again in \d+ seconds?\.$/) });
+    // Even the right password waits its turn; the account is not locked for good (see account-guesses tests).
+    expect(await signInWithPassword(services, { request: browserRequest(services), email, password: "correct horse" })).toMatchObject({ ok: false });
+  });
+
+  it("lets 50 people behind one address sign in within 5 minutes", async () => {
+    const room = "10.50.50.50";
+    const emails = Array.from({ length: 50 }, () => newEmail());
+    let signedIn = 0;
+    for (const email of emails) {
+      const sent = await sendSignInEmail(services, { request: browserRequest(services, "/login", room), email, redirectTo: "/" });
+      expect(sent, email).toEqual({ ok: true });
+      const code = /code: (\d{6})/.exec(smtp.to(email).at(-1)!.text)![1]!;
+      const result = await signInWithCode(services, { request: browserRequest(services, "/login", room), email, code });
+      if (result.ok) signedIn += 1;
+    }
+    expect(signedIn).toBe(50);
+  });
+});
+

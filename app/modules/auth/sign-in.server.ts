@@ -1,5 +1,6 @@
 import type { Services } from "~/lib/services.server";
 import { signInMail } from "~/modules/mail/templates.server";
+import { clearGuesses, takeGuess, type GuessKind } from "./account-guesses.server";
 import { callAuth, describeAuthError } from "./auth-call.server";
 import { composeSignInEmail, type SignInDraft } from "./auth.server";
 import { claimEmailCooldown, normalizeEmail, releaseEmailCooldown } from "./email-cooldown.server";
@@ -45,20 +46,34 @@ export async function sendSignInEmail(
   return { ok: true };
 }
 
-export async function signInWithCode(
-  deps: Pick<Services, "auth" | "env">,
-  { request, email, code }: { request: Request; email: string; code: string },
+/**
+ * Signs in with an e-mailed code or a password, within the per-account guess limits
+ * (account-guesses.server.ts) as well as better-auth's per-address ones.
+ */
+async function guessed(
+  deps: Pick<Services, "auth" | "env" | "database">,
+  { request, email, kind, path, body }: { request: Request; email: string; kind: GuessKind; path: string; body: Record<string, string> },
 ): Promise<SignInResult> {
-  const result = await callAuth(deps, request, "/sign-in/email-otp", { email: normalizeEmail(email), otp: code });
-  return result.ok ? { ok: true, headers: result.headers } : { ok: false, error: describeAuthError(result) };
+  const db = deps.database.db;
+  const turn = await takeGuess({ db, kind, email });
+  if (!turn.ok) return { ok: false, error: turn.error };
+  const result = await callAuth(deps, request, path, body);
+  if (!result.ok) return { ok: false, error: describeAuthError(result) };
+  await clearGuesses({ db, kind, email });
+  return { ok: true, headers: result.headers };
+}
+
+export async function signInWithCode(deps: Pick<Services, "auth" | "env" | "database">, { request, email, code }: { request: Request; email: string; code: string }) {
+  const address = normalizeEmail(email);
+  return guessed(deps, { request, email: address, kind: "code", path: "/sign-in/email-otp", body: { email: address, otp: code } });
 }
 
 export async function signInWithPassword(
-  deps: Pick<Services, "auth" | "env">,
+  deps: Pick<Services, "auth" | "env" | "database">,
   { request, email, password }: { request: Request; email: string; password: string },
-): Promise<SignInResult> {
-  const result = await callAuth(deps, request, "/sign-in/email", { email: normalizeEmail(email), password });
-  return result.ok ? { ok: true, headers: result.headers } : { ok: false, error: describeAuthError(result) };
+) {
+  const address = normalizeEmail(email);
+  return guessed(deps, { request, email: address, kind: "password", path: "/sign-in/email", body: { email: address, password } });
 }
 
 export async function signOut(deps: Pick<Services, "auth" | "env">, request: Request): Promise<Headers> {
