@@ -3,6 +3,7 @@ import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { ServerRouter, type EntryContext, type RouterContextProvider } from "react-router";
+import { loggableError } from "~/lib/loggable-error";
 import { nonceContext } from "~/lib/nonce";
 
 export const streamTimeout = 5_000;
@@ -37,4 +38,10 @@ export default function handleRequest(
     });
     setTimeout(abort, streamTimeout + 1000);
   });
+}
+
+/** Errors of loaders and actions, logged without what must not be kept (see loggableError). */
+export function handleError(error: unknown, { request }: { request: Request }) {
+  if (request.signal.aborted) return;
+  console.error(loggableError(error));
 }

@@ -5,6 +5,7 @@ import { ProgressBar } from "~/components/progress-bar";
 import { Toaster } from "~/components/ui/toaster";
 import { AppearanceProvider, useAppearance } from "~/hooks/use-appearance";
 import { appearanceFromCookie, systemAppearanceScript } from "~/lib/appearance";
+import { checkFormBody } from "~/lib/form-body.server";
 import { servicesContext } from "~/lib/services.server";
 import { getSession, provideSession } from "~/modules/auth/session.server";
 import { referralCookie, referrerFromUrl } from "~/modules/users/referrals.server";
@@ -16,6 +17,7 @@ export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.
 
 export const middleware: Route.MiddlewareFunction[] = [
   async ({ request, context }, next) => {
+    await checkFormBody(request);
     provideSession(context, context.get(servicesContext), request);
     const response = await next();
     // An invite link (`?ref=<member>`) is remembered until the visitor signs up.

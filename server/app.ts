@@ -5,11 +5,11 @@ import compression from "compression";
 import express from "express";
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import type { ViteDevServer } from "vite";
-import { loadEnv } from "~/lib/env.server";
+import { loadEnv, type Env } from "~/lib/env.server";
 import { createLogger } from "~/lib/logger.server";
 import { createServices, servicesContext } from "~/lib/services.server";
 import { nonceContext } from "~/lib/nonce";
-import { bodyLimit, clientAddress, requestLog, sameOriginOnly, securityHeaders } from "./http";
+import { bodyLimit, clientAddress, oneLoopbackName, plainAddressesOnly, requestLog, sameOriginOnly, securityHeaders } from "./http";
 import { startWorkers } from "./workers";
 import { hasProjects, seedDemo } from "~/modules/demo/seed.server";
 import { openDatabase } from "~/lib/db.server";
@@ -33,6 +33,8 @@ export async function start({ vite }: { vite?: ViteDevServer } = {}) {
   app.disable("x-powered-by");
   app.set("trust proxy", { none: false, loopback: "loopback", all: true }[env.TRUST_PROXY]);
   app.use(requestLog(logger));
+  app.use(plainAddressesOnly());
+  app.use(oneLoopbackName(env));
   app.use(clientAddress());
   app.use(securityHeaders(env, { dev: Boolean(vite), localRpc: services.chains.config.rpc }));
   app.use(compression());
@@ -45,7 +47,7 @@ export async function start({ vite }: { vite?: ViteDevServer } = {}) {
     app.use(express.static(client, { maxAge: "1h", index: false }));
   }
 
-  app.use(sameOriginOnly(env));
+  app.use(sameOriginOnly(env, logger));
   app.use(bodyLimit());
   app.use(
     createRequestHandler({
@@ -66,6 +68,7 @@ export async function start({ vite }: { vite?: ViteDevServer } = {}) {
   const server: Server = createServer(app);
   await new Promise<void>((resolve) => server.listen(env.PORT, env.HOST, resolve));
   logger.info({ url: env.APP_URL, host: env.HOST, port: env.PORT }, `${env.APP_NAME} is listening`);
+  if (env.LOG_LEVEL !== "silent") console.log(startLine(env, services.chains.config.rpc));
 
   let stopping: Promise<void> | null = null;
   const stop = () =>
@@ -93,6 +96,14 @@ export async function start({ vite }: { vite?: ViteDevServer } = {}) {
     });
   }
   return { server, stop };
+}
+
+/** One plain line for a person reading the terminal: where the app is, and in the local trial its inbox and chain. */
+function startLine(env: Env, localRpc: string | null | undefined) {
+  const parts = [`${env.APP_NAME} is running at ${env.APP_URL}`];
+  if (!env.isPublic && !env.SMTP_URL) parts.push(`dev inbox ${env.APP_URL}/dev/mail`);
+  if (env.localChain && localRpc) parts.push(`local chain ${localRpc}`);
+  return parts.join(" · ");
 }
 
 /** `npm run seed`: seeds the demo into the configured database if it has no projects yet. */

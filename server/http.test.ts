@@ -1,18 +1,24 @@
-import { createServer, type Server } from "node:http";
+import { createServer, request as httpRequest, type Server } from "node:http";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadEnv } from "~/lib/env.server";
-import { BODY_LIMIT_BYTES, bodyLimit, clientAddress, sameOriginOnly, securityHeaders } from "./http";
+import { createLogger } from "~/lib/logger.server";
+import { BODY_LIMIT_BYTES, bodyLimit, clientAddress, oneLoopbackName, plainAddressesOnly, sameOriginOnly, securityHeaders } from "./http";
 
 const env = loadEnv({ DATA_DIR: "/tmp/questline-http-test", APP_URL: "http://localhost:3000", AUTH_SECRET: "x".repeat(40) });
 let server: Server;
 let base: string;
+const warnings: unknown[] = [];
+const logger = createLogger("warn");
+logger.warn = ((obj: unknown) => void warnings.push(obj)) as typeof logger.warn;
 
 beforeAll(async () => {
   const app = express();
+  app.use(plainAddressesOnly());
+  app.use(oneLoopbackName(env));
   app.use(clientAddress());
   app.use(securityHeaders(env, { dev: false }));
-  app.use(sameOriginOnly(env));
+  app.use(sameOriginOnly(env, logger));
   app.use(bodyLimit());
   app.all("/{*path}", (req, res) => {
     res.json({ ip: req.headers["x-questline-client-ip"], nonce: res.locals.nonce });
@@ -22,6 +28,19 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+/** A request with a Host header of our choosing (fetch does not let one set it). */
+function asHost(host: string, method: string, path: string, headers: Record<string, string> = {}) {
+  return new Promise<{ status: number; location?: string; text: string }>((resolve, reject) => {
+    const request = httpRequest(`${base}${path}`, { method, headers: { ...headers, host } }, (response) => {
+      let text = "";
+      response.on("data", (chunk: Buffer) => (text += chunk.toString()));
+      response.on("end", () => resolve({ status: response.statusCode!, location: response.headers.location, text }));
+    });
+    request.on("error", reject);
+    request.end(method === "POST" ? "a=1" : undefined);
+  });
+}
 
 describe("CSRF protection", () => {
   it("lets safe methods through from anywhere", async () => {
@@ -47,6 +66,41 @@ describe("CSRF protection", () => {
   });
 });
 
+describe("the refused origin", () => {
+  it("is named in the answer with the one expected, and logged once however often it comes", async () => {
+    for (let i = 0; i < 5; i++) {
+      const response = await fetch(`${base}/login`, { method: "POST", headers: { origin: "http://127.0.0.1:9999" }, body: "a=1" });
+      expect(await response.text()).toBe("Cross-site request refused: this server takes forms from http://localhost:3000 only.");
+    }
+    const mine = warnings.filter((w) => (w as { origin: string }).origin === "http://127.0.0.1:9999");
+    expect(mine).toEqual([{ origin: "http://127.0.0.1:9999", expected: "http://localhost:3000", path: "/login" }]);
+  });
+});
+
+describe("the local trial's two loopback names", () => {
+  it("sends pages opened at 127.0.0.1 to APP_URL's localhost, and says where forms go", async () => {
+    const page = await asHost("127.0.0.1:3000", "GET", "/projects?sort=new");
+    expect(page.status).toBe(308);
+    expect(page.location).toBe("http://localhost:3000/projects?sort=new");
+    const form = await asHost("127.0.0.1:3000", "POST", "/login", { origin: "http://127.0.0.1:3000" });
+    expect(form.status).toBe(403);
+    expect(form.text).toBe("Open http://localhost:3000 to use this local trial: forms are taken there only.");
+    // Another port (a proxy, another app) is left alone, and so is APP_URL's own name.
+    expect((await asHost("127.0.0.1:4000", "GET", "/projects")).status).toBe(200);
+    expect((await asHost("localhost:3000", "GET", "/projects")).status).toBe(200);
+  });
+});
+
+describe("addresses", () => {
+  it("refuses a control character in the path or query, signed out, before anything reads it", async () => {
+    for (const path of ["/projects/a%00b", "/tasks?q=%00", "/login?redirectTo=%01x", "/projects/%E0%A4%A"]) {
+      const response = await fetch(`${base}${path}`);
+      expect(response.status, path).toBe(400);
+    }
+    expect((await fetch(`${base}/tasks?q=caf%C3%A9%20bar`)).status).toBe(200);
+  });
+});
+
 describe("body size", () => {
   it("refuses a body over the limit before reading it", async () => {
     const response = await fetch(`${base}/login`, {
@@ -57,10 +111,15 @@ describe("body size", () => {
     expect(response.status).toBe(413);
   });
 
-  it("allows larger bodies only where uploads are expected", async () => {
-    const body = "x".repeat(BODY_LIMIT_BYTES + 1);
-    const response = await fetch(`${base}/settings/profile`, { method: "POST", headers: { origin: "http://localhost:3000" }, body });
-    expect(response.status).toBe(200);
+  it("allows larger bodies only where uploads are expected, up to two 2 MB images", async () => {
+    const body = "x".repeat(4 * 1024 * 1024 + 200_000);
+    for (const path of ["/settings/profile", "/projects/new", "/projects/acme/edit", "/projects/acme/edit.data", "/tasks/abc"]) {
+      const response = await fetch(`${base}${path}`, { method: "POST", headers: { origin: "http://localhost:3000" }, body });
+      expect(response.status, path).toBe(200);
+    }
+    const tooBig = await fetch(`${base}/projects/new`, { method: "POST", headers: { origin: "http://localhost:3000" }, body: "x".repeat(5 * 1024 * 1024 + 1) });
+    expect(tooBig.status).toBe(413);
+    expect(await tooBig.text()).toBe("The upload is too large: each image can be up to 2 MB.");
   });
 });
 

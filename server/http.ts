@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
 import type { Env } from "~/lib/env.server";
 import type { Logger } from "~/lib/logger.server";
+import { hasControlCharacter } from "~/lib/form-text";
 import { CLIENT_IP_HEADER } from "~/modules/auth/auth.server";
 
 /** Express middlewares of the HTTP edge: request ids and logs, client address, security headers, CSRF, body size. */
@@ -9,10 +10,36 @@ import { CLIENT_IP_HEADER } from "~/modules/auth/auth.server";
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
-/** Forms that carry an upload may be larger. */
-const UPLOAD_LIMIT_BYTES = 3 * 1024 * 1024;
-/** Forms that carry an upload: the avatar, and image submissions on a task page. */
-const isUploadPath = (path: string) => path === "/settings/profile" || /^\/tasks\/[^/]+$/.test(path);
+/** Forms that carry uploads may be larger: two 2 MB images (a project's logo and banner) and the fields. */
+const UPLOAD_LIMIT_BYTES = 5 * 1024 * 1024;
+/**
+ * Forms that carry an upload (each says "up to 2 MB" per image): the avatar, a project's logo and
+ * banner (new and edit: two images), and image submissions on a task page. A React Router
+ * form posts to the page's path, or to it with `.data` when sent from the page's script.
+ */
+const UPLOAD_PATHS = [/^\/settings\/profile$/, /^\/tasks\/[^/]+$/, /^\/projects\/new$/, /^\/projects\/[^/]+\/edit$/];
+const isUploadPath = (path: string) => {
+  const page = path.replace(/\.data$/, "");
+  return UPLOAD_PATHS.some((pattern) => pattern.test(page));
+};
+
+/**
+ * Refuses an address whose path or query holds a control character (NUL and the like), or that
+ * cannot be decoded, before anything reads it: the database cannot store such text, and no page
+ * of ours takes it.
+ */
+export function plainAddressesOnly() {
+  return (req: Request, res: Response, next: NextFunction) => {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(req.originalUrl.replace(/\+/g, " "));
+    } catch {
+      return void res.status(400).type("text/plain").send("This address is not valid.");
+    }
+    if (hasControlCharacter(decoded)) return void res.status(400).type("text/plain").send("This address holds a control character and cannot be opened.");
+    next();
+  };
+}
 
 export function requestLog(logger: Logger) {
   return (req: Request, res: Response, next: NextFunction) => {
@@ -83,17 +110,52 @@ export function securityHeaders(env: Env, { dev, localRpc }: { dev: boolean; loc
 
 /**
  * CSRF protection for every state-changing request: it must come from our own origin. Browsers
- * always send `Origin` on such requests; a request without it (or from another site) is refused.
+ * always send `Origin` on such requests; a request without it (or from another site) is refused,
+ * with the origin we expected. Each refused origin is logged once (a flood does not flood the log).
  */
-export function sameOriginOnly(env: Env) {
+export function sameOriginOnly(env: Env, logger?: Logger) {
   const allowed = new URL(env.APP_URL).origin;
+  const logged = new Set<string>();
   return (req: Request, res: Response, next: NextFunction) => {
     if (SAFE_METHODS.has(req.method)) return next();
     const origin = req.headers.origin ?? refererOrigin(req.headers.referer);
     if (origin === allowed && req.headers["sec-fetch-site"] !== "cross-site") return next();
-    res.status(403).type("text/plain").send("Cross-site request refused.");
+    const seen = origin ?? "(none)";
+    if (logger && !logged.has(seen) && logged.size < 100) {
+      logged.add(seen);
+      logger.warn({ origin: seen, expected: allowed, path: req.path }, "refused a request from another origin (logged once per origin)");
+    }
+    res.status(403).type("text/plain").send(`Cross-site request refused: this server takes forms from ${allowed} only.`);
   };
 }
+
+/**
+ * In the local trial (a loopback `APP_URL`), a page opened at the other loopback spelling
+ * (`127.0.0.1` for `localhost`, or the other way round) is sent to `APP_URL`'s own: browsers treat
+ * the two as different sites, so forms, cookies, wallet sign-in and e-mailed links only agree on
+ * one of them.
+ */
+export function oneLoopbackName(env: Env) {
+  const app = new URL(env.APP_URL);
+  const appPort = app.port || (app.protocol === "https:" ? "443" : "80");
+  const active = !env.isPublic && LOOPBACK_NAMES.has(app.hostname);
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (!active) return next();
+    const host = req.headers.host ?? "";
+    let asked: URL;
+    try {
+      asked = new URL(`http://${host}`);
+    } catch {
+      return next();
+    }
+    const askedPort = asked.port || "80";
+    if (!LOOPBACK_NAMES.has(asked.hostname) || asked.hostname === app.hostname || askedPort !== appPort) return next();
+    if (SAFE_METHODS.has(req.method)) return void res.redirect(308, `${app.origin}${req.originalUrl}`);
+    res.status(403).type("text/plain").send(`Open ${app.origin} to use this local trial: forms are taken there only.`);
+  };
+}
+
+const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 function refererOrigin(referer: string | undefined) {
   if (!referer) return undefined;
@@ -114,7 +176,10 @@ export function bodyLimit() {
       if (req.headers["transfer-encoding"]) return void res.status(411).type("text/plain").send("Content-Length required.");
       return next();
     }
-    if (Number(length) > limit) return void res.status(413).type("text/plain").send("Request body too large.");
+    if (Number(length) > limit) {
+      const words = limit === UPLOAD_LIMIT_BYTES ? "The upload is too large: each image can be up to 2 MB." : "The form is too large to send.";
+      return void res.status(413).type("text/plain").send(words);
+    }
     next();
   };
 }

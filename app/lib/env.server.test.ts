@@ -81,8 +81,14 @@ describe("loadEnv", () => {
     // Listening beyond loopback counts as public too, whatever APP_URL says.
     expect(() => loadEnv({ NODE_ENV: "production", DATA_DIR: dir, HOST: "0.0.0.0", SMTP_URL: "smtp://mail:25" })).toThrow(/AUTH_SECRET is required/);
     expect(existsSync(path.join(dir, "auth-secret"))).toBe(false);
-    const env = loadEnv({ ...publicUrl, SMTP_URL: "smtp://mail:25", AUTH_SECRET: "x".repeat(40) });
+    const env = loadEnv({ ...publicUrl, SMTP_URL: "smtp://mail:25", AUTH_SECRET: "x".repeat(40), TRUST_PROXY: "loopback" });
     expect(env).toMatchObject({ isPublic: true, localChain: false });
+  });
+
+  it("refuses a public https:// APP_URL without TRUST_PROXY, in one line saying why", () => {
+    const served = { NODE_ENV: "production", DATA_DIR: dataDir(), APP_URL: "https://questline.example", SMTP_URL: "smtp://mail:25", AUTH_SECRET: "x".repeat(40) };
+    expect(() => loadEnv(served)).toThrow(/^Invalid configuration: TRUST_PROXY must be loopback or all when APP_URL is https:\/\/ \(behind a TLS proxy/);
+    expect(loadEnv({ ...served, TRUST_PROXY: "all" }).TRUST_PROXY).toBe("all");
   });
 
   it("runs a production build kept on loopback as a local trial: dev inbox, generated secret, local chain", () => {

@@ -147,6 +147,11 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
   if (env.isPublic && !env.AUTH_SECRET) {
     throw new ConfigError("Invalid configuration: AUTH_SECRET is required in production (at least 32 characters)");
   }
+  if (env.isPublic && env.APP_URL.startsWith("https://") && env.TRUST_PROXY === "none") {
+    throw new ConfigError(
+      "Invalid configuration: TRUST_PROXY must be loopback or all when APP_URL is https:// (behind a TLS proxy every request would look like http:// and forms would be refused)",
+    );
+  }
   const contractAddresses = contractAddressesFromEnv(source);
   return { ...env, AUTH_SECRET: env.AUTH_SECRET ?? localAuthSecret(env.DATA_DIR), contractAddresses };
 }

@@ -38,3 +38,15 @@ export function localInputValue(date: Date | string) {
   const d = new Date(date);
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
+
+/** Dates a form may hold: campaigns, crusades and tasks happen between these years. */
+export const EARLIEST_YEAR = 2000;
+export const LATEST_YEAR = 2100;
+
+/** Whether a date parsed from a form is a real date within the years a form may hold. */
+export function isFormDate(date: Date) {
+  const year = date.getUTCFullYear();
+  return !Number.isNaN(date.getTime()) && year >= EARLIEST_YEAR && year <= LATEST_YEAR;
+}
+
+export const FORM_DATE_RANGE_MESSAGE = `Enter a date between ${EARLIEST_YEAR} and ${LATEST_YEAR}`;

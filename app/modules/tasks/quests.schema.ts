@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { SLUG_PATTERN } from "~/modules/projects/project.schema";
+import { FORM_DATE_RANGE_MESSAGE, isFormDate } from "./local-datetime";
 
 const date = (message: string) =>
   z
@@ -7,7 +8,8 @@ const date = (message: string) =>
     .trim()
     .min(1, message)
     .transform((v) => new Date(v))
-    .refine((d) => !Number.isNaN(d.getTime()), message);
+    .refine((d) => !Number.isNaN(d.getTime()), message)
+    .refine(isFormDate, FORM_DATE_RANGE_MESSAGE);
 
 const slug = z
   .string()

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { FORM_DATE_RANGE_MESSAGE, isFormDate } from "./local-datetime";
 import { TASK_TYPES, type TaskType } from "#db/schema/quests";
 
 /** Each task type's settings, as stored in `task.config`. */
@@ -57,7 +58,8 @@ const optionalDate = z
   .string()
   .trim()
   .transform((v) => (v === "" ? null : new Date(v)))
-  .refine((d) => d === null || !Number.isNaN(d.getTime()), "Enter a valid date and time");
+  .refine((d) => d === null || !Number.isNaN(d.getTime()), "Enter a valid date and time")
+  .refine((d) => d === null || isFormDate(d), FORM_DATE_RANGE_MESSAGE);
 
 const optionalInt = (message: string) =>
   z
