@@ -129,7 +129,12 @@ function pageShell() {
       staticImports.set(info.id, info.importedIds);
     },
   };
-  return { plugin, includes: (id: string) => (modules ??= closure()).has(id) };
+  // What Welcome shares with the signed-in pages (the appearance control, also in Settings, and the
+  // brand's and the leaderboard's icons, also in the navigation) goes with the shell rather than in
+  // files of a few hundred bytes that Welcome's first load would fetch and compress apart.
+  const alsoShell = (id: string) =>
+    /[\\/]app[\\/]components[\\/]appearance-switch\.tsx$/.test(id) || /lucide-react[\\/].*[\\/](sun|moon|monitor|sparkles|trophy)\.mjs$/.test(id);
+  return { plugin, includes: (id: string) => (modules ??= closure()).has(id) || alsoShell(id) };
 }
 const shell = pageShell();
 

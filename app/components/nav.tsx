@@ -2,6 +2,7 @@ import { ArrowLeftRight, Coins, Landmark, Flag, FolderKanban, LayoutDashboard, L
 import { Link, NavLink, useLocation } from "react-router";
 import { route } from "~/lib/routes";
 import { cn } from "~/lib/utils";
+import { useWallet } from "~/wallet/wallet-provider";
 
 const NAV = [
   { to: route("dashboard"), label: "Dashboard", icon: LayoutDashboard, signedIn: true },
@@ -13,15 +14,17 @@ const NAV = [
   { to: route("balance"), label: "Balance", icon: Landmark, signedIn: true },
   { to: route("mint"), label: "Mint", icon: Coins, signedIn: true },
   { to: route("sale"), label: "Token sale", icon: Store, signedIn: true },
-  { to: route("swap"), label: "Swap", icon: ArrowLeftRight },
+  { to: route("swap"), label: "Swap", icon: ArrowLeftRight, walletCloud: true },
   { to: route("settings.profile"), label: "Settings", icon: Settings, match: "/settings", signedIn: true },
 ];
 
 export function NavItems({ collapsed = false, signedIn, onNavigate }: { collapsed?: boolean; signedIn: boolean; onNavigate?: () => void }) {
   const { pathname } = useLocation();
+  // Swaps need the wallet service: without its project id they cannot work, so they are not offered.
+  const { cloud } = useWallet();
   return (
     <nav aria-label="Main" className="grid gap-1">
-      {NAV.filter((item) => signedIn || !item.signedIn).map(({ to, label, icon: Icon, match }) => {
+      {NAV.filter((item) => (signedIn || !item.signedIn) && (cloud || !item.walletCloud)).map(({ to, label, icon: Icon, match }) => {
         const active = pathname === to || (match !== undefined && pathname.startsWith(match));
         return (
           <NavLink

@@ -13,14 +13,23 @@ export function meta({ matches }: Route.MetaArgs) {
   return [{ title: pageTitle(matches[0].loaderData.appName, "Swap") }];
 }
 
-/** Swap: the wallet modal's swap view for the connected account, where the network supports it. */
+/**
+ * Swap: the wallet modal's swap view for the connected account, where the network supports it.
+ * Without the wallet service (no REOWN_PROJECT_ID) swaps cannot work: the page says so, and no
+ * navigation links to it.
+ */
 export default function Swap() {
   const wallet = useWallet();
   const swapNetworks = SWAP_CHAIN_IDS.map((id) => CHAIN_NAMES[id] ?? `chain ${id}`).join(", ");
   return (
     <div className="grid gap-6">
       <PageHeader title="Swap" description="Trade one token for another from your wallet, at the best route the wallet service finds." />
-      {!wallet.address ? (
+      {!wallet.cloud ? (
+        <EmptyState icon={ArrowLeftRight} title="Swaps are not set up on this server">
+          Swaps run through the wallet service, which this installation has no project id for. Its operators can turn them on with
+          REOWN_PROJECT_ID.
+        </EmptyState>
+      ) : !wallet.address ? (
         <EmptyState
           icon={Wallet}
           title="Connect a wallet to swap"
@@ -41,10 +50,6 @@ export default function Swap() {
           ))}
         >
           {shortAddress(wallet.address)} is connected to {CHAIN_NAMES[wallet.chainId ?? 0] ?? "another network"}. Swaps work on {swapNetworks}.
-        </EmptyState>
-      ) : !wallet.cloud ? (
-        <EmptyState icon={ArrowLeftRight} title="Swaps are not available here">
-          Swaps run through the wallet service, which this installation has not been given a project id for.
         </EmptyState>
       ) : (
         <EmptyState

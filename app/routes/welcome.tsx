@@ -1,6 +1,7 @@
 import { Award, ListChecks, Sparkles, Trophy } from "lucide-react";
 import { Link } from "react-router";
 import type { Route } from "./+types/welcome";
+import { AppearanceSwitch } from "~/components/appearance-switch";
 import { SignInDialog } from "~/components/auth/sign-in-dialog";
 import { Button } from "~/components/ui/button";
 import { pageTitle } from "~/lib/meta";
@@ -9,7 +10,7 @@ import { useRootData } from "~/root";
 
 export function meta({ matches }: Route.MetaArgs) {
   const appName = matches[0].loaderData.appName;
-  const description = `${appName} is where Web3 communities run campaigns, crusades, tasks and airdrops, and members earn XP and rewards.`;
+  const description = `${appName} is where Web3 communities run campaigns, crusades and tasks, and members earn XP and climb leaderboards.`;
   return [
     { title: pageTitle(appName) },
     { name: "description", content: description },
@@ -20,9 +21,19 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 const FEATURES = [
-  { icon: ListChecks, title: "Tasks and crusades", text: "Follow, post, answer quizzes, hold tokens: every task verified, every series in order." },
+  {
+    icon: ListChecks,
+    title: "Tasks and crusades",
+    text: "Quizzes, links to visit, posts and images the team reviews, tokens held (checked on chain), referrals. Crusades go in order.",
+  },
   { icon: Trophy, title: "Leaderboards", text: "XP per project, campaign and task, over all time, 30 days or 7 days. Always see your own rank." },
-  { icon: Award, title: "Rewards", text: "Token pools, raffles and airdrops paid exactly once, to the wallet you choose." },
+  { icon: Award, title: "XP rewards", text: "Campaign reward pools pay XP once the campaign ends: first come, raffle, by rank or to everyone, each paid exactly once." },
+];
+
+const BROWSE = [
+  { to: route("projects.index"), label: "Projects" },
+  { to: route("campaigns.index"), label: "Campaigns" },
+  { to: route("leaderboard"), label: "Leaderboard" },
 ];
 
 export default function Welcome() {
@@ -37,20 +48,23 @@ export default function Welcome() {
           </span>
           {appName}
         </Link>
-        {root?.user ? (
-          <Button asChild>
-            <Link to={route("dashboard")}>Dashboard</Link>
-          </Button>
-        ) : (
-          <SignInDialog trigger={<Button>Sign in</Button>} />
-        )}
+        <div className="flex items-center gap-2">
+          <AppearanceSwitch compact />
+          {root?.user ? (
+            <Button asChild>
+              <Link to={route("dashboard")}>Dashboard</Link>
+            </Button>
+          ) : (
+            <SignInDialog trigger={<Button>Sign in</Button>} />
+          )}
+        </div>
       </header>
       <main className="mx-auto flex w-full max-w-6xl flex-1 flex-col justify-center gap-16 px-4 py-16 sm:px-6">
         <section className="grid max-w-2xl gap-6">
-          <p className="w-fit rounded-full border px-3 py-1 text-xs font-medium text-muted-foreground">Campaigns · Crusades · Airdrops</p>
-          <h1 className="text-4xl font-bold tracking-tight text-balance sm:text-5xl">Grow your community with quests that pay off.</h1>
+          <p className="w-fit rounded-full border px-3 py-1 text-xs font-medium text-muted-foreground">Campaigns · Crusades · Leaderboards</p>
+          <h1 className="text-4xl font-bold tracking-tight text-balance sm:text-5xl">Grow your community with quests and leaderboards.</h1>
           <p className="text-lg text-muted-foreground">
-            {appName} is where Web3 projects run campaigns and airdrops, and where members complete tasks, earn XP and climb the
+            {appName} is where Web3 projects run campaigns and crusades of tasks, and where members complete them, earn XP and climb the
             leaderboards.
           </p>
           <div className="flex flex-wrap gap-3">
@@ -62,6 +76,14 @@ export default function Welcome() {
               <SignInDialog trigger={<Button size="lg" variant="brand">Get started</Button>} />
             )}
           </div>
+          <nav aria-label="Browse" className="flex flex-wrap items-center gap-x-4 gap-y-2 text-sm">
+            <span className="text-muted-foreground">Look around first:</span>
+            {BROWSE.map((link) => (
+              <Link key={link.to} to={link.to} className="font-medium underline-offset-4 hover:underline focus-visible:underline focus-visible:outline-none">
+                {link.label}
+              </Link>
+            ))}
+          </nav>
         </section>
         <section className="grid gap-4 sm:grid-cols-3" aria-label="What you can do">
           {FEATURES.map(({ icon: Icon, title, text }) => (

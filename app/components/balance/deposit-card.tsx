@@ -102,22 +102,19 @@ export function DepositCard({ chain, depositRef, onSent }: { chain: Chain; depos
           </form>
         </WalletGate>
         <TxProgress state={tx.state} label={tx.label} onReset={tx.reset} />
-        <DepositByCard chainId={chainId} />
+        {wallet.cloud && chainId !== LOCAL_CHAIN_ID && <DepositByCard />}
       </CardContent>
     </Card>
   );
 }
 
-/** The wallet modal's on-ramp buys tokens to the connected wallet; then a deposit by amount brings them in. */
-function DepositByCard({ chainId }: { chainId: number }) {
+/**
+ * The wallet modal's on-ramp buys tokens to the connected wallet; then a deposit by amount brings
+ * them in. Offered only where it can work: with the wallet service set up, off the local chain.
+ */
+function DepositByCard() {
   const wallet = useWallet();
-  const [notice, setNotice] = useState<string | null>(null);
-  const buy = () => {
-    if (chainId === LOCAL_CHAIN_ID) return setNotice("Buying with a card is not available on the local development chain: its tokens are not sold anywhere.");
-    if (!wallet.cloud) return setNotice("Buying with a card needs the wallet service, which this installation is not connected to.");
-    setNotice(null);
-    void wallet.open(wallet.address ? "OnRampProviders" : "Connect");
-  };
+  const buy = () => void wallet.open(wallet.address ? "OnRampProviders" : "Connect");
   return (
     <div className="grid gap-2 border-t pt-4">
       <p className="text-sm font-medium">Deposit by card</p>
@@ -125,11 +122,6 @@ function DepositByCard({ chainId }: { chainId: number }) {
       <Button type="button" variant="outline" className="justify-self-start" onClick={buy}>
         <CreditCard aria-hidden /> Buy with card
       </Button>
-      {notice && (
-        <p role="status" className="rounded-md border bg-muted/50 p-3 text-sm">
-          {notice}
-        </p>
-      )}
     </div>
   );
 }
