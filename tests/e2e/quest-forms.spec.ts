@@ -202,8 +202,8 @@ test.describe("with a signed-in owner", () => {
     await page.getByLabel("Type").selectOption("quiz");
     await page.getByLabel("Wait after a wrong answer (seconds)").fill("-5");
     await page.getByLabel("Places").fill("0");
-    await page.getByLabel("Opens (UTC)").fill(localDateTime(120));
-    await page.getByLabel("Closes (UTC)").fill(localDateTime(60));
+    await page.getByLabel("Opens", { exact: true }).fill(localDateTime(120));
+    await page.getByLabel("Closes", { exact: true }).fill(localDateTime(60));
     await page.getByRole("button", { name: "Create task" }).click();
     await expectFieldError(page, "Title", "A title has at least 3 characters");
     await expectFieldError(page, "XP", "At least 1 XP");
@@ -211,7 +211,7 @@ test.describe("with a signed-in owner", () => {
     await expectFieldError(page, "Accepted answers", "Give at least one accepted answer");
     await expectFieldError(page, "Wait after a wrong answer (seconds)", "Enter a whole number of seconds from 0 to 86,400");
     await expectFieldError(page, "Places", "The cap is a whole number of at least 1");
-    await expectFieldError(page, "Closes (UTC)", "The end comes after the start");
+    await expectFieldError(page, "Closes", "The end comes after the start");
     await expect(page.getByLabel("Title", { exact: true })).toHaveValue("ab");
     await expect(page.getByLabel("Type")).toHaveValue("quiz");
 
@@ -219,8 +219,8 @@ test.describe("with a signed-in owner", () => {
     await page.getByLabel("Title", { exact: true }).fill("Read the docs");
     await page.getByLabel("XP", { exact: true }).fill("10");
     await page.getByLabel("Places").fill("");
-    await page.getByLabel("Opens (UTC)").fill("");
-    await page.getByLabel("Closes (UTC)").fill("");
+    await page.getByLabel("Opens", { exact: true }).fill("");
+    await page.getByLabel("Closes", { exact: true }).fill("");
     await page.getByLabel("Link to visit").fill("docs page");
     await page.getByRole("button", { name: "Create task" }).click();
     await expectFieldError(page, "Link to visit", "Enter the link to visit");

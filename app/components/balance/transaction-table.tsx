@@ -6,8 +6,8 @@ import { Badge } from "~/components/ui/badge";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import type { BalancePage } from "~/modules/balance/balance-page.server";
 import { formatAmount } from "~/modules/chain/amounts";
+import { LocalTime } from "~/components/campaigns/local-time";
 
-const when = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 
 /** Every movement of the member's balance, newest first, a page at a time. */
 export function TransactionTable({ rows, page, hasMore }: { rows: BalancePage["transactions"]; page: number; hasMore: boolean }) {
@@ -28,7 +28,7 @@ export function TransactionTable({ rows, page, hasMore }: { rows: BalancePage["t
                 <TableHead>Type</TableHead>
                 <TableHead className="text-right">Amount</TableHead>
                 <TableHead>Status</TableHead>
-                <TableHead>Time (UTC)</TableHead>
+                <TableHead>Time</TableHead>
                 <TableHead>Transaction</TableHead>
               </TableRow>
             </TableHeader>
@@ -44,7 +44,7 @@ export function TransactionTable({ rows, page, hasMore }: { rows: BalancePage["t
                       {row.status}
                     </Badge>
                   </TableCell>
-                  <TableCell className="whitespace-nowrap text-muted-foreground">{when.format(new Date(row.createdAt))}</TableCell>
+                  <TableCell className="whitespace-nowrap text-muted-foreground"><LocalTime value={row.createdAt} /></TableCell>
                   <TableCell>{row.txHash ? <TxHash hash={row.txHash} chainId={row.chainId} short /> : <span className="text-muted-foreground">—</span>}</TableCell>
                 </TableRow>
               ))}

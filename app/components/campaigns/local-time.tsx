@@ -15,15 +15,16 @@ const DATE_TIME: Intl.DateTimeFormatOptions = { month: "short", day: "numeric", 
 const DATE: Intl.DateTimeFormatOptions = { month: "short", day: "numeric", year: "numeric" };
 
 /**
- * A moment in the reader's own time zone. The server does not know that zone, so it renders UTC
- * (and says so); the browser switches to local time once the page is live.
+ * A moment in the reader's own time zone, named. The server does not know that zone, so it renders
+ * UTC (and says so); the browser switches to local time once the page is live.
  */
 export function LocalTime({ value, dateOnly = false }: { value: Date | string; dateOnly?: boolean }) {
   const hydrated = useHydrated();
   const date = new Date(value);
   const options = dateOnly ? DATE : DATE_TIME;
+  // Times say their zone ("10:00 AM EST"), whichever zone renders them.
   const text = hydrated
-    ? date.toLocaleString("en", options)
+    ? date.toLocaleString("en", dateOnly ? options : { ...options, timeZoneName: "short" })
     : `${date.toLocaleString("en", { ...options, timeZone: "UTC" })}${dateOnly ? "" : " UTC"}`;
   return (
     <time dateTime={date.toISOString()} title={hydrated ? date.toLocaleString("en", { dateStyle: "full", timeStyle: "long" }) : undefined}>

@@ -4,7 +4,8 @@ import { Badge } from "~/components/ui/badge";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { route } from "~/lib/routes";
 import type { TaskCardData } from "./task-card";
-import { formatUtc, placesText, RECURRENCE_LABELS, VERIFICATION_LABELS } from "./task-format";
+import { placesText, RECURRENCE_LABELS, VERIFICATION_LABELS } from "./task-format";
+import { LocalTime } from "~/components/campaigns/local-time";
 
 type Props = {
   task: TaskCardData & { verification: "auto" | "review" | "none" };
@@ -39,8 +40,16 @@ export function TaskDetails({ task, project, campaign, crusade }: Props) {
           <Row label="Type">{task.typeLabel}</Row>
           <Row label="Verification">{VERIFICATION_LABELS[task.verification]}</Row>
           <Row label="Recurrence">{task.recurrence === "daily" ? "Daily (UTC day)" : RECURRENCE_LABELS.once}</Row>
-          {task.startsAt && <Row label="Opens">{formatUtc(task.startsAt)}</Row>}
-          {task.endsAt && <Row label="Closes">{formatUtc(task.endsAt)}</Row>}
+          {task.startsAt && (
+            <Row label="Opens">
+              <LocalTime value={task.startsAt} />
+            </Row>
+          )}
+          {task.endsAt && (
+            <Row label="Closes">
+              <LocalTime value={task.endsAt} />
+            </Row>
+          )}
           <Row label="Places">{placesText(task)}</Row>
           <Row label="Project">
             <Link to={route("projects.show", { project: project.slug })} className={linkClass}>

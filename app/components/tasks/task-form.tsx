@@ -7,6 +7,7 @@ import { Input } from "~/components/ui/input";
 import { Select } from "~/components/ui/select";
 import { Textarea } from "~/components/ui/textarea";
 import { CheckboxField, FormActions } from "~/components/ui/form-parts";
+import { DateTimeInput, TimeZoneHint, type DateValue } from "~/components/campaigns/date-time-input";
 import { TaskConfigFields } from "./task-config-fields";
 import { VERIFICATION_LABELS } from "./task-format";
 
@@ -24,6 +25,9 @@ export type TaskFormProps = {
 };
 
 const NO_ERRORS: Record<string, string> = {};
+
+/** A stored moment comes as an ISO string ending in Z; what the member typed, as the input gave it. */
+const dateValue = (value: string | undefined): DateValue => (!value ? null : value.endsWith("Z") ? { at: value } : { typed: value });
 
 /** Create and edit a task: the common fields, then only the chosen type's own. Works without JavaScript. */
 export function TaskForm({ types, values, errors = NO_ERRORS, campaigns, networks, slotsTaken = 0, submitLabel, cancelTo }: TaskFormProps) {
@@ -102,7 +106,7 @@ export function TaskForm({ types, values, errors = NO_ERRORS, campaigns, network
       <Card>
         <CardHeader>
           <CardTitle>Schedule and places</CardTitle>
-          <CardDescription>Times are in UTC; a daily task can be done once per UTC day.</CardDescription>
+          <CardDescription>Times are in your time zone. A daily task can be done once per UTC day (it starts at 00:00 UTC).</CardDescription>
         </CardHeader>
         <CardContent className="grid gap-5">
           <div className="grid items-start gap-5 sm:grid-cols-2">
@@ -120,11 +124,11 @@ export function TaskForm({ types, values, errors = NO_ERRORS, campaigns, network
             >
               <Input {...fieldProps("cap", errors.cap)} type="number" inputMode="numeric" min={Math.max(1, slotsTaken)} defaultValue={values.cap ?? ""} />
             </Field>
-            <Field id="startsAt" label="Opens (UTC)" hint="Optional." error={errors.startsAt}>
-              <Input {...fieldProps("startsAt", errors.startsAt)} type="datetime-local" defaultValue={values.startsAt ?? ""} />
+            <Field id="startsAt" label="Opens" hint={<>Optional. <TimeZoneHint /></>} error={errors.startsAt}>
+              <DateTimeInput id="startsAt" error={errors.startsAt} value={dateValue(values.startsAt)} />
             </Field>
-            <Field id="endsAt" label="Closes (UTC)" hint="Optional." error={errors.endsAt}>
-              <Input {...fieldProps("endsAt", errors.endsAt)} type="datetime-local" defaultValue={values.endsAt ?? ""} />
+            <Field id="endsAt" label="Closes" hint={<>Optional. <TimeZoneHint /></>} error={errors.endsAt}>
+              <DateTimeInput id="endsAt" error={errors.endsAt} value={dateValue(values.endsAt)} />
             </Field>
           </div>
           <Field id="campaignId" label="Campaign" hint="Optional. The task then counts toward the campaign." error={errors.campaignId}>

@@ -5,7 +5,7 @@ import { route } from "~/lib/routes";
 import { cn } from "~/lib/utils";
 import type { TaskBlock } from "~/modules/tasks/task-page.server";
 import type { MemberState } from "./task-card";
-import { formatUtc } from "./task-format";
+import { LocalTime } from "~/components/campaigns/local-time";
 
 const TONES = {
   success: "border-green-600/30 bg-green-600/10 text-green-800 dark:text-green-300",
@@ -14,7 +14,7 @@ const TONES = {
   muted: "border-border bg-muted/50 text-foreground",
 } as const;
 
-function Notice({ tone, icon, title, children }: { tone: keyof typeof TONES; icon: ReactNode; title: string; children?: ReactNode }) {
+function Notice({ tone, icon, title, children }: { tone: keyof typeof TONES; icon: ReactNode; title: ReactNode; children?: ReactNode }) {
   return (
     <div className={cn("flex gap-3 rounded-lg border p-4 text-sm [&>svg]:mt-0.5 [&>svg]:size-4 [&>svg]:shrink-0", TONES[tone])} role="status">
       {icon}
@@ -64,7 +64,12 @@ export function BlockNotice({ block }: { block: TaskBlock }) {
         </Notice>
       );
     case "scheduled":
-      return <Notice tone="muted" icon={<Clock3 aria-hidden />} title={`Opens ${formatUtc(block.at)}`} />;
+      return <Notice tone="muted" icon={<Clock3 aria-hidden />} title={
+            <>
+              Opens <LocalTime value={block.at} />
+            </>
+          }
+        />;
     case "ended":
       return <Notice tone="muted" icon={<Clock3 aria-hidden />} title="This task has ended" />;
     case "campaign":

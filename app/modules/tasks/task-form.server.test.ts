@@ -17,6 +17,9 @@ describe("the task form", () => {
     if (!read.ok) return;
     expect(read.input).toMatchObject({ type: "visit_link", xp: 20, cap: 5, published: true, config: { url: "https://example.com" } });
     expect(read.input.startsAt?.toISOString()).toBe("2030-01-02T10:00:00.000Z");
+    // Typed in New York (UTC-5 in January): the browser sends the offset beside the time.
+    const inNewYork = readTaskForm(form({ "config.url": "https://example.com", startsAt: "2030-01-02T10:00", startsAtOffset: "300" }), { chainIds });
+    expect(inNewYork.ok && inNewYork.input.startsAt?.toISOString()).toBe("2030-01-02T15:00:00.000Z");
   });
 
   it("turns a human token amount into the smallest unit with the token's decimals", () => {
@@ -47,7 +50,7 @@ describe("the task form", () => {
     });
   });
 
-  it("shows a saved task with its amount in whole tokens and its times in UTC", () => {
+  it("shows a saved task with its amount in whole tokens and its times as moments (the form shows them in the member's zone)", () => {
     const values = taskFormValues({
       title: "Hold",
       description: "",
@@ -62,6 +65,6 @@ describe("the task form", () => {
       publishedAt: new Date(),
       config: { chainId: 56, tokenAddress: null, minBalance: "1500000000000000000", symbol: "", decimals: 18 },
     } as unknown as Task);
-    expect(values).toMatchObject({ "config.minBalance": "1.5", "config.tokenAddress": "", startsAt: "2030-01-02T10:00", published: "on", cap: "" });
+    expect(values).toMatchObject({ "config.minBalance": "1.5", "config.tokenAddress": "", startsAt: "2030-01-02T10:00:00.000Z", published: "on", cap: "" });
   });
 });

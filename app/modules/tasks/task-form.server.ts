@@ -4,6 +4,7 @@ import type { Db } from "~/lib/db.server";
 import { parseForm, type FieldErrors } from "~/lib/forms";
 import { CHAIN_NAMES } from "~/wallet/chains";
 import { listCampaigns } from "./campaigns.server";
+import { withOffset } from "./local-datetime";
 import type { Task } from "./completions.server";
 import { parseTaskConfig, TASK_TYPE_LABELS, taskFormSchema, VERIFICATION_MODES } from "./task.schema";
 import type { TaskInput } from "./tasks.server";
@@ -12,10 +13,6 @@ import type { TaskInput } from "./tasks.server";
 export type TaskFormValues = Record<string, string>;
 
 export type ReadTaskForm = { ok: true; input: TaskInput; values: TaskFormValues } | { ok: false; errors: FieldErrors; values: TaskFormValues };
-
-/** A `datetime-local` value (no zone) is read as UTC, like daily tasks' days. */
-const LOCAL_DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?$/;
-const asUtc = (value: string) => (LOCAL_DATETIME.test(value.trim()) ? `${value.trim()}Z` : value);
 
 /** Zod's own wording for a field a person typed into badly, replaced with a sentence about that field. */
 const MESSAGES: Record<string, string> = {
@@ -46,7 +43,8 @@ export function readTaskForm(formData: FormData, { chainIds }: { chainIds: numbe
 
   const normalized = new FormData();
   for (const [key, value] of Object.entries(values)) {
-    normalized.set(key, key === "startsAt" || key === "endsAt" ? asUtc(value) : value);
+    // Times are typed in the member's zone; the browser sends its offset beside each (`startsAtOffset`).
+    normalized.set(key, key === "startsAt" || key === "endsAt" ? withOffset(value, values[`${key}Offset`]) : value);
   }
 
   const errors: FieldErrors = {};
@@ -95,7 +93,8 @@ function toSmallestUnit(human: string, decimalsText: string): { ok: true; value:
 }
 
 /** `2025-03-01T14:00` in UTC, for a `datetime-local` field. */
-const utcLocal = (date: Date | null) => (date ? date.toISOString().slice(0, 16) : "");
+/** A stored moment as an ISO string (the form shows it in the member's zone, see DateTimeInput). */
+const stored = (date: Date | null) => (date ? date.toISOString() : "");
 
 /** A saved task as the edit form's values. */
 export function taskFormValues(t: Task): TaskFormValues {
@@ -108,8 +107,8 @@ export function taskFormValues(t: Task): TaskFormValues {
     xp: String(t.xp),
     verification: t.verification,
     recurrence: t.recurrence,
-    startsAt: utcLocal(t.startsAt),
-    endsAt: utcLocal(t.endsAt),
+    startsAt: stored(t.startsAt),
+    endsAt: stored(t.endsAt),
     cap: t.cap === null ? "" : String(t.cap),
     campaignId: t.campaignId ?? "",
     published: t.publishedAt ? "on" : "",

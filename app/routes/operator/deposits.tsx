@@ -17,6 +17,7 @@ import { formatAmount } from "~/modules/chain/amounts";
 import { assignDepositSchema, assignUnmatchedDeposit, unmatchedDeposits } from "~/modules/deposits/unmatched-deposits.server";
 import { requireOperatorUser } from "~/modules/projects/operators.server";
 import { CHAIN_NAMES } from "~/wallet/chains";
+import { LocalTime } from "~/components/campaigns/local-time";
 
 export function meta({ matches }: Route.MetaArgs) {
   return [{ title: pageTitle(matches[0].loaderData.appName, "Deposits") }, { name: "robots", content: "noindex" }];
@@ -43,7 +44,6 @@ export async function action(args: Route.ActionArgs) {
   return data<AssignActionData>({ ok: true, member: result.member });
 }
 
-const when = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 
 /** Operators: deposits whose reference matched no member, and giving each to the member it was meant for. */
 export default function OperatorDeposits({ loaderData: { rows } }: Route.ComponentProps) {
@@ -86,7 +86,7 @@ function UnmatchedRow({ row }: { row: Route.ComponentProps["loaderData"]["rows"]
         <p className="flex flex-wrap items-baseline gap-x-2">
           <span className="font-medium">{formatAmount(BigInt(row.amount))} QUEST</span>
           <span className="text-sm text-muted-foreground">
-            on {CHAIN_NAMES[row.chainId] ?? `chain ${row.chainId}`} · {when.format(new Date(row.createdAt))} UTC
+            on {CHAIN_NAMES[row.chainId] ?? `chain ${row.chainId}`} · <LocalTime value={row.createdAt} />
           </span>
         </p>
         <p className="truncate font-mono text-xs text-muted-foreground">from {row.fromAddress}</p>

@@ -16,6 +16,7 @@ import { withdrawalsNeedingAttention } from "~/modules/balance/operator-withdraw
 import { formatAmount } from "~/modules/chain/amounts";
 import { requireOperatorUser } from "~/modules/projects/operators.server";
 import { setWithdrawalsPaused, withdrawalsPaused } from "~/modules/withdrawals/withdrawals.server";
+import { LocalTime } from "~/components/campaigns/local-time";
 
 export function meta({ matches }: Route.MetaArgs) {
   return [{ title: pageTitle(matches[0].loaderData.appName, "Withdrawals") }, { name: "robots", content: "noindex" }];
@@ -36,7 +37,6 @@ export async function action(args: Route.ActionArgs) {
   return { ok: true as const, paused: intent === "pause" };
 }
 
-const when = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 
 /** Operators: pause and resume withdrawals, and see the ones that need attention. */
 export default function OperatorWithdrawals({ loaderData: { paused, rows } }: Route.ComponentProps) {
@@ -80,7 +80,7 @@ export default function OperatorWithdrawals({ loaderData: { paused, rows } }: Ro
                   <span className="font-medium">{formatAmount(BigInt(row.amount))} QUEST</span>
                   <Badge variant={row.status === "failed" ? "destructive" : "warning"}>{row.waiting && row.status === "requested" ? "waiting" : row.status}</Badge>
                   <span className="text-sm text-muted-foreground">
-                    {row.member} · attempt {row.attempts} · {when.format(new Date(row.updatedAt))} UTC
+                    {row.member} · attempt {row.attempts} · <LocalTime value={row.updatedAt} />
                   </span>
                 </div>
                 <p className="truncate font-mono text-xs text-muted-foreground">to {row.toAddress}</p>
