@@ -157,13 +157,11 @@ export function SubmissionsTable({
             <SelectAll {...selectAll} label="All" />
           </span>
           <span className="mr-auto text-muted-foreground">{selected.length > 0 ? `${selected.length} selected` : "Select submissions to review several at once."}</span>
-          {selected.length > 0 && (
-            <>
-              <ApproveButton ids={selected} label={`Approve ${selected.length} selected`} onDone={clear} />
-              {status === "pending" && (
-                <RejectButton ids={selected} label={`Reject ${selected.length} selected`} description="One reason for all of them; each member sees it." onDone={clear} />
-              )}
-            </>
+          {/* Always mounted (disabled with nothing selected): the rows they decide on leave the table
+              when the page reloads, and the outcome's notice must still be told. */}
+          <ApproveButton ids={selected} label={`Approve ${selected.length} selected`} onDone={clear} />
+          {status === "pending" && (
+            <RejectButton ids={selected} label={`Reject ${selected.length} selected`} description="One reason for all of them; each member sees it." onDone={clear} />
           )}
         </div>
       )}
