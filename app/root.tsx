@@ -10,6 +10,7 @@ import { servicesContext } from "~/lib/services.server";
 import { getSession, provideSession } from "~/modules/auth/session.server";
 import { referralCookie, referrerFromUrl } from "~/modules/users/referrals.server";
 import { nonceContext } from "~/lib/nonce";
+import { rememberedWallet } from "~/wallet/remembered-wallet";
 import { WalletProvider } from "~/wallet/wallet-provider";
 import "./app.css";
 
@@ -33,6 +34,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     appName: env.APP_NAME,
     appearance: appearanceFromCookie(request.headers.get("cookie")),
+    rememberedWallet: rememberedWallet(request.headers.get("cookie")),
     nonce: context.get(nonceContext),
     chains: context.get(servicesContext).chains.config,
     user: session
@@ -87,6 +89,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
       dark={dark}
       signedIn={loaderData.user !== null}
       walletSession={loaderData.user?.signInMethod === "wallet"}
+      remembered={loaderData.rememberedWallet}
     >
       <Outlet />
     </WalletProvider>

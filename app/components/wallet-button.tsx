@@ -6,12 +6,13 @@ import { useWallet } from "~/wallet/wallet-provider";
 /** The header's wallet entry: "Connect wallet", or the connected address opening the account view. */
 export function WalletButton() {
   const wallet = useWallet();
-  const address = shortAddress(wallet.address);
+  const address = shortAddress(wallet.shownAddress);
   return (
     <Button
       variant="outline"
       size="sm"
-      pending={wallet.status === "loading"}
+      // A remembered wallet shows its address from the first paint while the wallet stack loads.
+      pending={wallet.status === "loading" && !address}
       onClick={() => void wallet.open(address ? "Account" : "Connect")}
       aria-label={address ? `Wallet ${address}` : "Connect wallet"}
     >

@@ -31,7 +31,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = await requireUser(context, request);
   const services = context.get(servicesContext);
   const [page, operator] = await Promise.all([
-    loadBalancePage(services, user.id, new URL(request.url)),
+    loadBalancePage(services, user.id, request),
     isOperator({ db: services.database.db, operators: services.env.operators, userId: user.id }),
   ]);
   return { ...page, operator };

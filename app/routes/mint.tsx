@@ -27,7 +27,7 @@ export function meta({ matches }: Route.MetaArgs) {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireUser(context, request);
-  return loadTokenScreen(context.get(servicesContext), new URL(request.url), readMint);
+  return loadTokenScreen(context.get(servicesContext), request, readMint);
 }
 
 /** Mint: buy the token at the public mint's fixed price, up to the per-wallet cap. */

@@ -28,7 +28,7 @@ export function meta({ matches }: Route.MetaArgs) {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireUser(context, request);
-  return loadTokenScreen(context.get(servicesContext), new URL(request.url), readSale);
+  return loadTokenScreen(context.get(servicesContext), request, readSale);
 }
 
 /** The token sale: fixed price between a start and an end, up to a hard cap and a cap per wallet. */

@@ -8,13 +8,17 @@ import { TxError } from "~/modules/chain/tx-error";
 import type { ChainConfig } from "./chain-config";
 import { hasWalletCloud } from "./wallet-cloud";
 import { CHAIN_NAMES } from "./chains";
+import { rememberWallet, type RememberedWallet } from "./remembered-wallet";
 
 type WalletStatus = "idle" | "loading" | "ready" | "error";
 type WalletView = "Connect" | "Account" | "Networks" | "Swap" | "OnRampProviders";
 
 export type WalletState = {
   status: WalletStatus;
+  /** The connected wallet, once the wallet stack has confirmed it: what sends and signs. */
   address: string | null;
+  /** What the page shows meanwhile: the connected wallet, or the one this browser remembers until the stack has settled. */
+  shownAddress: string | null;
   chainId: number | null;
   /** Whether the wallet modal's cloud features (swaps, on-ramp, WalletConnect) are configured. */
   cloud: boolean;
@@ -47,6 +51,7 @@ export function forgetWalletConnection() {
   for (const key of Object.keys(window.localStorage)) {
     if (key.startsWith("wagmi.") || key.startsWith("@appkit/")) window.localStorage.removeItem(key);
   }
+  rememberWallet(null);
 }
 
 /**
@@ -59,6 +64,7 @@ export function WalletProvider({
   dark,
   signedIn,
   walletSession,
+  remembered,
   children,
 }: {
   config: ChainConfig;
@@ -67,11 +73,15 @@ export function WalletProvider({
   signedIn: boolean;
   /** Whether the current session was started by a wallet signature. */
   walletSession: boolean;
+  /** The connection this browser remembers (a cookie), shown (`shownAddress`) from the first paint until the wallet stack says otherwise. */
+  remembered: RememberedWallet | null;
   children: ReactNode;
 }) {
   const [status, setStatus] = useState<WalletStatus>("idle");
   const [address, setAddress] = useState<string | null>(null);
   const [chainId, setChainId] = useState<number | null>(null);
+  // Until the wallet stack has said whether the remembered wallet is still connected.
+  const [settled, setSettled] = useState(false);
   const kit = useRef<Promise<AppKit> | null>(null);
   const navigate = useNavigate();
   const revalidator = useRevalidator();
@@ -104,8 +114,23 @@ export function WalletProvider({
           },
         },
       });
-      appKit.subscribeAccount((account) => setAddress(account.isConnected ? (account.address ?? null) : null));
-      appKit.subscribeNetwork((network) => setChainId(typeof network.chainId === "number" ? network.chainId : Number(network.chainId) || null));
+      const connection = { address: null as string | null, chainId: null as number | null };
+      const remember = () =>
+        rememberWallet(connection.address && connection.chainId ? { address: connection.address as `0x${string}`, chainId: connection.chainId } : null);
+      // The stack reports "not connected" while it reconnects a remembered wallet: only its
+      // settled answers are remembered.
+      appKit.subscribeAccount((account) => {
+        if (account.status !== "connected" && account.status !== "disconnected") return;
+        connection.address = account.isConnected ? (account.address ?? null) : null;
+        setAddress(connection.address);
+        setSettled(true);
+        remember();
+      });
+      appKit.subscribeNetwork((network) => {
+        connection.chainId = typeof network.chainId === "number" ? network.chainId : Number(network.chainId) || null;
+        setChainId(connection.chainId);
+        if (connection.address) remember();
+      });
       setStatus("ready");
       return appKit;
     })().catch((error: unknown) => {
@@ -117,8 +142,11 @@ export function WalletProvider({
     return kit.current;
   }, [config, appName]);
 
+  // A remembered connection (in the stack's storage, or the cookie the first paint used) is
+  // restored at once; the stack then confirms it or says it is gone.
+  const rememberedAtStart = useRef(remembered !== null);
   useEffect(() => {
-    if (remembersConnection()) void load().catch(() => undefined);
+    if (remembersConnection() || rememberedAtStart.current) void load().catch(() => undefined);
   }, [load]);
 
   useEffect(() => {
@@ -178,9 +206,10 @@ export function WalletProvider({
     [load],
   );
 
+  const shownAddress = address ?? (settled ? null : (remembered?.address ?? null));
   const value = useMemo(
-    () => ({ status, address, chainId, cloud: hasWalletCloud(config), open, switchChain, disconnect, writeContract }),
-    [status, address, chainId, config, open, switchChain, disconnect, writeContract],
+    () => ({ status, address, shownAddress, chainId, cloud: hasWalletCloud(config), open, switchChain, disconnect, writeContract }),
+    [status, address, shownAddress, chainId, config, open, switchChain, disconnect, writeContract],
   );
   return <WalletContext value={value}>{children}</WalletContext>;
 }

@@ -118,6 +118,14 @@ test("signs in with a wallet from the Welcome page, keeps the session over a rel
   expect(await (await sessionAsked).json()).toEqual({ signed: true });
   await expect(signStep(page)).toBeHidden();
   expect(wallet.signRequests).toHaveLength(1);
+  // The first paint (the server's HTML, before any script) already shows the connected wallet,
+  // and Balance the wallet's own tokens, not "Connect wallet".
+  const firstPaint = await (await page.request.get("/dashboard")).text();
+  expect(firstPaint).toContain(`aria-label="Wallet ${short(wallet.address)}"`);
+  expect(firstPaint).not.toContain('aria-label="Connect wallet"');
+  const balance = await (await page.request.get("/balance")).text();
+  expect(balance).toContain(`${short(wallet.address)}, on chain`);
+  expect(balance).not.toContain("Connect your wallet to see");
 
   const signOuts: string[] = [];
   page.on("request", (request) => {
@@ -137,6 +145,7 @@ test("signs in with a wallet from the Welcome page, keeps the session over a rel
   await page.goto("/dashboard");
   await expect(page.getByRole("banner").getByRole("button", { name: "Connect wallet" })).toBeVisible();
   await expect(page.getByText(short(wallet.address))).toHaveCount(0);
+  expect(await (await page.request.get("/dashboard")).text()).toContain('aria-label="Connect wallet"');
 });
 
 test("switching to Sepolia asks to sign for that chain: cancelling goes back to the local chain, signing adds Sepolia", async ({

@@ -34,11 +34,12 @@ const kindLabel = (kind: string) => KIND_LABELS[kind] ?? kind.charAt(0).toUpperC
  * vault and the connected wallet's tokens (`?chain=`, `?account=`), the deposit reference,
  * deposits and withdrawals under way, and a page of transactions (`?page=`).
  */
-export async function loadBalancePage(services: Pick<Services, "database" | "contracts" | "chains" | "logger" | "env">, userId: string, url: URL) {
+export async function loadBalancePage(services: Pick<Services, "database" | "contracts" | "chains" | "logger" | "env">, userId: string, request: Request) {
   const db = services.database.db;
+  const url = new URL(request.url);
   const page = Math.max(1, Math.min(10_000, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1));
   const [chain, balances, ref, deposits, withdrawals, paused, wallets, entries] = await Promise.all([
-    loadTokenScreen(services, url, readVault),
+    loadTokenScreen(services, request, readVault),
     balanceOf({ db, userId }),
     depositRefOf({ db, userId }),
     listDeposits({ db, userId, limit: 10 }),

@@ -4,6 +4,7 @@ import { tokenSaleAbi } from "../../../contracts/generated/token-sale.ts";
 import type { Services } from "~/lib/services.server";
 import { LOCAL_CHAIN_ID } from "~/wallet/chain-config";
 import { CHAIN_NAMES, NATIVE_SYMBOLS } from "~/wallet/chains";
+import { rememberedWallet } from "~/wallet/remembered-wallet";
 import type { ContractAddresses } from "./contract-addresses.server";
 
 /** The chain a token screen shows: `?chain=` when Questline has contracts there, else the local chain, else the first one. */
@@ -23,20 +24,24 @@ function pickChain(services: Pick<Services, "contracts" | "chains">, requested: 
 }
 
 /**
- * A token screen's loader (Mint, Token sale): the network to show (`?chain=`, else the local
- * chain, else the first with our contracts), then `read` on it for `?account=`. No network with
- * our contracts and a node that does not answer are states the page shows, not errors.
+ * A token screen's loader (Mint, Token sale, Balance): the network to show (`?chain=`, else the
+ * remembered wallet's, else the local chain, else the first with our contracts), then `read` on
+ * it for `?account=`, else the remembered wallet (so the first paint shows the member's own
+ * figures). No network with our contracts and a node that does not answer are states the page
+ * shows, not errors.
  */
 export async function loadTokenScreen<T>(
   services: Pick<Services, "contracts" | "chains" | "logger">,
-  url: URL,
+  request: Request,
   read: (input: { transport: Transport; contracts: ContractAddresses; account: Address | null }) => Promise<T>,
 ) {
-  const chain = pickChain(services, url.searchParams.get("chain"));
+  const url = new URL(request.url);
+  const remembered = rememberedWallet(request.headers.get("cookie"));
+  const chain = pickChain(services, url.searchParams.get("chain") ?? (remembered ? String(remembered.chainId) : null));
   if (!chain) return { ok: false as const, reason: "none" as const };
   const head = { chainId: chain.chainId, chainName: chain.chainName, coin: chain.coin, chainIds: chain.chainIds };
   try {
-    const facts = await read({ transport: chain.transport, contracts: chain.contracts, account: accountParam(url.searchParams.get("account")) });
+    const facts = await read({ transport: chain.transport, contracts: chain.contracts, account: accountParam(url.searchParams.get("account") ?? remembered?.address ?? null) });
     return { ok: true as const, ...head, facts };
   } catch (error) {
     services.logger.warn({ err: error, chainId: chain.chainId, screen: url.pathname }, "token screen: the node did not answer");
