@@ -1,11 +1,8 @@
 import { data } from "react-router";
 import type { Route } from "./+types/submissions";
-import { FilterTabs } from "~/components/campaigns/filter-tabs";
 import { ProjectCrumb } from "~/components/campaigns/project-crumb";
-import { SubmissionFilters } from "~/components/campaigns/submission-filters";
-import { SubmissionsTable } from "~/components/campaigns/submissions-table";
+import { ReviewQueue } from "~/components/campaigns/review-queue";
 import { PageHeader } from "~/components/page-header";
-import { Pagination } from "~/components/pagination";
 import { pageTitle } from "~/lib/meta";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/lib/services.server";
@@ -78,34 +75,16 @@ export default function CampaignSubmissions({ loaderData }: Route.ComponentProps
         ]}
       />
       <PageHeader title="Submissions" description={`Review what members submitted for ${campaign.name}.`} />
-      <div className="grid gap-4">
-        <FilterTabs
-          param="status"
-          label="Submission status"
-          current={filters.status}
-          tabs={[
-            { value: "pending", label: "Pending", count: counts.pending },
-            { value: "approved", label: "Approved", count: counts.approved },
-            { value: "rejected", label: "Rejected", count: counts.rejected },
-          ]}
-        />
-        <SubmissionFilters
-          key={`${filters.q}|${filters.task}`}
-          status={filters.status}
-          q={filters.q}
-          task={filters.task}
-          tasks={tasks}
-          csvHref={route("campaigns.submissions.csv", { ...ids, ...query })}
-          clearHref={filtered ? route("campaigns.submissions", { ...ids, status: filters.status }) : null}
-        />
-        {filtered && (
-          <p className="text-sm text-muted-foreground" aria-live="polite">
-            {list.total} {list.total === 1 ? "submission matches" : "submissions match"}
-          </p>
-        )}
-        <SubmissionsTable key={filters.status} status={filters.status} rows={list.rows} filtered={filtered} viewerId={viewerId} />
-        <Pagination page={list.page} pageCount={list.pageCount} hasMore={list.page < list.pageCount} />
-      </div>
+      <ReviewQueue
+        viewerId={viewerId}
+        filters={filters}
+        counts={counts}
+        tasks={tasks}
+        list={list}
+        filtered={filtered}
+        csvHref={route("campaigns.submissions.csv", { ...ids, ...query })}
+        clearHref={filtered ? route("campaigns.submissions", { ...ids, status: filters.status }) : null}
+      />
     </>
   );
 }
