@@ -16,12 +16,15 @@ stop() {
 trap stop EXIT
 for _ in $(seq 1 180); do
   if curl -fs -o /dev/null "http://127.0.0.1:$port/healthz"; then
-    projects=$(curl -fs "http://127.0.0.1:$port/projects" || true)
-    curl -fs -o /dev/null "http://127.0.0.1:$port/" && [[ "$projects" == *"<h1"*"Projects"* ]] || {
-      echo "npm start answered /healthz but not its pages" >&2
-      cat "$log" >&2
-      exit 1
-    }
+    # Both loopback names, following the redirect to the app's own one as a browser does.
+    for host in localhost 127.0.0.1; do
+      projects=$(curl -fsL "http://$host:$port/projects" || true)
+      curl -fsL -o /dev/null "http://$host:$port/" && [[ "$projects" == *"<h1"*"Projects"* ]] || {
+        echo "npm start answered /healthz but not its pages at http://$host:$port" >&2
+        cat "$log" >&2
+        exit 1
+      }
+    done
     echo "npm start: answering on port $port"
     exit 0
   fi

@@ -88,6 +88,8 @@ describe("the local trial's two loopback names", () => {
     // Another port (a proxy, another app) is left alone, and so is APP_URL's own name.
     expect((await asHost("127.0.0.1:4000", "GET", "/projects")).status).toBe(200);
     expect((await asHost("localhost:3000", "GET", "/projects")).status).toBe(200);
+    // Health probes do not follow redirects: /healthz answers under either name.
+    expect((await asHost("127.0.0.1:3000", "GET", "/healthz")).status).toBe(200);
   });
 });
 

@@ -133,14 +133,14 @@ export function sameOriginOnly(env: Env, logger?: Logger) {
  * In the local trial (a loopback `APP_URL`), a page opened at the other loopback spelling
  * (`127.0.0.1` for `localhost`, or the other way round) is sent to `APP_URL`'s own: browsers treat
  * the two as different sites, so forms, cookies, wallet sign-in and e-mailed links only agree on
- * one of them.
+ * one of them. `/healthz` answers under either name, for probes that do not follow redirects.
  */
 export function oneLoopbackName(env: Env) {
   const app = new URL(env.APP_URL);
   const appPort = app.port || (app.protocol === "https:" ? "443" : "80");
   const active = !env.isPublic && LOOPBACK_NAMES.has(app.hostname);
   return (req: Request, res: Response, next: NextFunction) => {
-    if (!active) return next();
+    if (!active || req.path === "/healthz") return next();
     const host = req.headers.host ?? "";
     let asked: URL;
     try {
