@@ -38,6 +38,20 @@ test("JSON, broken forms, control characters and impossible dates are refused in
     await expect(page).toHaveURL(`/projects/long-lines-${suffix}`);
   });
 
+  await test.step("an image over 2 MB is refused in the form with the form's words; a 1.5 MB logo is saved", async () => {
+    const png = Buffer.from("89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489", "hex");
+    await page.goto(`/projects/long-lines-${suffix}/edit`);
+    const logo = page.getByLabel("Logo");
+    await logo.setInputFiles({ name: "big.png", mimeType: "image/png", buffer: Buffer.concat([png, Buffer.alloc(3 * 1024 * 1024)]) });
+    await expect(page.getByRole("alert").filter({ hasText: "Choose an image of at most 2 MB (this one is 3.0 MB)." })).toBeVisible();
+    await expect(logo).toHaveValue("");
+    await logo.setInputFiles({ name: "fine.png", mimeType: "image/png", buffer: Buffer.concat([png, Buffer.alloc(1.5 * 1024 * 1024)]) });
+    await expect(page.getByText("Choose an image of at most 2 MB")).toHaveCount(0);
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect(page).toHaveURL(`/projects/long-lines-${suffix}`);
+    await expect(page.locator("img[src*='/uploads/']").first()).toBeVisible();
+  });
+
   await test.step("impossible years in campaign and task forms get a field message (browsers refuse to type them; a forged form is answered)", async () => {
     const campaign = await page.request.post(`/projects/long-lines-${suffix}/campaigns/new`, {
       form: { name: "Year zero", slug: "year-zero", startsAt: "0000-01-01T10:00", endsAt: "2030-01-01T10:00" },

@@ -2,6 +2,7 @@ import { useState, type ReactNode } from "react";
 import { Form, useNavigation } from "react-router";
 import { Card, CardContent } from "~/components/ui/card";
 import { Field, fieldProps } from "~/components/ui/field";
+import { ImageInput } from "~/components/ui/image-input";
 import { Input } from "~/components/ui/input";
 import { Select } from "~/components/ui/select";
 import { Textarea } from "~/components/ui/textarea";
@@ -26,7 +27,6 @@ export function projectFormImages(formData: FormData) {
   return { logo: file("logo"), banner: file("banner") };
 }
 
-const IMAGE_TYPES = "image/png,image/jpeg,image/gif,image/webp";
 
 /**
  * The Create and Edit form. The address (slug) follows the name until the member edits it; on
@@ -104,12 +104,12 @@ export function ProjectForm({
             </Select>
           </Field>
           <div className="grid gap-5 sm:grid-cols-2">
-            <ImageField id="logo" label="Logo" hint="Square, PNG, JPEG, GIF or WebP, up to 2 MB." error={errors.logo}>
+            <ImageInput id="logo" label="Logo" hint="Square, PNG, JPEG, GIF or WebP, up to 2 MB." error={errors.logo}>
               {current && <ProjectLogo name={current.name} logoUrl={current.logoUrl} className="size-10" />}
-            </ImageField>
-            <ImageField id="banner" label="Banner" hint="Wide (about 4:1), up to 2 MB." error={errors.banner}>
+            </ImageInput>
+            <ImageInput id="banner" label="Banner" hint="Wide (about 4:1), up to 2 MB." error={errors.banner}>
               {current?.bannerUrl && <img src={current.bannerUrl} alt="" className="h-10 w-24 shrink-0 rounded-md border object-cover" />}
-            </ImageField>
+            </ImageInput>
           </div>
           <fieldset className="grid gap-5 sm:grid-cols-2">
             <legend className="mb-3 text-sm font-medium">Links (optional)</legend>
@@ -127,17 +127,6 @@ export function ProjectForm({
         </Form>
       </CardContent>
     </Card>
-  );
-}
-
-function ImageField({ id, label, hint, error, children }: { id: string; label: string; hint: string; error?: string; children?: ReactNode }) {
-  return (
-    <Field id={id} label={label} hint={hint} error={error}>
-      <div className="flex items-center gap-3">
-        {children}
-        <Input {...fieldProps(id, error)} type="file" accept={IMAGE_TYPES} />
-      </div>
-    </Field>
   );
 }
 

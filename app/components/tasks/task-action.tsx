@@ -3,6 +3,7 @@ import { useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Field, fieldProps } from "~/components/ui/field";
+import { ImageInput } from "~/components/ui/image-input";
 import { Input } from "~/components/ui/input";
 import { Textarea } from "~/components/ui/textarea";
 import type { AttemptOutcome } from "~/modules/tasks/attempt-form.server";
@@ -90,9 +91,7 @@ export function TaskAction({
     case "submit_image":
       body = (
         <>
-          <Field id="image" label="Your image" hint="PNG, JPEG, GIF or WebP, up to 2 MB." error={fieldError}>
-            <Input {...fieldProps("image", fieldError)} type="file" accept="image/png,image/jpeg,image/gif,image/webp" required />
-          </Field>
+          <ImageInput id="image" label="Your image" hint="PNG, JPEG, GIF or WebP, up to 2 MB." error={fieldError} required />
           {submit("Upload and submit")}
         </>
       );

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, readFile, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 
-export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
+import { IMAGE_MAX_BYTES, IMAGE_TOO_LARGE } from "~/lib/images";
 
 /** Image types we accept, recognised by their first bytes rather than by the name the browser sent. */
 const SIGNATURES: { ext: string; type: string; test: (b: Uint8Array) => boolean }[] = [
@@ -41,7 +41,7 @@ export async function saveImage({
   file: File;
 }): Promise<SaveAvatarResult> {
   if (file.size === 0) return { ok: false, error: "That file is empty" };
-  if (file.size > AVATAR_MAX_BYTES) return { ok: false, error: "Choose an image of at most 2 MB" };
+  if (file.size > IMAGE_MAX_BYTES) return { ok: false, error: IMAGE_TOO_LARGE };
   const bytes = new Uint8Array(await file.arrayBuffer());
   const kind = SIGNATURES.find((s) => s.test(bytes));
   if (!kind) return { ok: false, error: "Choose a PNG, JPEG, GIF or WebP image" };

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { account, user } from "#db/schema/auth";
 import type { Database } from "~/lib/db.server";
 import { createTestDatabase } from "../../../tests/setup/test-db";
-import { AVATAR_MAX_BYTES, deleteAvatar, readAvatar, saveAvatar } from "./avatar.server";
+import { IMAGE_MAX_BYTES } from "~/lib/images";
+import { deleteAvatar, readAvatar, saveAvatar } from "./avatar.server";
 import { profileSchema } from "./profile.schema";
 import { getProfile, updateProfile } from "./profile.server";
 
@@ -73,7 +74,7 @@ describe("avatars", () => {
   });
 
   it("refuses files over 2 MB and empty ones", async () => {
-    const big = new File([png, new Uint8Array(AVATAR_MAX_BYTES)], "big.png");
+    const big = new File([png, new Uint8Array(IMAGE_MAX_BYTES)], "big.png");
     expect(await saveAvatar({ dataDir, userId: "u1", file: big })).toEqual({ ok: false, error: "Choose an image of at most 2 MB" });
     expect(await saveAvatar({ dataDir, userId: "u1", file: new File([], "empty.png") })).toEqual({ ok: false, error: "That file is empty" });
   });

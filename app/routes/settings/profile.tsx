@@ -6,6 +6,7 @@ import { UserAvatar } from "~/components/ui/avatar";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { Field, fieldProps } from "~/components/ui/field";
+import { ImageInput } from "~/components/ui/image-input";
 import { Input } from "~/components/ui/input";
 import { parseForm } from "~/lib/forms";
 import { pageTitle } from "~/lib/meta";
@@ -123,9 +124,7 @@ export default function ProfileSettings({ loaderData: { profile, wallets } }: Ro
             <div className="flex items-center gap-4">
               <UserAvatar name={profile.name || profile.email || "?"} image={profile.image} className="size-16 text-lg" />
               <div className="grid flex-1 gap-2">
-                <Field id="avatar" label="Avatar" hint="PNG, JPEG, GIF or WebP, up to 2 MB." error={errors.avatar}>
-                  <Input {...fieldProps("avatar", errors.avatar)} type="file" accept="image/png,image/jpeg,image/gif,image/webp" />
-                </Field>
+                <ImageInput id="avatar" label="Avatar" hint="PNG, JPEG, GIF or WebP, up to 2 MB." error={errors.avatar} />
               </div>
             </div>
             <Field id="name" label="Display name" error={errors.name}>
