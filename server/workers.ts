@@ -1,6 +1,7 @@
 import { expireWindows } from "~/modules/leaderboards/leaderboards.server";
 import { purgeExpired } from "~/modules/maintenance/purge-expired.server";
 import { distributeEndedCampaigns } from "~/modules/rewards/distribute.server";
+import { drawChainsFrom } from "~/modules/rewards/draw-chains.server";
 import { startDepositScanners, type DepositScannerServices } from "./deposit-scanners";
 import { every, failureReporter } from "./every";
 import { processWithdrawals } from "~/modules/withdrawals/withdrawal-job.server";
@@ -17,6 +18,7 @@ const EXPIRE_WINDOWS_EVERY_MS = 60 * 60 * 1000;
 export function startWorkers(services: DepositScannerServices) {
   const { database, logger, env } = services;
   const withdrawalsOn = withdrawalChains(services);
+  const drawChains = drawChainsFrom(services);
   const withdrawalFailures = failureReporter({
     report: (err, times) => logger.error({ err, times }, "the withdrawal job failed; it runs again soon"),
     recovered: (times) => logger.info({ times }, "the withdrawal job works again"),
@@ -35,9 +37,10 @@ export function startWorkers(services: DepositScannerServices) {
     every(env.REWARDS_EVERY_MS, async () => {
       const paid = await distributeEndedCampaigns({
         db: database.db,
+        chains: drawChains,
         onPoolError: (poolId, err) => logger.error({ err, poolId }, "paying a reward pool failed; it stays open for the next run"),
       });
-      if (paid.pools > 0) logger.info(paid, "paid reward pools of ended campaigns");
+      if (paid.pools + paid.frozen > 0) logger.info(paid, "paid reward pools of ended campaigns (raffles: entrants frozen first, drawn when their block comes)");
     }, (err) => logger.error({ err }, "reward distribution failed; it runs again soon")),
     // Deposits are credited within DEPOSIT_SCAN_EVERY_MS of their last required confirmation.
     startDepositScanners(services),

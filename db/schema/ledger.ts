@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { bigint, boolean, check, customType, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { user } from "./auth.ts";
+import { project } from "./projects.ts";
 
 /** Token amounts in base units (wei-like), exact: numeric(78, 0) read and written as bigint. */
 export const units = customType<{ data: bigint; driverData: string }>({
@@ -16,16 +17,20 @@ export const units = customType<{ data: bigint; driverData: string }>({
  * balance in the same transaction. Entries and lines are immutable: triggers refuse updates
  * and deletes, so a correction is a new entry.
  */
-export const LEDGER_ACCOUNTS = ["available", "held", "treasury", "onchain", "deposits_in_transit", "withdrawals_in_flight", "fees"] as const;
+export const LEDGER_ACCOUNTS = ["available", "held", "treasury", "escrow", "onchain", "deposits_in_transit", "withdrawals_in_flight", "fees"] as const;
 export type LedgerAccountName = (typeof LEDGER_ACCOUNTS)[number];
-/** The holder of the platform's own accounts; any other holder is a member's user id. */
+/**
+ * The holder of the platform's own accounts. Other holders: a project (`project:<id>`, its
+ * `treasury`), a reward pool (`pool:<id>`, its `escrow`) or a member (their user id: `available`
+ * and `held`). Every holder but the platform is refused a balance below zero.
+ */
 export const PLATFORM = "platform";
 
 export const ledgerAccount = pgTable(
   "ledger_account",
   {
     id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
-    /** A member's user id, or `platform`. */
+    /** A member's user id, `platform`, `project:<id>` or `pool:<id>`. */
     holder: text("holder").notNull(),
     name: text("name", { enum: LEDGER_ACCOUNTS }).notNull(),
     /** e.g. `QUEST:31337`: a token symbol and the chain it lives on. */
@@ -39,7 +44,10 @@ export const ledgerAccount = pgTable(
   },
   (t) => [
     uniqueIndex("ledger_account_key").on(t.holder, t.name, t.asset),
-    check("ledger_account_member_names", sql`(${t.holder} = 'platform') = (${t.name} not in ('available', 'held'))`),
+    check(
+      "ledger_account_member_names",
+      sql`(${t.holder} = 'platform' or ${t.holder} like 'project:%' or ${t.holder} like 'pool:%') = (${t.name} not in ('available', 'held'))`,
+    ),
   ],
 );
 
@@ -98,6 +106,19 @@ export const depositReference = pgTable(
 export const DEPOSIT_STATUSES = ["pending", "credited", "reorged", "unmatched"] as const;
 export type DepositStatus = (typeof DEPOSIT_STATUSES)[number];
 
+/** A project's deposit reference: a deposit carrying it funds the project's treasury. */
+export const projectDepositReference = pgTable(
+  "project_deposit_reference",
+  {
+    projectId: text("project_id")
+      .primaryKey()
+      .references(() => project.id, { onDelete: "cascade" }),
+    ref: text("ref").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("project_deposit_reference_ref_key").on(t.ref)],
+);
+
 /** A `Deposited` event the scanner saw: one row per (chain, transaction, log index). */
 export const deposit = pgTable(
   "deposit",
@@ -110,8 +131,9 @@ export const deposit = pgTable(
     blockHash: text("block_hash").notNull(),
     fromAddress: text("from_address").notNull(),
     ref: text("ref").notNull(),
-    /** The member whose reference it carries; null when it matches nobody (`unmatched`). */
+    /** The member or project whose reference it carries; both null when it matches nobody (`unmatched`). */
     userId: text("user_id").references(() => user.id, { onDelete: "set null" }),
+    projectId: text("project_id").references(() => project.id, { onDelete: "set null" }),
     asset: text("asset").notNull(),
     amount: units("amount").notNull(),
     status: text("status", { enum: DEPOSIT_STATUSES }).notNull().default("pending"),

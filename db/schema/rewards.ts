@@ -1,16 +1,24 @@
-import { check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 import { user } from "./auth.ts";
+import { units } from "./ledger.ts";
 import { campaign } from "./quests.ts";
 
 /**
- * Reward pools: what a campaign pays when it ends, on top of its tasks' XP. `kind` names the
- * asset; only `xp` exists today (token pools and off-chain prizes come later, as new kinds).
+ * Reward pools: what a campaign pays when it ends, on top of its tasks' XP. An `xp` pool awards
+ * XP; a `token` pool pays an asset from the project's treasury, escrowed in the pool's own ledger
+ * account from the moment it is saved (decision 022).
  */
-export const REWARD_KINDS = ["xp"] as const;
+export const REWARD_KINDS = ["xp", "token"] as const;
+export type RewardKind = (typeof REWARD_KINDS)[number];
 export const DISTRIBUTIONS = ["fcfs", "raffle", "ranking", "everyone"] as const;
 export type Distribution = (typeof DISTRIBUTIONS)[number];
-export const POOL_STATUSES = ["open", "distributing", "paid"] as const;
+/**
+ * `open` until the campaign ends; a raffle is then `frozen` (entrants fixed, waiting for its
+ * block); `paid` once every grant is written and paid.
+ */
+export const POOL_STATUSES = ["open", "frozen", "distributing", "paid"] as const;
+export type PoolStatus = (typeof POOL_STATUSES)[number];
 
 export const rewardPool = pgTable(
   "reward_pool",
@@ -20,14 +28,30 @@ export const rewardPool = pgTable(
       .notNull()
       .references(() => campaign.id, { onDelete: "cascade" }),
     kind: text("kind", { enum: REWARD_KINDS }).notNull().default("xp"),
+    /** `token` pools: the asset paid, e.g. `QUEST:31337`. */
+    asset: text("asset"),
     distribution: text("distribution", { enum: DISTRIBUTIONS }).notNull(),
     /** How many members are paid: first N completers, N drawn, top N. Null for `everyone`. */
     winners: integer("winners"),
-    /** Per winner (`fcfs`, `raffle`) or the total split among completers (`everyone`). */
-    amount: integer("amount"),
-    /** `ranking`: amount by rank, best first; ranks past the list's end get its last amount. */
-    rankAmounts: jsonb("rank_amounts").$type<number[]>(),
-    /** `raffle`: the seed the draw used, recorded when it is drawn (see draw-raffle.ts). */
+    /** Per winner (`fcfs`, `raffle`) or the total split among completers (`everyone`): XP, or token base units. */
+    amount: units("amount"),
+    /** `ranking`: amount by rank, best first (decimal strings); ranks past the list's end get its last amount. */
+    rankAmounts: jsonb("rank_amounts").$type<string[]>(),
+    /** `token` pools: what the pool's escrow holds (the most it can pay), and how many times it moved. */
+    escrowed: units("escrowed").notNull().default(sql`0`),
+    escrowMoves: integer("escrow_moves").notNull().default(0),
+    /** What went back to the project's treasury when the pool was paid (token pools). */
+    returned: units("returned").notNull().default(sql`0`),
+    /** `raffle`: SHA-256 of `secret`, shown from the moment the pool is saved; the secret is shown once drawn. */
+    commitment: text("commitment"),
+    secret: text("secret"),
+    /** `raffle`, set when the campaign ends: the frozen entrant list's hash and size, and the block whose hash seeds the draw. */
+    entrantsHash: text("entrants_hash"),
+    entrantsCount: integer("entrants_count"),
+    drawChainId: integer("draw_chain_id"),
+    drawBlock: bigint("draw_block", { mode: "number" }),
+    drawBlockHash: text("draw_block_hash"),
+    /** `raffle`: the seed the draw used (see raffle-proof.ts), recorded when it is drawn. */
     seed: text("seed"),
     status: text("status", { enum: POOL_STATUSES }).notNull().default("open"),
     createdBy: text("created_by").references(() => user.id, { onDelete: "set null" }),
@@ -44,7 +68,21 @@ export const rewardPool = pgTable(
         or (${t.distribution} = 'ranking' and ${t.winners} > 0 and ${t.rankAmounts} is not null)
         or (${t.distribution} = 'everyone' and ${t.winners} is null and ${t.amount} > 0)`,
     ),
+    check("reward_pool_asset", sql`(${t.kind} = 'token') = (${t.asset} is not null)`),
   ],
+);
+
+/** A raffle's entrants, frozen in draw order when its campaign ends. */
+export const raffleEntrant = pgTable(
+  "raffle_entrant",
+  {
+    poolId: text("pool_id")
+      .notNull()
+      .references(() => rewardPool.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    userId: text("user_id").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.poolId, t.position] })],
 );
 
 /** What one member got from one pool: at most one grant per pool and member. */
@@ -59,12 +97,15 @@ export const rewardGrant = pgTable(
       .references(() => user.id, { onDelete: "cascade" }),
     /** Finishing order (`fcfs`, `everyone`), draw order (`raffle`) or rank (`ranking`), from 1. */
     position: integer("position").notNull(),
-    amount: integer("amount").notNull(),
+    /** XP, or token base units. */
+    amount: units("amount").notNull(),
+    /** `token` pools: the ledger entry that paid it. */
+    entryId: bigint("entry_id", { mode: "number" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     primaryKey({ columns: [t.poolId, t.userId] }),
     uniqueIndex("reward_grant_position_key").on(t.poolId, t.position),
-    index("reward_grant_user_idx").on(t.userId),
+    index("reward_grant_user_idx").on(t.userId, t.createdAt),
   ],
 );

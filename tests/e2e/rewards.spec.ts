@@ -264,8 +264,8 @@ test("the worker pays a campaign's pools when it ends; the member sees their gra
       await expect(poolCard(owner, "Everyone").getByText("Paid", { exact: true })).toBeVisible({ timeout: 1_000 });
     }).toPass({ timeout: 60_000, intervals: [1_000, 2_000] });
     await expect(owner.getByText("Ended", { exact: true })).toBeVisible();
-    await expect(poolCard(owner, "First completers")).toContainText("Paid to 1 member: 250 XP in all.");
-    await expect(poolCard(owner, "Everyone")).toContainText("Paid to 1 member: 1,000 XP in all.");
+    await expect(poolCard(owner, "First completers")).toContainText("Paid 1 member: 250 XP in all.");
+    await expect(poolCard(owner, "Everyone")).toContainText("Paid 1 member: 1,000 XP in all.");
     await expect(poolCard(owner, "Everyone")).toContainText("Split equally among every member who completed every task.");
     // A paid pool is final: nothing to edit, delete or add, and the form says why.
     await expect(rewards(owner).getByRole("link")).toHaveCount(0);

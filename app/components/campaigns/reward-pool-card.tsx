@@ -7,16 +7,22 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { DISTRIBUTION_LABELS } from "~/modules/rewards/reward.schema";
-import { ownGrantLine, paidLine, poolHeadline, poolSummary, rankTiers, type PoolTerms } from "~/modules/rewards/pool-words";
-import type { Distribution } from "#db/schema/rewards";
+import { ownGrantLine, paidLine, poolHeadline, poolSummary, poolUnit, rankTiers, type PoolTerms } from "~/modules/rewards/pool-words";
+import type { Distribution, PoolStatus } from "#db/schema/rewards";
+import { route } from "~/lib/routes";
 
 export type RewardPoolView = PoolTerms & {
   id: string;
-  status: "open" | "distributing" | "paid";
-  seed: string | null;
+  status: PoolStatus;
+  /** A raffle's commitment (shown from the start), its frozen entrants and the block that seeds it. */
+  commitment: string | null;
+  entrantsCount: number | null;
+  drawBlock: number | null;
+  drawChainId: number | null;
   paidTo: number;
-  paidXp: number;
-  mine: { position: number; amount: number } | null;
+  paidTotal: bigint;
+  returned: bigint;
+  mine: { position: number; amount: bigint } | null;
 };
 
 const ICONS: Record<Distribution, LucideIcon> = { fcfs: Medal, raffle: Dices, ranking: ListOrdered, everyone: Users };
@@ -32,7 +38,13 @@ export function RewardPoolCard({ pool, campaignEnded, editTo }: { pool: RewardPo
           <span className="flex items-center gap-2">
             <Icon className="size-4 text-lime-600 dark:text-brand" aria-hidden /> {DISTRIBUTION_LABELS[pool.distribution].title}
           </span>
-          {paid ? <Badge variant="success">Paid</Badge> : campaignEnded ? <Badge variant="warning">Paying out</Badge> : <Badge variant="outline">XP</Badge>}
+          {paid ? (
+            <Badge variant="success">Paid</Badge>
+          ) : campaignEnded ? (
+            <Badge variant="warning">{pool.status === "frozen" ? "Drawing" : "Paying out"}</Badge>
+          ) : (
+            <Badge variant="outline">{poolUnit(pool)}</Badge>
+          )}
         </CardDescription>
         <CardTitle className="text-xl tabular-nums">{poolHeadline(pool)}</CardTitle>
       </CardHeader>
@@ -40,11 +52,12 @@ export function RewardPoolCard({ pool, campaignEnded, editTo }: { pool: RewardPo
         <p className="text-muted-foreground">{poolSummary(pool, { paid })}</p>
         {pool.distribution === "ranking" && pool.rankAmounts && (
           <ul className="grid gap-1 rounded-lg border p-2 text-xs">
-            {rankTiers(pool.rankAmounts, pool.winners ?? 0).map((tier) => (
+            {rankTiers(pool).map((tier) => (
               <li key={tier.label} className="flex justify-between gap-3">
                 <span className="text-muted-foreground">{tier.label}</span>
                 <span className="font-medium tabular-nums">
-                  {tier.amount.toLocaleString("en")} XP{tier.each && " each"}
+                  {tier.amount}
+                  {tier.each && " each"}
                 </span>
               </li>
             ))}
@@ -52,29 +65,44 @@ export function RewardPoolCard({ pool, campaignEnded, editTo }: { pool: RewardPo
         )}
         {paid ? (
           <>
-            <p className="font-medium">{paidLine(pool.paidTo, pool.paidXp)}</p>
+            <p className="font-medium">{paidLine(pool, pool)}</p>
             {pool.mine && (
               <p className="rounded-md bg-brand/15 px-3 py-2 font-medium text-lime-800 dark:text-brand" role="status">
-                {ownGrantLine(pool.distribution, pool.mine)}
+                {ownGrantLine(pool, pool.mine)}
               </p>
-            )}
-            {pool.seed && (
-              <details className="text-xs text-muted-foreground">
-                <summary className="cursor-pointer select-none">How the winners were drawn</summary>
-                <p className="mt-1">
-                  From the completers in finishing order, with the recorded seed <code className="font-mono break-all text-foreground">{pool.seed}</code>
-                </p>
-              </details>
             )}
           </>
         ) : (
-          <p className="text-xs text-muted-foreground">
-            {campaignEnded ? "The campaign has ended: this reward is being paid out." : "Paid in XP when the campaign ends."}
-          </p>
+          <p className="text-xs text-muted-foreground">{pendingLine(pool, campaignEnded)}</p>
         )}
+        {pool.commitment && <RaffleFacts pool={pool} />}
         {editTo && !paid && !campaignEnded && <ManagePool pool={pool} editTo={editTo} />}
       </CardContent>
     </Card>
+  );
+}
+
+function pendingLine(pool: RewardPoolView, campaignEnded: boolean) {
+  if (pool.status === "frozen") return `The entrants are frozen (${(pool.entrantsCount ?? 0).toLocaleString("en")}); the draw waits for block ${pool.drawBlock?.toLocaleString("en")}.`;
+  if (campaignEnded) return "The campaign has ended: this reward is being paid out.";
+  return pool.kind === "xp"
+    ? "Paid in XP when the campaign ends."
+    : `Held for the winners in the project's escrow; paid to their Questline balance when the campaign ends.`;
+}
+
+/** A raffle's published commitment, and the way to check its draw. */
+function RaffleFacts({ pool }: { pool: RewardPoolView }) {
+  return (
+    <div className="grid gap-1 rounded-lg border p-2 text-xs text-muted-foreground">
+      <p>
+        Commitment published before the draw: <code className="font-mono break-all text-foreground">{pool.commitment}</code>
+      </p>
+      {pool.status === "paid" && (
+        <Link className="font-medium text-foreground underline underline-offset-4" to={route("rewards.verify", { pool: pool.id })}>
+          Verify this draw
+        </Link>
+      )}
+    </div>
   );
 }
 

@@ -6,6 +6,7 @@ import { createProject } from "~/modules/projects/projects.server";
 import { distributeEndedCampaigns } from "~/modules/rewards/distribute.server";
 import { createRewardPool } from "~/modules/rewards/reward-pools.server";
 import type { RewardPoolInput } from "~/modules/rewards/reward.schema";
+import { LOCAL_CHAIN_ID } from "~/wallet/chain-config";
 import { saveCampaign, saveCrusade } from "~/modules/tasks/campaigns.server";
 import { attemptTask, reviewCompletion, type AttemptInput } from "~/modules/tasks/completions.server";
 import { saveTask, type TaskInput } from "~/modules/tasks/tasks.server";
@@ -75,6 +76,8 @@ function taskSet(projectName: string, site: string): DemoTask[] {
 }
 
 const pool = (input: Partial<RewardPoolInput> & Pick<RewardPoolInput, "distribution">): RewardPoolInput => ({
+  kind: "xp",
+  asset: null,
   winners: null,
   amount: null,
   rankAmounts: null,
@@ -83,18 +86,18 @@ const pool = (input: Partial<RewardPoolInput> & Pick<RewardPoolInput, "distribut
 
 /** Reward pools of each project's live season, by project. */
 const LIVE_POOLS: RewardPoolInput[][] = [
-  [pool({ distribution: "fcfs", winners: 50, amount: 100 }), pool({ distribution: "ranking", winners: 10, rankAmounts: [1000, 500, 250, 100] })],
-  [pool({ distribution: "raffle", winners: 5, amount: 250 })],
-  [pool({ distribution: "everyone", amount: 5000 })],
-  [pool({ distribution: "ranking", winners: 3, rankAmounts: [600, 400, 200] }), pool({ distribution: "raffle", winners: 2, amount: 500 })],
+  [pool({ distribution: "fcfs", winners: 50, amount: 100n }), pool({ distribution: "ranking", winners: 10, rankAmounts: [1000n, 500n, 250n, 100n] })],
+  [pool({ distribution: "raffle", winners: 5, amount: 250n })],
+  [pool({ distribution: "everyone", amount: 5000n })],
+  [pool({ distribution: "ranking", winners: 3, rankAmounts: [600n, 400n, 200n] }), pool({ distribution: "raffle", winners: 2, amount: 500n })],
   [],
 ];
 
 /** The ended launch week paid these, for every project. */
 const LAUNCH_POOLS = [
-  pool({ distribution: "fcfs", winners: 10, amount: 150 }),
-  pool({ distribution: "raffle", winners: 3, amount: 300 }),
-  pool({ distribution: "ranking", winners: 5, rankAmounts: [500, 300, 200] }),
+  pool({ distribution: "fcfs", winners: 10, amount: 150n }),
+  pool({ distribution: "everyone", amount: 3000n }),
+  pool({ distribution: "ranking", winners: 5, rankAmounts: [500n, 300n, 200n] }),
 ];
 
 const PROJECTS = [
@@ -221,7 +224,8 @@ export async function seedDemo({ db, now = new Date() }: { db: Db; now?: Date })
     });
 
     for (const [i, input] of (LIVE_POOLS[p] ?? []).entries()) {
-      const created = await createRewardPool({ db, campaignId: live.value.id, actorId: owner, input, now: new Date(now.getTime() - 19 * DAY + i * 60_000) });
+      // Live raffles are drawn from the local chain's blocks when their season ends.
+      const created = await createRewardPool({ db, campaignId: live.value.id, actorId: owner, input, raffleChainId: LOCAL_CHAIN_ID, now: new Date(now.getTime() - 19 * DAY + i * 60_000) });
       if (!created.ok) throw new Error(`demo reward: ${created.error}`);
     }
 

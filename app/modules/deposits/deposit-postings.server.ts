@@ -4,6 +4,7 @@ import type { Address, Hex } from "viem";
 import { deposit, journalEntry } from "#db/schema/ledger";
 import type { Db } from "~/lib/db.server";
 import type { Asset } from "~/modules/ledger/assets";
+import { ledgerKey } from "~/modules/ledger/keys";
 import { credit, transfer } from "~/modules/ledger/ledger.server";
 import { userOfRef } from "./deposit-refs.server";
 
@@ -46,8 +47,6 @@ async function reorgsOf(tx: Db, depositId: string): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
-const generation = (n: number) => (n > 0 ? `:${n}` : "");
-
 function postSeen(
   tx: Db,
   row: Pick<DepositRecord, "id" | "chainId" | "txHash" | "logIndex" | "blockHash" | "asset" | "amount">,
@@ -56,7 +55,7 @@ function postSeen(
 ) {
   return transfer({
     db: tx,
-    key: `deposit:seen:${row.chainId}:${row.txHash}:${row.logIndex}:${row.blockHash}${generation(reorgs)}`,
+    key: ledgerKey.depositSeen(row.chainId, row.txHash, row.logIndex, row.blockHash, reorgs),
     kind: "deposit_seen",
     reference: row.id,
     memo,
@@ -119,7 +118,7 @@ export async function reorgDeposit(tx: Db, row: DepositRecord): Promise<boolean>
   if (!updated) return false;
   await transfer({
     db: tx,
-    key: `deposit:reorg:${row.id}:${row.blockHash}${generation(await reorgsOf(tx, row.id))}`,
+    key: ledgerKey.depositReorg(row.id, row.blockHash, await reorgsOf(tx, row.id)),
     kind: "deposit_reorg",
     reference: row.id,
     asset: row.asset as Asset,
@@ -157,7 +156,7 @@ export async function creditDeposit(tx: Db, row: DepositRecord & { userId: strin
   await credit({
     db: tx,
     from: "deposits_in_transit",
-    key: `deposit:credit:${row.chainId}:${row.txHash}:${row.logIndex}`,
+    key: ledgerKey.depositCredit(row.chainId, row.txHash, row.logIndex),
     kind: "deposit",
     userId: row.userId,
     reference: row.id,

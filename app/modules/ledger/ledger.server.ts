@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, like, or, sql } from "drizzle-orm";
 import { journalEntry, journalLine, ledgerAccount, PLATFORM, type LedgerAccountName } from "#db/schema/ledger";
 import { rowsOf, type Db } from "~/lib/db.server";
 import type { Asset } from "./assets";
@@ -6,14 +6,16 @@ import type { Asset } from "./assets";
 /**
  * The double-entry ledger: the one way money moves inside Questline (decision 013).
  *
- * Each member has, per asset, an `available` and a `held` account; the platform has `treasury`
- * (what rewards are paid from), `onchain` (the world beyond the vault), `deposits_in_transit`
+ * Each member has, per asset, an `available` and a `held` account; each project a `treasury`
+ * (what it funds token rewards from) and each token reward pool an `escrow` (what it will pay);
+ * the platform has `treasury`, `onchain` (the world beyond the vault), `deposits_in_transit`
  * (seen on chain, not yet credited), `withdrawals_in_flight` (sent on chain, not yet confirmed)
  * and `fees`. Every movement is one journal entry whose lines sum to zero per asset, posted by
  * the SQL function `questline_post` in the caller's transaction (pass a transaction's handle as
  * `db` to tie a posting to other writes). Every posting carries an idempotency key: the same key
  * twice posts once. A member account never goes below zero: the database refuses it inside the
- * posting, whatever runs concurrently, and `InsufficientFunds` is thrown.
+ * posting, whatever runs concurrently, and `InsufficientFunds` is thrown; nor does a project's
+ * treasury or a pool's escrow.
  */
 
 export type PlatformAccount = Exclude<LedgerAccountName, "available" | "held">;
@@ -61,6 +63,37 @@ export async function post({ db, key, kind, userId = null, reference = null, mem
     if (isNegativeBalance(error)) throw new InsufficientFunds();
     throw error;
   }
+}
+
+/** An account by holder and name (see `PLATFORM` for the holders). */
+export type AccountRef = { holder: string; name: LedgerAccountName };
+export const memberAvailable = (userId: string): AccountRef => ({ holder: userId, name: "available" });
+export const projectTreasury = (projectId: string): AccountRef => ({ holder: `project:${projectId}`, name: "treasury" });
+export const poolEscrow = (poolId: string): AccountRef => ({ holder: `pool:${poolId}`, name: "escrow" });
+
+/** Moves an amount from one account to another; fails with `InsufficientFunds` if `from` may not go below zero and would. */
+export function move({ from, to, asset, amount, ...p }: Posting & { from: AccountRef; to: AccountRef; asset: Asset; amount: bigint }): Promise<Posted> {
+  const value = positive(amount);
+  return post({ ...p, lines: [{ ...from, asset, amount: -value }, { ...to, asset, amount: value }] });
+}
+
+/** One account's balance (0 before its first posting). */
+export async function accountBalance({ db, account, asset }: { db: Db; account: AccountRef; asset: Asset }): Promise<bigint> {
+  const [row] = await db
+    .select({ balance: ledgerAccount.balance })
+    .from(ledgerAccount)
+    .where(and(eq(ledgerAccount.holder, account.holder), eq(ledgerAccount.name, account.name), eq(ledgerAccount.asset, asset)));
+  return row?.balance ?? 0n;
+}
+
+/** Every balance of the holders whose name starts with `prefix` (e.g. `pool:` + ids), by holder and asset. */
+export async function balancesOf({ db, holders }: { db: Db; holders: string[] | { prefix: string } }) {
+  const which = Array.isArray(holders) ? (holders.length ? inArray(ledgerAccount.holder, holders) : sql`false`) : like(ledgerAccount.holder, `${holders.prefix}%`);
+  return db
+    .select({ holder: ledgerAccount.holder, name: ledgerAccount.name, asset: ledgerAccount.asset, balance: ledgerAccount.balance })
+    .from(ledgerAccount)
+    .where(which)
+    .orderBy(ledgerAccount.asset);
 }
 
 type Movement = Posting & { userId: string; asset: Asset; amount: bigint };
@@ -132,9 +165,10 @@ export type HistoryItem = {
 };
 
 /**
- * A member's entries, newest first, `perPage` to a page (pages count from 1). With `changing`,
- * only the entries that moved that account of theirs (`available`: what they can spend; a
- * withdrawal's later steps, between held and platform accounts, are left out).
+ * A member's entries, newest first, `perPage` to a page (pages count from 1): the entries about
+ * them and those that moved one of their accounts (a reward pool pays many members in one entry).
+ * With `changing`, only the entries that moved that account of theirs (`available`: what they can
+ * spend; a withdrawal's later steps, between held and platform accounts, are left out).
  */
 export async function history({
   db,
@@ -149,14 +183,13 @@ export async function history({
   perPage?: number;
   changing?: LedgerAccountName;
 }) {
-  const changed = changing
-    ? sql`exists (select 1 from ${journalLine} join ${ledgerAccount} on ${ledgerAccount.id} = ${journalLine.accountId}
-        where ${journalLine.entryId} = ${journalEntry.id} and ${ledgerAccount.holder} = ${userId} and ${ledgerAccount.name} = ${changing})`
-    : undefined;
+  const moved = (name?: LedgerAccountName) =>
+    sql`${journalEntry.id} in (select ${journalLine.entryId} from ${journalLine} join ${ledgerAccount} on ${ledgerAccount.id} = ${journalLine.accountId}
+        where ${ledgerAccount.holder} = ${userId}${name ? sql` and ${ledgerAccount.name} = ${name}` : sql``})`;
   const entries = await db
     .select({ id: journalEntry.id, kind: journalEntry.kind, reference: journalEntry.reference, memo: journalEntry.memo, createdAt: journalEntry.createdAt })
     .from(journalEntry)
-    .where(and(eq(journalEntry.userId, userId), changed))
+    .where(changing ? moved(changing) : or(eq(journalEntry.userId, userId), moved()))
     .orderBy(desc(journalEntry.id))
     .limit(perPage + 1)
     .offset((page - 1) * perPage);
@@ -191,7 +224,7 @@ export type LedgerCheck = {
   unbalancedEntries: number;
   /** Accounts whose cached balance differs from the sum of their lines. */
   mismatchedAccounts: number;
-  /** Member accounts below zero. */
+  /** Member, project and pool accounts below zero. */
   negativeMembers: number;
 };
 

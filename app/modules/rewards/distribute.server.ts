@@ -1,18 +1,35 @@
-import { and, asc, eq, isNotNull, lte, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, lte, sql } from "drizzle-orm";
+import type { Hex } from "viem";
 import { campaign } from "#db/schema/quests";
-import { rewardGrant, rewardPool } from "#db/schema/rewards";
+import { raffleEntrant, rewardGrant, rewardPool } from "#db/schema/rewards";
 import { type Db, rowsOf } from "~/lib/db.server";
+import type { Asset } from "~/modules/ledger/assets";
+import { ledgerKey } from "~/modules/ledger/keys";
+import { memberAvailable, move, poolEscrow, post, projectTreasury } from "~/modules/ledger/ledger.server";
 import { awardXp, boardKey } from "~/modules/leaderboards/leaderboards.server";
-import { drawRaffle, newRaffleSeed } from "./draw-raffle.server";
-import { rankAmount, type RewardPool } from "./reward-pools.server";
+import type { DrawChains } from "./draw-chains.server";
+import { drawRaffle } from "./draw-raffle";
+import { newRaffleSeed } from "./draw-raffle.server";
+import { entrantListHash, raffleSeed } from "./raffle-proof";
+import type { RewardPool } from "./reward-pools.server";
+import { poolTerms } from "./reward-pools.server";
+import { rankAmount } from "./reward.schema";
 
 /**
  * Paying reward pools when their campaign ends. Each pool is paid in one transaction that locks
- * it (skipping pools another process holds), marks it `distributing`, writes its grants, awards
- * their XP through `awardXp` (source `reward` + the pool's id: once per member, ever) and marks
- * it `paid`. A second run, here or in another process, finds nothing open to pay.
+ * it (skipping pools another process holds), writes its grants, pays them — XP through `awardXp`
+ * (source `reward` + the pool's id: once per member, ever), tokens from the pool's escrow to the
+ * winners' available balances, with what is not paid back to the project's treasury — and marks
+ * it `paid`. A second run, here or in another process, finds nothing open to pay; a run killed
+ * half-way rolls back whole.
+ *
+ * A raffle takes two runs: the first freezes its entrants and names a future block of its chain;
+ * once that block has its confirmations, the next run seeds the draw with the block's hash, the
+ * raffle's secret and the entrant list's hash (raffle-proof.ts) and pays it.
  */
 
+/** Grants paid per ledger entry: one entry moves escrow to this many winners. */
+export const GRANTS_PER_ENTRY = 1000;
 
 export type Completer = { userId: string; finishedAt: Date };
 
@@ -53,98 +70,193 @@ async function campaignTop({ db, campaignId, limit }: { db: Db; campaignId: stri
   return rowsOf(result).map((r) => ({ userId: String(r.user_id), score: Number(r.score) }));
 }
 
-export type Grant = { userId: string; position: number; amount: number };
+export type Grant = { userId: string; position: number; amount: bigint };
 
-/** Who a pool pays and how much, by its distribution. */
-async function grantsFor(db: Db, pool: RewardPool, now: Date, seed: string | null): Promise<Grant[]> {
-  switch (pool.distribution) {
+/**
+ * Who a pool pays and how much, by its distribution. A raffle's winners are drawn by the caller;
+ * a raffle saved before raffles had commitments (no secret) is drawn here from a fresh seed.
+ */
+async function grantsFor(db: Db, pool: RewardPool, asOf: Date, drawn: string[] | null): Promise<Grant[]> {
+  const terms = poolTerms(pool);
+  switch (terms.distribution) {
     case "fcfs": {
-      const completers = await completersOf({ db, campaignId: pool.campaignId, asOf: now });
-      return completers.slice(0, pool.winners!).map((c, i) => ({ userId: c.userId, position: i + 1, amount: pool.amount! }));
+      const completers = await completersOf({ db, campaignId: pool.campaignId, asOf });
+      return completers.slice(0, terms.winners!).map((c, i) => ({ userId: c.userId, position: i + 1, amount: terms.amount! }));
     }
     case "raffle": {
-      const entrants = (await completersOf({ db, campaignId: pool.campaignId, asOf: now })).map((c) => c.userId);
-      return drawRaffle({ seed: seed!, entrants, winners: pool.winners! }).map((userId, i) => ({ userId, position: i + 1, amount: pool.amount! }));
+      const winners = drawn ?? (await legacyDraw(db, pool, asOf));
+      return winners.map((userId, i) => ({ userId, position: i + 1, amount: terms.amount! }));
     }
     case "ranking": {
-      const top = await campaignTop({ db, campaignId: pool.campaignId, limit: pool.winners! });
-      return top.map((t, i) => ({ userId: t.userId, position: i + 1, amount: rankAmount(pool.rankAmounts ?? [], i + 1) }));
+      const top = await campaignTop({ db, campaignId: pool.campaignId, limit: terms.winners! });
+      return top.map((t, i) => ({ userId: t.userId, position: i + 1, amount: rankAmount(terms.rankAmounts ?? [], i + 1) }));
     }
     case "everyone": {
-      // Equal shares; the XP that does not divide evenly goes, one each, to the earliest finishers.
-      const completers = await completersOf({ db, campaignId: pool.campaignId, asOf: now });
-      const n = completers.length;
-      if (n === 0) return [];
-      const share = Math.floor(pool.amount! / n);
-      const extra = pool.amount! % n;
+      // Equal shares. XP that does not divide evenly goes, one each, to the earliest finishers;
+      // a token split's dust stays in escrow and goes back to the treasury.
+      const completers = await completersOf({ db, campaignId: pool.campaignId, asOf });
+      const n = BigInt(completers.length);
+      if (n === 0n) return [];
+      const share = terms.amount! / n;
+      const extra = pool.kind === "xp" ? terms.amount! % n : 0n;
       return completers
-        .map((c, i) => ({ userId: c.userId, position: i + 1, amount: share + (i < extra ? 1 : 0) }))
-        .filter((g) => g.amount > 0);
+        .map((c, i) => ({ userId: c.userId, position: i + 1, amount: share + (BigInt(i) < extra ? 1n : 0n) }))
+        .filter((g) => g.amount > 0n);
     }
   }
 }
 
-/** Pays one pool if it is open and its campaign has ended; null when there was nothing to do. */
-async function payPool({ db, poolId, now = new Date() }: { db: Db; poolId: string; now?: Date }) {
+async function legacyDraw(db: Db, pool: RewardPool, asOf: Date) {
+  const entrants = (await completersOf({ db, campaignId: pool.campaignId, asOf })).map((c) => c.userId);
+  const seed = pool.seed ?? newRaffleSeed();
+  await db.update(rewardPool).set({ seed }).where(eq(rewardPool.id, pool.id));
+  return drawRaffle({ seed, entrants, winners: pool.winners! });
+}
+
+type Due = { pool: RewardPool; projectId: string };
+
+/** A raffle's entrants frozen once its campaign has ended (in finishing order, the draw's order), and the block that will seed it. */
+async function freezeRaffle(tx: Db, { pool }: Due, chains: DrawChains, now: Date) {
+  const chain = chains.get(pool.drawChainId!);
+  if (!chain) throw new Error(`No node for chain ${pool.drawChainId}: the raffle waits until one is configured`);
+  const entrants = (await completersOf({ db: tx, campaignId: pool.campaignId, asOf: now })).map((c) => c.userId);
+  for (let i = 0; i < entrants.length; i += 5000) {
+    await tx.insert(raffleEntrant).values(entrants.slice(i, i + 5000).map((userId, j) => ({ poolId: pool.id, position: i + j + 1, userId })));
+  }
+  const drawBlock = (await chain.head()) + BigInt(chain.blocksAhead);
+  await tx
+    .update(rewardPool)
+    .set({ status: "frozen", entrantsHash: entrantListHash(entrants), entrantsCount: entrants.length, drawBlock: Number(drawBlock), updatedAt: now })
+    .where(eq(rewardPool.id, pool.id));
+  return { frozen: entrants.length };
+}
+
+/** A frozen raffle's winners, once its block has its confirmations; null while it waits. */
+async function drawFrozenRaffle(tx: Db, pool: RewardPool, chains: DrawChains): Promise<{ winners: string[]; seed: Hex; blockHash: Hex } | null> {
+  const chain = chains.get(pool.drawChainId!);
+  if (!chain) throw new Error(`No node for chain ${pool.drawChainId}: the raffle waits until one is configured`);
+  const needed = BigInt(pool.drawBlock!) + BigInt(chain.confirmations) - 1n;
+  let head = await chain.head();
+  if (head < needed && chain.mine) {
+    while (head < needed) {
+      await chain.mine();
+      head += 1n;
+    }
+  }
+  if (head < needed) return null;
+  const blockHash = await chain.blockHash(BigInt(pool.drawBlock!));
+  if (!blockHash) return null;
+  const rows = await tx.select({ userId: raffleEntrant.userId }).from(raffleEntrant).where(eq(raffleEntrant.poolId, pool.id)).orderBy(asc(raffleEntrant.position));
+  const seed = raffleSeed({ secret: pool.secret as Hex, blockHash, entrantsHash: pool.entrantsHash as Hex });
+  return { winners: drawRaffle({ seed, entrants: rows.map((r) => r.userId), winners: pool.winners! }), seed, blockHash };
+}
+
+/** Pays a token pool's grants from its escrow, a batch of winners per entry, and returns the rest to the treasury. */
+async function payTokens(tx: Db, { pool, projectId }: Due, grants: Grant[]) {
+  const asset = pool.asset as Asset;
+  const escrow = poolEscrow(pool.id);
+  let paid = 0n;
+  for (let i = 0; i < grants.length; i += GRANTS_PER_ENTRY) {
+    const batch = grants.slice(i, i + GRANTS_PER_ENTRY);
+    const total = batch.reduce((sum, g) => sum + g.amount, 0n);
+    const posted = await post({
+      db: tx,
+      key: ledgerKey.poolGrants(pool.id, i / GRANTS_PER_ENTRY),
+      kind: "reward_paid",
+      reference: pool.id,
+      lines: [{ ...escrow, asset, amount: -total }, ...batch.map((g) => ({ ...memberAvailable(g.userId), asset, amount: g.amount }))],
+    });
+    await tx
+      .update(rewardGrant)
+      .set({ entryId: posted.entryId })
+      .where(and(eq(rewardGrant.poolId, pool.id), inArray(rewardGrant.userId, batch.map((g) => g.userId))));
+    paid += total;
+  }
+  const returned = pool.escrowed - paid;
+  if (returned > 0n) {
+    await move({ db: tx, key: ledgerKey.poolReturn(pool.id), kind: "reward_returned", reference: pool.id, asset, amount: returned, from: escrow, to: projectTreasury(projectId) });
+  }
+  return returned;
+}
+
+/** Pays one pool (or freezes a raffle) if its campaign has ended and it is due; null when there was nothing to do. */
+async function payPool({ db, poolId, chains, now }: { db: Db; poolId: string; chains: DrawChains; now: Date }) {
   return db.transaction(async (tx) => {
     const [due] = await tx
       .select({ pool: rewardPool, projectId: campaign.projectId })
       .from(rewardPool)
       .innerJoin(campaign, eq(campaign.id, rewardPool.campaignId))
-      .where(and(eq(rewardPool.id, poolId), eq(rewardPool.status, "open"), isNotNull(campaign.publishedAt), lte(campaign.endsAt, now)))
+      .where(and(eq(rewardPool.id, poolId), inArray(rewardPool.status, ["open", "frozen"]), isNotNull(campaign.publishedAt), lte(campaign.endsAt, now)))
       .for("update", { of: rewardPool, skipLocked: true });
     if (!due) return null;
-    await tx.update(rewardPool).set({ status: "distributing", updatedAt: now }).where(eq(rewardPool.id, poolId));
+    const { pool } = due;
+    const db = tx as unknown as Db;
+    const raffle = pool.distribution === "raffle" && pool.secret ? pool : null;
+    if (raffle && pool.status === "open") return freezeRaffle(db, due, chains, now);
+    const draw = raffle ? await drawFrozenRaffle(db, pool, chains) : null;
+    if (raffle && !draw) return null;
 
-    const seed = due.pool.distribution === "raffle" ? (due.pool.seed ?? newRaffleSeed()) : null;
-    const grants = await grantsFor(tx, due.pool, now, seed);
+    const grants = await grantsFor(db, pool, now, draw?.winners ?? null);
     for (let i = 0; i < grants.length; i += 1000) {
       await tx.insert(rewardGrant).values(grants.slice(i, i + 1000).map((g) => ({ poolId, ...g, createdAt: now })));
     }
-    // Always in member order, so two processes paying pools with the same members never deadlock.
-    for (const g of [...grants].sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0))) {
-      // Reward XP counts on the global and project boards, not the campaign's: a ranking stays as it ended.
-      await awardXp({ db: tx, award: { userId: g.userId, projectId: due.projectId, campaignId: null, sourceType: "reward", sourceId: poolId, amount: g.amount, at: now } });
+    let returned = 0n;
+    if (pool.kind === "token") {
+      returned = await payTokens(db, due, grants);
+    } else {
+      // Always in member order, so two processes paying pools with the same members never deadlock.
+      for (const g of [...grants].sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0))) {
+        // Reward XP counts on the global and project boards, not the campaign's: a ranking stays as it ended.
+        await awardXp({ db, award: { userId: g.userId, projectId: due.projectId, campaignId: null, sourceType: "reward", sourceId: poolId, amount: Number(g.amount), at: now } });
+      }
     }
-    await tx.update(rewardPool).set({ status: "paid", seed, paidAt: now, updatedAt: now }).where(eq(rewardPool.id, poolId));
-    return { poolId, grants: grants.length, xp: grants.reduce((sum, g) => sum + g.amount, 0) };
+    await tx
+      .update(rewardPool)
+      .set({ status: "paid", ...(draw ? { seed: draw.seed } : {}), drawBlockHash: draw?.blockHash ?? null, returned, paidAt: now, updatedAt: now })
+      .where(eq(rewardPool.id, poolId));
+    return { poolId, grants: grants.length, paid: grants.reduce((sum, g) => sum + g.amount, 0n) };
   });
 }
 
-/** Pays the open pools of ended (published) campaigns, oldest end first; safe to run anywhere, any time. */
+/** Pays the due pools of ended (published) campaigns, oldest end first; safe to run anywhere, any time. */
 export async function distributeEndedCampaigns({
   db,
+  chains = new Map(),
   now = new Date(),
   limit = 100,
   onPoolError = () => undefined,
 }: {
   db: Db;
+  /** The chains whose blocks seed raffles (a raffle whose chain is missing waits). */
+  chains?: DrawChains;
   now?: Date;
   limit?: number;
-  /** A pool that fails (a deadlock, the database gone) stays open for the next run; the others are still paid. */
+  /** A pool that fails (a deadlock, the database gone) stays due for the next run; the others are still paid. */
   onPoolError?: (poolId: string, error: unknown) => void;
 }) {
   const due = await db
     .select({ id: rewardPool.id })
     .from(rewardPool)
     .innerJoin(campaign, eq(campaign.id, rewardPool.campaignId))
-    .where(and(eq(rewardPool.status, "open"), isNotNull(campaign.publishedAt), lte(campaign.endsAt, now)))
+    .where(and(inArray(rewardPool.status, ["open", "frozen"]), isNotNull(campaign.publishedAt), lte(campaign.endsAt, now)))
     .orderBy(asc(campaign.endsAt), asc(rewardPool.createdAt))
     .limit(limit);
   let pools = 0;
   let grants = 0;
+  let frozen = 0;
   let failed = 0;
   for (const { id } of due) {
     try {
-      const paid = await payPool({ db, poolId: id, now });
-      if (paid) {
+      const done = await payPool({ db, poolId: id, chains, now });
+      if (done && "frozen" in done) frozen += 1;
+      else if (done) {
         pools += 1;
-        grants += paid.grants;
+        grants += done.grants;
       }
     } catch (error) {
       failed += 1;
       onPoolError(id, error);
     }
   }
-  return { pools, grants, failed };
+  return { pools, grants, frozen, failed };
 }

@@ -1,37 +1,7 @@
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 
-/**
- * The raffle draw, reproducible by anyone holding the seed and the entrants:
- *
- * 1. Entrants are the campaign's completers as of the moment the pool was paid, in the order they
- *    finished (time of their last approval), ties by member id (`completersOf` with `asOf`).
- * 2. A partial Fisher–Yates shuffle: for draw i = 0, 1, … (up to the number of winners), pick
- *    j uniformly in [i, n) and swap entrants i and j; entrant i is the (i + 1)th winner.
- * 3. "Uniformly" comes from SHA-256 of `<seed>:<i>:<attempt>` read as a 48-bit big-endian
- *    integer x; x is kept when x < 2^48 − (2^48 mod m) (no modulo bias), else the next attempt
- *    is hashed; j = i + (x mod m), where m = n − i.
- *
- * The seed is 32 random bytes in hex, drawn when the pool is paid and stored on it.
- */
-export function drawRaffle({ seed, entrants, winners }: { seed: string; entrants: readonly string[]; winners: number }): string[] {
-  const order = [...entrants];
-  const draws = Math.min(winners, order.length);
-  for (let i = 0; i < draws; i++) {
-    const j = i + uniformBelow(seed, i, order.length - i);
-    [order[i], order[j]] = [order[j]!, order[i]!];
-  }
-  return order.slice(0, draws);
-}
-
-const RANGE = 2 ** 48;
-
-function uniformBelow(seed: string, draw: number, m: number): number {
-  const limit = RANGE - (RANGE % m);
-  for (let attempt = 0; ; attempt++) {
-    const x = createHash("sha256").update(`${seed}:${draw}:${attempt}`).digest().readUIntBE(0, 6);
-    if (x < limit) return x % m;
-  }
-}
+/** The draw itself is shared with the browser, where members re-run it to check a raffle. */
+export { drawRaffle } from "./draw-raffle";
 
 export function newRaffleSeed() {
   return randomBytes(32).toString("hex");

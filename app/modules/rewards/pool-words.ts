@@ -1,22 +1,40 @@
-import type { Distribution } from "#db/schema/rewards";
+import type { Distribution, RewardKind } from "#db/schema/rewards";
+import { formatAmount } from "~/modules/chain/amounts";
 
-/** How reward pools are described on screen; shared by the cards and the form's preview. */
+/** How reward pools are described on screen; shared by the cards, the Rewards pages and the form's preview. */
 
-export type PoolTerms = { distribution: Distribution; winners: number | null; amount: number | null; rankAmounts: number[] | null };
+export type PoolTerms = {
+  kind: RewardKind;
+  asset: string | null;
+  distribution: Distribution;
+  winners: number | null;
+  amount: bigint | null;
+  /** Decimal strings as stored, or bigints. */
+  rankAmounts: readonly (string | bigint)[] | null;
+};
 
 const n = (value: number) => value.toLocaleString("en");
 const members = (count: number) => (count === 1 ? "1 member" : `${n(count)} members`);
 
-/** The amount in one line: "100 XP each", "Up to 500 XP", "10,000 XP split". */
+/** The pool's unit: "XP", or the token's symbol ("QUEST"). */
+export const poolUnit = (p: Pick<PoolTerms, "kind" | "asset">) => (p.kind === "xp" ? "XP" : (p.asset ?? "").split(":")[0]!);
+
+/** An amount of the pool's kind: "1,500 XP", "12.5 QUEST". */
+export function poolAmount(p: Pick<PoolTerms, "kind" | "asset">, units: bigint | string | null) {
+  const value = BigInt(units ?? 0);
+  return `${p.kind === "xp" ? value.toLocaleString("en") : formatAmount(value)} ${poolUnit(p)}`;
+}
+
+/** The amount in one line: "100 XP each", "Up to 500 QUEST", "10,000 XP split". */
 export function poolHeadline(p: PoolTerms) {
   switch (p.distribution) {
     case "fcfs":
     case "raffle":
-      return `${n(p.amount ?? 0)} XP each`;
+      return `${poolAmount(p, p.amount)} each`;
     case "ranking":
-      return `Up to ${n(p.rankAmounts?.[0] ?? 0)} XP`;
+      return `Up to ${poolAmount(p, p.rankAmounts?.[0] ?? 0n)}`;
     case "everyone":
-      return `${n(p.amount ?? 0)} XP split`;
+      return `${poolAmount(p, p.amount)} split`;
   }
 }
 
@@ -36,34 +54,37 @@ export function poolSummary(p: PoolTerms, { paid = false }: { paid?: boolean } =
   }
 }
 
-type RankTier = { label: string; amount: number; each: boolean };
+type RankTier = { label: string; amount: string; each: boolean };
 
 /** A ranking pool's amounts as tiers: "#1 500 XP", "#2 300 XP", "#3–10 100 XP each". */
-export function rankTiers(amounts: readonly number[], winners: number): RankTier[] {
+export function rankTiers(p: PoolTerms): RankTier[] {
+  const amounts = p.rankAmounts ?? [];
+  const winners = p.winners ?? 0;
   const tiers: RankTier[] = [];
   for (let rank = 1; rank <= Math.min(amounts.length, winners); rank++) {
     const last = rank === amounts.length && winners > rank;
-    tiers.push({ label: last ? `#${rank}–${n(winners)}` : `#${rank}`, amount: amounts[rank - 1]!, each: last });
+    tiers.push({ label: last ? `#${rank}–${n(winners)}` : `#${rank}`, amount: poolAmount(p, amounts[rank - 1]!), each: last });
   }
   return tiers;
 }
 
-/** What was paid: "Paid to 12 members" / "Nobody qualified". */
-export function paidLine(paidTo: number, paidXp: number) {
-  return paidTo === 0 ? "Nobody qualified, so nothing was paid." : `Paid to ${members(paidTo)}: ${n(paidXp)} XP in all.`;
+/** What was paid: "Paid to 12 members: 1,200 XP in all." / "Nobody qualified…", and what went back to the treasury. */
+export function paidLine(p: PoolTerms, { paidTo, paidTotal, returned }: { paidTo: number; paidTotal: bigint; returned: bigint }) {
+  const back = p.kind === "token" && returned > 0n ? ` ${poolAmount(p, returned)} went back to the project's treasury.` : "";
+  return (paidTo === 0 ? "Nobody qualified, so nothing was paid." : `Paid ${members(paidTo)}: ${poolAmount(p, paidTotal)} in all.`) + back;
 }
 
-/** The member's own grant: "You won 70 XP", "You got 300 XP for rank #1". */
-export function ownGrantLine(distribution: Distribution, grant: { position: number; amount: number }) {
-  const xp = `${n(grant.amount)} XP`;
-  switch (distribution) {
+/** The member's own grant: "You won 70 XP in the draw.", "You got 300 QUEST for rank #1." */
+export function ownGrantLine(p: PoolTerms, grant: { position: number; amount: bigint }) {
+  const amount = poolAmount(p, grant.amount);
+  switch (p.distribution) {
     case "fcfs":
-      return `You got ${xp}: you finished #${n(grant.position)}.`;
+      return `You got ${amount}: you finished #${n(grant.position)}.`;
     case "raffle":
-      return `You won ${xp} in the draw.`;
+      return `You won ${amount} in the draw.`;
     case "ranking":
-      return `You got ${xp} for rank #${n(grant.position)}.`;
+      return `You got ${amount} for rank #${n(grant.position)}.`;
     case "everyone":
-      return `You got ${xp}, your share.`;
+      return `You got ${amount}, your share.`;
   }
 }

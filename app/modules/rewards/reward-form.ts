@@ -1,31 +1,45 @@
-import type { Distribution } from "#db/schema/rewards";
+import type { Distribution, RewardKind } from "#db/schema/rewards";
 import { formText, parseForm } from "~/lib/forms";
-import { rewardPoolSchema, type RewardPoolInput } from "./reward.schema";
+import { formatAmount } from "~/modules/chain/amounts";
+import { rewardPoolSchemaFor, type RewardPoolInput } from "./reward.schema";
 
 /** What the reward form sent, as typed, to show again beside its errors. */
-export type RewardPoolValues = { distribution: string; winners: string; amount: string; total: string; rankAmounts: string };
+export type RewardPoolValues = {
+  kind: RewardKind;
+  asset: string;
+  distribution: string;
+  winners: string;
+  amount: string;
+  total: string;
+  rankAmounts: string;
+};
 
-
-/** The reward form: its values as typed and the parsed input. */
+/** The reward form: its values as typed and the parsed input (XP unless it asks for tokens). */
 export function parseRewardForm(formData: FormData) {
+  const kind: RewardKind = formText(formData, "kind") === "token" ? "token" : "xp";
   const values: RewardPoolValues = {
+    kind,
+    asset: formText(formData, "asset"),
     distribution: formText(formData, "distribution"),
     winners: formText(formData, "winners"),
     amount: formText(formData, "amount"),
     total: formText(formData, "total"),
     rankAmounts: formText(formData, "rankAmounts"),
   };
-  return { values, form: parseForm(rewardPoolSchema, formData) };
+  return { values, form: parseForm(rewardPoolSchemaFor(kind), formData) };
 }
 
 /** A stored pool as the form's fields. */
 export function rewardPoolValues(pool: RewardPoolInput): RewardPoolValues {
   const distribution: Distribution = pool.distribution;
+  const text = (value: bigint | null | undefined) => (value == null ? "" : pool.kind === "token" ? formatAmount(value, { maxFraction: 18, group: false }) : value.toString());
   return {
+    kind: pool.kind,
+    asset: pool.asset ?? "",
     distribution,
     winners: pool.winners?.toString() ?? "",
-    amount: distribution === "everyone" ? "" : (pool.amount?.toString() ?? ""),
-    total: distribution === "everyone" ? (pool.amount?.toString() ?? "") : "",
-    rankAmounts: pool.rankAmounts?.join(", ") ?? "",
+    amount: distribution === "everyone" ? "" : text(pool.amount),
+    total: distribution === "everyone" ? text(pool.amount) : "",
+    rankAmounts: pool.rankAmounts?.map(text).join(", ") ?? "",
   };
 }

@@ -1,11 +1,15 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { and, asc, count, eq, inArray, sum } from "drizzle-orm";
+import type { Hex } from "viem";
 import { campaign } from "#db/schema/quests";
 import { rewardGrant, rewardPool } from "#db/schema/rewards";
 import type { Db } from "~/lib/db.server";
+import { assetParts } from "~/modules/ledger/assets";
 import { authorize } from "~/modules/projects/permissions.server";
 import { campaignStatus } from "~/modules/tasks/campaign-status";
-import type { RewardPoolInput } from "./reward.schema";
+import { InsufficientFunds, setEscrow, treasuryShortBy } from "./escrow.server";
+import { commitmentOf } from "./raffle-proof";
+import { poolMaximum, type RewardPoolInput } from "./reward.schema";
 
 export type RewardPool = typeof rewardPool.$inferSelect;
 
@@ -13,6 +17,22 @@ type Saved<T> = { ok: true; value: T } | { ok: false; field: string; error: stri
 const ENDED = { ok: false, field: "form", error: "This campaign has ended: its rewards can no longer change." } as const;
 const GONE = { ok: false, field: "form", error: "This reward does not exist any more." } as const;
 const PAID = { ok: false, field: "form", error: "This reward has been paid: it can no longer change." } as const;
+const NO_DRAW_CHAIN = { ok: false, field: "distribution", error: "Raffles need a chain to draw from, and none is configured here." } as const;
+const KIND_FIXED = { ok: false, field: "kind", error: "What a reward pays cannot change once saved: delete it and add another." } as const;
+
+/** The stored pool's terms, amounts as bigint. */
+export function poolTerms(pool: RewardPool): RewardPoolInput {
+  return {
+    kind: pool.kind,
+    asset: pool.asset as RewardPoolInput["asset"],
+    distribution: pool.distribution,
+    winners: pool.winners,
+    amount: pool.amount,
+    rankAmounts: pool.rankAmounts?.map((a) => BigInt(a)) ?? null,
+  };
+}
+
+const stored = (input: RewardPoolInput) => ({ ...input, rankAmounts: input.rankAmounts?.map(String) ?? null });
 
 /**
  * The campaign a team member manages rewards of: they must be its project's owner or admin
@@ -22,40 +42,80 @@ async function managedCampaign(db: Db, campaignId: string, actorId: string, now:
   const [c] = await db.select().from(campaign).where(eq(campaign.id, campaignId));
   if (!c) return null;
   await authorize({ db, projectId: c.projectId, userId: actorId, action: "rewards.manage" });
-  return { campaign: c, ended: campaignStatus(c, now) === "ended" };
+  return { campaign: c, status: campaignStatus(c, now) };
 }
 
-/** Adds an XP pool to a campaign that has not ended. */
+/** A token pool's treasury shortfall as the amount field's message (the field the total comes from). */
+async function shortfall(db: Db, projectId: string, input: RewardPoolInput) {
+  const field = input.distribution === "everyone" ? "total" : input.distribution === "ranking" ? "rankAmounts" : "amount";
+  return { ok: false as const, field, error: await treasuryShortBy({ db, projectId, asset: input.asset!, needed: poolMaximum(input) }) };
+}
+
+/**
+ * Adds a pool to a campaign that has not ended. A token pool takes its whole maximum from the
+ * project's treasury into its escrow in the same transaction (refused, with nothing saved, when
+ * the treasury is short). A raffle gets its secret now and shows its commitment from now on;
+ * `raffleChainId` names the chain whose block will seed an XP raffle (a token raffle uses its
+ * token's chain).
+ */
 export async function createRewardPool({
   db,
   campaignId,
   actorId,
   input,
+  raffleChainId = null,
   now = new Date(),
 }: {
   db: Db;
   campaignId: string;
   actorId: string;
   input: RewardPoolInput;
+  raffleChainId?: number | null;
   now?: Date;
 }): Promise<Saved<RewardPool>> {
   const managed = await managedCampaign(db, campaignId, actorId, now);
   if (!managed) return { ok: false, field: "form", error: "This campaign does not exist." };
-  if (managed.ended) return ENDED;
-  const [created] = await db
-    .insert(rewardPool)
-    .values({ id: randomUUID(), campaignId, kind: "xp", ...input, createdBy: actorId, createdAt: now, updatedAt: now })
-    .returning();
-  return { ok: true, value: created! };
+  if (managed.status === "ended") return ENDED;
+  const raffle = input.distribution === "raffle" ? raffleCommitment(chainOfRaffle(input, raffleChainId)) : {};
+  if (raffle === null) return NO_DRAW_CHAIN;
+  try {
+    const created = await db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(rewardPool)
+        .values({ id: randomUUID(), campaignId, ...stored(input), ...raffle, createdBy: actorId, createdAt: now, updatedAt: now })
+        .returning();
+      await setEscrow(tx as unknown as Db, { pool: row!, projectId: managed.campaign.projectId, target: poolMaximum(input), now });
+      return row!;
+    });
+    return { ok: true, value: (await poolIn(db, campaignId, created.id))! };
+  } catch (error) {
+    if (error instanceof InsufficientFunds) return shortfall(db, managed.campaign.projectId, input);
+    throw error;
+  }
 }
 
-/** Changes a pool that is still open, while its campaign has not ended. */
+/** A token raffle draws from its token's chain, an XP raffle from the server's draw chain. */
+const chainOfRaffle = (input: RewardPoolInput, raffleChainId: number | null) => (input.asset ? assetParts(input.asset).chainId : raffleChainId);
+
+/** A new raffle's secret and its SHA-256 commitment, and the chain that will seed it; null without one. */
+function raffleCommitment(chainId: number | null) {
+  if (chainId === null) return null;
+  const secret: Hex = `0x${randomBytes(32).toString("hex")}`;
+  return { secret, commitment: commitmentOf(secret), drawChainId: chainId };
+}
+
+/**
+ * Changes a pool that is still open, while its campaign has not ended. A token pool's escrow
+ * follows its new maximum (the difference moves to or from the treasury); a live campaign's token
+ * pool can be raised, not lowered, since members are already working for it.
+ */
 export async function updateRewardPool({
   db,
   campaignId,
   poolId,
   actorId,
   input,
+  raffleChainId = null,
   now = new Date(),
 }: {
   db: Db;
@@ -63,21 +123,48 @@ export async function updateRewardPool({
   poolId: string;
   actorId: string;
   input: RewardPoolInput;
+  raffleChainId?: number | null;
   now?: Date;
 }): Promise<Saved<RewardPool>> {
   const managed = await managedCampaign(db, campaignId, actorId, now);
   if (!managed) return GONE;
-  if (managed.ended) return ENDED;
-  const [updated] = await db
-    .update(rewardPool)
-    .set({ ...input, updatedAt: now })
-    .where(and(eq(rewardPool.id, poolId), eq(rewardPool.campaignId, campaignId), eq(rewardPool.status, "open")))
-    .returning();
-  if (updated) return { ok: true, value: updated };
-  return (await poolIn(db, campaignId, poolId)) ? PAID : GONE;
+  if (managed.status === "ended") return ENDED;
+  try {
+    const outcome = await db.transaction(async (tx): Promise<Saved<RewardPool>> => {
+      const [locked] = await tx
+        .select()
+        .from(rewardPool)
+        .where(and(eq(rewardPool.id, poolId), eq(rewardPool.campaignId, campaignId)))
+        .for("update");
+      if (!locked) return GONE;
+      if (locked.status !== "open") return PAID;
+      if (locked.kind !== input.kind || locked.asset !== input.asset) return KIND_FIXED;
+      if (locked.distribution === "raffle" && input.distribution !== "raffle") {
+        return { ok: false, field: "distribution", error: "A raffle stays a raffle: its commitment is published. Delete it and add another reward." };
+      }
+      const target = input.kind === "token" ? poolMaximum(input) : 0n;
+      if (managed.status === "live" && target < locked.escrowed) {
+        const field = input.distribution === "everyone" ? "total" : "amount";
+        return { ok: false, field, error: "This campaign is live: its token reward can be raised, not lowered." };
+      }
+      const raffle = input.distribution === "raffle" && !locked.commitment ? raffleCommitment(chainOfRaffle(input, raffleChainId)) : {};
+      if (raffle === null) return NO_DRAW_CHAIN;
+      const [updated] = await tx
+        .update(rewardPool)
+        .set({ ...stored(input), ...raffle, updatedAt: now })
+        .where(eq(rewardPool.id, poolId))
+        .returning();
+      await setEscrow(tx as unknown as Db, { pool: locked, projectId: managed.campaign.projectId, target, now });
+      return { ok: true, value: updated! };
+    });
+    return outcome.ok ? { ok: true, value: (await poolIn(db, campaignId, poolId))! } : outcome;
+  } catch (error) {
+    if (error instanceof InsufficientFunds) return shortfall(db, managed.campaign.projectId, input);
+    throw error;
+  }
 }
 
-/** Deletes a pool that is still open, while its campaign has not ended. */
+/** Deletes a pool that is still open, while its campaign has not ended; a token pool's escrow goes back to the treasury. */
 export async function deleteRewardPool({
   db,
   campaignId,
@@ -93,13 +180,19 @@ export async function deleteRewardPool({
 }): Promise<{ ok: true } | { ok: false; error: string }> {
   const managed = await managedCampaign(db, campaignId, actorId, now);
   if (!managed) return GONE;
-  if (managed.ended) return ENDED;
-  const deleted = await db
-    .delete(rewardPool)
-    .where(and(eq(rewardPool.id, poolId), eq(rewardPool.campaignId, campaignId), eq(rewardPool.status, "open")))
-    .returning({ id: rewardPool.id });
-  if (deleted.length > 0) return { ok: true };
-  return (await poolIn(db, campaignId, poolId)) ? PAID : GONE;
+  if (managed.status === "ended") return ENDED;
+  return db.transaction(async (tx) => {
+    const [locked] = await tx
+      .select()
+      .from(rewardPool)
+      .where(and(eq(rewardPool.id, poolId), eq(rewardPool.campaignId, campaignId)))
+      .for("update");
+    if (!locked) return GONE;
+    if (locked.status !== "open") return PAID;
+    await setEscrow(tx as unknown as Db, { pool: locked, projectId: managed.campaign.projectId, target: 0n, now });
+    await tx.delete(rewardPool).where(eq(rewardPool.id, poolId));
+    return { ok: true } as const;
+  });
 }
 
 /** One pool of a campaign, or null (a pool id from another campaign is not found). */
@@ -111,12 +204,16 @@ export async function poolIn(db: Db, campaignId: string, poolId: string) {
   return row ?? null;
 }
 
-type PoolCard = RewardPool & {
-  /** Members paid and XP paid, once the pool is paid. */
+/** A pool as pages may show it: the raffle's secret only once it is drawn. */
+export type PublicPool = Omit<RewardPool, "secret"> & { secret: string | null };
+export const publicPool = (pool: RewardPool): PublicPool => ({ ...pool, secret: pool.status === "paid" ? pool.secret : null });
+
+export type PoolCard = PublicPool & {
+  /** Members paid and the amount paid in all, once the pool is paid. */
   paidTo: number;
-  paidXp: number;
+  paidTotal: bigint;
   /** The viewer's own grant, if they got one. */
-  mine: { position: number; amount: number } | null;
+  mine: { position: number; amount: bigint } | null;
 };
 
 /** A campaign's pools, oldest first, with what each paid and what the viewer got. */
@@ -125,7 +222,7 @@ export async function listRewardPools({ db, campaignId, userId }: { db: Db; camp
   if (pools.length === 0) return [];
   const ids = pools.map((p) => p.id);
   const totals = await db
-    .select({ poolId: rewardGrant.poolId, members: count(), xp: sum(rewardGrant.amount).mapWith(Number) })
+    .select({ poolId: rewardGrant.poolId, members: count(), total: sum(rewardGrant.amount) })
     .from(rewardGrant)
     .where(inArray(rewardGrant.poolId, ids))
     .groupBy(rewardGrant.poolId);
@@ -138,11 +235,11 @@ export async function listRewardPools({ db, campaignId, userId }: { db: Db; camp
   return pools.map((p) => {
     const total = totals.find((t) => t.poolId === p.id);
     const own = mine.find((m) => m.poolId === p.id);
-    return { ...p, paidTo: total?.members ?? 0, paidXp: total?.xp ?? 0, mine: own ? { position: own.position, amount: own.amount } : null };
+    return {
+      ...publicPool(p),
+      paidTo: total?.members ?? 0,
+      paidTotal: BigInt(total?.total ?? 0),
+      mine: own ? { position: own.position, amount: own.amount } : null,
+    };
   });
-}
-
-/** The XP for a rank (1-based) of a ranking pool: ranks past the list's end get its last amount. */
-export function rankAmount(amounts: readonly number[], rank: number) {
-  return amounts[Math.min(rank, amounts.length) - 1] ?? 0;
 }

@@ -1,5 +1,7 @@
 import { z } from "zod";
-import type { Distribution } from "#db/schema/rewards";
+import type { Distribution, RewardKind } from "#db/schema/rewards";
+import { parseAmount } from "~/modules/chain/amounts";
+import { assetSchema, type Asset } from "~/modules/ledger/assets";
 
 /** The most members one pool pays by name (first N, drawn, top N); `everyone` has no such limit. */
 export const MAX_WINNERS = 10_000;
@@ -23,74 +25,147 @@ const whole = (what: string, max: number) =>
         .max(max, `Enter ${what}: at most ${max.toLocaleString("en")}`),
     );
 
-const winners = whole("how many members win", MAX_WINNERS);
-const perWinner = whole("the XP each winner gets", MAX_XP_PER_WINNER);
+/** How one kind's amounts are read: XP are whole numbers with limits, tokens decimals with up to 18 places. */
+type AmountRules = {
+  unit: string;
+  /** One amount, or the first thing wrong with it. */
+  read: (text: string, max: number) => bigint | string;
+};
 
-/** "500, 300, 200" or one per line: XP for rank 1, 2, 3…; the last amount goes on for the ranks after it. */
-const rankAmounts = z
-  .string({ error: "Enter the XP for each rank" })
-  .trim()
-  .min(1, "Enter the XP for each rank")
-  .transform((v, ctx) => {
-    const parts = v.split(/[\s,;]+/).filter(Boolean);
-    const problem = !parts.every((p) => /^\d+$/.test(p))
-      ? "Write each rank's XP as a whole number, separated by commas"
-      : parts.length > MAX_RANK_AMOUNTS
-        ? `List at most ${MAX_RANK_AMOUNTS} amounts; the last one goes on for the ranks after it`
-        : parts.some((p) => Number(p) < 1 || Number(p) > MAX_XP_PER_WINNER)
-          ? `Each rank gets from 1 to ${MAX_XP_PER_WINNER.toLocaleString("en")} XP`
-          : parts.some((p, i) => i > 0 && Number(p) > Number(parts[i - 1]))
-            ? "A better rank gets at least as much XP as the ranks after it"
-            : null;
-    if (problem) {
-      ctx.addIssue({ code: "custom", message: problem });
+const XP_RULES: AmountRules = {
+  unit: "XP",
+  read: (text, max) => {
+    if (!/^\d+$/.test(text)) return "a whole number, like 100";
+    const value = BigInt(text);
+    if (value < 1n) return "at least 1";
+    if (value > BigInt(max)) return `at most ${max.toLocaleString("en")}`;
+    return value;
+  },
+};
+
+const TOKEN_RULES: AmountRules = {
+  unit: "tokens",
+  read: (text) => {
+    const value = parseAmount(text);
+    if (value === null) return "a number, like 10 or 2.5 (at most 18 decimals)";
+    if (value <= 0n) return "above 0";
+    return value;
+  },
+};
+
+/** One amount field: "Enter the XP each winner gets: from 1 to 1,000,000". */
+const amountField = (rules: AmountRules, what: string, max: number) =>
+  z
+    .string({ error: `Enter ${what}` })
+    .trim()
+    .min(1, `Enter ${what}`)
+    .transform((text, ctx) => {
+      const value = rules.read(text.replace(/[,_ ]/g, ""), max);
+      if (typeof value === "bigint") return value;
+      ctx.addIssue({ code: "custom", message: `Enter ${what}: ${value}` });
       return z.NEVER;
-    }
-    return parts.map(Number);
-  });
+    });
+
+/** "500, 300, 200" or one per line: the amount for rank 1, 2, 3…; the last one goes on for the ranks after it. */
+const rankAmountsField = (rules: AmountRules) =>
+  z
+    .string({ error: `Enter the ${rules.unit} for each rank` })
+    .trim()
+    .min(1, `Enter the ${rules.unit} for each rank`)
+    .transform((v, ctx) => {
+      const parts = v.split(/[\s,;]+/).filter(Boolean);
+      const values = parts.map((p) => rules.read(p, MAX_XP_PER_WINNER));
+      const bad = values.find((value) => typeof value === "string");
+      const amounts = values.filter((value) => typeof value === "bigint");
+      const problem =
+        bad !== undefined
+          ? `Each rank's ${rules.unit} must be ${bad} (separate the amounts with commas)`
+          : parts.length > MAX_RANK_AMOUNTS
+            ? `List at most ${MAX_RANK_AMOUNTS} amounts; the last one goes on for the ranks after it`
+            : amounts.some((a, i) => i > 0 && a > amounts[i - 1]!)
+              ? "A better rank gets at least as much as the ranks after it"
+              : null;
+      if (problem) {
+        ctx.addIssue({ code: "custom", message: problem });
+        return z.NEVER;
+      }
+      return amounts;
+    });
 
 const DISTRIBUTION_ERROR = "Choose how the reward is shared";
 
-/** The reward form (create and edit). Only XP pools exist; token pools come later as a new `kind`. */
-export const rewardPoolSchema = z
-  .discriminatedUnion(
-    "distribution",
-    [
-      z.object({ distribution: z.literal("fcfs"), winners, amount: perWinner }),
-      z.object({ distribution: z.literal("raffle"), winners, amount: perWinner }),
-      z.object({ distribution: z.literal("ranking"), winners, rankAmounts }),
-      z.object({ distribution: z.literal("everyone"), total: whole("the XP to split", MAX_XP_TOTAL) }),
-    ],
-    { error: DISTRIBUTION_ERROR },
-  )
-  .superRefine((v, ctx) => {
-    if (v.distribution === "ranking" && v.rankAmounts.length > v.winners) {
-      ctx.addIssue({ code: "custom", path: ["rankAmounts"], message: `List at most ${v.winners} amounts: one per winning rank` });
-    }
-  })
-  .transform((v): RewardPoolInput => {
-    switch (v.distribution) {
-      case "fcfs":
-      case "raffle":
-        return { distribution: v.distribution, winners: v.winners, amount: v.amount, rankAmounts: null };
-      case "ranking":
-        return { distribution: "ranking", winners: v.winners, amount: null, rankAmounts: v.rankAmounts };
-      case "everyone":
-        return { distribution: "everyone", winners: null, amount: v.total, rankAmounts: null };
-    }
-  });
-
-/** A pool as stored: `amount` is per winner, or the total for `everyone`; `rankAmounts` only for `ranking`. */
+/** A pool as stored: `amount` is per winner, or the total for `everyone`, in XP or token base units; `rankAmounts` only for `ranking`. */
 export type RewardPoolInput = {
+  kind: RewardKind;
+  asset: Asset | null;
   distribution: Distribution;
   winners: number | null;
-  amount: number | null;
-  rankAmounts: number[] | null;
+  amount: bigint | null;
+  rankAmounts: bigint[] | null;
 };
+
+/** The reward form (create and edit) for one kind of pool: XP, or tokens of an asset. */
+export function rewardPoolSchemaFor(kind: RewardKind) {
+  const rules = kind === "xp" ? XP_RULES : TOKEN_RULES;
+  const winners = whole("how many members win", MAX_WINNERS);
+  const perWinner = amountField(rules, `the ${rules.unit} each winner gets`, MAX_XP_PER_WINNER);
+  const asset =
+    kind === "token"
+      ? z.string({ error: "Choose the token to pay" }).trim().min(1, "Choose the token to pay").pipe(assetSchema)
+      : z.unknown().optional().transform(() => null);
+  return z
+    .discriminatedUnion(
+      "distribution",
+      [
+        z.object({ distribution: z.literal("fcfs"), winners, amount: perWinner, asset }),
+        z.object({ distribution: z.literal("raffle"), winners, amount: perWinner, asset }),
+        z.object({ distribution: z.literal("ranking"), winners, rankAmounts: rankAmountsField(rules), asset }),
+        z.object({ distribution: z.literal("everyone"), total: amountField(rules, `the ${rules.unit} to split`, MAX_XP_TOTAL), asset }),
+      ],
+      { error: DISTRIBUTION_ERROR },
+    )
+    .superRefine((v, ctx) => {
+      if (v.distribution === "ranking" && v.rankAmounts.length > v.winners) {
+        ctx.addIssue({ code: "custom", path: ["rankAmounts"], message: `List at most ${v.winners} amounts: one per winning rank` });
+      }
+    })
+    .transform((v): RewardPoolInput => {
+      const common = { kind, asset: v.asset };
+      switch (v.distribution) {
+        case "fcfs":
+        case "raffle":
+          return { ...common, distribution: v.distribution, winners: v.winners, amount: v.amount, rankAmounts: null };
+        case "ranking":
+          return { ...common, distribution: "ranking", winners: v.winners, amount: null, rankAmounts: v.rankAmounts };
+        case "everyone":
+          return { ...common, distribution: "everyone", winners: null, amount: v.total, rankAmounts: null };
+      }
+    });
+}
+
+export const rewardPoolSchema = rewardPoolSchemaFor("xp");
+
+/** What a pool may pay at most: its escrow for token pools (per-winner × winners, the ranks' sum, or the total). */
+export function poolMaximum(p: Pick<RewardPoolInput, "distribution" | "winners" | "amount" | "rankAmounts">): bigint {
+  switch (p.distribution) {
+    case "fcfs":
+    case "raffle":
+      return p.amount! * BigInt(p.winners!);
+    case "ranking":
+      return Array.from({ length: p.winners! }, (_, i) => rankAmount(p.rankAmounts ?? [], i + 1)).reduce((a, b) => a + b, 0n);
+    case "everyone":
+      return p.amount!;
+  }
+}
+
+/** The amount for a rank (1-based) of a ranking pool: ranks past the list's end get its last amount. */
+export function rankAmount(amounts: readonly bigint[], rank: number): bigint {
+  return amounts[Math.min(rank, amounts.length) - 1] ?? 0n;
+}
 
 export const DISTRIBUTION_LABELS: Record<Distribution, { title: string; description: string }> = {
   fcfs: { title: "First completers", description: "The first members to complete every task, in the order they finished." },
   raffle: { title: "Raffle", description: "Winners drawn at random among everyone who completed every task." },
-  ranking: { title: "Leaderboard", description: "The top of the campaign's leaderboard, with XP by rank." },
+  ranking: { title: "Leaderboard", description: "The top of the campaign's leaderboard, with an amount by rank." },
   everyone: { title: "Everyone", description: "A total split equally among everyone who completed every task." },
 };

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { user } from "#db/schema/auth";
 import { project, projectMember } from "#db/schema/projects";
@@ -11,11 +11,20 @@ import { awardXp, boardKey, rankOf, setLeaderboardVisibility } from "~/modules/l
 import { attemptTask, reviewCompletion } from "~/modules/tasks/completions.server";
 import { createTestDatabase } from "../../../tests/setup/test-db";
 import { completersOf, distributeEndedCampaigns } from "./distribute.server";
-import { drawRaffle } from "./draw-raffle.server";
+import type { Hex } from "viem";
+import { createPublicClient, http, type PublicClient } from "viem";
+import { startLocalChain, type LocalChain } from "~/lib/local-chain.server";
+import { LOCAL_CHAIN_ID } from "~/wallet/chain-config";
+import { drawChainOf, type DrawChains } from "./draw-chains.server";
+import { drawRaffle } from "./draw-raffle";
+import { commitmentOf, entrantListHash, raffleSeed } from "./raffle-proof";
 import { createRewardPool, deleteRewardPool, listRewardPools, updateRewardPool } from "./reward-pools.server";
 import type { RewardPoolInput } from "./reward.schema";
 
 let database: Database;
+let localChain: LocalChain;
+let client: PublicClient;
+let chains: DrawChains;
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
 const T = new Date("2026-11-20T12:00:00Z");
@@ -23,6 +32,9 @@ const at = (days: number) => new Date(T.getTime() + days * DAY);
 const noChain = async () => 0n;
 
 beforeAll(async () => {
+  localChain = await startLocalChain();
+  client = createPublicClient({ transport: http(localChain.url) }) as PublicClient;
+  chains = new Map([[LOCAL_CHAIN_ID, drawChainOf(client, { chainId: LOCAL_CHAIN_ID, confirmations: 1 })]]);
   database = await createTestDatabase();
   const db = database.db;
   await db.insert(user).values(["own", "adm", "rev", "out", ...Array.from({ length: 8 }, (_, i) => `m${i + 1}`)].map((id) => ({ id, email: `${id}@example.com`, name: id })));
@@ -33,7 +45,13 @@ beforeAll(async () => {
     { projectId: "p", userId: "rev", role: "reviewer" },
   ]);
 });
-afterAll(() => database.close());
+afterAll(async () => {
+  await database.close();
+  await localChain.stop();
+});
+
+/** One run of the reward worker at `now`, raffles drawn from the local chain. */
+const distribute = (now: Date) => distributeEndedCampaigns({ db: database.db, chains, now });
 
 /** A published campaign from `start` to `end` (days from T) with a one-off link (10 XP), a reviewed text (30) and a daily link (5). */
 async function makeCampaign(start = -10, end = -1, published: Date | null = at(start - 1)) {
@@ -76,10 +94,17 @@ async function playCampaign({ tasks }: Awaited<ReturnType<typeof makeCampaign>>)
   for (const step of steps) await step();
 }
 
-const pool = (input: Partial<RewardPoolInput> & Pick<RewardPoolInput, "distribution">): RewardPoolInput => ({ winners: null, amount: null, rankAmounts: null, ...input });
+const pool = (input: Partial<RewardPoolInput> & Pick<RewardPoolInput, "distribution">): RewardPoolInput => ({
+  kind: "xp",
+  asset: null,
+  winners: null,
+  amount: null,
+  rankAmounts: null,
+  ...input,
+});
 
 async function create(campaignId: string, input: RewardPoolInput, actorId = "own", now = at(-9.5)) {
-  const created = await createRewardPool({ db: database.db, campaignId, actorId, input, now });
+  const created = await createRewardPool({ db: database.db, campaignId, actorId, input, raffleChainId: LOCAL_CHAIN_ID, now });
   if (!created.ok) throw new Error(created.error);
   return created.value;
 }
@@ -107,35 +132,37 @@ describe("completers", () => {
 describe("distribution", () => {
   it("pays every mode once the campaign has ended, and nothing before", async () => {
     const c = await makeCampaign();
-    const fcfs = await create(c.id, pool({ distribution: "fcfs", winners: 2, amount: 100 }));
-    const raffle = await create(c.id, pool({ distribution: "raffle", winners: 2, amount: 70 }));
-    const ranking = await create(c.id, pool({ distribution: "ranking", winners: 5, rankAmounts: [300, 200, 100] }));
-    const everyone = await create(c.id, pool({ distribution: "everyone", amount: 10 }));
+    const fcfs = await create(c.id, pool({ distribution: "fcfs", winners: 2, amount: 100n }));
+    const raffle = await create(c.id, pool({ distribution: "raffle", winners: 2, amount: 70n }));
+    const ranking = await create(c.id, pool({ distribution: "ranking", winners: 5, rankAmounts: [300n, 200n, 100n] }));
+    const everyone = await create(c.id, pool({ distribution: "everyone", amount: 10n }));
     await playCampaign(c);
     // Hiding from public boards does not forfeit a prize.
     await setLeaderboardVisibility({ db: database.db, userId: "m4", visible: false });
     const boardBefore = await rankOf({ db: database.db, board: boardKey({ kind: "campaign", campaignId: c.id }, "all"), userId: "m5" });
 
-    expect(await distributeEndedCampaigns({ db: database.db, now: at(-1.5) })).toEqual({ pools: 0, grants: 0, failed: 0 });
-    expect(await distributeEndedCampaigns({ db: database.db, now: T })).toEqual({ pools: 4, grants: 2 + 2 + 5 + 4, failed: 0 });
+    expect(await distribute(at(-1.5))).toEqual({ pools: 0, grants: 0, frozen: 0, failed: 0 });
+    // The raffle's entrants are frozen first; its block comes, and it is drawn, on the next run.
+    expect(await distribute(T)).toEqual({ pools: 3, grants: 2 + 5 + 4, frozen: 1, failed: 0 });
+    expect(await distribute(T)).toEqual({ pools: 1, grants: 2, frozen: 0, failed: 0 });
 
     expect(await grantsOf(fcfs.id)).toEqual([
-      { userId: "m2", position: 1, amount: 100 },
-      { userId: "m3", position: 2, amount: 100 },
+      { userId: "m2", position: 1, amount: 100n },
+      { userId: "m3", position: 2, amount: 100n },
     ]);
     expect(await grantsOf(ranking.id)).toEqual([
-      { userId: "m5", position: 1, amount: 300 },
-      { userId: "m2", position: 2, amount: 200 },
-      { userId: "m3", position: 3, amount: 100 },
-      { userId: "m1", position: 4, amount: 100 },
-      { userId: "m4", position: 5, amount: 100 },
+      { userId: "m5", position: 1, amount: 300n },
+      { userId: "m2", position: 2, amount: 200n },
+      { userId: "m3", position: 3, amount: 100n },
+      { userId: "m1", position: 4, amount: 100n },
+      { userId: "m4", position: 5, amount: 100n },
     ]);
     // 10 XP among 4: 2 each, and the 2 left over to the two earliest finishers.
     expect(await grantsOf(everyone.id)).toEqual([
-      { userId: "m2", position: 1, amount: 3 },
-      { userId: "m3", position: 2, amount: 3 },
-      { userId: "m1", position: 3, amount: 2 },
-      { userId: "m5", position: 4, amount: 2 },
+      { userId: "m2", position: 1, amount: 3n },
+      { userId: "m3", position: 2, amount: 3n },
+      { userId: "m1", position: 3, amount: 2n },
+      { userId: "m5", position: 4, amount: 2n },
     ]);
     const drawn = await grantsOf(raffle.id);
     expect(drawn).toHaveLength(2);
@@ -155,66 +182,74 @@ describe("distribution", () => {
     const pools = await database.db.select().from(rewardPool).where(eq(rewardPool.campaignId, c.id));
     expect(pools.map((p) => p.status)).toEqual(["paid", "paid", "paid", "paid"]);
     expect(pools.every((p) => p.paidAt?.getTime() === T.getTime())).toBe(true);
-    expect(pools.find((p) => p.id === raffle.id)!.seed).toMatch(/^[0-9a-f]{64}$/);
+    expect(pools.find((p) => p.id === raffle.id)!.seed).toMatch(/^0x[0-9a-f]{64}$/);
     expect(pools.find((p) => p.id === fcfs.id)!.seed).toBeNull();
 
     const cards = await listRewardPools({ db: database.db, campaignId: c.id, userId: "m5" });
-    expect(cards.find((p) => p.id === ranking.id)).toMatchObject({ paidTo: 5, paidXp: 800, mine: { position: 1, amount: 300 } });
-    expect(cards.find((p) => p.id === fcfs.id)).toMatchObject({ paidTo: 2, paidXp: 200, mine: null });
+    expect(cards.find((p) => p.id === ranking.id)).toMatchObject({ paidTo: 5, paidTotal: 800n, mine: { position: 1, amount: 300n } });
+    expect(cards.find((p) => p.id === fcfs.id)).toMatchObject({ paidTo: 2, paidTotal: 200n, mine: null });
 
-    expect(await distributeEndedCampaigns({ db: database.db, now: new Date(T.getTime() + HOUR) })).toEqual({ pools: 0, grants: 0, failed: 0 });
+    expect(await distribute(new Date(T.getTime() + HOUR))).toEqual({ pools: 0, grants: 0, frozen: 0, failed: 0 });
   });
 
-  it("draws the raffle again, the same, from the stored seed", async () => {
+  it("draws the raffle from its secret, its frozen entrants and a later block, as anyone can check", async () => {
     const c = await makeCampaign();
-    const raffle = await create(c.id, pool({ distribution: "raffle", winners: 3, amount: 5 }));
+    const raffle = await create(c.id, pool({ distribution: "raffle", winners: 3, amount: 5n }));
+    expect(raffle.commitment).toBe(commitmentOf(raffle.secret as Hex));
     await playCampaign(c);
-    await distributeEndedCampaigns({ db: database.db, now: T });
-    const [paid] = await database.db.select().from(rewardPool).where(eq(rewardPool.id, raffle.id));
-    // A later approval does not change the entrants of a past draw: m7 finishes after the payment.
+    await distribute(T);
+    const [frozen] = await database.db.select().from(rewardPool).where(eq(rewardPool.id, raffle.id));
+    expect(frozen).toMatchObject({ status: "frozen", entrantsCount: 4, entrantsHash: entrantListHash(["m2", "m3", "m1", "m5"]) });
+    const head = await client.getBlockNumber();
+    expect(BigInt(frozen!.drawBlock!)).toBe(head + 1n);
+    // A later approval does not change the frozen entrants: m7 finishes after the freeze.
     await visit(c.tasks.link, "m7", -1.5);
     await visit(c.tasks.daily, "m7", -1.5);
     await write(c.tasks.text, "m7", -1.5, 0.5);
-    expect((await completersOf({ db: database.db, campaignId: c.id, asOf: at(1) })).map((x) => x.userId)).toContain("m7");
-    const entrants = (await completersOf({ db: database.db, campaignId: c.id, asOf: paid!.paidAt! })).map((x) => x.userId);
-    expect(entrants).toEqual(["m2", "m3", "m1", "m5"]);
-    const again = drawRaffle({ seed: paid!.seed!, entrants, winners: 3 });
-    expect((await grantsOf(raffle.id)).map((g) => g.userId)).toEqual(again);
+    await distribute(new Date(T.getTime() + HOUR));
+    const [paid] = await database.db.select().from(rewardPool).where(eq(rewardPool.id, raffle.id));
+    const block = await client.getBlock({ blockNumber: BigInt(frozen!.drawBlock!) });
+    expect(paid!.drawBlockHash).toBe(block.hash);
+    expect(paid!.seed).toBe(raffleSeed({ secret: raffle.secret as Hex, blockHash: block.hash, entrantsHash: frozen!.entrantsHash as Hex }));
+    expect((await grantsOf(raffle.id)).map((g) => g.userId)).toEqual(drawRaffle({ seed: paid!.seed!, entrants: ["m2", "m3", "m1", "m5"], winners: 3 }));
   });
 
   it("pays each pool exactly once when two runs race", async () => {
     const campaigns = [await makeCampaign(), await makeCampaign()];
     const pools = [];
     for (const c of campaigns) {
-      pools.push(await create(c.id, pool({ distribution: "fcfs", winners: 3, amount: 40 })));
-      pools.push(await create(c.id, pool({ distribution: "ranking", winners: 4, rankAmounts: [90, 50] })));
-      pools.push(await create(c.id, pool({ distribution: "everyone", amount: 1000 })));
-      pools.push(await create(c.id, pool({ distribution: "raffle", winners: 2, amount: 25 })));
+      pools.push(await create(c.id, pool({ distribution: "fcfs", winners: 3, amount: 40n })));
+      pools.push(await create(c.id, pool({ distribution: "ranking", winners: 4, rankAmounts: [90n, 50n] })));
+      pools.push(await create(c.id, pool({ distribution: "everyone", amount: 1000n })));
+      pools.push(await create(c.id, pool({ distribution: "raffle", winners: 2, amount: 25n })));
       await playCampaign(c);
     }
-    const runs = await Promise.all([distributeEndedCampaigns({ db: database.db, now: T }), distributeEndedCampaigns({ db: database.db, now: T })]);
-    expect(runs[0].pools + runs[1].pools).toBe(8);
-    expect(runs[0].grants + runs[1].grants).toBe(2 * (3 + 4 + 4 + 2));
+    const race = () => Promise.all([distribute(T), distribute(T)]);
+    const runs = [...(await race()), ...(await race())];
+    expect(runs.reduce((n, r) => n + r.pools, 0)).toBe(8);
+    expect(runs.reduce((n, r) => n + r.frozen, 0)).toBe(2);
+    expect(runs.reduce((n, r) => n + r.grants, 0)).toBe(2 * (3 + 4 + 4 + 2));
     for (const p of pools) {
       const grants = await grantsOf(p.id);
       const events = await rewardXp(p.id);
       expect(events).toHaveLength(grants.length);
-      expect(events.reduce((s, e) => s + e.amount, 0)).toBe(grants.reduce((s, g) => s + g.amount, 0));
+      expect(events.reduce((s, e) => s + e.amount, 0)).toBe(grants.reduce((s, g) => s + Number(g.amount), 0));
     }
-    expect((await database.db.select().from(rewardPool).where(eq(rewardPool.status, "open"))).length).toBe(0);
+    expect((await database.db.select().from(rewardPool).where(inArray(rewardPool.status, ["open", "frozen"]))).length).toBe(0);
   });
 
   it("pays the other pools when one fails, and keeps the failed one open for the next run", async () => {
     const c = await makeCampaign();
-    const broken = await create(c.id, pool({ distribution: "ranking", winners: 2, rankAmounts: [50, 20] }));
-    const good = await create(c.id, pool({ distribution: "fcfs", winners: 1, amount: 10 }));
+    const broken = await create(c.id, pool({ distribution: "ranking", winners: 2, rankAmounts: [50n, 20n] }));
+    const good = await create(c.id, pool({ distribution: "fcfs", winners: 1, amount: 10n }));
     await playCampaign(c);
     // A pool the form would refuse (nothing per rank), written straight to the table: paying it throws.
-    await database.db.update(rewardPool).set({ rankAmounts: [] }).where(eq(rewardPool.id, broken.id));
+    await database.db.update(rewardPool).set({ rankAmounts: ["x"] }).where(eq(rewardPool.id, broken.id));
     const failures: string[] = [];
-    expect(await distributeEndedCampaigns({ db: database.db, now: T, onPoolError: (poolId) => failures.push(poolId) })).toEqual({
+    expect(await distributeEndedCampaigns({ db: database.db, chains, now: T, onPoolError: (poolId) => failures.push(poolId) })).toEqual({
       pools: 1,
       grants: 1,
+      frozen: 0,
       failed: 1,
     });
     expect(failures).toEqual([broken.id]);
@@ -227,12 +262,12 @@ describe("distribution", () => {
 
   it("leaves pools of live and draft campaigns alone, and pays nobody when nobody completed", async () => {
     const live = await makeCampaign(-5, 5);
-    const livePool = await create(live.id, pool({ distribution: "fcfs", winners: 1, amount: 10 }), "own", at(-4));
+    const livePool = await create(live.id, pool({ distribution: "fcfs", winners: 1, amount: 10n }), "own", at(-4));
     const draft = await makeCampaign(-10, -1, null);
-    const draftPool = await create(draft.id, pool({ distribution: "fcfs", winners: 1, amount: 10 }));
+    const draftPool = await create(draft.id, pool({ distribution: "fcfs", winners: 1, amount: 10n }));
     const empty = await makeCampaign();
-    const emptyPool = await create(empty.id, pool({ distribution: "everyone", amount: 500 }));
-    expect(await distributeEndedCampaigns({ db: database.db, now: T })).toEqual({ pools: 1, grants: 0, failed: 0 });
+    const emptyPool = await create(empty.id, pool({ distribution: "everyone", amount: 500n }));
+    expect(await distribute(T)).toEqual({ pools: 1, grants: 0, frozen: 0, failed: 0 });
     const statuses = await database.db.select({ id: rewardPool.id, status: rewardPool.status }).from(rewardPool);
     expect(statuses.find((s) => s.id === livePool.id)?.status).toBe("open");
     expect(statuses.find((s) => s.id === draftPool.id)?.status).toBe("open");
@@ -246,9 +281,9 @@ describe("managing pools", () => {
   it("is for the project's owners and admins, while the campaign has not ended", async () => {
     const c = await makeCampaign(-5, 5);
     const now = at(0);
-    const input = pool({ distribution: "fcfs", winners: 10, amount: 50 });
+    const input = pool({ distribution: "fcfs", winners: 10, amount: 50n });
     const byOwner = await createRewardPool({ db: database.db, campaignId: c.id, actorId: "own", input, now });
-    expect(byOwner).toMatchObject({ ok: true, value: { kind: "xp", distribution: "fcfs", winners: 10, amount: 50, status: "open", createdBy: "own" } });
+    expect(byOwner).toMatchObject({ ok: true, value: { kind: "xp", distribution: "fcfs", winners: 10, amount: 50n, status: "open", createdBy: "own" } });
     const poolId = byOwner.ok ? byOwner.value.id : "";
     expect(await createRewardPool({ db: database.db, campaignId: c.id, actorId: "adm", input, now })).toMatchObject({ ok: true });
 
@@ -258,8 +293,8 @@ describe("managing pools", () => {
       await expect(deleteRewardPool({ db: database.db, campaignId: c.id, poolId, actorId, now })).rejects.toMatchObject(forbidden);
     }
 
-    const edited = await updateRewardPool({ db: database.db, campaignId: c.id, poolId, actorId: "adm", input: pool({ distribution: "raffle", winners: 3, amount: 20 }), now });
-    expect(edited).toMatchObject({ ok: true, value: { distribution: "raffle", winners: 3, amount: 20 } });
+    const edited = await updateRewardPool({ db: database.db, campaignId: c.id, poolId, actorId: "adm", input: pool({ distribution: "everyone", amount: 20n }), now });
+    expect(edited).toMatchObject({ ok: true, value: { distribution: "everyone", winners: null, amount: 20n } });
     // A pool is found only in its own campaign.
     const other = await makeCampaign(-5, 5);
     expect(await updateRewardPool({ db: database.db, campaignId: other.id, poolId, actorId: "own", input, now })).toMatchObject({ ok: false });
@@ -276,10 +311,10 @@ describe("managing pools", () => {
 
   it("refuses to change a pool that has been paid", async () => {
     const c = await makeCampaign(-5, 5);
-    const p = await create(c.id, pool({ distribution: "everyone", amount: 100 }), "own", at(0));
+    const p = await create(c.id, pool({ distribution: "everyone", amount: 100n }), "own", at(0));
     await database.db.update(rewardPool).set({ status: "paid" }).where(eq(rewardPool.id, p.id));
     const paid = { ok: false, error: "This reward has been paid: it can no longer change." };
-    expect(await updateRewardPool({ db: database.db, campaignId: c.id, poolId: p.id, actorId: "own", input: pool({ distribution: "everyone", amount: 5 }), now: at(0) })).toMatchObject(paid);
+    expect(await updateRewardPool({ db: database.db, campaignId: c.id, poolId: p.id, actorId: "own", input: pool({ distribution: "everyone", amount: 5n }), now: at(0) })).toMatchObject(paid);
     expect(await deleteRewardPool({ db: database.db, campaignId: c.id, poolId: p.id, actorId: "own", now: at(0) })).toMatchObject(paid);
   });
 });

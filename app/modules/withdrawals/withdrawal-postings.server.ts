@@ -3,6 +3,7 @@ import { PLATFORM, withdrawal } from "#db/schema/ledger";
 import type { Db } from "~/lib/db.server";
 import type { Asset } from "~/modules/ledger/assets";
 import { post, settle, transfer } from "~/modules/ledger/ledger.server";
+import { ledgerKey } from "~/modules/ledger/keys";
 
 /**
  * The withdrawal's state changes that move money, each with its ledger postings in one
@@ -23,7 +24,7 @@ export async function recordSigned(db: Db, row: WithdrawalRow, signed: SignedAtt
     .where(eq(withdrawal.id, row.id));
   await settle({
     db,
-    key: `withdrawal:${row.id}:sent:${attempt}`,
+    key: ledgerKey.withdrawalSent(row.id, attempt),
     kind: "withdrawal_sent",
     userId: row.userId,
     reference: row.id,
@@ -65,7 +66,7 @@ export async function confirmPaid(db: Db, id: string, now: Date): Promise<boolea
       attempts += 1;
       await settle({
         db: asDb(tx),
-        key: `withdrawal:${id}:sent:${attempts}`,
+        key: ledgerKey.withdrawalSent(id, attempts),
         kind: "withdrawal_sent",
         userId: row.userId,
         reference: id,
@@ -76,8 +77,8 @@ export async function confirmPaid(db: Db, id: string, now: Date): Promise<boolea
     }
     const asset = row.asset as Asset;
     const base = { db: asDb(tx), asset, reference: id, userId: row.userId, from: "withdrawals_in_flight" as const };
-    await transfer({ ...base, key: `withdrawal:${id}:confirmed`, kind: "withdrawal_confirmed", to: "onchain", amount: row.amount - row.fee });
-    if (row.fee > 0n) await transfer({ ...base, key: `withdrawal:${id}:fee`, kind: "withdrawal_fee", to: "fees", amount: row.fee });
+    await transfer({ ...base, key: ledgerKey.withdrawalConfirmed(id), kind: "withdrawal_confirmed", to: "onchain", amount: row.amount - row.fee });
+    if (row.fee > 0n) await transfer({ ...base, key: ledgerKey.withdrawalFee(id), kind: "withdrawal_fee", to: "fees", amount: row.fee });
     await tx
       .update(withdrawal)
       .set({ status: "confirmed", attempts, confirmedAt: now, sentAt: row.sentAt ?? now, failure: null, waiting: false, updatedAt: now })
@@ -97,7 +98,7 @@ export async function returnAttempt(db: Db, id: string, attempt: number, failure
     const asset = row.asset as Asset;
     await post({
       db: asDb(tx),
-      key: `withdrawal:${id}:returned:${attempt}`,
+      key: ledgerKey.withdrawalReturned(id, attempt),
       kind: "withdrawal_returned",
       userId: row.userId,
       reference: id,

@@ -11,6 +11,7 @@ import { hold, InsufficientFunds, release } from "~/modules/ledger/ledger.server
 import { explorerTxUrl } from "~/wallet/chains";
 import { nonceUsed, paidState, type WithdrawalChain, type WithdrawalChains } from "./withdrawal-chain.server";
 import type { WithdrawalInput } from "./withdrawal.schema";
+import { ledgerKey } from "~/modules/ledger/keys";
 
 /**
  * Members' withdrawals (the Balance screen's Withdraw): a request holds the amount at once; the
@@ -80,7 +81,7 @@ export async function requestWithdrawal({
         fee: limits.fee,
         requestKey: input.requestKey,
       });
-      await hold({ db: tx as unknown as Db, key: `withdrawal:${id}:hold`, kind: "withdrawal_hold", userId, reference: id, asset: input.asset, amount: input.amount });
+      await hold({ db: tx as unknown as Db, key: ledgerKey.withdrawalHold(id), kind: "withdrawal_hold", userId, reference: id, asset: input.asset, amount: input.amount });
       return { ok: true as const, id };
     });
   } catch (error) {
@@ -141,7 +142,7 @@ export async function cancelWithdrawal({ db, userId, id, chains }: { db: Db; use
     if (!locked || (locked.status !== "requested" && locked.status !== "failed") || locked.nonce !== row.nonce) {
       return { ok: false as const, error: "This withdrawal changed in the meantime. Reload the page and try again." };
     }
-    await release({ db: tx as unknown as Db, key: `withdrawal:${id}:release`, kind: "withdrawal_release", userId, reference: id, asset: locked.asset as Asset, amount: locked.amount });
+    await release({ db: tx as unknown as Db, key: ledgerKey.withdrawalRelease(id), kind: "withdrawal_release", userId, reference: id, asset: locked.asset as Asset, amount: locked.amount });
     await tx.update(withdrawal).set({ status: "cancelled", waiting: false, updatedAt: new Date() }).where(eq(withdrawal.id, id));
     return { ok: true as const };
   });

@@ -7,7 +7,8 @@ import { servicesContext } from "~/lib/services.server";
 import { requireUser } from "~/modules/auth/session.server";
 import { parseRewardForm, rewardPoolValues } from "~/modules/rewards/reward-form";
 import { rewardPage } from "~/modules/rewards/reward-pages.server";
-import { deleteRewardPool, updateRewardPool } from "~/modules/rewards/reward-pools.server";
+import { raffleChainIdOf } from "~/modules/rewards/draw-chains.server";
+import { deleteRewardPool, poolTerms, updateRewardPool } from "~/modules/rewards/reward-pools.server";
 
 export function meta({ matches }: Route.MetaArgs) {
   return [{ title: pageTitle(matches[0].loaderData.appName, "Edit reward") }];
@@ -15,9 +16,10 @@ export function meta({ matches }: Route.MetaArgs) {
 
 async function page({ request, context, params }: Route.LoaderArgs | Route.ActionArgs) {
   const { user } = await requireUser(context, request);
-  const db = context.get(servicesContext).database.db;
+  const services = context.get(servicesContext);
+  const db = services.database.db;
   const found = await rewardPage({ db, projectSlug: params.project, campaignSlug: params.campaign, poolId: params.reward, userId: user.id });
-  return { db, user, ...found, pool: found.pool! };
+  return { db, services, user, ...found, pool: found.pool! };
 }
 
 export async function loader(args: Route.LoaderArgs) {
@@ -25,13 +27,13 @@ export async function loader(args: Route.LoaderArgs) {
   return {
     project: { slug: project.slug, name: project.name },
     campaign: { slug: campaign.slug, name: campaign.name },
-    values: rewardPoolValues(pool),
+    values: rewardPoolValues(poolTerms(pool)),
     closed: ended || pool.status !== "open",
   };
 }
 
 export async function action(args: Route.ActionArgs) {
-  const { db, user, project, campaign, pool } = await page(args);
+  const { db, services, user, project, campaign, pool } = await page(args);
   const formData = await args.request.formData();
   const back = (saved: string) => redirect(route("campaigns.show", { project: project.slug, campaign: campaign.slug, saved }));
   if (formData.get("intent") === "delete") {
@@ -41,7 +43,7 @@ export async function action(args: Route.ActionArgs) {
   }
   const { values, form } = parseRewardForm(formData);
   if (!form.ok) return data<RewardActionData>({ errors: form.errors, values }, { status: 400 });
-  const saved = await updateRewardPool({ db, campaignId: campaign.id, poolId: pool.id, actorId: user.id, input: form.data });
+  const saved = await updateRewardPool({ db, campaignId: campaign.id, poolId: pool.id, actorId: user.id, input: form.data, raffleChainId: raffleChainIdOf(services) });
   if (!saved.ok) return data<RewardActionData>({ errors: { [saved.field]: saved.error }, values }, { status: 400 });
   throw back("reward-updated");
 }

@@ -7,6 +7,7 @@ import { servicesContext } from "~/lib/services.server";
 import { requireUser } from "~/modules/auth/session.server";
 import { parseRewardForm } from "~/modules/rewards/reward-form";
 import { rewardPage } from "~/modules/rewards/reward-pages.server";
+import { raffleChainIdOf } from "~/modules/rewards/draw-chains.server";
 import { createRewardPool } from "~/modules/rewards/reward-pools.server";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -15,8 +16,9 @@ export function meta({ matches }: Route.MetaArgs) {
 
 async function page({ request, context, params }: Route.LoaderArgs | Route.ActionArgs) {
   const { user } = await requireUser(context, request);
-  const db = context.get(servicesContext).database.db;
-  return { db, user, ...(await rewardPage({ db, projectSlug: params.project, campaignSlug: params.campaign, userId: user.id })) };
+  const services = context.get(servicesContext);
+  const db = services.database.db;
+  return { db, services, user, ...(await rewardPage({ db, projectSlug: params.project, campaignSlug: params.campaign, userId: user.id })) };
 }
 
 export async function loader(args: Route.LoaderArgs) {
@@ -25,10 +27,10 @@ export async function loader(args: Route.LoaderArgs) {
 }
 
 export async function action(args: Route.ActionArgs) {
-  const { db, user, project, campaign } = await page(args);
+  const { db, services, user, project, campaign } = await page(args);
   const { values, form } = parseRewardForm(await args.request.formData());
   if (!form.ok) return data<RewardActionData>({ errors: form.errors, values }, { status: 400 });
-  const saved = await createRewardPool({ db, campaignId: campaign.id, actorId: user.id, input: form.data });
+  const saved = await createRewardPool({ db, campaignId: campaign.id, actorId: user.id, input: form.data, raffleChainId: raffleChainIdOf(services) });
   if (!saved.ok) return data<RewardActionData>({ errors: { [saved.field]: saved.error }, values }, { status: 400 });
   throw redirect(route("campaigns.show", { project: project.slug, campaign: campaign.slug, saved: "reward-created" }));
 }
@@ -40,7 +42,7 @@ export default function NewReward({ loaderData: { project, campaign, ended } }: 
       project={project}
       campaign={campaign}
       closed={ended}
-      defaults={{ distribution: "fcfs", winners: "", amount: "", total: "", rankAmounts: "" }}
+      defaults={{ kind: "xp", asset: "", distribution: "fcfs", winners: "", amount: "", total: "", rankAmounts: "" }}
       submitLabel="Create reward"
     />
   );

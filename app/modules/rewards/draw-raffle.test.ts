@@ -1,5 +1,8 @@
+import { createHash } from "node:crypto";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { drawRaffle, newRaffleSeed } from "./draw-raffle.server";
+import { drawRaffle } from "./draw-raffle";
+import { newRaffleSeed } from "./draw-raffle.server";
 
 const entrants = Array.from({ length: 50 }, (_, i) => `member-${i}`);
 
@@ -37,4 +40,27 @@ describe("the raffle draw", () => {
     }
     for (const id of ["a", "b", "c"]) expect(Math.abs(wins.get(id)! - 1000)).toBeLessThan(120);
   });
+
+  it("agrees with the draw as first written with node:crypto, so raffles drawn before the move still verify", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "grapheme", maxLength: 70 }), fc.uniqueArray(fc.string(), { maxLength: 40 }), fc.nat(45), (seed, entrants, winners) => {
+        expect(drawRaffle({ seed, entrants, winners })).toEqual(drawWithNodeCrypto({ seed, entrants, winners }));
+      }),
+    );
+  });
 });
+
+/** The draw as draw-raffle.server.ts had it, with node:crypto's SHA-256 and Buffer reads. */
+function drawWithNodeCrypto({ seed, entrants, winners }: { seed: string; entrants: string[]; winners: number }): string[] {
+  const order = [...entrants];
+  const draws = Math.min(winners, order.length);
+  for (let i = 0; i < draws; i++) {
+    const m = order.length - i;
+    const limit = 2 ** 48 - (2 ** 48 % m);
+    let x = limit;
+    for (let attempt = 0; x >= limit; attempt++) x = createHash("sha256").update(`${seed}:${i}:${attempt}`).digest().readUIntBE(0, 6);
+    const j = i + (x % m);
+    [order[i], order[j]] = [order[j]!, order[i]!];
+  }
+  return order.slice(0, draws);
+}

@@ -1,0 +1,47 @@
+import { eq } from "drizzle-orm";
+import { rewardPool } from "#db/schema/rewards";
+import type { Db } from "~/lib/db.server";
+import { formatAmount } from "~/modules/chain/amounts";
+import { assetParts, type Asset } from "~/modules/ledger/assets";
+import { ledgerKey } from "~/modules/ledger/keys";
+import { accountBalance, InsufficientFunds, move, poolEscrow, projectTreasury } from "~/modules/ledger/ledger.server";
+import type { RewardPool } from "./reward-pools.server";
+
+/** "1,250.5 QUEST": an asset amount in words. */
+export const tokens = (units: bigint, asset: Asset | string) => `${formatAmount(units)} ${assetParts(asset as Asset).symbol}`;
+
+/** Why a token pool cannot take more from the treasury, with what the treasury holds. */
+export async function treasuryShortBy({ db, projectId, asset, needed }: { db: Db; projectId: string; asset: Asset; needed: bigint }) {
+  const held = await accountBalance({ db, account: projectTreasury(projectId), asset });
+  return held === 0n
+    ? `The project's treasury holds no ${assetParts(asset).symbol}: fund it on the project's Rewards page first.`
+    : `The project's treasury holds ${tokens(held, asset)}, not the ${tokens(needed, asset)} this needs: fund it on the project's Rewards page first.`;
+}
+
+/**
+ * Brings a token pool's escrow to `target`: the difference moves between the project's treasury
+ * and the pool's escrow in one posting. `pool` must be the row as locked by the caller's
+ * transaction (`for update`): moves are numbered from its `escrowMoves`, which keys the posting,
+ * so the same move is never posted twice. Throws `InsufficientFunds` when the treasury is short.
+ */
+export async function setEscrow(tx: Db, { pool, projectId, target, now }: { pool: RewardPool; projectId: string; target: bigint; now: Date }) {
+  if (pool.kind !== "token" || !pool.asset) return;
+  const delta = target - pool.escrowed;
+  if (delta === 0n) return;
+  const moveNumber = pool.escrowMoves + 1;
+  const treasury = projectTreasury(projectId);
+  const escrow = poolEscrow(pool.id);
+  await move({
+    db: tx,
+    key: ledgerKey.poolEscrow(pool.id, moveNumber),
+    kind: delta > 0n ? "reward_escrow" : "reward_escrow_return",
+    reference: pool.id,
+    asset: pool.asset as Asset,
+    amount: delta > 0n ? delta : -delta,
+    from: delta > 0n ? treasury : escrow,
+    to: delta > 0n ? escrow : treasury,
+  });
+  await tx.update(rewardPool).set({ escrowed: target, escrowMoves: moveNumber, updatedAt: now }).where(eq(rewardPool.id, pool.id));
+}
+
+export { InsufficientFunds };
