@@ -1,12 +1,12 @@
 import { createHash } from "node:crypto";
 import { and, count, eq, sql } from "drizzle-orm";
 import type { Address, Hex } from "viem";
-import { deposit, journalEntry } from "#db/schema/ledger";
+import { deposit, journalEntry, PLATFORM } from "#db/schema/ledger";
 import type { Db } from "~/lib/db.server";
 import type { Asset } from "~/modules/ledger/assets";
 import { ledgerKey } from "~/modules/ledger/keys";
-import { credit, transfer } from "~/modules/ledger/ledger.server";
-import { userOfRef } from "./deposit-refs.server";
+import { credit, move, projectTreasury, transfer } from "~/modules/ledger/ledger.server";
+import { ownerOfRef } from "./deposit-refs.server";
 
 /**
  * The state changes of one deposit, each with its ledger posting. Every function here runs
@@ -77,7 +77,7 @@ export async function recordDepositLog(
   { chainId, asset, required, confirmations, log }: { chainId: number; asset: Asset; required: number; confirmations: number; log: DepositLog },
 ): Promise<boolean> {
   const id = depositIdOf(chainId, log.txHash, log.logIndex);
-  const userId = await userOfRef({ db: tx, ref: log.ref });
+  const owner = await ownerOfRef({ db: tx, ref: log.ref });
   const [inserted] = await tx
     .insert(deposit)
     .values({
@@ -89,10 +89,11 @@ export async function recordDepositLog(
       blockHash: log.blockHash,
       fromAddress: log.from,
       ref: log.ref,
-      userId,
+      userId: owner?.userId ?? null,
+      projectId: owner?.projectId ?? null,
       asset,
       amount: log.amount,
-      status: userId ? "pending" : "unmatched",
+      status: owner ? "pending" : "unmatched",
       confirmations,
       required,
     })
@@ -145,24 +146,18 @@ async function reincludeDeposit(
   return true;
 }
 
-/** Credits a pending deposit to its member, once: only the update that finds it pending posts. */
-export async function creditDeposit(tx: Db, row: DepositRecord & { userId: string }, confirmations: number): Promise<boolean> {
+/** Credits a pending deposit to its member or its project's treasury, once: only the update that finds it pending posts. */
+export async function creditDeposit(tx: Db, row: DepositRecord, confirmations: number): Promise<boolean> {
+  if (!row.userId && !row.projectId) return false;
   const [updated] = await tx
     .update(deposit)
     .set({ status: "credited", confirmations, creditedAt: sql`now()`, updatedAt: sql`now()` })
     .where(and(eq(deposit.id, row.id), eq(deposit.status, "pending"), eq(deposit.blockHash, row.blockHash)))
     .returning({ id: deposit.id });
   if (!updated) return false;
-  await credit({
-    db: tx,
-    from: "deposits_in_transit",
-    key: ledgerKey.depositCredit(row.chainId, row.txHash, row.logIndex),
-    kind: "deposit",
-    userId: row.userId,
-    reference: row.id,
-    asset: row.asset as Asset,
-    amount: row.amount,
-  });
+  const posting = { db: tx, key: ledgerKey.depositCredit(row.chainId, row.txHash, row.logIndex), reference: row.id, asset: row.asset as Asset, amount: row.amount };
+  if (row.userId) await credit({ ...posting, from: "deposits_in_transit", kind: "deposit", userId: row.userId });
+  else await move({ ...posting, kind: "project_deposit", from: { holder: PLATFORM, name: "deposits_in_transit" }, to: projectTreasury(row.projectId!) });
   return true;
 }
 

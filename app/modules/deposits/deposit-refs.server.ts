@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Hex } from "viem";
-import { depositReference } from "#db/schema/ledger";
+import { depositReference, projectDepositReference } from "#db/schema/ledger";
 import type { Db } from "~/lib/db.server";
 
 /**
@@ -26,8 +26,30 @@ async function refOf(db: Db, userId: string): Promise<Hex | undefined> {
   return row?.ref as Hex | undefined;
 }
 
-/** The member whose deposit reference `ref` is, or null when it is nobody's. */
-export async function userOfRef({ db, ref }: { db: Db; ref: Hex }): Promise<string | null> {
-  const [row] = await db.select({ userId: depositReference.userId }).from(depositReference).where(eq(depositReference.ref, ref.toLowerCase()));
-  return row?.userId ?? null;
+/** A project's deposit reference: a deposit carrying it funds the project's treasury. Created on first use, never changed. */
+export async function projectDepositRefOf({ db, projectId }: { db: Db; projectId: string }): Promise<Hex> {
+  const read = async () =>
+    (await db.select({ ref: projectDepositReference.ref }).from(projectDepositReference).where(eq(projectDepositReference.projectId, projectId)))[0]?.ref as
+      | Hex
+      | undefined;
+  const existing = await read();
+  if (existing) return existing;
+  await db
+    .insert(projectDepositReference)
+    .values({ projectId, ref: `0x${randomBytes(32).toString("hex")}` })
+    .onConflictDoNothing();
+  const created = await read();
+  if (!created) throw new Error(`No deposit reference could be created for project ${projectId}`);
+  return created;
+}
+
+/** Whose deposit reference `ref` is: a member's or a project's; null when it is nobody's. */
+export async function ownerOfRef({ db, ref }: { db: Db; ref: Hex }): Promise<{ userId: string | null; projectId: string | null } | null> {
+  const [member] = await db.select({ userId: depositReference.userId }).from(depositReference).where(eq(depositReference.ref, ref.toLowerCase()));
+  if (member) return { userId: member.userId, projectId: null };
+  const [project] = await db
+    .select({ projectId: projectDepositReference.projectId })
+    .from(projectDepositReference)
+    .where(eq(projectDepositReference.ref, ref.toLowerCase()));
+  return project ? { userId: null, projectId: project.projectId } : null;
 }

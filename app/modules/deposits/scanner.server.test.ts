@@ -10,15 +10,16 @@ import { depositVaultAbi } from "../../../contracts/generated/deposit-vault.ts";
 import { questTokenAbi } from "../../../contracts/generated/quest-token.ts";
 import { user } from "#db/schema/auth";
 import { deposit, depositCursor, journalEntry } from "#db/schema/ledger";
+import { project } from "#db/schema/projects";
 import { walletAddress } from "#db/schema/wallets";
 import type { Database } from "~/lib/db.server";
 import { startLocalChain, type LocalChain } from "~/lib/local-chain.server";
 import { createLogger } from "~/lib/logger.server";
 import { ensureLocalContracts } from "~/modules/chain/contracts.server";
 import { questAsset } from "~/modules/ledger/assets";
-import { balanceOf, checkLedger, platformBalance } from "~/modules/ledger/ledger.server";
+import { accountBalance, balanceOf, checkLedger, platformBalance, projectTreasury } from "~/modules/ledger/ledger.server";
 import { createTestDatabase } from "../../../tests/setup/test-db";
-import { depositRefOf, userOfRef } from "./deposit-refs.server";
+import { depositRefOf, ownerOfRef, projectDepositRefOf } from "./deposit-refs.server";
 import { listDeposits } from "./deposits.server";
 import { scanDeposits, type ScanOptions } from "./scanner.server";
 import { assignUnmatchedDeposit, unmatchedDeposits } from "./unmatched-deposits.server";
@@ -99,9 +100,9 @@ describe("deposit references", () => {
     expect(new Set(refs).size).toBe(1);
     expect(refs[0]).toMatch(/^0x[0-9a-f]{64}$/);
     expect(await depositRefOf({ db: database.db, userId: "r" })).toBe(refs[0]);
-    expect(await userOfRef({ db: database.db, ref: refs[0]! })).toBe("r");
-    expect(await userOfRef({ db: database.db, ref: refs[0]!.toUpperCase().replace("0X", "0x") as Hex })).toBe("r");
-    expect(await userOfRef({ db: database.db, ref: `0x${"00".repeat(32)}` })).toBeNull();
+    expect(await ownerOfRef({ db: database.db, ref: refs[0]! })).toEqual({ userId: "r", projectId: null });
+    expect(await ownerOfRef({ db: database.db, ref: refs[0]!.toUpperCase().replace("0X", "0x") as Hex })).toEqual({ userId: "r", projectId: null });
+    expect(await ownerOfRef({ db: database.db, ref: `0x${"00".repeat(32)}` })).toBeNull();
   });
 });
 
@@ -129,6 +130,22 @@ describe("scanDeposits", () => {
     expect(await platformBalance({ db: database.db, name: "deposits_in_transit", asset: Q })).toBe(0n);
     expect(await platformBalance({ db: database.db, name: "onchain", asset: Q })).toBe(-amount);
     expect(await entryKeys("deposit:credit:")).toEqual([`deposit:credit:${CHAIN_ID}:${txHash}:${(await rowsOf())[0]!.logIndex}`]);
+    expect(await checkLedger({ db: database.db })).toEqual(CLEAN);
+  });
+
+  it("credits a deposit carrying a project's reference to the project's treasury, once", async () => {
+    await database.db.insert(user).values({ id: "founder", email: "founder@example.com", name: "founder" });
+    await database.db.insert(project).values({ id: "proj", slug: "proj", name: "Proj" });
+    const ref = await projectDepositRefOf({ db: database.db, projectId: "proj" });
+    expect(await projectDepositRefOf({ db: database.db, projectId: "proj" })).toBe(ref);
+    expect(await ownerOfRef({ db: database.db, ref })).toEqual({ userId: null, projectId: "proj" });
+    const amount = parseEther("40");
+    await depositOnChain(amount, ref);
+    expect(await scan()).toEqual({ seen: 1, credited: 0, reorged: 0 });
+    await testClient().mine({ blocks: 1 });
+    await Promise.all([scan(), scan()]);
+    expect(await accountBalance({ db: database.db, account: projectTreasury("proj"), asset: Q })).toBe(amount);
+    expect(await entryKeys("deposit:credit:")).toHaveLength(1);
     expect(await checkLedger({ db: database.db })).toEqual(CLEAN);
   });
 

@@ -163,9 +163,8 @@ async function settlePending({ db, chainId, client, head }: { db: Db; chainId: n
 
 /** Brings a pending deposit's confirmations up to date; credits it when they are enough. */
 async function confirm(db: Db, row: DepositRecord, confirmations: number): Promise<boolean> {
-  if (confirmations >= row.required && row.userId) {
-    const userId = row.userId;
-    return db.transaction((tx) => creditDeposit(tx as unknown as Db, { ...row, userId }, confirmations));
+  if (confirmations >= row.required && (row.userId || row.projectId)) {
+    return db.transaction((tx) => creditDeposit(tx as unknown as Db, row, confirmations));
   }
   if (confirmations !== row.confirmations) {
     await db
