@@ -1,4 +1,4 @@
-import { ArrowLeftRight, Coins, Landmark, Flag, FolderKanban, LayoutDashboard, ListChecks, Route as RouteIcon, Settings, Sparkles, Store, Trophy } from "lucide-react";
+import { ArrowLeftRight, Coins, Gift, Landmark, Flag, FolderKanban, LayoutDashboard, ListChecks, Route as RouteIcon, Settings, Sparkles, Store, Trophy } from "lucide-react";
 import { Link, NavLink, useLocation } from "react-router";
 import { route } from "~/lib/routes";
 import { cn } from "~/lib/utils";
@@ -11,6 +11,7 @@ const NAV = [
   { to: route("campaigns.index"), label: "Campaigns", icon: Flag, match: "/campaigns" },
   { to: route("crusades.index"), label: "Crusades", icon: RouteIcon, match: "/crusades" },
   { to: route("leaderboard"), label: "Leaderboard", icon: Trophy },
+  { to: route("rewards.index"), label: "Rewards", icon: Gift, signedIn: true, match: "/rewards" },
   { to: route("balance"), label: "Balance", icon: Landmark, signedIn: true },
   { to: route("mint"), label: "Mint", icon: Coins, signedIn: true },
   { to: route("sale"), label: "Token sale", icon: Store, signedIn: true },

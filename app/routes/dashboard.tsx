@@ -3,6 +3,7 @@ import { BalanceCard } from "~/components/dashboard/balance-card";
 import { CampaignsInProgress } from "~/components/dashboard/campaigns-in-progress";
 import { displayNameOf, ProfileCards } from "~/components/dashboard/profile-cards";
 import { RanksCard, XpCard } from "~/components/dashboard/progress-cards";
+import { RewardsCard } from "~/components/dashboard/rewards-card";
 import { TokenCard } from "~/components/dashboard/token-card";
 import { TrendingTasks } from "~/components/dashboard/trending-tasks";
 import { PageHeader } from "~/components/page-header";
@@ -15,6 +16,7 @@ import { assetParts } from "~/modules/ledger/assets";
 import { balanceOf } from "~/modules/ledger/ledger.server";
 import { CHAIN_NAMES } from "~/wallet/chains";
 import { memberSummary } from "~/modules/leaderboards/member-stats.server";
+import { memberRewards } from "~/modules/rewards/member-rewards.server";
 import { campaignsInProgress } from "~/modules/tasks/member-campaigns.server";
 import { TASK_TYPE_LABELS } from "~/modules/tasks/task.schema";
 import { trendingTasks } from "~/modules/tasks/tasks.server";
@@ -27,13 +29,14 @@ export function meta({ matches }: Route.MetaArgs) {
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = await requireUser(context, request);
   const db = context.get(servicesContext).database.db;
-  const [profile, summary, campaigns, trending, invitations, balances] = await Promise.all([
+  const [profile, summary, campaigns, trending, invitations, balances, rewards] = await Promise.all([
     getProfile({ db, userId: user.id }),
     memberSummary({ db, userId: user.id }),
     campaignsInProgress({ db, userId: user.id }),
     trendingTasks({ db, limit: 4 }),
     invitationCards({ db, userId: user.id }),
     balanceOf({ db, userId: user.id }),
+    memberRewards({ db, userId: user.id, filter: "won", limit: 4 }),
   ]);
   if (!profile) throw new Response("Not found", { status: 404 });
   return {
@@ -42,6 +45,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     ranks: summary.ranks,
     campaigns,
     invitations,
+    rewards: rewards.items,
     balances: balances.map((b) => {
       const { symbol, chainId } = assetParts(b.asset);
       return { asset: b.asset, symbol, chainName: CHAIN_NAMES[chainId] ?? `chain ${chainId}`, available: b.available.toString(), held: b.held.toString() };
@@ -57,7 +61,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-export default function Dashboard({ loaderData: { profile, xp, ranks, campaigns, trending, invitations, balances } }: Route.ComponentProps) {
+export default function Dashboard({ loaderData: { profile, xp, ranks, campaigns, trending, invitations, balances, rewards } }: Route.ComponentProps) {
   return (
     <>
       <PageHeader title={`Welcome back, ${displayNameOf(profile)}`} description="Your Questline home." />
@@ -69,6 +73,7 @@ export default function Dashboard({ loaderData: { profile, xp, ranks, campaigns,
         <XpCard xp={xp} />
         <RanksCard ranks={ranks} />
         <BalanceCard balances={balances} />
+        <RewardsCard rewards={rewards} />
         <TokenCard />
         <TrendingTasks tasks={trending} />
         <CampaignsInProgress campaigns={campaigns} />

@@ -10,7 +10,7 @@ import { useRootData } from "~/root";
 
 export function meta({ matches }: Route.MetaArgs) {
   const appName = matches[0].loaderData.appName;
-  const description = `${appName} is where Web3 communities run campaigns, crusades and tasks, and members earn XP and climb leaderboards.`;
+  const description = `${appName} is where Web3 communities run campaigns, crusades and tasks, and members earn XP and token rewards and climb leaderboards.`;
   return [
     { title: pageTitle(appName) },
     { name: "description", content: description },
@@ -27,7 +27,11 @@ const FEATURES = [
     text: "Quizzes, links to visit, posts and images the team reviews, tokens held (checked on chain), referrals. Crusades go in order.",
   },
   { icon: Trophy, title: "Leaderboards", text: "XP per project, campaign and task, over all time, 30 days or 7 days. Always see your own rank." },
-  { icon: Award, title: "XP rewards", text: "Campaign reward pools pay XP once the campaign ends: first come, raffle, by rank or to everyone, each paid exactly once." },
+  {
+    icon: Award,
+    title: "XP and token rewards",
+    text: "Campaign rewards pay XP, or tokens a project escrows up front, when the campaign ends: first come, by rank, to everyone, or by a raffle anyone can verify.",
+  },
 ];
 
 const BROWSE = [
@@ -64,8 +68,8 @@ export default function Welcome() {
           <p className="w-fit rounded-full border px-3 py-1 text-xs font-medium text-muted-foreground">Campaigns · Crusades · Leaderboards</p>
           <h1 className="text-4xl font-bold tracking-tight text-balance sm:text-5xl">Grow your community with quests and leaderboards.</h1>
           <p className="text-lg text-muted-foreground">
-            {appName} is where Web3 projects run campaigns and crusades of tasks, and where members complete them, earn XP and climb the
-            leaderboards.
+            {appName} is where Web3 projects run campaigns and crusades of tasks, and where members complete them, earn XP and token rewards,
+            and climb the leaderboards.
           </p>
           <div className="flex flex-wrap gap-3">
             {root?.user ? (

@@ -23,7 +23,18 @@ type Chain = Extract<BalancePage["chain"], { ok: true }>;
  * then calls `DepositVault.deposit(amount, reference)`; the server credits the balance after the
  * network's confirmations. Deposit by card: the wallet modal's on-ramp, where it exists.
  */
-export function DepositCard({ chain, depositRef, onSent }: { chain: Chain; depositRef: string; onSent: () => void }) {
+export function DepositCard({
+  chain,
+  depositRef,
+  onSent,
+  into = { title: "Deposit", description: `From your wallet on ${chain.chainName} into your Questline balance.`, credited: "your balance is credited", key: "deposit" },
+}: {
+  chain: Chain;
+  depositRef: string;
+  onSent: () => void;
+  /** Where the deposit goes (a project's treasury instead of the member's balance), in words, and its transaction's storage key. */
+  into?: { title: string; description: string; credited: string; key: string };
+}) {
   const { facts, chainId } = chain;
   const wallet = useWallet();
   useWalletParams({ account: facts.member?.address ?? null, chainId, chainIds: chain.chainIds });
@@ -32,11 +43,11 @@ export function DepositCard({ chain, depositRef, onSent }: { chain: Chain; depos
   const [error, setError] = useState<string | undefined>();
   const next = useRef<bigint | null>(null);
   const tx = useContractTx({
-    storageKey: `questline.tx.deposit.${chainId}`,
+    storageKey: `questline.tx.${into.key}.${chainId}`,
     onSettled: (confirmed, label) => {
       if (!confirmed) next.current = null;
       else if (label.startsWith("Deposit")) {
-        toast.success("Deposit sent: your balance is credited once the network confirms it.");
+        toast.success(`Deposit sent: ${into.credited} once the network confirms it.`);
         setAmount("");
       }
       onSent();
@@ -78,8 +89,8 @@ export function DepositCard({ chain, depositRef, onSent }: { chain: Chain; depos
   return (
     <Card>
       <CardHeader>
-        <CardTitle>Deposit</CardTitle>
-        <CardDescription>From your wallet on {chain.chainName} into your Questline balance.</CardDescription>
+        <CardTitle>{into.title}</CardTitle>
+        <CardDescription>{into.description}</CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4">
         <WalletGate chainId={chainId} action="deposit">
@@ -102,7 +113,7 @@ export function DepositCard({ chain, depositRef, onSent }: { chain: Chain; depos
           </form>
         </WalletGate>
         <TxProgress state={tx.state} label={tx.label} onReset={tx.reset} />
-        {wallet.cloud && chainId !== LOCAL_CHAIN_ID && <DepositByCard />}
+        {wallet.cloud && chainId !== LOCAL_CHAIN_ID && into.key === "deposit" && <DepositByCard />}
       </CardContent>
     </Card>
   );

@@ -1,6 +1,6 @@
 import { Sparkles } from "lucide-react";
 import { useState } from "react";
-import { Form } from "react-router";
+import { Form, Link } from "react-router";
 import { Card, CardContent } from "~/components/ui/card";
 import { Field, fieldProps } from "~/components/ui/field";
 import { FormError } from "~/components/ui/form-error";
@@ -10,38 +10,45 @@ import { FormActions } from "~/components/ui/form-parts";
 import { cn } from "~/lib/utils";
 import type { RewardPoolValues } from "~/modules/rewards/reward-form";
 import { DISTRIBUTION_LABELS, MAX_WINNERS } from "~/modules/rewards/reward.schema";
-import { DISTRIBUTIONS, type Distribution } from "#db/schema/rewards";
+import { DISTRIBUTIONS, type Distribution, type RewardKind } from "#db/schema/rewards";
+import { Select } from "~/components/ui/select";
+import { formatAmount } from "~/modules/chain/amounts";
 
 const isDistribution = (v: string): v is Distribution => (DISTRIBUTIONS as readonly string[]).includes(v);
 
-/** Create or edit an XP reward pool (rewardPoolSchema): how it is shared, then its amounts. */
+export type TreasuryAsset = { asset: string; balance: bigint };
+
+/** Create or edit a reward pool (rewardPoolSchemaFor): what it pays, how it is shared, then its amounts. */
 export function RewardPoolForm({
   defaults,
   errors,
   pending,
   submitLabel,
   cancelTo,
+  treasury,
+  kindFixed,
+  fundTo,
 }: {
   defaults: RewardPoolValues;
   errors: Record<string, string>;
   pending: boolean;
   submitLabel: string;
   cancelTo: string;
+  treasury: TreasuryAsset[];
+  kindFixed: boolean;
+  fundTo: string;
 }) {
   const [distribution, setDistribution] = useState<Distribution | "">(isDistribution(defaults.distribution) ? defaults.distribution : "");
-  const numeric = { inputMode: "numeric", autoComplete: "off" } as const;
+  const [kind, setKind] = useState<RewardKind>(defaults.kind);
+  const [asset, setAsset] = useState(defaults.asset || treasury[0]?.asset || "");
+  const unit = kind === "xp" ? "XP" : asset.split(":")[0] || "tokens";
+  const numeric = kind === "xp" ? ({ inputMode: "numeric", autoComplete: "off" } as const) : ({ inputMode: "decimal", autoComplete: "off" } as const);
   return (
     <Card className="max-w-2xl">
       <CardContent>
         <Form method="post" className="grid gap-5" noValidate>
           <FormError message={errors.form} />
-          <p className="flex items-start gap-2 rounded-lg border bg-muted/40 p-3 text-sm">
-            <Sparkles className="mt-0.5 size-4 shrink-0 text-lime-600 dark:text-brand" aria-hidden />
-            <span>
-              <span className="font-medium">Paid in XP</span>
-              <span className="text-muted-foreground">, added to the winners&apos; XP within a minute of the campaign&apos;s end, once.</span>
-            </span>
-          </p>
+          <PaysField kind={kind} setKind={setKind} asset={asset} setAsset={setAsset} treasury={treasury} fixed={kindFixed} fundTo={fundTo} errors={errors} />
           <fieldset className="grid gap-2" aria-describedby={errors.distribution ? "distribution-error" : undefined}>
             <legend className="mb-2 text-sm font-medium">How it is shared</legend>
             <div className="grid gap-2 sm:grid-cols-2">
@@ -81,7 +88,7 @@ export function RewardPoolForm({
               <Field id="winners" label="Winners" hint={`How many members are paid, up to ${MAX_WINNERS.toLocaleString("en")}.`} error={errors.winners}>
                 <Input {...fieldProps("winners", errors.winners)} {...numeric} defaultValue={defaults.winners} placeholder="100" />
               </Field>
-              <Field id="amount" label="XP per winner" error={errors.amount}>
+              <Field id="amount" label={`${unit} per winner`} error={errors.amount}>
                 <Input {...fieldProps("amount", errors.amount)} {...numeric} defaultValue={defaults.amount} placeholder="50" />
               </Field>
             </div>
@@ -93,7 +100,7 @@ export function RewardPoolForm({
               </Field>
               <Field
                 id="rankAmounts"
-                label="XP by rank"
+                label={`${unit} by rank`}
                 hint="Best rank first, separated by commas: 500, 300, 200. The ranks after the last amount get the last amount."
                 error={errors.rankAmounts}
               >
@@ -104,8 +111,12 @@ export function RewardPoolForm({
           {distribution === "everyone" && (
             <Field
               id="total"
-              label="XP to split"
-              hint="Split equally among every member who completed every task; XP that does not divide evenly goes one each to the earliest finishers."
+              label={`${unit} to split`}
+              hint={
+                kind === "xp"
+                  ? "Split equally among every member who completed every task; XP that does not divide evenly goes one each to the earliest finishers."
+                  : "Split equally among every member who completed every task; what does not divide evenly goes back to the treasury."
+              }
               error={errors.total}
             >
               <Input {...fieldProps("total", errors.total)} {...numeric} defaultValue={defaults.total} placeholder="10000" className="sm:max-w-48" />
@@ -116,5 +127,90 @@ export function RewardPoolForm({
         </Form>
       </CardContent>
     </Card>
+  );
+}
+
+/** What the reward pays: XP, or a token from the project's treasury (escrowed in full when saved). */
+function PaysField({
+  kind,
+  setKind,
+  asset,
+  setAsset,
+  treasury,
+  fixed,
+  fundTo,
+  errors,
+}: {
+  kind: RewardKind;
+  setKind: (kind: RewardKind) => void;
+  asset: string;
+  setAsset: (asset: string) => void;
+  treasury: TreasuryAsset[];
+  fixed: boolean;
+  fundTo: string;
+  errors: Record<string, string>;
+}) {
+  const held = treasury.find((t) => t.asset === asset);
+  return (
+    <fieldset className="grid gap-3 rounded-lg border bg-muted/40 p-3" aria-describedby={errors.kind ? "kind-error" : undefined}>
+      <legend className="sr-only">What it pays</legend>
+      {fixed && <input type="hidden" name="kind" value={kind} />}
+      {fixed && kind === "token" && <input type="hidden" name="asset" value={asset} />}
+      <div className="flex flex-wrap gap-4 text-sm">
+        {(["xp", "token"] as const).map((k) => (
+          <label key={k} className="flex items-center gap-2">
+            <input
+              type="radio"
+              name={fixed ? undefined : "kind"}
+              value={k}
+              checked={kind === k}
+              disabled={fixed || (k === "token" && treasury.length === 0)}
+              onChange={() => setKind(k)}
+              className="size-4 accent-lime-600"
+            />
+            <span className="font-medium">{k === "xp" ? "XP" : "Tokens from the treasury"}</span>
+          </label>
+        ))}
+      </div>
+      {kind === "xp" ? (
+        <p className="flex items-start gap-2 text-sm text-muted-foreground">
+          <Sparkles className="mt-0.5 size-4 shrink-0 text-lime-600 dark:text-brand" aria-hidden />
+          Added to the winners&apos; XP within a minute of the campaign&apos;s end, once.
+        </p>
+      ) : (
+        <>
+          <Field
+            id="asset"
+            label="Token"
+            error={errors.asset}
+            hint={held ? `The treasury holds ${formatAmount(held.balance)} ${asset.split(":")[0]}. The whole reward is escrowed from it when you save.` : undefined}
+          >
+            <Select {...fieldProps("asset", errors.asset)} name={fixed ? undefined : "asset"} value={asset} disabled={fixed} onChange={(e) => setAsset(e.currentTarget.value)}>
+              {treasury.map((t) => (
+                <option key={t.asset} value={t.asset}>
+                  {t.asset.split(":")[0]} ({t.asset})
+                </option>
+              ))}
+              {fixed && !held && <option value={asset}>{asset}</option>}
+            </Select>
+          </Field>
+          <p className="text-xs text-muted-foreground">Paid to the winners&apos; Questline balance when the campaign ends, from which they can withdraw it.</p>
+        </>
+      )}
+      {treasury.length === 0 && !fixed && (
+        <p className="text-xs text-muted-foreground">
+          To pay tokens,{" "}
+          <Link className="font-medium text-foreground underline underline-offset-4" to={fundTo}>
+            fund the project&apos;s treasury
+          </Link>{" "}
+          first.
+        </p>
+      )}
+      {errors.kind && (
+        <p id="kind-error" className="text-sm text-destructive" role="alert">
+          {errors.kind}
+        </p>
+      )}
+    </fieldset>
   );
 }

@@ -1,6 +1,6 @@
 import { useActionData, useNavigation } from "react-router";
 import { ProjectCrumb } from "~/components/campaigns/project-crumb";
-import { RewardPoolForm } from "~/components/campaigns/reward-pool-form";
+import { RewardPoolForm, type TreasuryAsset } from "~/components/campaigns/reward-pool-form";
 import { RewardsClosed } from "~/components/campaigns/rewards-closed";
 import { PageHeader } from "~/components/page-header";
 import type { FieldErrors } from "~/lib/forms";
@@ -18,6 +18,8 @@ export function RewardPoolScreen({
   closed,
   defaults,
   submitLabel,
+  treasury,
+  kindFixed = false,
 }: {
   title: string;
   project: { slug: string; name: string };
@@ -25,6 +27,10 @@ export function RewardPoolScreen({
   closed: boolean;
   defaults: RewardPoolValues;
   submitLabel: string;
+  /** The project's treasury per token, to pay token rewards from. */
+  treasury: TreasuryAsset[];
+  /** Editing: what the reward pays cannot change. */
+  kindFixed?: boolean;
 }) {
   const actionData = useActionData<RewardActionData>();
   const navigation = useNavigation();
@@ -38,7 +44,7 @@ export function RewardPoolScreen({
           { label: campaign.name, to: show },
         ]}
       />
-      <PageHeader title={title} description={`An XP reward for ${campaign.name}, paid when the campaign ends.`} />
+      <PageHeader title={title} description={`A reward for ${campaign.name}, in XP or tokens, paid when the campaign ends.`} />
       {closed ? (
         <RewardsClosed backTo={show} />
       ) : (
@@ -48,6 +54,9 @@ export function RewardPoolScreen({
           pending={navigation.state !== "idle" && navigation.formMethod === "POST"}
           submitLabel={submitLabel}
           cancelTo={show}
+          treasury={treasury}
+          kindFixed={kindFixed}
+          fundTo={route("projects.rewards", { project: project.slug })}
         />
       )}
     </>

@@ -1,4 +1,4 @@
-import { ClipboardCheck, Globe, MessageCircle, Send } from "lucide-react";
+import { ClipboardCheck, Gift, Globe, MessageCircle, Send } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { Badge } from "~/components/ui/badge";
@@ -86,6 +86,17 @@ export function ToReviewLink({ projectSlug, count }: { projectSlug: string; coun
         <Badge variant={count > 0 ? "secondary" : "outline"} className="tabular-nums">
           {count.toLocaleString("en")}
         </Badge>
+      </Link>
+    </Button>
+  );
+}
+
+/** The project's Rewards page: every campaign's rewards, and for its owners and admins the treasury. */
+export function ProjectRewardsLink({ projectSlug }: { projectSlug: string }) {
+  return (
+    <Button asChild variant="outline" size="sm">
+      <Link to={route("projects.rewards", { project: projectSlug })}>
+        <Gift aria-hidden /> Rewards
       </Link>
     </Button>
   );

@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import type { Route } from "./+types/show";
-import { ProjectHeader, ToReviewLink } from "~/components/projects/project-header";
+import { ProjectHeader, ProjectRewardsLink, ToReviewLink } from "~/components/projects/project-header";
 import { CampaignList, CrusadeList, Section, TopMembers } from "~/components/projects/project-sections";
 import { TeamPanel } from "~/components/projects/team-panel";
 import { useFlashToast } from "~/components/projects/use-flash-toast";
@@ -76,7 +76,15 @@ export default function ProjectShow({ loaderData }: Route.ComponentProps) {
   const slug = project.slug;
   return (
     <>
-      <ProjectHeader project={project} actions={toReview !== null && <ToReviewLink projectSlug={project.slug} count={toReview} />} />
+      <ProjectHeader
+        project={project}
+        actions={
+          <div className="flex flex-wrap gap-2">
+            <ProjectRewardsLink projectSlug={project.slug} />
+            {toReview !== null && <ToReviewLink projectSlug={project.slug} count={toReview} />}
+          </div>
+        }
+      />
       {/* On phones the team's panel comes first; on wide screens it heads the side column. */}
       <div className="grid gap-8 lg:grid-cols-3 lg:grid-rows-[auto_auto_1fr]">
         <div className="grid content-start gap-8 lg:col-span-2 lg:col-start-1 lg:row-span-3 lg:row-start-1">

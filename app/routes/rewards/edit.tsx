@@ -23,12 +23,13 @@ async function page({ request, context, params }: Route.LoaderArgs | Route.Actio
 }
 
 export async function loader(args: Route.LoaderArgs) {
-  const { project, campaign, pool, ended } = await page(args);
+  const { project, campaign, pool, ended, treasury } = await page(args);
   return {
     project: { slug: project.slug, name: project.name },
     campaign: { slug: campaign.slug, name: campaign.name },
     values: rewardPoolValues(poolTerms(pool)),
     closed: ended || pool.status !== "open",
+    treasury,
   };
 }
 
@@ -48,6 +49,6 @@ export async function action(args: Route.ActionArgs) {
   throw back("reward-updated");
 }
 
-export default function EditReward({ loaderData: { project, campaign, values, closed } }: Route.ComponentProps) {
-  return <RewardPoolScreen title="Edit reward" project={project} campaign={campaign} closed={closed} defaults={values} submitLabel="Save reward" />;
+export default function EditReward({ loaderData: { project, campaign, values, closed, treasury } }: Route.ComponentProps) {
+  return <RewardPoolScreen title="Edit reward" project={project} campaign={campaign} closed={closed} defaults={values} submitLabel="Save reward" treasury={treasury} kindFixed />;
 }

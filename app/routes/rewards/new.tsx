@@ -22,8 +22,8 @@ async function page({ request, context, params }: Route.LoaderArgs | Route.Actio
 }
 
 export async function loader(args: Route.LoaderArgs) {
-  const { project, campaign, ended } = await page(args);
-  return { project: { slug: project.slug, name: project.name }, campaign: { slug: campaign.slug, name: campaign.name }, ended };
+  const { project, campaign, ended, treasury } = await page(args);
+  return { project: { slug: project.slug, name: project.name }, campaign: { slug: campaign.slug, name: campaign.name }, ended, treasury };
 }
 
 export async function action(args: Route.ActionArgs) {
@@ -35,7 +35,7 @@ export async function action(args: Route.ActionArgs) {
   throw redirect(route("campaigns.show", { project: project.slug, campaign: campaign.slug, saved: "reward-created" }));
 }
 
-export default function NewReward({ loaderData: { project, campaign, ended } }: Route.ComponentProps) {
+export default function NewReward({ loaderData: { project, campaign, ended, treasury } }: Route.ComponentProps) {
   return (
     <RewardPoolScreen
       title="Create reward"
@@ -44,6 +44,7 @@ export default function NewReward({ loaderData: { project, campaign, ended } }: 
       closed={ended}
       defaults={{ kind: "xp", asset: "", distribution: "fcfs", winners: "", amount: "", total: "", rankAmounts: "" }}
       submitLabel="Create reward"
+      treasury={treasury}
     />
   );
 }

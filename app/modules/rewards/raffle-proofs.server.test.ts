@@ -1,0 +1,155 @@
+import { randomUUID } from "node:crypto";
+import { createPublicClient, http, type PublicClient } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { user } from "#db/schema/auth";
+import { project, projectMember } from "#db/schema/projects";
+import { campaign, task } from "#db/schema/quests";
+import type { Database } from "~/lib/db.server";
+import { startLocalChain, type LocalChain } from "~/lib/local-chain.server";
+import { setLeaderboardDisplayName } from "~/modules/leaderboards/member-stats.server";
+import { setLeaderboardVisibility } from "~/modules/leaderboards/leaderboards.server";
+import { attemptTask } from "~/modules/tasks/completions.server";
+import { LOCAL_CHAIN_ID } from "~/wallet/chain-config";
+import { createTestDatabase } from "../../../tests/setup/test-db";
+import { distributeEndedCampaigns } from "./distribute.server";
+import { drawChainOf, type DrawChains } from "./draw-chains.server";
+import { entrantListHash, verifyRaffle } from "./raffle-proof";
+import { entrantLabel, raffleProofOf } from "./raffle-proofs.server";
+import { createRewardPool } from "./reward-pools.server";
+import type { RewardPoolInput } from "./reward.schema";
+
+let database: Database;
+let localChain: LocalChain;
+let client: PublicClient;
+let chains: DrawChains;
+const DAY = 86_400_000;
+const T = new Date("2026-11-20T12:00:00Z");
+const at = (days: number) => new Date(T.getTime() + days * DAY);
+const MEMBERS = ["alice", "bob", "carol", "dave", "erin"];
+
+beforeAll(async () => {
+  localChain = await startLocalChain();
+  client = createPublicClient({ transport: http(localChain.url) }) as PublicClient;
+  chains = new Map([[LOCAL_CHAIN_ID, drawChainOf(client, { chainId: LOCAL_CHAIN_ID, confirmations: 1 })]]);
+  database = await createTestDatabase();
+  const db = database.db;
+  await db.insert(user).values([
+    { id: "own", email: "own@example.com", name: "Owner" },
+    { id: "alice", email: "alice@example.com", name: "Alice" },
+    { id: "bob", email: "bob@example.com", name: "Bob" },
+    // Hidden from public boards: listed by a short id, never by name or e-mail.
+    { id: "c4r0l-0000", email: "carol@example.com", name: "Carol" },
+    { id: "dave", email: "dave@example.com", name: "", username: "dave_d" },
+    { id: "erin", email: "erin@example.com", name: "erin@example.com" },
+  ]);
+  await db.insert(project).values({ id: "p", slug: "proj", name: "Project" });
+  await db.insert(projectMember).values({ projectId: "p", userId: "own", role: "owner" });
+  await setLeaderboardVisibility({ db, userId: "c4r0l-0000", visible: false });
+  await setLeaderboardDisplayName({ db, userId: "bob", displayName: "Bobby" });
+});
+afterAll(async () => {
+  await database?.close();
+  await localChain?.stop();
+});
+
+const members = () => MEMBERS.map((m) => (m === "carol" ? "c4r0l-0000" : m));
+
+/** A campaign from day −10 to −1 with one link to visit, which `entrants` visit in order; published unless `draft`. */
+async function campaignWith(entrants: string[], { draft = false } = {}) {
+  const id = randomUUID();
+  await database.db
+    .insert(campaign)
+    .values({ id, projectId: "p", slug: `c-${id.slice(0, 8)}`, name: "Autumn season", startsAt: at(-10), endsAt: at(-1), publishedAt: draft ? null : at(-11) });
+  const taskId = randomUUID();
+  await database.db
+    .insert(task)
+    .values({ id: taskId, projectId: "p", campaignId: id, publishedAt: at(-11), title: "Visit", type: "visit_link", verification: "none", xp: 10, config: { url: "https://example.com" } });
+  const pool = async (input: Partial<RewardPoolInput>) => {
+    const created = await createRewardPool({
+      db: database.db,
+      campaignId: id,
+      actorId: "own",
+      input: { kind: "xp", asset: null, distribution: "raffle", winners: 2, amount: 50n, rankAmounts: null, ...input },
+      raffleChainId: LOCAL_CHAIN_ID,
+      now: at(-10),
+    });
+    if (!created.ok) throw new Error(created.error);
+    return created.value;
+  };
+  for (const [i, userId] of entrants.entries()) {
+    const result = await attemptTask({ db: database.db, taskId, userId, input: { kind: "visit" }, readBalance: async () => 0n, now: at(-9 + i * 0.1) });
+    expect(result.ok).toBe(true);
+  }
+  return { id, pool };
+}
+
+const distribute = (now: Date) => distributeEndedCampaigns({ db: database.db, chains, now });
+
+describe("raffleProofOf", () => {
+  it("publishes an honest paid raffle's proof, which passes every check against the chain's block hash", async () => {
+    const c = await campaignWith(members());
+    const raffle = await c.pool({ winners: 2 });
+
+    const open = await raffleProofOf({ db: database.db, poolId: raffle.id });
+    expect(open).toMatchObject({
+      status: "open",
+      proof: null,
+      pool: { id: raffle.id, commitment: raffle.commitment, chainId: LOCAL_CHAIN_ID, winnersWanted: 2, kind: "xp", amount: "50" },
+      project: { slug: "proj", name: "Project" },
+      campaign: { name: "Autumn season" },
+    });
+    expect(JSON.stringify(open)).not.toContain(raffle.secret!.slice(2));
+
+    await distribute(T);
+    const frozen = (await raffleProofOf({ db: database.db, poolId: raffle.id }))!;
+    expect(frozen.status).toBe("frozen");
+    expect(frozen.proof).toMatchObject({ secret: null, blockHash: null, seed: null, winners: [], entrantsHash: entrantListHash(members()) });
+    // Before payment the secret appears nowhere, and the checks say the raffle is not drawn yet.
+    expect(JSON.stringify(frozen)).not.toContain(raffle.secret!.slice(2));
+    const undrawn = verifyRaffle(frozen.proof!, null);
+    expect(undrawn.ok).toBe(false);
+    expect(undrawn.checks.find((check) => check.name === "entrants")!.ok).toBe(true);
+
+    await distribute(new Date(T.getTime() + 3_600_000));
+    const paid = (await raffleProofOf({ db: database.db, poolId: raffle.id }))!;
+    expect(paid.status).toBe("paid");
+    const proof = paid.proof!;
+    expect(proof.secret).toBe(raffle.secret);
+    expect(proof.entrants).toEqual([
+      { id: "alice", label: "Alice" },
+      { id: "bob", label: "Bobby" },
+      { id: "c4r0l-0000", label: "Member c4r0…" },
+      { id: "dave", label: "dave_d" },
+      { id: "erin", label: "Member erin…" },
+    ]);
+    expect(proof.winners).toHaveLength(2);
+
+    const block = await client.getBlock({ blockNumber: BigInt(proof.blockNumber) });
+    const verification = verifyRaffle(proof, block.hash);
+    expect(verification.checks.filter((check) => !check.ok)).toEqual([]);
+    expect(verification.ok).toBe(true);
+    // The proof survives the trip through JSON that /proof.json makes.
+    expect(verifyRaffle(JSON.parse(JSON.stringify(proof)), block.hash).ok).toBe(true);
+    // Another block's hash does not pass.
+    const other = await client.getBlock({ blockNumber: BigInt(proof.blockNumber) - 1n });
+    expect(verifyRaffle(proof, other.hash).ok).toBe(false);
+  });
+
+  it("gives null for an unknown pool, a pool that is not a raffle and a draft campaign's raffle", async () => {
+    const c = await campaignWith(["alice"]);
+    const fcfs = await c.pool({ distribution: "fcfs", winners: 1 });
+    const draft = await (await campaignWith([], { draft: true })).pool({});
+    expect(await raffleProofOf({ db: database.db, poolId: "no-such-pool" })).toBeNull();
+    expect(await raffleProofOf({ db: database.db, poolId: fcfs.id })).toBeNull();
+    expect(await raffleProofOf({ db: database.db, poolId: draft.id })).toBeNull();
+  });
+});
+
+describe("entrantLabel", () => {
+  it("uses the public name when visible, else a short id, and never an e-mail", () => {
+    expect(entrantLabel({ userId: "u1234567", visible: true, names: ["Shown", "Real name", "user"] })).toBe("Shown");
+    expect(entrantLabel({ userId: "u1234567", visible: true, names: [null, "  ", "user"] })).toBe("user");
+    expect(entrantLabel({ userId: "u1234567", visible: false, names: ["Shown", "Real name", "user"] })).toBe("Member u123…");
+    expect(entrantLabel({ userId: "u1234567", visible: true, names: [null, "me@example.com", null] })).toBe("Member u123…");
+  });
+});

@@ -1,0 +1,85 @@
+import { randomUUID } from "node:crypto";
+import { data, redirect } from "react-router";
+import type { Route } from "./+types/rewards";
+import { ProjectCrumb } from "~/components/campaigns/project-crumb";
+import { PageHeader } from "~/components/page-header";
+import { useFlashToast } from "~/components/projects/use-flash-toast";
+import { FundProject, ProjectDeposit, ProjectPools, TreasuryCard } from "~/components/rewards/project-rewards";
+import { parseForm } from "~/lib/forms";
+import { pageTitle } from "~/lib/meta";
+import { route } from "~/lib/routes";
+import { servicesContext } from "~/lib/services.server";
+import { getSession, requireUser } from "~/modules/auth/session.server";
+import { formatAmount } from "~/modules/chain/amounts";
+import { loadTokenScreen, readVault } from "~/modules/chain/token-reads.server";
+import { flashCookie, readFlash } from "~/modules/projects/flash.server";
+import { fundProject, fundSchema, projectRewards } from "~/modules/rewards/treasury.server";
+import { projectPage } from "~/modules/tasks/quest-pages.server";
+
+export function meta({ matches, loaderData }: Route.MetaArgs) {
+  return [{ title: pageTitle(matches[0].loaderData.appName, loaderData ? `Rewards · ${loaderData.project.name}` : "Rewards") }];
+}
+
+/** A project's rewards: every pool and what it paid; for its owners and admins the treasury, the Fund form and the deposit reference. */
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const services = context.get(servicesContext);
+  const db = services.database.db;
+  const user = (await getSession(context))?.user ?? null;
+  const { project, role } = await projectPage({ db, slug: params.project, userId: user?.id ?? null });
+  const rewards = await projectRewards({ db, projectId: project.id, viewerRole: role, viewerId: user?.id ?? null });
+  const { flash, headers } = readFlash(request, { appUrl: services.env.APP_URL });
+  const chain = rewards.manages ? await loadTokenScreen(services, request, readVault) : null;
+  return data(
+    {
+      project: { slug: project.slug, name: project.name },
+      ...rewards,
+      chain: chain && chain.ok ? chain : null,
+      requestKey: randomUUID(),
+      flash,
+    },
+    { headers },
+  );
+}
+
+/** Fund: an owner or admin sends tokens from their available balance to the project's treasury. */
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const { user } = await requireUser(context, request);
+  const services = context.get(servicesContext);
+  const db = services.database.db;
+  const { project } = await projectPage({ db, slug: params.project, userId: user.id });
+  const form = parseForm(fundSchema, await request.formData());
+  if (!form.ok) return data({ errors: form.errors }, { status: 400 });
+  const funded = await fundProject({ db, projectId: project.id, actorId: user.id, input: form.data });
+  if (!funded.ok) return data({ errors: { [funded.field]: funded.error } }, { status: 400 });
+  const [symbol] = form.data.asset.split(":");
+  const message = `Sent ${formatAmount(form.data.amount)} ${symbol} to the treasury of ${project.name}`;
+  throw redirect(route("projects.rewards", { project: project.slug }), { headers: { "set-cookie": flashCookie(message, { appUrl: services.env.APP_URL }) } });
+}
+
+export default function ProjectRewards({ loaderData, actionData }: Route.ComponentProps) {
+  const { project, pools, manages, treasury, own, depositRef, chain, requestKey, flash } = loaderData;
+  useFlashToast(flash);
+  return (
+    <>
+      <ProjectCrumb project={project} trail={[]} />
+      <PageHeader
+        title="Rewards"
+        description={
+          manages
+            ? `What ${project.name}'s campaigns pay, and the treasury their token rewards are escrowed from.`
+            : `What ${project.name}'s campaigns pay, and what they have paid.`
+        }
+      />
+      <div className="grid gap-6">
+        {manages && (
+          <div className="grid gap-4 lg:grid-cols-3">
+            <TreasuryCard treasury={treasury} />
+            <FundProject own={own} requestKey={requestKey} errors={actionData?.errors ?? {}} />
+            {depositRef && <ProjectDeposit chain={chain} depositRef={depositRef} projectName={project.name} />}
+          </div>
+        )}
+        <ProjectPools projectSlug={project.slug} pools={pools} manages={manages} />
+      </div>
+    </>
+  );
+}
