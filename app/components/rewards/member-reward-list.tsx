@@ -5,8 +5,8 @@ import { Badge } from "~/components/ui/badge";
 import { route } from "~/lib/routes";
 import { cn } from "~/lib/utils";
 import type { MemberReward, RewardFilter } from "~/modules/rewards/member-rewards.server";
-import { ownGrantLine, poolHeadline } from "~/modules/rewards/pool-words";
-import { DISTRIBUTION_LABELS } from "~/modules/rewards/reward.schema";
+import { ownGrantLine, poolAmount, poolHeadline } from "~/modules/rewards/pool-words";
+import { DISTRIBUTION_LABELS, rankAmount } from "~/modules/rewards/reward.schema";
 
 /** Filter links for the Rewards list; the chosen one is marked for screen readers too. */
 export function RewardFilters({ filter, options }: { filter: RewardFilter; options: { value: RewardFilter; label: string }[] }) {
@@ -31,7 +31,7 @@ export function RewardFilters({ filter, options }: { filter: RewardFilter; optio
 
 /** What happened with one reward, in words. */
 function outcome(r: MemberReward) {
-  const terms = { ...r, rankAmounts: null };
+  const terms = r;
   switch (r.status) {
     case "won":
       return ownGrantLine(terms, { position: r.position ?? 0, amount: r.amount ?? 0n });
@@ -39,7 +39,7 @@ function outcome(r: MemberReward) {
       return "Drawn: you entered and were not drawn this time.";
     case "pending":
       return r.distribution === "ranking"
-        ? `You hold rank #${r.rank} of the ${r.winners} paid: ${poolHeadline(terms)}.`
+        ? `You hold rank #${r.rank} of the ${r.winners} paid: ${poolAmount(r, rankAmount((r.rankAmounts ?? []).map(BigInt), r.rank ?? 0))} at that rank.`
         : `You completed every task: ${poolHeadline(terms)}${r.distribution === "fcfs" ? ` for the first ${r.winners}` : ""}.`;
   }
 }

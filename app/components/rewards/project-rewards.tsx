@@ -150,7 +150,7 @@ export function ProjectPools({ projectSlug, pools, manages }: { projectSlug: str
     );
   }
   return (
-    <Card>
+    <Card className="min-w-0">
       <CardHeader>
         <CardTitle>Campaign rewards</CardTitle>
         <CardDescription>Newest campaign first. Token rewards pay from their escrow; what is not paid goes back to the treasury.</CardDescription>

@@ -22,6 +22,8 @@ export type MemberReward = {
   asset: string | null;
   distribution: Distribution;
   winners: number | null;
+  /** `ranking` pools: the amount by rank (decimal strings). */
+  rankAmounts: string[] | null;
   /** What they got (won), or null. */
   amount: bigint | null;
   position: number | null;
@@ -72,7 +74,7 @@ function rewardRows(userId: string) {
       where p.status in ('open', 'frozen') and c.published_at is not null
         and (p.distribution = 'ranking' or (tasks.n > 0 and done.n = tasks.n))
     )
-    select r.*, p.commitment is not null as verifiable, p.kind, p.asset, p.distribution, p.winners, p.campaign_id,
+    select r.*, p.commitment is not null as verifiable, p.kind, p.asset, p.distribution, p.winners, p.rank_amounts, p.campaign_id,
       c.slug as campaign_slug, c.name as campaign_name, pr.slug as project_slug, pr.name as project_name
     from (select * from won union all select * from not_won union all select * from pending) r
     join reward_pool p on p.id = r.pool_id
@@ -104,6 +106,7 @@ export async function memberRewards({ db, userId, filter = "all", page = 1, limi
       asset: (r.asset as string | null) ?? null,
       distribution,
       winners: r.winners == null ? null : Number(r.winners),
+      rankAmounts: (r.rank_amounts as string[] | null) ?? null,
       amount: r.amount == null ? null : BigInt(String(r.amount)),
       position: r.position == null ? null : Number(r.position),
       entryId: r.entry_id == null ? null : Number(r.entry_id),

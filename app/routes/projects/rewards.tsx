@@ -70,9 +70,9 @@ export default function ProjectRewards({ loaderData, actionData }: Route.Compone
             : `What ${project.name}'s campaigns pay, and what they have paid.`
         }
       />
-      <div className="grid gap-6">
+      <div className="grid min-w-0 gap-6">
         {manages && (
-          <div className="grid gap-4 lg:grid-cols-3">
+          <div className="grid min-w-0 gap-4 lg:grid-cols-3">
             <TreasuryCard treasury={treasury} />
             <FundProject own={own} requestKey={requestKey} errors={actionData?.errors ?? {}} />
             {depositRef && <ProjectDeposit chain={chain} depositRef={depositRef} projectName={project.name} />}
