@@ -8,11 +8,14 @@ import { RewardPoolCard, type RewardPoolView } from "./reward-pool-card";
 export function RewardPools({
   pools,
   campaignEnded,
+  onTeam,
   createTo,
   editTo,
 }: {
   pools: RewardPoolView[];
   campaignEnded: boolean;
+  /** The viewer is on the project's team, which wins none of its rewards. */
+  onTeam: boolean;
   /** Set for managers while the campaign has not ended. */
   createTo: string | null;
   editTo: ((poolId: string) => string) | null;
@@ -31,6 +34,7 @@ export function RewardPools({
           </Button>
         )}
       </div>
+      {onTeam && pools.length > 0 && <p className="text-xs text-muted-foreground">You are on this project&apos;s team: its rewards go to other members, never to the team.</p>}
       {pools.length === 0 ? (
         <EmptyState
           icon={Gift}

@@ -33,8 +33,11 @@ export const GRANTS_PER_ENTRY = 1000;
 
 export type Completer = { userId: string; finishedAt: Date };
 
+/** The campaign's project team: nobody pays themselves, so its members win none of its rewards. */
+const teamOf = (campaignId: string) => sql`select pm.user_id from project_member pm join campaign c on c.project_id = pm.project_id where c.id = ${campaignId}`;
+
 /**
- * Members who completed every published task of a campaign (each approved at least once), in the
+ * Members outside the project's team who completed every published task of a campaign (each approved at least once), in the
  * order they finished: the time of their last first-approval, ties by member id. `asOf` counts
  * only approvals up to then, so a past draw can be replayed.
  */
@@ -44,6 +47,7 @@ export async function completersOf({ db, campaignId, asOf }: { db: Db; campaignI
     with tasks as (
       select id from task where campaign_id = ${campaignId} and published_at is not null and published_at <= ${at}::timestamptz
     ),
+    team as (${teamOf(campaignId)}),
     firsts as (
       select c.user_id, min(coalesce(c.reviewed_at, c.created_at)) as approved_at
       from completion c join tasks t on t.id = c.task_id
@@ -51,6 +55,7 @@ export async function completersOf({ db, campaignId, asOf }: { db: Db; campaignI
       group by c.user_id, c.task_id
     )
     select user_id, max(approved_at) as finished_at from firsts
+    where user_id not in (select user_id from team)
     group by user_id
     having count(*) = (select count(*) from tasks)
     order by finished_at, user_id`);
@@ -58,13 +63,13 @@ export async function completersOf({ db, campaignId, asOf }: { db: Db; campaignI
 }
 
 /**
- * The top `limit` of the campaign's all-time board, best first (ties: who reached the score first).
- * Members who hide from public boards still win what their rank earns.
+ * The top `limit` of the campaign's all-time board outside the project's team, best first (ties:
+ * who reached the score first). Members who hide from public boards still win what their rank earns.
  */
 async function campaignTop({ db, campaignId, limit }: { db: Db; campaignId: string; limit: number }) {
   const result = await db.execute(sql`
     select user_id, score from leaderboard_entry
-    where board = ${boardKey({ kind: "campaign", campaignId }, "all")}
+    where board = ${boardKey({ kind: "campaign", campaignId }, "all")} and user_id not in (${teamOf(campaignId)})
     order by score desc, reached_at, user_id
     limit ${limit}`);
   return rowsOf(result).map((r) => ({ userId: String(r.user_id), score: Number(r.score) }));

@@ -9,7 +9,8 @@ import { boardKey, rankOf } from "~/modules/leaderboards/leaderboards.server";
  * - `won`: a grant, paid (XP awarded, or tokens credited to their balance by a ledger entry);
  * - `not_won`: a drawn raffle they entered without winning (its draw can be verified);
  * - `pending`: a pool of a campaign not paid yet that they are in the running for — they
- *   completed every task (first completers, raffle, everyone) or hold a paid rank (leaderboard).
+ *   completed every task (first completers, raffle, everyone) or hold a paid rank (leaderboard);
+ *   never a pool of a project whose team they are in (nobody pays themselves).
  */
 export const REWARD_FILTERS = ["all", "won", "pending", "not_won"] as const;
 export type RewardFilter = (typeof REWARD_FILTERS)[number];
@@ -73,6 +74,7 @@ function rewardRows(userId: string) {
       left join done on done.campaign_id = c.id
       where p.status in ('open', 'frozen') and c.published_at is not null
         and (p.distribution = 'ranking' or (tasks.n > 0 and done.n = tasks.n))
+        and not exists (select 1 from project_member pm where pm.project_id = c.project_id and pm.user_id = ${userId})
     )
     select r.*, p.commitment is not null as verifiable, p.kind, p.asset, p.distribution, p.winners, p.rank_amounts, p.campaign_id,
       c.slug as campaign_slug, c.name as campaign_name, pr.slug as project_slug, pr.name as project_name

@@ -260,6 +260,24 @@ describe("distribution", () => {
     await database.db.delete(rewardPool).where(eq(rewardPool.id, broken.id)); // the next tests share this database
   });
 
+  it("pays none of the project's team: nobody pays themselves", async () => {
+    const c = await makeCampaign();
+    const fcfs = await create(c.id, pool({ distribution: "fcfs", winners: 10, amount: 10n }));
+    const ranking = await create(c.id, pool({ distribution: "ranking", winners: 10, rankAmounts: [10n] }));
+    // The admin finishes first, with the most XP; the reviewer's text is approved by the owner.
+    for (const userId of ["adm", "m8"]) {
+      await visit(c.tasks.link, userId, -9);
+      await visit(c.tasks.daily, userId, -9);
+      await visit(c.tasks.daily, userId, -8);
+    }
+    await write(c.tasks.text, "adm", -9, -8.5);
+    await write(c.tasks.text, "m8", -8, -7.5);
+    expect((await completersOf({ db: database.db, campaignId: c.id, asOf: T })).map((x) => x.userId)).toEqual(["m8"]);
+    await distribute(T);
+    expect((await grantsOf(fcfs.id)).map((g) => g.userId)).toEqual(["m8"]);
+    expect((await grantsOf(ranking.id)).map((g) => g.userId)).toEqual(["m8"]);
+  });
+
   it("leaves pools of live and draft campaigns alone, and pays nobody when nobody completed", async () => {
     const live = await makeCampaign(-5, 5);
     const livePool = await create(live.id, pool({ distribution: "fcfs", winners: 1, amount: 10n }), "own", at(-4));

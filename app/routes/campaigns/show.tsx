@@ -53,6 +53,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     pools: await listRewardPools({ db, campaignId: campaign.id, userId }),
     canManage: can(role, "quests.manage"),
     canManageRewards: can(role, "rewards.manage"),
+    onTeam: role !== null,
     canReview: can(role, "submissions.review"),
   };
 }
@@ -153,6 +154,7 @@ export default function CampaignShow({ loaderData }: Route.ComponentProps) {
           <RewardPools
             pools={pools}
             campaignEnded={ended}
+            onTeam={loaderData.onTeam}
             createTo={manageRewards ? route("campaigns.rewards.new", ids) : null}
             editTo={manageRewards ? (reward) => route("campaigns.rewards.edit", { ...ids, reward }) : null}
           />
