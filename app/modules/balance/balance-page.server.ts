@@ -25,6 +25,8 @@ const KIND_LABELS: Record<string, string> = {
   withdrawal_confirmed: "Withdrawal confirmed",
   withdrawal_fee: "Withdrawal fee",
   reward: "Reward",
+  reward_paid: "Reward",
+  project_funding: "Sent to a project's treasury",
   credit: "Credit",
 };
 const kindLabel = (kind: string) => KIND_LABELS[kind] ?? kind.charAt(0).toUpperCase() + kind.slice(1).replace(/_/g, " ");
