@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from "react";
+import { useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { Card, CardContent } from "~/components/ui/card";
 import { Field, fieldProps } from "~/components/ui/field";
