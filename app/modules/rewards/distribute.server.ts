@@ -156,13 +156,20 @@ async function drawFrozenRaffle(tx: Db, pool: RewardPool, chains: DrawChains): P
   return { winners: drawRaffle({ seed, entrants: rows.map((r) => r.userId), winners: pool.winners! }), seed, blockHash };
 }
 
-/** Pays a token pool's grants from its escrow, a batch of winners per entry, and returns the rest to the treasury. */
-async function payTokens(tx: Db, { pool, projectId }: Due, grants: Grant[]) {
+const byMember = (a: Grant, b: Grant) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0);
+
+/**
+ * Pays a token pool's grants from its escrow and writes them, a batch of winners per entry, and
+ * returns the rest to the treasury. Batches go in member order, so two processes paying pools
+ * with the same winners lock their accounts in the same order and never deadlock.
+ */
+async function payTokens(tx: Db, { pool, projectId }: Due, grants: Grant[], now: Date) {
   const asset = pool.asset as Asset;
   const escrow = poolEscrow(pool.id);
+  const ordered = [...grants].sort(byMember);
   let paid = 0n;
-  for (let i = 0; i < grants.length; i += GRANTS_PER_ENTRY) {
-    const batch = grants.slice(i, i + GRANTS_PER_ENTRY);
+  for (let i = 0; i < ordered.length; i += GRANTS_PER_ENTRY) {
+    const batch = ordered.slice(i, i + GRANTS_PER_ENTRY);
     const total = batch.reduce((sum, g) => sum + g.amount, 0n);
     const posted = await post({
       db: tx,
@@ -171,10 +178,7 @@ async function payTokens(tx: Db, { pool, projectId }: Due, grants: Grant[]) {
       reference: pool.id,
       lines: [{ ...escrow, asset, amount: -total }, ...batch.map((g) => ({ ...memberAvailable(g.userId), asset, amount: g.amount }))],
     });
-    await tx
-      .update(rewardGrant)
-      .set({ entryId: posted.entryId })
-      .where(and(eq(rewardGrant.poolId, pool.id), inArray(rewardGrant.userId, batch.map((g) => g.userId))));
+    await tx.insert(rewardGrant).values(batch.map((g) => ({ poolId: pool.id, ...g, entryId: posted.entryId, createdAt: now })));
     paid += total;
   }
   const returned = pool.escrowed - paid;
@@ -202,15 +206,15 @@ async function payPool({ db, poolId, chains, now }: { db: Db; poolId: string; ch
     if (raffle && !draw) return null;
 
     const grants = await grantsFor(db, pool, now, draw?.winners ?? null);
-    for (let i = 0; i < grants.length; i += 1000) {
-      await tx.insert(rewardGrant).values(grants.slice(i, i + 1000).map((g) => ({ poolId, ...g, createdAt: now })));
-    }
     let returned = 0n;
     if (pool.kind === "token") {
-      returned = await payTokens(db, due, grants);
+      returned = await payTokens(db, due, grants, now);
     } else {
+      for (let i = 0; i < grants.length; i += 1000) {
+        await tx.insert(rewardGrant).values(grants.slice(i, i + 1000).map((g) => ({ poolId, ...g, createdAt: now })));
+      }
       // Always in member order, so two processes paying pools with the same members never deadlock.
-      for (const g of [...grants].sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0))) {
+      for (const g of [...grants].sort(byMember)) {
         // Reward XP counts on the global and project boards, not the campaign's: a ranking stays as it ended.
         await awardXp({ db, award: { userId: g.userId, projectId: due.projectId, campaignId: null, sourceType: "reward", sourceId: poolId, amount: Number(g.amount), at: now } });
       }
