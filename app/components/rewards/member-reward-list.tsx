@@ -1,4 +1,4 @@
-import { CircleCheck, CircleDashed, CircleSlash, ExternalLink } from "lucide-react";
+import { CircleCheck, CircleDashed, CircleSlash, ShieldCheck } from "lucide-react";
 import { Link } from "react-router";
 import { LocalTime } from "~/components/campaigns/local-time";
 import { Badge } from "~/components/ui/badge";
@@ -84,7 +84,7 @@ export function MemberRewardList({ items }: { items: MemberReward[] }) {
               )}
               {r.verifiable && r.status !== "pending" && (
                 <Link className="inline-flex items-center gap-1 font-medium underline underline-offset-4" to={route("rewards.verify", { pool: r.poolId })}>
-                  Verify the draw <ExternalLink className="size-3.5" aria-hidden />
+                  <ShieldCheck className="size-3.5" aria-hidden /> Verify the draw
                 </Link>
               )}
             </div>
