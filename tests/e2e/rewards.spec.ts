@@ -114,7 +114,7 @@ test("an owner creates, edits and deletes reward pools; a member cannot", async 
 
     await submitReward(owner, { winners: "0", amount: "-50", submit: "Create reward" });
     await expectFieldError(owner, "Winners", "Enter how many members win: at least 1");
-    await expectFieldError(owner, "XP per winner", "Enter a whole number, like 100");
+    await expectFieldError(owner, "XP per winner", "Enter the XP each winner gets: a whole number, like 100");
     // What was typed stays.
     await expect(owner.getByLabel("Winners", { exact: true })).toHaveValue("0");
     await expect(owner.getByLabel("XP per winner", { exact: true })).toHaveValue("-50");
@@ -139,7 +139,7 @@ test("an owner creates, edits and deletes reward pools; a member cannot", async 
     await submitReward(owner, { distribution: "Everyone", total: "0", submit: "Create reward" });
     await expectFieldError(owner, "XP to split", "Enter the XP to split: at least 1");
     await submitReward(owner, { total: "1.5", submit: "Create reward" });
-    await expectFieldError(owner, "XP to split", "Enter a whole number, like 100");
+    await expectFieldError(owner, "XP to split", "Enter the XP to split: a whole number, like 100");
 
     await owner.getByRole("link", { name: "Cancel" }).click();
     await expect(owner).toHaveURL(campaignUrl);
