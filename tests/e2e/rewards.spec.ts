@@ -219,8 +219,8 @@ test("an owner creates, edits and deletes reward pools; a member cannot", async 
 });
 
 test("the worker pays a campaign's pools when it ends; the member sees their grant and XP", async ({ page, newPage, signIn, uniqueEmail }) => {
-  // The campaign ends 90 seconds after it is created; the worker then pays within seconds.
-  test.setTimeout(240_000);
+  // The owner ends the campaign early once the member has finished; the worker then pays within seconds.
+  test.setTimeout(120_000);
 
   const owner = page;
   const member = await newPage();
@@ -231,8 +231,7 @@ test("the worker pays a campaign's pools when it ends; the member sees their gra
   expect(named.status()).toBe(200);
 
   const projectSlug = await createProject(owner, `Payout Lab ${uniqueSuffix()}`);
-  const endsAt = Date.now() + 90_000;
-  const campaignUrl = await createCampaign(owner, projectSlug, { name: "Payout Sprint", startsAt: localDateTime(-60), endsAt: dateTimeIn(90) });
+  const campaignUrl = await createCampaign(owner, projectSlug, { name: "Payout Sprint", startsAt: localDateTime(-60), endsAt: localDateTime(24 * 60) });
   const taskTitle = "Visit the payout page";
   await addVisitTask(owner, campaignUrl, taskTitle, 50);
 
@@ -253,11 +252,13 @@ test("the worker pays a campaign's pools when it ends; the member sees their gra
     await member.getByRole("link", { name: `Start: ${taskTitle}` }).click();
     await member.getByRole("button", { name: "Verify" }).click();
     await expect(member.getByText("+50 XP")).toBeVisible();
-    expect(Date.now(), "the member finished before the campaign's end").toBeLessThan(endsAt);
   });
 
-  await test.step("after the end the worker pays: the cards say so", async () => {
-    await owner.waitForTimeout(Math.max(0, endsAt - Date.now()));
+  await test.step("the owner ends the campaign early; the worker pays: the cards say so", async () => {
+    await owner.goto(`${campaignUrl}/edit`);
+    await owner.getByLabel("Ends").fill(dateTimeIn(1));
+    await owner.getByRole("button", { name: "Save campaign" }).click();
+    await expect(owner.getByRole("heading", { level: 1, name: "Payout Sprint" })).toBeVisible();
     await expect(async () => {
       await owner.goto(campaignUrl);
       await expect(poolCard(owner, "First completers").getByText("Paid", { exact: true })).toBeVisible({ timeout: 1_000 });

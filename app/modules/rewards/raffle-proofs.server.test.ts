@@ -1,9 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { createPublicClient, http, type PublicClient } from "viem";
+import { eq } from "drizzle-orm";
+import { createPublicClient, createTestClient, http, type PublicClient } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { user } from "#db/schema/auth";
 import { project, projectMember } from "#db/schema/projects";
 import { campaign, task } from "#db/schema/quests";
+import { rewardGrant, rewardPool } from "#db/schema/rewards";
 import type { Database } from "~/lib/db.server";
 import { startLocalChain, type LocalChain } from "~/lib/local-chain.server";
 import { setLeaderboardDisplayName } from "~/modules/leaderboards/member-stats.server";
@@ -142,6 +144,53 @@ describe("raffleProofOf", () => {
     expect(await raffleProofOf({ db: database.db, poolId: "no-such-pool" })).toBeNull();
     expect(await raffleProofOf({ db: database.db, poolId: fcfs.id })).toBeNull();
     expect(await raffleProofOf({ db: database.db, poolId: draft.id })).toBeNull();
+  });
+});
+
+describe("a raffle's draw block", () => {
+  it("is used only once it has its confirmations: a reorg before then moves the draw to the new block, drawn once", async () => {
+    // A chain that mines on its own (as a public chain does), needing three blocks on the draw block.
+    const remote = drawChainOf(client, { chainId: LOCAL_CHAIN_ID, confirmations: 3 });
+    const threeConfirmations: DrawChains = new Map([[LOCAL_CHAIN_ID, { ...remote, mine: undefined }]]);
+    const run = (now: Date) => distributeEndedCampaigns({ db: database.db, chains: threeConfirmations, now });
+    const poolNow = async () => (await database.db.select().from(rewardPool).where(eq(rewardPool.id, raffle.id)))[0]!;
+    const anvil = createTestClient({ mode: "anvil", transport: http(localChain.url) });
+    const c = await campaignWith(members());
+    const raffle = await c.pool({ winners: 2 });
+
+    // Earlier tests' ended campaigns are paid by the first run too: each step checks this raffle.
+    await run(T);
+    const frozen = await poolNow();
+    expect(frozen.status).toBe("frozen");
+    const drawBlock = BigInt(frozen.drawBlock!);
+    expect(drawBlock).toBe((await client.getBlockNumber({ cacheTime: 0 })) + 1n);
+    const beforeDrawBlock = await anvil.snapshot();
+
+    // The draw block and one more: not yet three confirmations, so nothing is drawn.
+    await anvil.mine({ blocks: 2 });
+    const orphaned = (await client.getBlock({ blockNumber: drawBlock })).hash;
+    expect(await run(at(0.1))).toMatchObject({ pools: 0, frozen: 0 });
+    expect((await poolNow()).status).toBe("frozen");
+
+    // A reorg replaces both blocks; the new draw block (another timestamp) has another hash.
+    await anvil.revert({ id: beforeDrawBlock });
+    const parent = await client.getBlock({ blockNumber: drawBlock - 1n });
+    await anvil.setNextBlockTimestamp({ timestamp: parent.timestamp + 1000n });
+    await anvil.mine({ blocks: 3 });
+    const canonical = (await client.getBlock({ blockNumber: drawBlock })).hash;
+    expect(canonical).not.toBe(orphaned);
+
+    expect(await run(at(0.2))).toMatchObject({ pools: 1, grants: 2 });
+    expect(await poolNow()).toMatchObject({ status: "paid", drawBlock: Number(drawBlock), drawBlockHash: canonical });
+    const proof = (await raffleProofOf({ db: database.db, poolId: raffle.id }))!.proof!;
+    expect(proof.blockHash).toBe(canonical);
+    expect(verifyRaffle(proof, canonical).ok).toBe(true);
+    expect(verifyRaffle(proof, orphaned).ok).toBe(false);
+    // Drawn once: later runs find nothing to pay.
+    await anvil.mine({ blocks: 3 });
+    expect(await run(at(0.3))).toMatchObject({ pools: 0, frozen: 0 });
+    const grants = await database.db.select().from(rewardGrant).where(eq(rewardGrant.poolId, raffle.id));
+    expect(grants.map((g) => g.userId).sort()).toEqual([...proof.winners].sort());
   });
 });
 
