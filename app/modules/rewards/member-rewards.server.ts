@@ -1,8 +1,7 @@
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Distribution, RewardKind } from "#db/schema/rewards";
 import { type Db, rowsOf } from "~/lib/db.server";
-import { boardKey, rankOf } from "~/modules/leaderboards/leaderboards.server";
 
 /**
  * A member's rewards across projects, newest first:
@@ -32,7 +31,7 @@ export type MemberReward = {
   entryId: number | null;
   /** When it was paid (won, not won) or when the campaign ends (pending). */
   at: Date;
-  /** `pending` leaderboard pools: the member's rank now. */
+  /** `pending` leaderboard pools: the member's rank now, as the payout counts it. */
   rank: number | null;
   /** A raffle with a published commitment: its draw can be checked. */
   verifiable: boolean;
@@ -42,24 +41,30 @@ export type MemberReward = {
 
 const PER_PAGE = 20;
 
-/** Rows of one status, already as MemberRewards without the pending ranks. */
+/**
+ * Every reward row of the member (`rank` only on pending leaderboard pools). A leaderboard pool is
+ * pending only while the member holds a paid rank, counted as the payout counts it: every member
+ * on the campaign's board outside the project's team, ties to who reached the score first.
+ */
 function rewardRows(userId: string) {
+  const team = (projectId: SQL) => sql`exists (select 1 from project_member pm where pm.project_id = ${projectId} and pm.user_id = `;
   return sql`
     with won as (
-      select g.pool_id, 'won' as status, g.amount, g.position, g.entry_id, p.paid_at as at
+      select g.pool_id, 'won' as status, g.amount, g.position, g.entry_id, p.paid_at as at, null::int as rank
       from reward_grant g join reward_pool p on p.id = g.pool_id
       where g.user_id = ${userId}
     ),
     not_won as (
-      select e.pool_id, 'not_won' as status, null::numeric as amount, null::int as position, null::bigint as entry_id, p.paid_at as at
+      select e.pool_id, 'not_won' as status, null::numeric as amount, null::int as position, null::bigint as entry_id, p.paid_at as at, null::int as rank
       from raffle_entrant e join reward_pool p on p.id = e.pool_id
       where e.user_id = ${userId} and p.status = 'paid'
         and not exists (select 1 from reward_grant g where g.pool_id = e.pool_id and g.user_id = ${userId})
     ),
-    tasks as (
-      select t.campaign_id, count(*) as n from task t
-      where t.published_at is not null and t.campaign_id is not null
-      group by t.campaign_id
+    open_pools as (
+      -- board: the campaign's all-time board, as boardKey names it
+      select p.id as pool_id, p.distribution, p.winners, c.id as campaign_id, c.project_id, c.ends_at, 'c:' || c.id || '|all' as board
+      from reward_pool p join campaign c on c.id = p.campaign_id
+      where p.status in ('open', 'frozen') and c.published_at is not null and not ${team(sql`c.project_id`)}${userId})
     ),
     done as (
       select t.campaign_id, count(distinct c.task_id) as n
@@ -67,16 +72,34 @@ function rewardRows(userId: string) {
       where c.user_id = ${userId} and c.status = 'approved' and t.published_at is not null and t.campaign_id is not null
       group by t.campaign_id
     ),
+    finished as (
+      select d.campaign_id from done d
+      where d.n = (select count(*) from task t where t.campaign_id = d.campaign_id and t.published_at is not null)
+    ),
+    on_board as (
+      select o.*, me.score, me.reached_at from open_pools o
+      join leaderboard_entry me on me.board = o.board and me.user_id = ${userId}
+      where o.distribution = 'ranking'
+    ),
+    ranked as (
+      select b.pool_id, b.winners, b.ends_at, 1 + (
+        select count(*) from (
+          select 1 from leaderboard_entry e
+          where e.board = b.board
+            and (e.score > b.score or (e.score = b.score and (e.reached_at, e.user_id) < (b.reached_at, ${userId})))
+            and not ${team(sql`b.project_id`)}e.user_id)
+          limit b.winners
+        ) ahead) as rank
+      from on_board b
+    ),
     pending as (
-      select p.id as pool_id, 'pending' as status, null::numeric as amount, null::int as position, null::bigint as entry_id, c.ends_at as at
-      from reward_pool p join campaign c on c.id = p.campaign_id
-      left join tasks on tasks.campaign_id = c.id
-      left join done on done.campaign_id = c.id
-      where p.status in ('open', 'frozen') and c.published_at is not null
-        and (p.distribution = 'ranking' or (tasks.n > 0 and done.n = tasks.n))
-        and not exists (select 1 from project_member pm where pm.project_id = c.project_id and pm.user_id = ${userId})
+      select o.pool_id, 'pending' as status, null::numeric as amount, null::int as position, null::bigint as entry_id, o.ends_at as at, null::int as rank
+      from open_pools o join finished f on f.campaign_id = o.campaign_id
+      where o.distribution <> 'ranking'
+      union all
+      select r.pool_id, 'pending', null, null, null, r.ends_at, r.rank::int from ranked r where r.rank <= r.winners
     )
-    select r.*, p.commitment is not null as verifiable, p.kind, p.asset, p.distribution, p.winners, p.rank_amounts, p.campaign_id,
+    select r.*, p.commitment is not null as verifiable, p.kind, p.asset, p.distribution, p.winners, p.rank_amounts,
       c.slug as campaign_slug, c.name as campaign_name, pr.slug as project_slug, pr.name as project_name
     from (select * from won union all select * from not_won union all select * from pending) r
     join reward_pool p on p.id = r.pool_id
@@ -92,32 +115,24 @@ export async function memberRewards({ db, userId, filter = "all", page = 1, limi
     order by at desc, pool_id
     limit ${limit + 1} offset ${(page - 1) * limit}`);
   const rows = rowsOf(result);
-  const items: MemberReward[] = [];
-  for (const r of rows.slice(0, limit)) {
-    const distribution = r.distribution as Distribution;
-    let rank: number | null = null;
-    if (r.status === "pending" && distribution === "ranking") {
-      rank = (await rankOf({ db, board: boardKey({ kind: "campaign", campaignId: String(r.campaign_id) }, "all"), userId }))?.rank ?? null;
-      // A leaderboard pool is "in the running" only while the member holds a paid rank.
-      if (rank === null || rank > Number(r.winners)) continue;
-    }
-    items.push({
+  const items = rows.slice(0, limit).map(
+    (r): MemberReward => ({
       poolId: String(r.pool_id),
       status: r.status as MemberReward["status"],
       kind: r.kind as RewardKind,
       asset: (r.asset as string | null) ?? null,
-      distribution,
+      distribution: r.distribution as Distribution,
       winners: r.winners == null ? null : Number(r.winners),
       rankAmounts: (r.rank_amounts as string[] | null) ?? null,
       amount: r.amount == null ? null : BigInt(String(r.amount)),
       position: r.position == null ? null : Number(r.position),
       entryId: r.entry_id == null ? null : Number(r.entry_id),
       at: new Date(r.at as string | Date),
-      rank,
+      rank: r.rank == null ? null : Number(r.rank),
       verifiable: Boolean(r.verifiable),
       campaign: { slug: String(r.campaign_slug), name: String(r.campaign_name) },
       project: { slug: String(r.project_slug), name: String(r.project_name) },
-    });
-  }
+    }),
+  );
   return { items, hasMore: rows.length > limit, page };
 }
