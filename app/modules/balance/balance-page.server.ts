@@ -7,7 +7,8 @@ import { listDeposits } from "~/modules/deposits/deposits.server";
 import { assetParts, questAsset, type Asset } from "~/modules/ledger/assets";
 import { balanceOf, history } from "~/modules/ledger/ledger.server";
 import { listWallets } from "~/modules/wallets/wallets.server";
-import { listWithdrawals, withdrawalLimits, withdrawalsPaused } from "~/modules/withdrawals/withdrawals.server";
+import { withdrawalsPaused } from "~/modules/withdrawals/withdrawal-pause.server";
+import { listWithdrawals, withdrawalLimits } from "~/modules/withdrawals/withdrawals.server";
 import { CHAIN_NAMES } from "~/wallet/chains";
 
 const PER_PAGE = 20;

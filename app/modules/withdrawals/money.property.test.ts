@@ -23,7 +23,8 @@ import { createTestDatabase } from "../../../tests/setup/test-db";
 import { form, fundedMember, Q, rpc, vaultOnChain, type VaultOnChain } from "../../../tests/setup/withdrawal-chain";
 import type { WithdrawalChains } from "./withdrawal-chain.server";
 import { processWithdrawals } from "./withdrawal-job.server";
-import { cancelWithdrawal, requestWithdrawal, retryWithdrawal, setWithdrawalsPaused, withdrawalLimits } from "./withdrawals.server";
+import { setWithdrawalsPaused } from "./withdrawal-pause.server";
+import { cancelWithdrawal, requestWithdrawal, retryWithdrawal, withdrawalLimits } from "./withdrawals.server";
 
 const CHAIN_ID = 31337;
 /** Deposits and payments need two blocks, so `pending` deposits and `sent` withdrawals occur. */

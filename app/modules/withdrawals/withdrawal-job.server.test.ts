@@ -9,7 +9,8 @@ import { createTestDatabase } from "../../../tests/setup/test-db";
 import { form, fundedMember, Q, rpc, vaultOnChain, type VaultOnChain } from "../../../tests/setup/withdrawal-chain";
 import type { WithdrawalChain } from "./withdrawal-chain.server";
 import { processWithdrawals } from "./withdrawal-job.server";
-import { cancelWithdrawal, listWithdrawals, requestWithdrawal, retryWithdrawal, setWithdrawalsPaused, withdrawalLimits } from "./withdrawals.server";
+import { setWithdrawalsPaused } from "./withdrawal-pause.server";
+import { cancelWithdrawal, listWithdrawals, requestWithdrawal, retryWithdrawal, withdrawalLimits } from "./withdrawals.server";
 
 let database: Database;
 let node: LocalChain;

@@ -5,7 +5,7 @@ import type { Db } from "~/lib/db.server";
 import { depositVaultAbi } from "../../../contracts/generated/deposit-vault.ts";
 import { describeWithdrawalRevert, isNodeUnreachable, NODE_DOWN, nonceUsed, paidState, type OperatorWallet, type WithdrawalChain, type WithdrawalChains } from "./withdrawal-chain.server";
 import { confirmPaid, failUnsigned, markSent, recordSigned, returnAttempt, type SignedAttempt, type WithdrawalRow } from "./withdrawal-postings.server";
-import { withdrawalsPaused } from "./withdrawals.server";
+import { withdrawalsPaused } from "./withdrawal-pause.server";
 
 /**
  * The withdrawal job: sends `requested` withdrawals through `DepositVault.withdraw` signed by the

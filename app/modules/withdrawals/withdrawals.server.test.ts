@@ -7,15 +7,14 @@ import type { Database } from "~/lib/db.server";
 import { balanceOf, checkLedger } from "~/modules/ledger/ledger.server";
 import { fundedMember, form, Q } from "../../../tests/setup/withdrawal-chain";
 import { createTestDatabase } from "../../../tests/setup/test-db";
+import { setWithdrawalsPaused, withdrawalsPaused } from "./withdrawal-pause.server";
 import { withdrawalFormSchema } from "./withdrawal.schema";
 import {
   cancelWithdrawal,
   listWithdrawals,
   requestWithdrawal,
   retryWithdrawal,
-  setWithdrawalsPaused,
   withdrawalLimits,
-  withdrawalsPaused,
 } from "./withdrawals.server";
 
 let database: Database;

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { and, desc, eq, sql } from "drizzle-orm";
 import { parseUnits, type Hex } from "viem";
-import { platformSetting, withdrawal, type WithdrawalStatus } from "#db/schema/ledger";
+import { withdrawal, type WithdrawalStatus } from "#db/schema/ledger";
 import { walletAddress } from "#db/schema/wallets";
 import { rowsOf, type Db } from "~/lib/db.server";
 import type { Env } from "~/lib/env.server";
@@ -214,20 +214,4 @@ export async function listWithdrawals({ db, userId, limit = 20 }: { db: Db; user
     canCancel: row.status === "requested" || row.status === "failed",
     canRetry: row.status === "failed",
   }));
-}
-
-const PAUSED_KEY = "withdrawals_paused";
-
-/** Whether operators have paused withdrawals. */
-export async function withdrawalsPaused({ db }: { db: Db }): Promise<boolean> {
-  const [row] = await db.select({ value: platformSetting.value }).from(platformSetting).where(eq(platformSetting.key, PAUSED_KEY));
-  return row?.value === true;
-}
-
-/** Pauses or resumes withdrawals (`by`: the operator's user id, kept with the setting). */
-export async function setWithdrawalsPaused({ db, paused, by }: { db: Db; paused: boolean; by: string }): Promise<void> {
-  await db
-    .insert(platformSetting)
-    .values({ key: PAUSED_KEY, value: paused, updatedBy: by })
-    .onConflictDoUpdate({ target: platformSetting.key, set: { value: paused, updatedBy: by, updatedAt: new Date() } });
 }

@@ -15,7 +15,7 @@ import { pageTitle } from "~/lib/meta";
 import { withdrawalsNeedingAttention } from "~/modules/balance/operator-withdrawals.server";
 import { formatAmount } from "~/modules/chain/amounts";
 import { requireOperatorUser } from "~/modules/projects/operators.server";
-import { setWithdrawalsPaused, withdrawalsPaused } from "~/modules/withdrawals/withdrawals.server";
+import { setWithdrawalsPaused, withdrawalsPaused } from "~/modules/withdrawals/withdrawal-pause.server";
 import { LocalTime } from "~/components/campaigns/local-time";
 
 export function meta({ matches }: Route.MetaArgs) {
