@@ -4,6 +4,7 @@ import { StatusPage } from "~/components/status-page";
 import { ProgressBar } from "~/components/progress-bar";
 import { Toaster } from "~/components/ui/toaster";
 import { AppearanceProvider, useAppearance } from "~/hooks/use-appearance";
+import { useAppName } from "~/lib/app-name";
 import { appearanceFromCookie, systemAppearanceScript } from "~/lib/appearance";
 import { checkFormBody } from "~/lib/form-body.server";
 import { servicesContext } from "~/lib/services.server";
@@ -97,7 +98,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  const appName = useRootData()?.appName ?? "Questline";
+  const appName = useAppName();
   if (isRouteErrorResponse(error) && error.status === 404) {
     return <StatusPage appName={appName} status={404} title="Page not found" message="There is nothing at this address." />;
   }

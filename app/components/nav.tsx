@@ -1,5 +1,6 @@
 import { ArrowLeftRight, Coins, Gift, Landmark, Flag, FolderKanban, LayoutDashboard, ListChecks, Route as RouteIcon, Settings, Sparkles, Store, Trophy } from "lucide-react";
 import { Link, NavLink, useLocation } from "react-router";
+import { useAppName } from "~/lib/app-name";
 import { route } from "~/lib/routes";
 import { cn } from "~/lib/utils";
 import { useWallet } from "~/wallet/wallet-provider";
@@ -50,12 +51,13 @@ export function NavItems({ collapsed = false, signedIn, onNavigate }: { collapse
 }
 
 export function Brand({ collapsed = false }: { collapsed?: boolean }) {
+  const appName = useAppName();
   return (
     <Link to={route("welcome")} className="flex items-center gap-2 px-1 font-semibold">
       <span className="flex size-8 shrink-0 items-center justify-center rounded-lg bg-brand text-brand-foreground">
         <Sparkles className="size-4" aria-hidden />
       </span>
-      <span className={cn(collapsed && "sr-only")}>Questline</span>
+      <span className={cn(collapsed && "sr-only")}>{appName}</span>
     </Link>
   );
 }

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { DEFAULT_APP_NAME } from "~/lib/app-name";
 import { contractAddressesFromEnv, type ContractAddressOverrides } from "~/modules/chain/contract-addresses.server";
 
 /** Confirmations a deposit (to be credited) and a withdrawal (to be settled) need per chain unless CONFIRMATIONS says otherwise: local chain, BNB Smart Chain, Sepolia. */
@@ -28,7 +29,7 @@ const envSchema = z
     PORT: z.coerce.number().int().min(1).max(65535).default(3000),
     HOST: z.string().min(1).default("127.0.0.1"),
     APP_URL: z.url({ protocol: /^https?$/ }).optional(),
-    APP_NAME: z.string().trim().min(1).max(60).default("Questline"),
+    APP_NAME: z.string().trim().min(1).max(60).default(DEFAULT_APP_NAME),
     DATABASE_URL: z
       .string()
       .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")

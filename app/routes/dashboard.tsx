@@ -7,6 +7,7 @@ import { RewardsCard } from "~/components/dashboard/rewards-card";
 import { TokenCard } from "~/components/dashboard/token-card";
 import { TrendingTasks } from "~/components/dashboard/trending-tasks";
 import { PageHeader } from "~/components/page-header";
+import { useAppName } from "~/lib/app-name";
 import { pageTitle } from "~/lib/meta";
 import { servicesContext } from "~/lib/services.server";
 import { InvitationsCard } from "~/components/projects/invitations-card";
@@ -62,9 +63,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export default function Dashboard({ loaderData: { profile, xp, ranks, campaigns, trending, invitations, balances, rewards } }: Route.ComponentProps) {
+  const appName = useAppName();
   return (
     <>
-      <PageHeader title={`Welcome back, ${displayNameOf(profile)}`} description="Your Questline home." />
+      <PageHeader title={`Welcome back, ${displayNameOf(profile)}`} description={`Your ${appName} home.`} />
       <div className="mb-4">
         <InvitationsCard invitations={invitations} />
       </div>

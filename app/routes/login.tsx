@@ -9,6 +9,7 @@ import { signInSchema } from "~/modules/auth/sign-in.schema";
 import { sendSignInEmail, signInWithCode, signInWithPassword } from "~/modules/auth/sign-in.server";
 import { getSession, safeRedirect } from "~/modules/auth/session.server";
 import { Link } from "react-router";
+import { useAppName } from "~/lib/app-name";
 import { route } from "~/lib/routes";
 import { Sparkles } from "lucide-react";
 
@@ -61,13 +62,14 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Login({ loaderData }: Route.ComponentProps) {
+  const appName = useAppName();
   return (
     <main className="flex min-h-svh flex-col items-center justify-center gap-6 bg-muted/40 p-4">
       <Link to={route("welcome")} className="flex items-center gap-2 text-lg font-semibold">
         <span className="flex size-8 items-center justify-center rounded-lg bg-brand text-brand-foreground">
           <Sparkles className="size-4" />
         </span>
-        Questline
+        {appName}
       </Link>
       <Card className="w-full max-w-sm">
         <CardContent>

@@ -4,6 +4,7 @@ import type { Route } from "./+types/welcome";
 import { AppearanceSwitch } from "~/components/appearance-switch";
 import { SignInDialog } from "~/components/auth/sign-in-dialog";
 import { Button } from "~/components/ui/button";
+import { useAppName } from "~/lib/app-name";
 import { pageTitle } from "~/lib/meta";
 import { route } from "~/lib/routes";
 import { useRootData } from "~/root";
@@ -42,7 +43,7 @@ const BROWSE = [
 
 export default function Welcome() {
   const root = useRootData();
-  const appName = root?.appName ?? "Questline";
+  const appName = useAppName();
   return (
     <div className="flex min-h-svh flex-col">
       <header className="mx-auto flex w-full max-w-6xl items-center justify-between gap-4 p-4 sm:px-6">
