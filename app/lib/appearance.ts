@@ -1,4 +1,4 @@
-/** SPEC.md §4 and §9: system, light or dark, kept in local storage and in a cookie for a year. */
+/** Appearance: system, light or dark, kept in local storage and in a cookie for a year. */
 export const APPEARANCES = ["system", "light", "dark"] as const;
 export type Appearance = (typeof APPEARANCES)[number];
 export const APPEARANCE_KEY = "appearance";

@@ -1,4 +1,4 @@
-/** SPEC.md §1: "{page} - {product}", or the product name alone. */
+/** A page title: "{page} - {product}", or the product name alone. */
 export function pageTitle(appName: string, page?: string) {
   return page ? `${page} - ${appName}` : appName;
 }

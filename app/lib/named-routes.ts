@@ -1,5 +1,5 @@
 /**
- * Named routes (SPEC.md §2): a URL is built from a route's name and its parameters. Parameters
+ * Named routes: a URL is built from a route's name and its parameters. Parameters
  * come as an array (positional) or an object (by name; extra keys become the query string). A
  * parameter given as an object (a model) contributes its route-model binding key, else its `id`.
  * Default parameter values apply where a parameter is not given.

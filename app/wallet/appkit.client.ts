@@ -113,7 +113,7 @@ function questlineSiwx({ appName, callbacks }: Pick<WalletOptions, "appName" | "
       if (!response.ok) return [];
       const { signed } = (await response.json()) as { signed: boolean };
       if (!signed) return [];
-      // The network to return to when a sign-in for another one is cancelled (SPEC.md §4). AppKit
+      // The network to return to when a sign-in for another one is cancelled: the last one with a session. AppKit
       // remembers it only after a signature in this page, not for a session from before a reload.
       const network = ChainController.getAllRequestedCaipNetworks().find((n) => n.caipNetworkId === chainId);
       if (network) ChainController.setLastConnectedSIWECaipNetwork(network);

@@ -3,7 +3,7 @@ import { arbitrum, base, blast, bsc, linea, sepolia } from "viem/chains";
 import { hasWalletCloud } from "./wallet-cloud";
 
 /**
- * What the server hands the browser to reach the chains (SPEC.md §2 "initial page props"): the
+ * What the server hands the browser to reach the chains (the initial page props): the
  * local development chain's RPC, the three node providers' keys, and the wallet-modal project id.
  * Nothing else about the server's configuration reaches the browser.
  */
@@ -56,7 +56,7 @@ export const localChain = defineChain({
   testnet: true,
 });
 
-/** The six chains with node endpoints (SPEC.md §9). */
+/** The six chains with node endpoints: Sepolia, BNB Smart Chain, Arbitrum, Base, Linea and Blast. */
 export const ENDPOINT_CHAIN_IDS = [sepolia.id, bsc.id, arbitrum.id, base.id, linea.id, blast.id] as const;
 
 /** Each provider's endpoint pattern per chain; `{key}` is the provider key. A chain a provider lacks is absent. */

@@ -11,7 +11,7 @@ export const CHAIN_NAMES: Record<number, string> = {
   [LOCAL_CHAIN_ID]: "Questline Local",
 };
 
-/** SPEC.md §9: `0x` and the first 4 characters after it, an ellipsis, the last 4 of a 42-character address. */
+/** An address shortened for display: `0x` and the first 4 characters after it, an ellipsis, the last 4 of a 42-character address. */
 export function shortAddress(address: string | null | undefined): string | null {
   if (!address) return null;
   if (address.length !== 42) return address;

@@ -27,7 +27,7 @@ export const walletTest = base.extend<{ cloud: CloudStub; wallet: TestWallet }>(
   },
 });
 
-/** SPEC.md §9: `0x`, the first 4 characters after it, an ellipsis, the last 4. */
+/** An address as shown: `0x`, the first 4 characters after it, an ellipsis, the last 4. */
 export const short = (address: string) => `${address.slice(0, 6)}…${address.slice(-4)}`;
 
 /** The wallet modal (AppKit's web component; Playwright's locators reach into its shadow roots). */

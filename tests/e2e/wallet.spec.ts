@@ -161,7 +161,7 @@ test("switching to Sepolia asks to sign for that chain: cancelling goes back to 
   await expect(signStep(page)).toBeVisible();
   expect(wallet.chainId).toBe(SEPOLIA);
 
-  // SPEC: cancelling a required sign-in returns to the last network with a session.
+  // Cancelling a required sign-in returns to the last network with a session.
   await cancelSignature(page);
   await expect(signStep(page)).toBeHidden();
   await expect.poll(() => wallet.chainId).toBe(LOCAL);
@@ -192,7 +192,7 @@ test("after a reload, cancelling the signature for another network goes back to 
   await expect(signStep(page)).toBeVisible();
   expect(wallet.chainId).toBe(SEPOLIA);
 
-  // The session from before the reload counts as the last network signed on (SPEC.md §4).
+  // The session from before the reload counts as the last network signed on .
   await cancelSignature(page);
   await expect(signStep(page)).toBeHidden();
   await expect.poll(() => wallet.chainId).toBe(LOCAL);
@@ -207,7 +207,7 @@ test("cancelling the first signature disconnects the wallet and signs nobody in"
   await page.goto("/login");
   await page.getByRole("button", { name: "Continue with a wallet" }).click();
   await connectTestWallet(page);
-  // No network has a session yet: the SPEC's "else disconnect".
+  // No network has a session yet: cancelling disconnects the wallet.
   await cancelSignature(page);
   await expect(signStep(page)).toBeHidden();
   await expect.poll(() => wallet.approved).toBe(false);

@@ -282,7 +282,7 @@ function injectProvider({ info, binding }: { info: typeof TEST_WALLET_INFO; bind
       }
     }
   };
-  // The root loader's page props name the local chain's RPC (SPEC.md §2).
+  // The root loader's page props name the local chain's RPC.
   const rpcUrl = () => {
     const router = (window as unknown as { __reactRouterDataRouter?: { state: { loaderData: Record<string, unknown> } } })
       .__reactRouterDataRouter;

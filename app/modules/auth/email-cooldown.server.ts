@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { emailCodeCooldown } from "#db/schema/auth";
 import type { Db } from "~/lib/db.server";
 
-/** SPEC.md §5 and §9: an address gets at most one sign-in e-mail every 30 seconds. */
+/** The sending rule: an address gets at most one sign-in e-mail every 30 seconds. */
 export const EMAIL_COOLDOWN_SECONDS = 30;
 
 export type CooldownClaim = { ok: true } | { ok: false; retryAfterSeconds: number };

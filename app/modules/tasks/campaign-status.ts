@@ -1,4 +1,4 @@
-/** SPEC/DESIGN: a campaign is a draft until published, then scheduled, live or ended by its dates. */
+/** A campaign is a draft until published, then scheduled, live or ended by its dates. */
 export type CampaignStatus = "draft" | "scheduled" | "live" | "ended";
 
 export function campaignStatus(c: { publishedAt: Date | null; startsAt: Date; endsAt: Date }, now = new Date()): CampaignStatus {

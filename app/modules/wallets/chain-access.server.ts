@@ -5,7 +5,7 @@ import { chainTransport, LOCAL_CHAIN_ID, nodeEndpoints, type ChainConfig } from 
 import { LOCAL_PROJECT_ID } from "~/wallet/wallet-cloud";
 
 export type ChainAccess = {
-  /** The page props the browser gets (SPEC.md §2). */
+  /** The initial page props the browser gets: what it needs to reach the chains, nothing more. */
   config: ChainConfig;
   /** Chains members may sign in on. */
   chainIds: number[];
