@@ -1,0 +1,31 @@
+import type { RouteConfigEntry } from "@react-router/dev/routes";
+import { describe, expect, it } from "vitest";
+import routeConfig from "../routes";
+import { ROUTES } from "./routes";
+
+/** Every URL pattern the router serves, from app/routes.ts (layouts add no segment). */
+function servedPaths(entries: RouteConfigEntry[], parent = ""): string[] {
+  return entries.flatMap((entry) => {
+    const path = entry.path ? `${parent}/${entry.path}` : parent;
+    const own = entry.index || (entry.path && !entry.children) ? [path || "/"] : [];
+    return [...own, ...servedPaths(entry.children ?? [], path)];
+  });
+}
+
+/** Served paths with no name, on purpose: machine endpoints, files and the catch-all. */
+const UNNAMED = ["/healthz", "/api/auth/*", "/api/chain/tx", "/avatars/:file", "/uploads/:file", "/settings", "/*"];
+
+describe("the named routes", () => {
+  const served = servedPaths(routeConfig);
+
+  it("name only paths the router serves", () => {
+    expect(served).toContain("/projects/:project/campaigns/:campaign/rewards/:reward/edit");
+    const missing = Object.entries(ROUTES).filter(([, { path }]) => !served.includes(path));
+    expect(missing).toEqual([]);
+  });
+
+  it("name every page the router serves, but the machine endpoints", () => {
+    const named = new Set(Object.values(ROUTES).map((r) => r.path as string));
+    expect(served.filter((path) => !named.has(path) && !UNNAMED.includes(path))).toEqual([]);
+  });
+});
