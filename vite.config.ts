@@ -95,8 +95,8 @@ function standIn(specifier: string | RegExp, replacement: string): Plugin {
  *
  * The module graph is recorded as it is parsed; the walk enters a package only from our code or
  * from inside that package, never through a barrel's re-exports of other packages (which
- * tree-shaking would mostly drop), and skips app/wallet/chain-config.ts, which the shell imports
- * only for constants that are inlined (see `inlineConst` below).
+ * tree-shaking would mostly drop). The shell names networks through app/wallet/chains.ts and
+ * local-chain-id.ts, never chain-config.ts: that one holds viem's transports and chain objects.
  */
 function pageShell() {
   const staticImports = new Map<string, readonly string[]>();
@@ -108,7 +108,7 @@ function pageShell() {
     const stack = root ? [root] : [];
     while (stack.length > 0) {
       const id = stack.pop()!;
-      if (found.has(id) || /[\\/]app[\\/]wallet[\\/]chain-config\.ts$/.test(id)) continue;
+      if (found.has(id)) continue;
       found.add(id);
       const from = packageOf(id);
       stack.push(...(staticImports.get(id) ?? []).filter((dep) => from === undefined || [undefined, from].includes(packageOf(dep))));
@@ -170,12 +170,6 @@ export default defineConfig({
     client: {
       build: {
         rolldownOptions: {
-          // The page shell (app/wallet/chains.ts) takes LOCAL_CHAIN_ID from chain-config.ts, whose
-          // node transports (viem's http/fallback, five chains' formatters) only the wallet uses.
-          // Inlining imported constants, with chain-config.ts declared free of side effects, lets
-          // the shell drop that import, so chain-config.ts and its viem code load with the wallet.
-          optimization: { inlineConst: { mode: "all", pass: 1 } },
-          treeshake: { moduleSideEffects: [{ test: /[\\/]app[\\/]wallet[\\/]chain-config\.ts$/, sideEffects: false }] },
           output: {
             codeSplitting: {
               groups: [

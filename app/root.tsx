@@ -7,7 +7,7 @@ import { AppearanceProvider, useAppearance } from "~/hooks/use-appearance";
 import { useAppName } from "~/lib/app-name";
 import { appearanceFromCookie, systemAppearanceScript } from "~/lib/appearance";
 import { checkFormBody } from "~/lib/form-body.server";
-import { servicesContext } from "~/lib/services.server";
+import { servicesContext } from "~/services/services.server";
 import { getSession, provideSession } from "~/modules/auth/session.server";
 import { referralCookie, referrerFromUrl } from "~/modules/users/referrals.server";
 import { nonceContext } from "~/lib/nonce";

@@ -22,7 +22,7 @@ import { questTokenAbi } from "../contracts/generated/quest-token.ts";
 import { user } from "../db/schema/auth.ts";
 import { deposit, depositCursor } from "../db/schema/ledger.ts";
 import { openDatabase } from "../app/lib/db.server.ts";
-import { loadEnv } from "../app/lib/env.server.ts";
+import { loadEnv } from "../app/services/env.server.ts";
 import { startLocalChain } from "../app/lib/local-chain.server.ts";
 import { createLogger } from "../app/lib/logger.server.ts";
 import { ensureLocalContracts } from "../app/modules/chain/contracts.server.ts";

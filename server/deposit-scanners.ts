@@ -1,8 +1,8 @@
 import { createPublicClient } from "viem";
-import type { Services } from "~/lib/services.server";
+import type { Services } from "~/services/services.server";
 import { scanDeposits } from "~/modules/deposits/scanner.server";
 import { questAsset } from "~/modules/ledger/assets";
-import { LOCAL_CHAIN_ID } from "~/wallet/chain-config";
+import { LOCAL_CHAIN_ID } from "~/wallet/local-chain-id";
 import { every, failureReporter } from "./every";
 
 export type DepositScannerServices = Pick<Services, "database" | "logger" | "env" | "chains" | "contracts">;

@@ -1,7 +1,7 @@
 import { createServer, request as httpRequest, type Server } from "node:http";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadEnv } from "~/lib/env.server";
+import { loadEnv } from "~/services/env.server";
 import { createLogger } from "~/lib/logger.server";
 import { BODY_LIMIT_BYTES, bodyLimit, clientAddress, oneLoopbackName, plainAddressesOnly, sameOriginOnly, securityHeaders } from "./http";
 

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { NextFunction, Request, Response } from "express";
-import type { Env } from "~/lib/env.server";
+import type { Env } from "~/services/env.server";
 import type { Logger } from "~/lib/logger.server";
 import { hasControlCharacter } from "~/lib/form-text";
 import { CLIENT_IP_HEADER } from "~/modules/auth/auth.server";

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { twMerge } from "tailwind-merge";
 import { describe, expect, it } from "vitest";
-import { appSources } from "../../tests/setup/app-sources";
+import { appSources } from "#tests/setup/app-sources";
 import { mergeClasses } from "./class-names";
 
 /**

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Database } from "./db.server";
-import { createTestDatabase } from "../../tests/setup/test-db";
+import { createTestDatabase } from "#tests/setup/test-db";
 import { loggableError } from "./loggable-error";
 
 let database: Database;

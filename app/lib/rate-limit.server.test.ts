@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Database } from "./db.server";
-import { createTestDatabase } from "../../tests/setup/test-db";
+import { createTestDatabase } from "#tests/setup/test-db";
 import { withinRateLimit } from "./rate-limit.server";
 
 let database: Database;

@@ -1,5 +1,5 @@
 import type { Route } from "./+types/api.auth";
-import { servicesContext } from "~/lib/services.server";
+import { servicesContext } from "~/services/services.server";
 import { isPublicAuthEndpoint } from "~/modules/auth/public-endpoints";
 
 /**

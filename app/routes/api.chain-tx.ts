@@ -1,8 +1,8 @@
 import { createPublicClient, type Hex } from "viem";
 import { z } from "zod";
 import type { Route } from "./+types/api.chain-tx";
-import { questTokenAbi } from "../../contracts/generated/quest-token.ts";
-import { servicesContext } from "~/lib/services.server";
+import { questTokenAbi } from "#contracts/generated/quest-token";
+import { servicesContext } from "~/services/services.server";
 import { requireUser } from "~/modules/auth/session.server";
 import { transactionStatus } from "~/modules/chain/tx-status.server";
 import { NATIVE_SYMBOLS } from "~/wallet/chains";

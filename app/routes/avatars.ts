@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import type { Route } from "./+types/avatars";
-import { servicesContext } from "~/lib/services.server";
+import { servicesContext } from "~/services/services.server";
 import { readAvatar } from "~/modules/users/avatar.server";
 
 /** Uploaded avatars. Names are random and never reused, so they are cached for good. */

@@ -15,9 +15,10 @@ import { formText, parseForm } from "~/lib/forms";
 import { route } from "~/lib/routes";
 import { pageTitle } from "~/lib/meta";
 import { withinRateLimit } from "~/lib/rate-limit.server";
-import { servicesContext } from "~/lib/services.server";
+import { servicesContext } from "~/services/services.server";
 import { requireUser } from "~/modules/auth/session.server";
 import { isOperator } from "~/modules/projects/operators.server";
+import type { BalanceActionData } from "~/modules/balance/balance-page";
 import { loadBalancePage } from "~/modules/balance/balance-page.server";
 import { cancelWithdrawal, requestWithdrawal, retryWithdrawal, withdrawalLimits } from "~/modules/withdrawals/withdrawals.server";
 import { withdrawalFormSchema } from "~/modules/withdrawals/withdrawal.schema";
@@ -36,11 +37,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   ]);
   return { ...page, operator };
 }
-
-export type BalanceActionData =
-  | { intent: "withdraw"; ok: true; id: string }
-  | { intent: "withdraw"; ok: false; errors: Partial<Record<"amount" | "destination" | "form", string>> }
-  | { intent: "cancel" | "retry"; ok: boolean; id: string; error?: string };
 
 const rowSchema = z.object({ id: z.string().regex(/^0x[0-9a-f]{64}$/i) });
 

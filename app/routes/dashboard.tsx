@@ -9,7 +9,7 @@ import { TrendingTasks } from "~/components/dashboard/trending-tasks";
 import { PageHeader } from "~/components/page-header";
 import { useAppName } from "~/lib/app-name";
 import { pageTitle } from "~/lib/meta";
-import { servicesContext } from "~/lib/services.server";
+import { servicesContext } from "~/services/services.server";
 import { InvitationsCard } from "~/components/projects/invitations-card";
 import { invitationCards } from "~/modules/projects/invitation-cards.server";
 import { requireUser } from "~/modules/auth/session.server";

@@ -2,7 +2,7 @@ import { Inbox } from "lucide-react";
 import { data } from "react-router";
 import type { Route } from "./+types/dev.mail";
 import { pageTitle } from "~/lib/meta";
-import { servicesContext } from "~/lib/services.server";
+import { servicesContext } from "~/services/services.server";
 import { listDevMail } from "~/modules/mail/dev-inbox.server";
 
 export function meta({ matches }: Route.MetaArgs) {

@@ -1,7 +1,7 @@
 import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
-import { servicesContext } from "~/lib/services.server";
-import { createTestServices } from "../../tests/setup/test-services";
+import { servicesContext } from "~/services/services.server";
+import { createTestServices } from "#tests/setup/test-services";
 import { loader } from "./healthz";
 
 async function health(services: Awaited<ReturnType<typeof createTestServices>>) {

@@ -1,5 +1,5 @@
 import type { Route } from "./+types/healthz";
-import { servicesContext } from "~/lib/services.server";
+import { servicesContext } from "~/services/services.server";
 
 /** 200 when the database answers, 503 otherwise. */
 export async function loader({ context }: Route.LoaderArgs) {

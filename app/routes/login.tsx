@@ -4,7 +4,7 @@ import { SignInForm } from "~/components/auth/sign-in-form";
 import { Card, CardContent } from "~/components/ui/card";
 import { parseForm } from "~/lib/forms";
 import { pageTitle } from "~/lib/meta";
-import { servicesContext } from "~/lib/services.server";
+import { servicesContext } from "~/services/services.server";
 import { signInSchema } from "~/modules/auth/sign-in.schema";
 import { sendSignInEmail, signInWithCode, signInWithPassword } from "~/modules/auth/sign-in.server";
 import { getSession, safeRedirect } from "~/modules/auth/session.server";
@@ -23,10 +23,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (await getSession(context)) throw redirect(redirectTo);
   return { redirectTo, linkFailed: url.searchParams.has("error") };
 }
-
-export type SignInActionData =
-  | { step: "code"; email: string; resent?: boolean }
-  | { step: "email" | "code" | "password"; email?: string; errors: Record<string, string> };
 
 /** One action for the page and the modal: send the e-mail, check a code, or check a password. */
 export async function action({ request, context }: Route.ActionArgs) {

@@ -1,6 +1,6 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/logout";
-import { servicesContext } from "~/lib/services.server";
+import { servicesContext } from "~/services/services.server";
 import { signOut } from "~/modules/auth/sign-in.server";
 
 export async function action({ request, context }: Route.ActionArgs) {

@@ -2,7 +2,7 @@ import { ShoppingCart, Store } from "lucide-react";
 import { useEffect, useState, type FormEvent } from "react";
 import { useRevalidator } from "react-router";
 import type { Route } from "./+types/sale";
-import { tokenSaleAbi } from "../../contracts/generated/token-sale.ts";
+import { tokenSaleAbi } from "#contracts/generated/token-sale";
 import { AmountField } from "~/components/chain/amount-field";
 import { TxProgress } from "~/components/chain/tx-progress";
 import { useContractTx } from "~/components/chain/use-contract-tx";
@@ -14,7 +14,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/com
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from "~/components/ui/dialog";
 import { toast } from "~/components/ui/toaster";
 import { pageTitle } from "~/lib/meta";
-import { servicesContext } from "~/lib/services.server";
+import { servicesContext } from "~/services/services.server";
 import { requireUser } from "~/modules/auth/session.server";
 import { checkAmount, costOf, formatAmount, parseAmount, tokensFor } from "~/modules/chain/amounts";
 import { countdown, salePhase, saleRefusal, type SaleFacts } from "~/modules/chain/checks";

@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import type { Route } from "./+types/uploads";
-import { servicesContext } from "~/lib/services.server";
+import { servicesContext } from "~/services/services.server";
 import { readImage } from "~/modules/users/avatar.server";
 
 /** Images members submitted for tasks. Names are random and never reused. */

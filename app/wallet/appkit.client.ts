@@ -5,7 +5,8 @@ import { WagmiAdapter } from "@reown/appkit-adapter-wagmi";
 import { bsc, defineChain, sepolia, type AppKitNetwork } from "@reown/appkit/networks";
 import { getAddress } from "viem";
 import { createSiweMessage } from "viem/siwe";
-import { chainTransport, LOCAL_CHAIN_ID, nodeEndpoints, walletFeatures, type ChainConfig } from "./chain-config";
+import { chainTransport, nodeEndpoints, walletFeatures, type ChainConfig } from "./chain-config";
+import { LOCAL_CHAIN_ID } from "./local-chain-id";
 import { hasWalletCloud } from "./wallet-cloud";
 
 /**

@@ -2,15 +2,8 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it, vi } from "vitest";
 import { arbitrum, base, blast, bsc, linea, sepolia } from "viem/chains";
-import {
-  chainTransport,
-  ENDPOINT_CHAIN_IDS,
-  LOCAL_CHAIN_ID,
-  nodeEndpoints,
-  RANK_INTERVAL_MS,
-  RETRY_COUNT,
-  walletFeatures,
-} from "./chain-config";
+import { chainTransport, ENDPOINT_CHAIN_IDS, nodeEndpoints, RANK_INTERVAL_MS, RETRY_COUNT, walletFeatures } from "./chain-config";
+import { LOCAL_CHAIN_ID } from "./local-chain-id";
 import { hasWalletCloud, LOCAL_PROJECT_ID } from "./wallet-cloud";
 import { shortAddress } from "./chains";
 

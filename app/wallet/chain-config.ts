@@ -1,5 +1,6 @@
 import { defineChain, fallback, http, type Transport } from "viem";
 import { arbitrum, base, blast, bsc, linea, sepolia } from "viem/chains";
+import { LOCAL_CHAIN_ID } from "./local-chain-id";
 import { hasWalletCloud } from "./wallet-cloud";
 
 /**
@@ -45,7 +46,6 @@ export function walletFeatures(config: Pick<ChainConfig, "projectId">): {
 export const SWAP_CHAIN_IDS: readonly number[] = [bsc.id];
 
 /** The local development chain (anvil). */
-export const LOCAL_CHAIN_ID = 31337;
 
 /** The local development chain (anvil), as viem describes a chain. */
 export const localChain = defineChain({

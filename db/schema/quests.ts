@@ -1,6 +1,7 @@
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { user } from "./auth.ts";
 import { project } from "./projects.ts";
+import { TASK_TYPES } from "../../app/modules/tasks/task-types.ts";
 
 /** A time-boxed set of tasks. Draft until published; then scheduled, live or ended by its dates. */
 export const campaign = pgTable(
@@ -40,18 +41,6 @@ export const crusade = pgTable(
   },
   (t) => [uniqueIndex("crusade_project_slug_key").on(t.projectId, t.slug)],
 );
-
-export const TASK_TYPES = [
-  "visit_link",
-  "quiz",
-  "submit_text",
-  "submit_url",
-  "submit_image",
-  "hold_token",
-  "wallet_connected",
-  "referral",
-] as const;
-export type TaskType = (typeof TASK_TYPES)[number];
 
 /** The atomic unit of work. `config` holds the type's settings (validated by the task schemas). */
 export const task = pgTable(

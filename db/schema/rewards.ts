@@ -3,23 +3,13 @@ import { sql } from "drizzle-orm";
 import { user } from "./auth.ts";
 import { units } from "./ledger.ts";
 import { campaign } from "./quests.ts";
+import { DISTRIBUTIONS, POOL_STATUSES, REWARD_KINDS } from "../../app/modules/rewards/pool-types.ts";
 
 /**
  * Reward pools: what a campaign pays when it ends, on top of its tasks' XP. An `xp` pool awards
  * XP; a `token` pool pays an asset from the project's treasury, escrowed in the pool's own ledger
  * account from the moment it is saved (decision 022).
  */
-export const REWARD_KINDS = ["xp", "token"] as const;
-export type RewardKind = (typeof REWARD_KINDS)[number];
-export const DISTRIBUTIONS = ["fcfs", "raffle", "ranking", "everyone"] as const;
-export type Distribution = (typeof DISTRIBUTIONS)[number];
-/**
- * `open` until the campaign ends; a raffle is then `frozen` (entrants fixed, waiting for its
- * block); `paid` once every grant is written and paid.
- */
-export const POOL_STATUSES = ["open", "frozen", "distributing", "paid"] as const;
-export type PoolStatus = (typeof POOL_STATUSES)[number];
-
 export const rewardPool = pgTable(
   "reward_pool",
   {

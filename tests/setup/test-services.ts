@@ -1,9 +1,9 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { loadEnv, type Env } from "~/lib/env.server";
+import { loadEnv, type Env } from "~/services/env.server";
 import { createLogger } from "~/lib/logger.server";
-import type { Services } from "~/lib/services.server";
+import type { Services } from "~/services/services.server";
 import { createAuth } from "~/modules/auth/auth.server";
 import { createMailer } from "~/modules/mail/mailer.server";
 import { createChainAccess } from "~/modules/wallets/chain-access.server";

@@ -5,7 +5,7 @@ import { toast } from "~/components/ui/toaster";
 import { Button } from "~/components/ui/button";
 import { Field, fieldProps } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
-import type { SignInActionData } from "~/routes/login";
+import type { SignInActionData } from "~/modules/auth/sign-in.schema";
 import { OtpInput } from "./otp-input";
 import { WalletSignInButton } from "./wallet-sign-in-button";
 

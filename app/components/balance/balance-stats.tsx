@@ -1,6 +1,6 @@
 import { Stat } from "~/components/chain/wallet-gate";
 import { formatAmount } from "~/modules/chain/amounts";
-import type { BalancePage } from "~/modules/balance/balance-page.server";
+import type { BalancePage } from "~/modules/balance/balance-page";
 
 type Props = Pick<BalancePage, "balances" | "chain" | "asset">;
 

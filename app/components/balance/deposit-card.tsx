@@ -1,7 +1,7 @@
 import { ArrowDownToLine, CreditCard } from "lucide-react";
 import { useCallback, useEffect, useRef, useState, type FormEvent } from "react";
-import { depositVaultAbi } from "../../../contracts/generated/deposit-vault.ts";
-import { questTokenAbi } from "../../../contracts/generated/quest-token.ts";
+import { depositVaultAbi } from "#contracts/generated/deposit-vault";
+import { questTokenAbi } from "#contracts/generated/quest-token";
 import { AmountField } from "~/components/chain/amount-field";
 import { TxProgress } from "~/components/chain/tx-progress";
 import { useContractTx } from "~/components/chain/use-contract-tx";
@@ -10,13 +10,11 @@ import { WalletGate } from "~/components/chain/wallet-gate";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { toast } from "~/components/ui/toaster";
-import type { BalancePage } from "~/modules/balance/balance-page.server";
+import type { VaultChain } from "~/modules/balance/balance-page";
 import { checkAmount, formatAmount } from "~/modules/chain/amounts";
 import { isBusy } from "~/modules/chain/tx-machine";
-import { LOCAL_CHAIN_ID } from "~/wallet/chain-config";
+import { LOCAL_CHAIN_ID } from "~/wallet/local-chain-id";
 import { useWallet } from "~/wallet/wallet-provider";
-
-type Chain = Extract<BalancePage["chain"], { ok: true }>;
 
 /**
  * Deposit by amount: the wallet approves the vault for the amount (when its allowance is short),
@@ -29,7 +27,7 @@ export function DepositCard({
   onSent,
   into = { title: "Deposit", description: `From your wallet on ${chain.chainName} into your Questline balance.`, credited: "your balance is credited", key: "deposit" },
 }: {
-  chain: Chain;
+  chain: VaultChain;
   depositRef: string;
   onSent: () => void;
   /** Where the deposit goes (a project's treasury instead of the member's balance), in words, and its transaction's storage key. */

@@ -6,9 +6,8 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { toast } from "~/components/ui/toaster";
-import type { BalancePage } from "~/modules/balance/balance-page.server";
+import type { BalanceActionData, BalancePage } from "~/modules/balance/balance-page";
 import { formatAmount } from "~/modules/chain/amounts";
-import type { BalanceActionData } from "~/routes/balance";
 
 type Props = Pick<BalancePage, "deposits" | "withdrawals" | "paused">;
 

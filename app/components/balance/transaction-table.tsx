@@ -4,7 +4,7 @@ import { EmptyState } from "~/components/empty-state";
 import { Pagination } from "~/components/pagination";
 import { Badge } from "~/components/ui/badge";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
-import type { BalancePage } from "~/modules/balance/balance-page.server";
+import type { BalancePage } from "~/modules/balance/balance-page";
 import { formatAmount } from "~/modules/chain/amounts";
 import { LocalTime } from "~/components/campaigns/local-time";
 

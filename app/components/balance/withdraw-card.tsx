@@ -8,10 +8,9 @@ import { FormError } from "~/components/ui/form-error";
 import { Input } from "~/components/ui/input";
 import { Select } from "~/components/ui/select";
 import { toast } from "~/components/ui/toaster";
-import type { BalancePage } from "~/modules/balance/balance-page.server";
+import type { BalanceActionData, BalancePage } from "~/modules/balance/balance-page";
 import { formatAmount } from "~/modules/chain/amounts";
 import { route } from "~/lib/routes";
-import type { BalanceActionData } from "~/routes/balance";
 
 type Props = { balance: BalancePage["balances"][number]; limits: BalancePage["limits"]; destinations: string[]; paused: boolean };
 

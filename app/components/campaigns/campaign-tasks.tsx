@@ -5,9 +5,9 @@ import { EmptyState } from "~/components/empty-state";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { route } from "~/lib/routes";
-import type { TaskBlock } from "~/modules/tasks/task-page.server";
+import type { TaskBlock } from "~/modules/tasks/task-page";
 import { TASK_TYPE_LABELS } from "~/modules/tasks/task.schema";
-import type { TaskType } from "#db/schema/quests";
+import type { TaskType } from "~/modules/tasks/task-types";
 import { LocalTime } from "./local-time";
 import { TaskStateBadge, TaskStateIcon, type MemberTaskState } from "./task-state";
 

@@ -8,7 +8,7 @@ import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { DISTRIBUTION_LABELS } from "~/modules/rewards/reward.schema";
 import { ownGrantLine, paidLine, poolHeadline, poolSummary, poolUnit, rankTiers, type PoolTerms } from "~/modules/rewards/pool-words";
-import type { Distribution, PoolStatus } from "#db/schema/rewards";
+import type { Distribution, PoolStatus } from "~/modules/rewards/pool-types";
 import { route } from "~/lib/routes";
 
 export type RewardPoolView = PoolTerms & {

@@ -10,7 +10,7 @@ import { FormActions } from "~/components/ui/form-parts";
 import { cn } from "~/lib/utils";
 import type { RewardPoolValues } from "~/modules/rewards/reward-form";
 import { DISTRIBUTION_LABELS, MAX_WINNERS } from "~/modules/rewards/reward.schema";
-import { DISTRIBUTIONS, type Distribution, type RewardKind } from "#db/schema/rewards";
+import { DISTRIBUTIONS, type Distribution, type RewardKind } from "~/modules/rewards/pool-types";
 import { Select } from "~/components/ui/select";
 import { formatAmount } from "~/modules/chain/amounts";
 

@@ -6,8 +6,8 @@ import { Button } from "~/components/ui/button";
 import { route } from "~/lib/routes";
 import { cn } from "~/lib/utils";
 import { TASK_TYPE_LABELS } from "~/modules/tasks/task.schema";
-import type { TaskType } from "#db/schema/quests";
-import type { TaskBlock } from "~/modules/tasks/task-page.server";
+import type { TaskBlock } from "~/modules/tasks/task-page";
+import type { TaskType } from "~/modules/tasks/task-types";
 
 export type CrusadeStep = {
   task: { id: string; title: string; description: string; type: TaskType; xp: number; published: boolean };

@@ -6,7 +6,7 @@ import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
 import { route } from "~/lib/routes";
 import { TASK_TYPE_LABELS } from "~/modules/tasks/task.schema";
-import type { TaskType } from "#db/schema/quests";
+import type { TaskType } from "~/modules/tasks/task-types";
 
 export type PickableTask = { id: string; title: string; type: TaskType; xp: number; published: boolean; crusade: { id: string; name: string } | null };
 

@@ -3,7 +3,7 @@ import { Link } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { route } from "~/lib/routes";
-import type { MemberReward } from "~/modules/rewards/member-rewards.server";
+import type { MemberReward } from "~/modules/rewards/member-rewards";
 import { poolAmount } from "~/modules/rewards/pool-words";
 
 /** The member's latest rewards won, with the way to all of them. */

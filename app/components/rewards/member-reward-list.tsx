@@ -4,7 +4,7 @@ import { LocalTime } from "~/components/campaigns/local-time";
 import { Badge } from "~/components/ui/badge";
 import { route } from "~/lib/routes";
 import { cn } from "~/lib/utils";
-import type { MemberReward, RewardFilter } from "~/modules/rewards/member-rewards.server";
+import type { MemberReward, RewardFilter } from "~/modules/rewards/member-rewards";
 import { ownGrantLine, poolAmount, poolHeadline } from "~/modules/rewards/pool-words";
 import { DISTRIBUTION_LABELS, rankAmount } from "~/modules/rewards/reward.schema";
 

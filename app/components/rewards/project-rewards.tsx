@@ -11,19 +11,28 @@ import { Input } from "~/components/ui/input";
 import { Select } from "~/components/ui/select";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { route } from "~/lib/routes";
-import type { BalancePage } from "~/modules/balance/balance-page.server";
+import type { VaultChain } from "~/modules/balance/balance-page";
 import { formatAmount } from "~/modules/chain/amounts";
-import { poolAmount, poolHeadline } from "~/modules/rewards/pool-words";
+import type { Asset } from "~/modules/ledger/assets";
+import type { PoolState } from "~/modules/rewards/pool-types";
+import { poolAmount, poolHeadline, type PoolTerms } from "~/modules/rewards/pool-words";
 import { DISTRIBUTION_LABELS } from "~/modules/rewards/reward.schema";
-import type { PoolState, projectRewards } from "~/modules/rewards/treasury.server";
 
-type Rewards = Awaited<ReturnType<typeof projectRewards>>;
-type Chain = Extract<BalancePage["chain"], { ok: true }>;
+/** A pool on the project's Rewards page (projectRewards): its terms, state, escrow and what it paid. */
+type ProjectPool = PoolTerms & {
+  id: string;
+  campaign: { slug: string; name: string };
+  state: PoolState;
+  escrowed: bigint;
+  returned: bigint;
+  paidTo: number;
+  paidTotal: bigint;
+};
 
 const symbolOf = (asset: string) => asset.split(":")[0]!;
 
 /** The project's treasury: what it holds per token, free to escrow into new token rewards. */
-export function TreasuryCard({ treasury }: { treasury: Rewards["treasury"] }) {
+export function TreasuryCard({ treasury }: { treasury: { asset: Asset; balance: bigint }[] }) {
   return (
     <Card>
       <CardHeader>
@@ -53,7 +62,7 @@ export function TreasuryCard({ treasury }: { treasury: Rewards["treasury"] }) {
 }
 
 /** Fund: tokens from the member's own available balance to the treasury, at once. */
-export function FundProject({ own, requestKey, errors }: { own: Rewards["own"]; requestKey: string; errors: Record<string, string> }) {
+export function FundProject({ own, requestKey, errors }: { own: { asset: Asset; available: bigint }[]; requestKey: string; errors: Record<string, string> }) {
   const navigation = useNavigation();
   return (
     <Card>
@@ -99,7 +108,7 @@ export function FundProject({ own, requestKey, errors }: { own: Rewards["own"]; 
 }
 
 /** A deposit from the member's wallet straight into the treasury, with the project's own reference. */
-export function ProjectDeposit({ chain, depositRef, projectName }: { chain: Chain | null; depositRef: string; projectName: string }) {
+export function ProjectDeposit({ chain, depositRef, projectName }: { chain: VaultChain | null; depositRef: string; projectName: string }) {
   const revalidator = useRevalidator();
   if (!chain) {
     return (
@@ -141,7 +150,7 @@ const STATE_BADGES: Record<PoolState, { label: string; variant: "outline" | "sec
 };
 
 /** Every pool of every campaign: its state, what it holds, paid and returned. */
-export function ProjectPools({ projectSlug, pools, manages }: { projectSlug: string; pools: Rewards["pools"]; manages: boolean }) {
+export function ProjectPools({ projectSlug, pools, manages }: { projectSlug: string; pools: ProjectPool[]; manages: boolean }) {
   if (pools.length === 0) {
     return (
       <EmptyState icon={Gift} title="No rewards yet">

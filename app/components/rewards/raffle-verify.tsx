@@ -5,9 +5,9 @@ import { LocalTime } from "~/components/campaigns/local-time";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
+import { useRootChains } from "~/hooks/root-data";
 import { route } from "~/lib/routes";
 import type { RaffleCheck, RaffleProof, RaffleVerification } from "~/modules/rewards/raffle-proof";
-import { useRootData } from "~/root";
 import type { ChainConfig } from "~/wallet/chain-config";
 import { CHAIN_NAMES } from "~/wallet/chains";
 
@@ -16,7 +16,7 @@ export const chainName = (chainId: number) => `${CHAIN_NAMES[chainId] ?? "Chain"
 export const n = (value: number | string) => Number(value).toLocaleString("en");
 
 export function CheckCard({ proof, drawn }: { proof: RaffleProof; drawn: boolean }) {
-  const chains = useRootData()?.chains;
+  const chains = useRootChains();
   // The same nodes after a revalidation are not a reason to check again.
   const configKey = JSON.stringify(chains ?? null);
   const config = useMemo(() => (JSON.parse(configKey) as ChainConfig | null) ?? undefined, [configKey]);

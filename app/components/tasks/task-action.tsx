@@ -6,9 +6,8 @@ import { Field, fieldProps } from "~/components/ui/field";
 import { ImageInput } from "~/components/ui/image-input";
 import { Input } from "~/components/ui/input";
 import { Textarea } from "~/components/ui/textarea";
-import type { AttemptOutcome } from "~/modules/tasks/attempt-form.server";
-import type { TaskBrief } from "~/modules/tasks/task-page.server";
-import type { ATTEMPT_KINDS } from "~/modules/tasks/attempt.schema";
+import type { ATTEMPT_KINDS, AttemptOutcome } from "~/modules/tasks/attempt.schema";
+import type { TaskBrief } from "~/modules/tasks/task-page";
 
 type Failure = Extract<AttemptOutcome, { ok: false }>;
 

@@ -1,9 +1,9 @@
 import { CalendarClock, CheckCircle2, Clock3, Flame, Repeat, Users } from "lucide-react";
 import { Link } from "react-router";
-import type { TaskType } from "#db/schema/quests";
 import { UserAvatar } from "~/components/ui/avatar";
 import { Badge } from "~/components/ui/badge";
 import { route } from "~/lib/routes";
+import type { TaskType } from "~/modules/tasks/task-types";
 import { placesLeft, placesText, RECURRENCE_LABELS, windowText } from "./task-format";
 
 /** What a card shows of a task (never its settings: a quiz's answers stay on the server). */

@@ -1,8 +1,8 @@
-import type { TaskType } from "#db/schema/quests";
 import { Field, fieldProps } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
 import { Select } from "~/components/ui/select";
 import { Textarea } from "~/components/ui/textarea";
+import type { TaskType } from "~/modules/tasks/task-types";
 
 type Props = {
   type: TaskType;

@@ -1,6 +1,5 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, useNavigation } from "react-router";
-import type { TaskType } from "#db/schema/quests";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { Field, fieldProps } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
@@ -8,6 +7,7 @@ import { Select } from "~/components/ui/select";
 import { Textarea } from "~/components/ui/textarea";
 import { CheckboxField, FormActions } from "~/components/ui/form-parts";
 import { DateTimeInput, TimeZoneHint, type DateValue } from "~/components/campaigns/date-time-input";
+import type { TaskType } from "~/modules/tasks/task-types";
 import { TaskConfigFields } from "./task-config-fields";
 import { VERIFICATION_LABELS } from "./task-format";
 

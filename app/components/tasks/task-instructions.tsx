@@ -5,7 +5,7 @@ import { toast } from "~/components/ui/toaster";
 import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
 import { route } from "~/lib/routes";
-import type { TaskBrief } from "~/modules/tasks/task-page.server";
+import type { TaskBrief } from "~/modules/tasks/task-page";
 
 const linkClass = "font-medium underline underline-offset-4 wrap-anywhere";
 

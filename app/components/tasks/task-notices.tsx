@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { route } from "~/lib/routes";
 import { cn } from "~/lib/utils";
-import type { TaskBlock } from "~/modules/tasks/task-page.server";
+import type { TaskBlock } from "~/modules/tasks/task-page";
 import type { MemberState } from "./task-card";
 import { LocalTime } from "~/components/campaigns/local-time";
 

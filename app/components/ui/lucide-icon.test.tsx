@@ -3,7 +3,7 @@ import path from "node:path";
 import { createElement, type ComponentType, type SVGProps } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { appSources } from "../../../tests/setup/app-sources";
+import { appSources } from "#tests/setup/app-sources";
 import createLucideIcon, { type IconData } from "./lucide-icon";
 
 const LUCIDE = path.resolve(import.meta.dirname, "../../../node_modules/lucide-react/dist/esm");

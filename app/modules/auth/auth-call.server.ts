@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Services } from "~/lib/services.server";
+import type { Services } from "~/services/services.server";
 import { CLIENT_IP_HEADER } from "./auth.server";
 
 const FORWARDED_HEADERS = ["cookie", "user-agent", CLIENT_IP_HEADER] as const;

@@ -8,7 +8,7 @@ import { z } from "zod";
 import * as authSchema from "#db/schema/auth";
 import * as walletSchema from "#db/schema/wallets";
 import type { Db } from "~/lib/db.server";
-import type { Env } from "~/lib/env.server";
+import type { Env } from "~/services/env.server";
 import type { Logger } from "~/lib/logger.server";
 import type { Mailer } from "~/modules/mail/mailer.server";
 import { changeEmailMail, signInMail } from "~/modules/mail/templates.server";

@@ -1,5 +1,5 @@
 import { createContext, redirect, type RouterContextProvider } from "react-router";
-import type { Services } from "~/lib/services.server";
+import type { Services } from "~/services/services.server";
 
 type SessionData = NonNullable<Awaited<ReturnType<Services["auth"]["api"]["getSession"]>>>;
 export type SessionUser = SessionData["user"];

@@ -21,3 +21,8 @@ export const passwordSignInSchema = z.object({
 export const signInSchema = z.discriminatedUnion("intent", [sendSchema, codeSchema, passwordSignInSchema], {
   error: "Choose how to sign in",
 });
+
+/** What the sign-in action answers (the /login page's and the sign-in modal's form): the code step, or errors by field. */
+export type SignInActionData =
+  | { step: "code"; email: string; resent?: boolean }
+  | { step: "email" | "code" | "password"; email?: string; errors: Record<string, string> };

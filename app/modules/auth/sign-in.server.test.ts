@@ -2,9 +2,9 @@ import { eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { emailCodeCooldown, user, verification } from "#db/schema/auth";
 import { devMail } from "#db/schema/mail";
-import type { Services } from "~/lib/services.server";
-import { browserRequest, createTestServices } from "../../../tests/setup/test-services";
-import { startSmtpCapture } from "../../../tests/setup/smtp-capture";
+import type { Services } from "~/services/services.server";
+import { browserRequest, createTestServices } from "#tests/setup/test-services";
+import { startSmtpCapture } from "#tests/setup/smtp-capture";
 import { sendSignInEmail, signInWithCode, signInWithPassword } from "./sign-in.server";
 
 let services: Services;

@@ -1,4 +1,4 @@
-import type { Services } from "~/lib/services.server";
+import type { Services } from "~/services/services.server";
 import { signInMail } from "~/modules/mail/templates.server";
 import { clearGuesses, takeGuess, type GuessKind } from "./account-guesses.server";
 import { callAuth, describeAuthError } from "./auth-call.server";

@@ -1,6 +1,6 @@
 import { inArray } from "drizzle-orm";
 import { deposit, withdrawal } from "#db/schema/ledger";
-import type { Services } from "~/lib/services.server";
+import type { Services } from "~/services/services.server";
 import { loadTokenScreen, readVault } from "~/modules/chain/token-reads.server";
 import { depositRefOf } from "~/modules/deposits/deposit-refs.server";
 import { listDeposits } from "~/modules/deposits/deposits.server";
@@ -10,6 +10,7 @@ import { listWallets } from "~/modules/wallets/wallets.server";
 import { withdrawalsPaused } from "~/modules/withdrawals/withdrawal-pause.server";
 import { listWithdrawals, withdrawalLimits } from "~/modules/withdrawals/withdrawals.server";
 import { CHAIN_NAMES } from "~/wallet/chains";
+import type { BalancePage } from "./balance-page";
 
 const PER_PAGE = 20;
 
@@ -37,7 +38,7 @@ const kindLabel = (kind: string) => KIND_LABELS[kind] ?? kind.charAt(0).toUpperC
  * vault and the connected wallet's tokens (`?chain=`, `?account=`), the deposit reference,
  * deposits and withdrawals under way, and a page of transactions (`?page=`).
  */
-export async function loadBalancePage(services: Pick<Services, "database" | "contracts" | "chains" | "logger" | "env">, userId: string, request: Request) {
+export async function loadBalancePage(services: Pick<Services, "database" | "contracts" | "chains" | "logger" | "env">, userId: string, request: Request): Promise<BalancePage> {
   const db = services.database.db;
   const url = new URL(request.url);
   const page = Math.max(1, Math.min(10_000, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1));
@@ -119,5 +120,3 @@ async function transactionRows(services: Pick<Services, "database">, items: Awai
     };
   });
 }
-
-export type BalancePage = Awaited<ReturnType<typeof loadBalancePage>>;

@@ -1,8 +1,8 @@
 import { createPublicClient, http } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEV_ADDRESSES } from "../../../contracts/dev-accounts.ts";
-import { depositVaultAbi } from "../../../contracts/generated/deposit-vault.ts";
-import { questTokenAbi } from "../../../contracts/generated/quest-token.ts";
+import { DEV_ADDRESSES } from "#contracts/dev-accounts";
+import { depositVaultAbi } from "#contracts/generated/deposit-vault";
+import { questTokenAbi } from "#contracts/generated/quest-token";
 import { startLocalChain, type LocalChain } from "~/lib/local-chain.server";
 import { createLogger } from "~/lib/logger.server";
 import { DEMO_TOKENS_PER_ACCOUNT, ensureLocalContracts } from "./contracts.server";

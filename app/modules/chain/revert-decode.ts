@@ -1,6 +1,6 @@
 import { BaseError, ContractFunctionRevertedError, decodeErrorResult, type Hex } from "viem";
-import { questTokenAbi } from "../../../contracts/generated/quest-token.ts";
-import { tokenSaleAbi } from "../../../contracts/generated/token-sale.ts";
+import { questTokenAbi } from "#contracts/generated/quest-token";
+import { tokenSaleAbi } from "#contracts/generated/token-sale";
 import { describeContractError, type DecodedError, type ErrorContext } from "./contract-errors";
 
 // Uses viem: imported by the server and by the wallet's lazily loaded code only, never by a page.

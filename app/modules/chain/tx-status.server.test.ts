@@ -2,9 +2,9 @@ import { createPublicClient, createWalletClient, encodeFunctionData, http, parse
 import { privateKeyToAccount } from "viem/accounts";
 import { anvil } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { deployQuestline } from "../../../contracts/deploy.ts";
-import { DEV_PRIVATE_KEYS } from "../../../contracts/dev-accounts.ts";
-import { questTokenAbi } from "../../../contracts/generated/quest-token.ts";
+import { deployQuestline } from "#contracts/deploy";
+import { DEV_PRIVATE_KEYS } from "#contracts/dev-accounts";
+import { questTokenAbi } from "#contracts/generated/quest-token";
 import { startLocalChain, type LocalChain } from "~/lib/local-chain.server";
 import { transactionStatus } from "./tx-status.server";
 

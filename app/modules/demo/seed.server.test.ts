@@ -1,12 +1,13 @@
 import { count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { project } from "#db/schema/projects";
-import { campaign, completion, crusade, task, TASK_TYPES } from "#db/schema/quests";
+import { campaign, completion, crusade, task } from "#db/schema/quests";
 import { rewardGrant, rewardPool } from "#db/schema/rewards";
 import type { Database } from "~/lib/db.server";
 import { boardKey, boardPage } from "~/modules/leaderboards/leaderboards.server";
 import { campaignStatus } from "~/modules/tasks/campaign-status";
-import { createTestDatabase } from "../../../tests/setup/test-db";
+import { TASK_TYPES } from "~/modules/tasks/task-types";
+import { createTestDatabase } from "#tests/setup/test-db";
 import { seedDemo } from "./seed.server";
 
 let database: Database;

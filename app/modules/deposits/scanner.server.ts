@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { BlockNotFoundError, getAddress, isAddressEqual, type Address, type Hex, type PublicClient } from "viem";
 import { z } from "zod";
-import { depositVaultAbi } from "../../../contracts/generated/deposit-vault.ts";
+import { depositVaultAbi } from "#contracts/generated/deposit-vault";
 import { deposit, depositCursor } from "#db/schema/ledger";
 import type { Db } from "~/lib/db.server";
 import type { Asset } from "~/modules/ledger/assets";

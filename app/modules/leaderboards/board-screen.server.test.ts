@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { user } from "#db/schema/auth";
 import type { Database } from "~/lib/db.server";
-import { createTestDatabase } from "../../../tests/setup/test-db";
+import { createTestDatabase } from "#tests/setup/test-db";
 import { boardWindowParam, loadBoard, redirectPastLastPage } from "./board-screen.server";
 import { awardXp, setLeaderboardVisibility } from "./leaderboards.server";
 import { setLeaderboardDisplayName } from "./member-stats.server";

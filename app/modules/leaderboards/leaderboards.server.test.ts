@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { user } from "#db/schema/auth";
 import type { Database } from "~/lib/db.server";
-import { createTestDatabase } from "../../../tests/setup/test-db";
+import { createTestDatabase } from "#tests/setup/test-db";
 import { awardXp, boardKey, boardPage, expireWindows, naiveRankOf, rankOf, setLeaderboardVisibility } from "./leaderboards.server";
 
 let database: Database;

@@ -9,7 +9,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PLATFORM } from "#db/schema/ledger";
 import { rowsOf, type Database, type Db } from "~/lib/db.server";
-import { createTestDatabase } from "../../../tests/setup/test-db";
+import { createTestDatabase } from "#tests/setup/test-db";
 import { questAsset, type Asset } from "./assets";
 import { balanceOf, checkLedger, credit, hold, InsufficientFunds, platformBalance, release, settle, transfer, type PlatformAccount, type Posted } from "./ledger.server";
 

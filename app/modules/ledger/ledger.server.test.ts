@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { user } from "#db/schema/auth";
 import type { Database } from "~/lib/db.server";
-import { createTestDatabase } from "../../../tests/setup/test-db";
+import { createTestDatabase } from "#tests/setup/test-db";
 import { questAsset } from "./assets";
 import { balanceOf, checkLedger, credit, history, hold, InsufficientFunds, platformBalance, post, release, settle, transfer } from "./ledger.server";
 

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devMail } from "#db/schema/mail";
 import type { Database } from "~/lib/db.server";
 import { createLogger } from "~/lib/logger.server";
-import { createTestDatabase } from "../../../tests/setup/test-db";
-import { startSmtpCapture } from "../../../tests/setup/smtp-capture";
+import { createTestDatabase } from "#tests/setup/test-db";
+import { startSmtpCapture } from "#tests/setup/smtp-capture";
 import { createMailer } from "./mailer.server";
 import { listDevMail } from "./dev-inbox.server";
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { emailCodeCooldown, rateLimit, verification } from "#db/schema/auth";
 import type { Database } from "~/lib/db.server";
-import { createTestDatabase } from "../../../tests/setup/test-db";
+import { createTestDatabase } from "#tests/setup/test-db";
 import { purgeExpired } from "./purge-expired.server";
 
 let database: Database;

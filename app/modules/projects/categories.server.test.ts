@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase } from "../../../tests/setup/test-db";
+import { createTestDatabase } from "#tests/setup/test-db";
 import { user } from "#db/schema/auth";
 import { walletAddress } from "#db/schema/wallets";
 import type { Database } from "~/lib/db.server";

@@ -3,7 +3,7 @@ import { user } from "#db/schema/auth";
 import { walletAddress } from "#db/schema/wallets";
 import { data, type RouterContextProvider } from "react-router";
 import type { Db } from "~/lib/db.server";
-import { servicesContext } from "~/lib/services.server";
+import { servicesContext } from "~/services/services.server";
 import { requireUser } from "~/modules/auth/session.server";
 
 /**

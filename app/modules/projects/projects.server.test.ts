@@ -4,7 +4,7 @@ import { user } from "#db/schema/auth";
 import { category } from "#db/schema/projects";
 import { walletAddress } from "#db/schema/wallets";
 import type { Database } from "~/lib/db.server";
-import { createTestDatabase } from "../../../tests/setup/test-db";
+import { createTestDatabase } from "#tests/setup/test-db";
 import { answerInvite, createInvite, INVITE_TTL_MS, invitesFor, inviteByToken, resendInvite, revokeInvite } from "./invites.server";
 import { authorize, roleIn } from "./permissions.server";
 import { projectSchema } from "./project.schema";

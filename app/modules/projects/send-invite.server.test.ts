@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createTestDatabase } from "../../../tests/setup/test-db";
+import { createTestDatabase } from "#tests/setup/test-db";
 import { user } from "#db/schema/auth";
 import type { Database } from "~/lib/db.server";
 import { createLogger } from "~/lib/logger.server";

@@ -1,5 +1,5 @@
 import type { Db } from "~/lib/db.server";
-import type { Env } from "~/lib/env.server";
+import type { Env } from "~/services/env.server";
 import { rateLimitWait, takeRateLimit } from "~/lib/rate-limit.server";
 import { waitWords } from "~/lib/wait-words";
 

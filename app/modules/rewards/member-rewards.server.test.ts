@@ -6,7 +6,7 @@ import { campaign, task } from "#db/schema/quests";
 import type { Database } from "~/lib/db.server";
 import { awardXp, setLeaderboardVisibility } from "~/modules/leaderboards/leaderboards.server";
 import { attemptTask } from "~/modules/tasks/completions.server";
-import { createTestDatabase } from "../../../tests/setup/test-db";
+import { createTestDatabase } from "#tests/setup/test-db";
 import { memberRewards } from "./member-rewards.server";
 import { createRewardPool } from "./reward-pools.server";
 import type { RewardPoolInput } from "./reward.schema";

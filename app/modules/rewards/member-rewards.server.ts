@@ -1,43 +1,11 @@
 import { type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
-import type { Distribution, RewardKind } from "#db/schema/rewards";
 import { type Db, rowsOf } from "~/lib/db.server";
+import { REWARD_FILTERS, type MemberReward, type RewardFilter } from "./member-rewards";
+import type { Distribution, RewardKind } from "./pool-types";
 
-/**
- * A member's rewards across projects, newest first:
- * - `won`: a grant, paid (XP awarded, or tokens credited to their balance by a ledger entry);
- * - `not_won`: a drawn raffle they entered without winning (its draw can be verified);
- * - `pending`: a pool of a campaign not paid yet that they are in the running for — they
- *   completed every task (first completers, raffle, everyone) or hold a paid rank (leaderboard);
- *   never a pool of a project whose team they are in (nobody pays themselves).
- */
-export const REWARD_FILTERS = ["all", "won", "pending", "not_won"] as const;
-export type RewardFilter = (typeof REWARD_FILTERS)[number];
+/** `?status=` on the Rewards list: an unknown filter shows them all. */
 export const rewardFilterSchema = z.enum(REWARD_FILTERS).catch("all");
-
-export type MemberReward = {
-  poolId: string;
-  status: "won" | "not_won" | "pending";
-  kind: RewardKind;
-  asset: string | null;
-  distribution: Distribution;
-  winners: number | null;
-  /** `ranking` pools: the amount by rank (decimal strings). */
-  rankAmounts: string[] | null;
-  /** What they got (won), or null. */
-  amount: bigint | null;
-  position: number | null;
-  /** The ledger entry that paid a token grant. */
-  entryId: number | null;
-  /** When it was paid (won, not won) or when the campaign ends (pending). */
-  at: Date;
-  /** `pending` leaderboard pools: the member's rank now, as the payout counts it. */
-  rank: number | null;
-  /** A raffle with a published commitment: its draw can be checked. */
-  verifiable: boolean;
-  campaign: { slug: string; name: string };
-  project: { slug: string; name: string };
-};
 
 const PER_PAGE = 20;
 

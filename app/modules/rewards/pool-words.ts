@@ -1,5 +1,5 @@
-import type { Distribution, RewardKind } from "#db/schema/rewards";
 import { formatAmount } from "~/modules/chain/amounts";
+import type { Distribution, RewardKind } from "./pool-types";
 
 /** How reward pools are described on screen; shared by the cards, the Rewards pages and the form's preview. */
 

@@ -3,9 +3,10 @@ import type { Hex } from "viem";
 import { user } from "#db/schema/auth";
 import { project } from "#db/schema/projects";
 import { campaign } from "#db/schema/quests";
-import { raffleEntrant, rewardGrant, rewardPool, type PoolStatus, type RewardKind } from "#db/schema/rewards";
+import { raffleEntrant, rewardGrant, rewardPool } from "#db/schema/rewards";
 import { leaderboardPreference } from "#db/schema/xp";
 import type { Db } from "~/lib/db.server";
+import type { PoolStatus, RewardKind } from "./pool-types";
 import type { RaffleProof } from "./raffle-proof";
 
 /**

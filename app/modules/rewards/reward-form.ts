@@ -1,6 +1,6 @@
-import type { Distribution, RewardKind } from "#db/schema/rewards";
 import { formText, parseForm } from "~/lib/forms";
 import { formatAmount } from "~/modules/chain/amounts";
+import type { Distribution, RewardKind } from "./pool-types";
 import { rewardPoolSchemaFor, type RewardPoolInput } from "./reward.schema";
 
 /** What the reward form sent, as typed, to show again beside its errors. */

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import type { Distribution, RewardKind } from "#db/schema/rewards";
 import { parseAmount } from "~/modules/chain/amounts";
 import { assetSchema, type Asset } from "~/modules/ledger/assets";
+import type { Distribution, RewardKind } from "./pool-types";
 
 /** The most members one pool pays by name (first N, drawn, top N); `everyone` has no such limit. */
 export const MAX_WINNERS = 10_000;

@@ -9,7 +9,7 @@ import type { Database } from "~/lib/db.server";
 import { questAsset } from "~/modules/ledger/assets";
 import { accountBalance, balanceOf, checkLedger, credit, poolEscrow, projectTreasury } from "~/modules/ledger/ledger.server";
 import { attemptTask } from "~/modules/tasks/completions.server";
-import { createTestDatabase } from "../../../tests/setup/test-db";
+import { createTestDatabase } from "#tests/setup/test-db";
 import { distributeEndedCampaigns } from "./distribute.server";
 import { memberRewards } from "./member-rewards.server";
 import { createRewardPool, deleteRewardPool, updateRewardPool } from "./reward-pools.server";

@@ -11,6 +11,7 @@ import { balanceOf, balancesOf, InsufficientFunds, memberAvailable, move, projec
 import { authorize, can, type ProjectRole } from "~/modules/projects/permissions.server";
 import { campaignStatus } from "~/modules/tasks/campaign-status";
 import { tokens } from "./escrow.server";
+import type { PoolState } from "./pool-types";
 import { publicPool } from "./reward-pools.server";
 
 /** The Fund form: an asset the member holds, an amount, and the form's request key (a double submit funds once). */
@@ -61,9 +62,6 @@ export async function fundProject({ db, projectId, actorId, input }: { db: Db; p
     };
   }
 }
-
-/** What a pool looks like on the project's Rewards page. */
-export type PoolState = "draft" | "funded" | "live" | "drawing" | "paying" | "paid";
 
 /**
  * The project's Rewards page: every pool of every campaign with its state and what it escrowed,

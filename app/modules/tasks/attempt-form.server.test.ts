@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { user } from "#db/schema/auth";
 import { project } from "#db/schema/projects";
 import type { Database } from "~/lib/db.server";
-import { createTestDatabase } from "../../../tests/setup/test-db";
+import { createTestDatabase } from "#tests/setup/test-db";
 import { attemptFromForm } from "./attempt-form.server";
 import { saveTask, type TaskInput } from "./tasks.server";
 

@@ -2,12 +2,8 @@ import type { Db } from "~/lib/db.server";
 import { parseForm } from "~/lib/forms";
 import { deleteUpload } from "~/modules/users/delete-upload.server";
 import { saveImage } from "~/modules/users/avatar.server";
-import { ATTEMPT_KINDS, attemptSchema } from "./attempt.schema";
+import { ATTEMPT_KINDS, attemptSchema, type AttemptOutcome } from "./attempt.schema";
 import { attemptTask, type AttemptInput, type BalanceReader, type Task } from "./completions.server";
-
-export type AttemptOutcome =
-  | { ok: true; status: "approved" | "pending"; xpAwarded: number }
-  | { ok: false; field: "answer" | "text" | "url" | "image" | "form"; error: string; retryAfterSeconds?: number; value?: string };
 
 /**
  * A member's attempt from the task page's form: the input of the task's kind (an uploaded image

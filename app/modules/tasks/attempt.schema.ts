@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { TaskType } from "#db/schema/quests";
+import type { TaskType } from "./task-types";
 
 /** The one action each task type takes on its page: the form's `intent` and `attemptTask`'s input kind. */
 export const ATTEMPT_KINDS = {
@@ -22,3 +22,8 @@ export const attemptSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("image"), image: z.instanceof(File, { error: "Choose an image" }) }),
   z.object({ intent: z.literal("check") }),
 ]);
+
+/** What the task page's form gets back (attemptFromForm). */
+export type AttemptOutcome =
+  | { ok: true; status: "approved" | "pending"; xpAwarded: number }
+  | { ok: false; field: "answer" | "text" | "url" | "image" | "form"; error: string; retryAfterSeconds?: number; value?: string };

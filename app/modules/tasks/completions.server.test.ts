@@ -8,7 +8,7 @@ import { xpEvent } from "#db/schema/xp";
 import { walletAddress } from "#db/schema/wallets";
 import type { Database } from "~/lib/db.server";
 import { boardKey, rankOf } from "~/modules/leaderboards/leaderboards.server";
-import { createTestDatabase } from "../../../tests/setup/test-db";
+import { createTestDatabase } from "#tests/setup/test-db";
 import { attemptTask, firstCompleters, OWN_SUBMISSION, reviewCompletion, type BalanceReader } from "./completions.server";
 import { saveTask } from "./tasks.server";
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { user } from "#db/schema/auth";
 import { project } from "#db/schema/projects";
 import type { Database } from "~/lib/db.server";
-import { createTestDatabase } from "../../../tests/setup/test-db";
+import { createTestDatabase } from "#tests/setup/test-db";
 import { campaignStatus } from "./campaign-status";
 import { campaignProgress, crusadeSteps, listCampaigns, listCrusades, saveCampaign, saveCrusade } from "./campaigns.server";
 import { attemptTask, reviewCompletion } from "./completions.server";

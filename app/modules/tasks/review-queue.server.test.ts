@@ -4,7 +4,7 @@ import { user } from "#db/schema/auth";
 import { project } from "#db/schema/projects";
 import { crusade, task } from "#db/schema/quests";
 import type { Database } from "~/lib/db.server";
-import { createTestDatabase } from "../../../tests/setup/test-db";
+import { createTestDatabase } from "#tests/setup/test-db";
 import { listCampaigns, saveCampaign } from "./campaigns.server";
 import { attemptTask, reviewCompletion } from "./completions.server";
 import { campaignSchema } from "./quests.schema";

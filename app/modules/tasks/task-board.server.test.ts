@@ -3,7 +3,7 @@ import { user } from "#db/schema/auth";
 import { project } from "#db/schema/projects";
 import { campaign, completion, task } from "#db/schema/quests";
 import type { Database } from "~/lib/db.server";
-import { createTestDatabase } from "../../../tests/setup/test-db";
+import { createTestDatabase } from "#tests/setup/test-db";
 import { setLeaderboardVisibility } from "../leaderboards/leaderboards.server";
 import { setLeaderboardDisplayName } from "../leaderboards/member-stats.server";
 import { campaignsInProgress } from "./member-campaigns.server";

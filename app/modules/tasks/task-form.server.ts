@@ -1,5 +1,4 @@
 import { formatUnits, parseUnits } from "viem";
-import { TASK_TYPES } from "#db/schema/quests";
 import type { Db } from "~/lib/db.server";
 import { parseForm, type FieldErrors } from "~/lib/forms";
 import { CHAIN_NAMES } from "~/wallet/chains";
@@ -7,6 +6,7 @@ import { listCampaigns } from "./campaigns.server";
 import { withOffset } from "./local-datetime";
 import type { Task } from "./completions.server";
 import { parseTaskConfig, TASK_TYPE_LABELS, taskFormSchema, VERIFICATION_MODES } from "./task.schema";
+import { TASK_TYPES } from "./task-types";
 import type { TaskInput } from "./tasks.server";
 
 /** What the task form shows in its fields, by input name (`title`, `config.url`…). */

@@ -5,7 +5,7 @@ import { user } from "#db/schema/auth";
 import { project } from "#db/schema/projects";
 import { campaign, task } from "#db/schema/quests";
 import type { Database } from "~/lib/db.server";
-import { createTestDatabase } from "../../../tests/setup/test-db";
+import { createTestDatabase } from "#tests/setup/test-db";
 import { campaignStatus } from "./campaign-status";
 import { attemptTask } from "./completions.server";
 import { taskBlock } from "./task-page.server";

@@ -3,34 +3,15 @@ import { formatUnits } from "viem";
 import { bsc, sepolia } from "viem/chains";
 import { campaign, crusade } from "#db/schema/quests";
 import type { Db } from "~/lib/db.server";
-import { LOCAL_CHAIN_ID } from "~/wallet/chain-config";
+import { LOCAL_CHAIN_ID } from "~/wallet/local-chain-id";
 import { CHAIN_NAMES } from "~/wallet/chains";
 import { campaignStatus, type CampaignStatus } from "./campaign-status";
 import { crusadeSteps } from "./campaigns.server";
 import type { Task } from "./completions.server";
 import { ATTEMPT_KINDS } from "./attempt.schema";
 import { TASK_TYPE_LABELS, taskConfigSchemas } from "./task.schema";
+import type { TaskBlock, TaskBrief } from "./task-page";
 import { memberStates } from "./tasks.server";
-
-/** What a member is asked to do, without what only the team may see (a quiz's answers). */
-export type TaskBrief =
-  | { type: "visit_link"; url: string }
-  | { type: "quiz"; question: string; retryDelaySeconds: number }
-  | { type: "submit_text"; prompt: string; minLength: number }
-  | { type: "submit_url"; prompt: string }
-  | { type: "submit_image"; prompt: string }
-  | { type: "hold_token"; network: string; tokenAddress: string | null; amount: string; symbol: string }
-  | { type: "wallet_connected" }
-  | { type: "referral"; count: number; inviteLink: string | null };
-
-/** Why the member cannot act on the task right now, for the page to say before they try. */
-export type TaskBlock =
-  | { kind: "draft" }
-  | { kind: "scheduled"; at: Date }
-  | { kind: "ended" }
-  | { kind: "campaign"; status: Exclude<CampaignStatus, "live"> }
-  | { kind: "full" }
-  | { kind: "locked"; previous: { id: string; title: string } };
 
 /** The member's standing on a task (see memberStates), null when they have not tried it. */
 type MemberState = { status: "approved" | "pending" | "rejected"; reason: string | null } | null;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { FORM_DATE_RANGE_MESSAGE, isFormDate } from "./local-datetime";
-import { TASK_TYPES, type TaskType } from "#db/schema/quests";
+import { TASK_TYPES, type TaskType } from "./task-types";
 
 /** Each task type's settings, as stored in `task.config`. */
 export const taskConfigSchemas = {

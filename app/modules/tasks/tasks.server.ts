@@ -2,9 +2,10 @@ import { randomUUID } from "node:crypto";
 import { and, asc, count, desc, eq, ilike, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
 import { user } from "#db/schema/auth";
 import { project } from "#db/schema/projects";
-import { campaign, completion, task, type TaskType } from "#db/schema/quests";
+import { campaign, completion, task } from "#db/schema/quests";
 import type { Db } from "~/lib/db.server";
 import { periodOf, type Task } from "./completions.server";
+import type { TaskType } from "./task-types";
 
 export type TaskInput = {
   title: string;

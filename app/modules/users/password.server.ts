@@ -1,5 +1,5 @@
 import { APIError } from "better-auth/api";
-import type { Services } from "~/lib/services.server";
+import type { Services } from "~/services/services.server";
 import { callAuth, describeAuthError } from "~/modules/auth/auth-call.server";
 
 type Deps = Pick<Services, "auth" | "env">;

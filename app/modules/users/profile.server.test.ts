@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { account, user } from "#db/schema/auth";
 import type { Database } from "~/lib/db.server";
-import { createTestDatabase } from "../../../tests/setup/test-db";
+import { createTestDatabase } from "#tests/setup/test-db";
 import { IMAGE_MAX_BYTES } from "~/lib/images";
 import { deleteAvatar, readAvatar, saveAvatar } from "./avatar.server";
 import { profileSchema } from "./profile.schema";

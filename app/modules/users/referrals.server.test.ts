@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { user } from "#db/schema/auth";
 import { devMail } from "#db/schema/mail";
 import { referral } from "#db/schema/quests";
-import type { Services } from "~/lib/services.server";
+import type { Services } from "~/services/services.server";
 import { sendSignInEmail, signInWithCode } from "~/modules/auth/sign-in.server";
-import { createTestServices } from "../../../tests/setup/test-services";
+import { createTestServices } from "#tests/setup/test-services";
 import { recordReferral, referrerFromCookie, referrerFromUrl } from "./referrals.server";
 
 let services: Services;

@@ -3,7 +3,8 @@ import { SiweMessage } from "siwe";
 import { createPublicClient, getAddress, http, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalChain, type LocalChain } from "~/lib/local-chain.server";
-import { chainTransport, LOCAL_CHAIN_ID } from "~/wallet/chain-config";
+import { chainTransport } from "~/wallet/chain-config";
+import { LOCAL_CHAIN_ID } from "~/wallet/local-chain-id";
 import { checkSiweSignature } from "./siwe.server";
 
 /**

@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { session, user } from "#db/schema/auth";
 import { devMail } from "#db/schema/mail";
 import { walletAddress } from "#db/schema/wallets";
-import type { Services } from "~/lib/services.server";
+import type { Services } from "~/services/services.server";
 import { sendSignInEmail, signInWithCode } from "~/modules/auth/sign-in.server";
-import { browserRequest, createTestServices } from "../../../tests/setup/test-services";
+import { browserRequest, createTestServices } from "#tests/setup/test-services";
 import { listWallets } from "./wallets.server";
 
 /**

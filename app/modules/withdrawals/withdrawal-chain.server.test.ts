@@ -1,9 +1,9 @@
 import { encodeFunctionData, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEV_ADDRESSES } from "../../../contracts/dev-accounts.ts";
-import { depositVaultAbi } from "../../../contracts/generated/deposit-vault.ts";
+import { DEV_ADDRESSES } from "#contracts/dev-accounts";
+import { depositVaultAbi } from "#contracts/generated/deposit-vault";
 import { startLocalChain, type LocalChain } from "~/lib/local-chain.server";
-import { vaultOnChain, type VaultOnChain } from "../../../tests/setup/withdrawal-chain";
+import { vaultOnChain, type VaultOnChain } from "#tests/setup/withdrawal-chain";
 import { describeWithdrawalRevert, type WithdrawalChain } from "./withdrawal-chain.server";
 
 let node: LocalChain;

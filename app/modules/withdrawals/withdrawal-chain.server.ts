@@ -16,8 +16,8 @@ import {
   type Transport,
   type WalletClient,
 } from "viem";
-import { depositVaultAbi } from "../../../contracts/generated/deposit-vault.ts";
-import { questTokenAbi } from "../../../contracts/generated/quest-token.ts";
+import { depositVaultAbi } from "#contracts/generated/deposit-vault";
+import { questTokenAbi } from "#contracts/generated/quest-token";
 
 /** The operator's wallet on one chain: it holds the vault's OPERATOR_ROLE and signs `withdraw`. */
 export type OperatorWallet = WalletClient<Transport, Chain, Account>;

@@ -1,7 +1,7 @@
 import { http, zeroAddress } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
-import { DEV_ADDRESSES, DEV_OPERATOR_PRIVATE_KEY } from "../../../contracts/dev-accounts.ts";
+import { DEV_ADDRESSES, DEV_OPERATOR_PRIVATE_KEY } from "#contracts/dev-accounts";
 import { createLogger } from "~/lib/logger.server";
 import type { ContractAddresses } from "~/modules/chain/contract-addresses.server";
 import { withdrawalChains } from "./withdrawal-chains.server";

@@ -1,12 +1,13 @@
 import { createPublicClient, createWalletClient, type Chain, type PublicClient } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { bsc, sepolia } from "viem/chains";
-import { DEV_OPERATOR_PRIVATE_KEY } from "../../../contracts/dev-accounts.ts";
-import type { Env } from "~/lib/env.server";
+import { DEV_OPERATOR_PRIVATE_KEY } from "#contracts/dev-accounts";
+import type { Env } from "~/services/env.server";
 import type { Logger } from "~/lib/logger.server";
 import type { ContractAddresses } from "~/modules/chain/contract-addresses.server";
 import type { ChainAccess } from "~/modules/wallets/chain-access.server";
-import { LOCAL_CHAIN_ID, localChain } from "~/wallet/chain-config";
+import { localChain } from "~/wallet/chain-config";
+import { LOCAL_CHAIN_ID } from "~/wallet/local-chain-id";
 import type { WithdrawalChains } from "./withdrawal-chain.server";
 
 const CHAINS: Record<number, Chain> = { [bsc.id]: bsc, [sepolia.id]: sepolia, [LOCAL_CHAIN_ID]: localChain };

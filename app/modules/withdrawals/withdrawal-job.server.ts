@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, max, notInArray, sql } from "drizzle-orm";
 import { encodeFunctionData, keccak256, TransactionReceiptNotFoundError, type Hex, type TransactionReceipt } from "viem";
 import { withdrawal } from "#db/schema/ledger";
 import type { Db } from "~/lib/db.server";
-import { depositVaultAbi } from "../../../contracts/generated/deposit-vault.ts";
+import { depositVaultAbi } from "#contracts/generated/deposit-vault";
 import { describeWithdrawalRevert, isNodeUnreachable, NODE_DOWN, nonceUsed, paidState, type OperatorWallet, type WithdrawalChain, type WithdrawalChains } from "./withdrawal-chain.server";
 import { confirmPaid, failUnsigned, markSent, recordSigned, returnAttempt, type SignedAttempt, type WithdrawalRow } from "./withdrawal-postings.server";
 import { withdrawalsPaused } from "./withdrawal-pause.server";

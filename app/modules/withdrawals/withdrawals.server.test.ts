@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withdrawal } from "#db/schema/ledger";
 import type { Database } from "~/lib/db.server";
 import { balanceOf, checkLedger } from "~/modules/ledger/ledger.server";
-import { fundedMember, form, Q } from "../../../tests/setup/withdrawal-chain";
-import { createTestDatabase } from "../../../tests/setup/test-db";
+import { fundedMember, form, Q } from "#tests/setup/withdrawal-chain";
+import { createTestDatabase } from "#tests/setup/test-db";
 import { setWithdrawalsPaused, withdrawalsPaused } from "./withdrawal-pause.server";
 import { withdrawalFormSchema } from "./withdrawal.schema";
 import {

@@ -4,7 +4,7 @@ import { parseUnits, type Hex } from "viem";
 import { withdrawal, type WithdrawalStatus } from "#db/schema/ledger";
 import { walletAddress } from "#db/schema/wallets";
 import { rowsOf, type Db } from "~/lib/db.server";
-import type { Env } from "~/lib/env.server";
+import type { Env } from "~/services/env.server";
 import { formatAmount } from "~/modules/chain/amounts";
 import { assetParts, QUEST_DECIMALS, type Asset } from "~/modules/ledger/assets";
 import { hold, InsufficientFunds, release } from "~/modules/ledger/ledger.server";

@@ -3,7 +3,7 @@ import { CampaignGrid } from "~/components/campaigns/campaign-grid";
 import { FilterTabs } from "~/components/campaigns/filter-tabs";
 import { PageHeader } from "~/components/page-header";
 import { pageTitle } from "~/lib/meta";
-import { servicesContext } from "~/lib/services.server";
+import { servicesContext } from "~/services/services.server";
 import { getSession } from "~/modules/auth/session.server";
 import type { CampaignStatus } from "~/modules/tasks/campaign-status";
 import { listCampaigns } from "~/modules/tasks/campaigns.server";

@@ -6,7 +6,7 @@ import { PageHeader } from "~/components/page-header";
 import type { FieldErrors } from "~/lib/forms";
 import { pageTitle } from "~/lib/meta";
 import { route } from "~/lib/routes";
-import { servicesContext } from "~/lib/services.server";
+import { servicesContext } from "~/services/services.server";
 import { requireUser } from "~/modules/auth/session.server";
 import { authorize } from "~/modules/projects/permissions.server";
 import { saveCampaign } from "~/modules/tasks/campaigns.server";

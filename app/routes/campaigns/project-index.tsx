@@ -7,7 +7,7 @@ import { PageHeader } from "~/components/page-header";
 import { Button } from "~/components/ui/button";
 import { pageTitle } from "~/lib/meta";
 import { route } from "~/lib/routes";
-import { servicesContext } from "~/lib/services.server";
+import { servicesContext } from "~/services/services.server";
 import { getSession } from "~/modules/auth/session.server";
 import { can } from "~/modules/projects/permissions.server";
 import { listCampaigns } from "~/modules/tasks/campaigns.server";

@@ -14,7 +14,7 @@ import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { pageTitle } from "~/lib/meta";
 import { route } from "~/lib/routes";
-import { servicesContext } from "~/lib/services.server";
+import { servicesContext } from "~/services/services.server";
 import { getSession } from "~/modules/auth/session.server";
 import { listRewardPools } from "~/modules/rewards/reward-pools.server";
 import { can } from "~/modules/projects/permissions.server";

@@ -1,5 +1,5 @@
 import type { Route } from "./+types/submissions-csv";
-import { servicesContext } from "~/lib/services.server";
+import { servicesContext } from "~/services/services.server";
 import { requireUser } from "~/modules/auth/session.server";
 import { authorize } from "~/modules/projects/permissions.server";
 import { campaignPage } from "~/modules/tasks/quest-pages.server";

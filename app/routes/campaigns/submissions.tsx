@@ -5,7 +5,7 @@ import { ReviewQueue } from "~/components/campaigns/review-queue";
 import { PageHeader } from "~/components/page-header";
 import { pageTitle } from "~/lib/meta";
 import { route } from "~/lib/routes";
-import { servicesContext } from "~/lib/services.server";
+import { servicesContext } from "~/services/services.server";
 import { requireUser } from "~/modules/auth/session.server";
 import { authorize } from "~/modules/projects/permissions.server";
 import { campaignPage } from "~/modules/tasks/quest-pages.server";

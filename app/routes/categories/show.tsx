@@ -8,7 +8,7 @@ import { SortTabs } from "~/components/projects/sort-tabs";
 import { Button } from "~/components/ui/button";
 import { pageTitle } from "~/lib/meta";
 import { route } from "~/lib/routes";
-import { servicesContext } from "~/lib/services.server";
+import { servicesContext } from "~/services/services.server";
 import { categoryBySlug } from "~/modules/projects/categories.server";
 import { listProjects } from "~/modules/projects/projects.server";
 

@@ -2,7 +2,7 @@ import type { Route } from "./+types/index";
 import { CrusadeGrid } from "~/components/crusades/crusade-grid";
 import { PageHeader } from "~/components/page-header";
 import { pageTitle } from "~/lib/meta";
-import { servicesContext } from "~/lib/services.server";
+import { servicesContext } from "~/services/services.server";
 import { getSession } from "~/modules/auth/session.server";
 import { listCrusades } from "~/modules/tasks/campaigns.server";
 

@@ -5,7 +5,7 @@ import { type AnswerActionData } from "~/components/projects/invitations-card";
 import { InviteAnswer } from "~/components/projects/invite-answer";
 import { pageTitle } from "~/lib/meta";
 import { route } from "~/lib/routes";
-import { servicesContext } from "~/lib/services.server";
+import { servicesContext } from "~/services/services.server";
 import { getSession, requireUser } from "~/modules/auth/session.server";
 import { flashCookie } from "~/modules/projects/flash.server";
 import { answerInvite, inviteByToken, inviteState } from "~/modules/projects/invites.server";

@@ -10,7 +10,7 @@ import { ProjectGrid } from "~/components/projects/project-grid";
 import { Button } from "~/components/ui/button";
 import { pageTitle } from "~/lib/meta";
 import { route } from "~/lib/routes";
-import { servicesContext } from "~/lib/services.server";
+import { servicesContext } from "~/services/services.server";
 import { getSession } from "~/modules/auth/session.server";
 import { invitationCards } from "~/modules/projects/invitation-cards.server";
 import { isOperator } from "~/modules/projects/operators.server";

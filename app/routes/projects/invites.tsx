@@ -11,7 +11,7 @@ import { Button } from "~/components/ui/button";
 import { parseForm } from "~/lib/forms";
 import { pageTitle } from "~/lib/meta";
 import { route } from "~/lib/routes";
-import { servicesContext, type Services } from "~/lib/services.server";
+import { servicesContext, type Services } from "~/services/services.server";
 import { requireUser } from "~/modules/auth/session.server";
 import { flashCookie } from "~/modules/projects/flash.server";
 import { inviteState, listProjectInvites, revokeInvite } from "~/modules/projects/invites.server";

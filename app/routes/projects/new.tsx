@@ -5,7 +5,7 @@ import { ProjectForm, projectFormImages, projectFormValues, type ProjectFormValu
 import { parseForm } from "~/lib/forms";
 import { pageTitle } from "~/lib/meta";
 import { route } from "~/lib/routes";
-import { servicesContext } from "~/lib/services.server";
+import { servicesContext } from "~/services/services.server";
 import { requireUser } from "~/modules/auth/session.server";
 import { flashCookie } from "~/modules/projects/flash.server";
 import { projectSchema } from "~/modules/projects/project.schema";

@@ -8,7 +8,7 @@ import { FundProject, ProjectDeposit, ProjectPools, TreasuryCard } from "~/compo
 import { parseForm } from "~/lib/forms";
 import { pageTitle } from "~/lib/meta";
 import { route } from "~/lib/routes";
-import { servicesContext } from "~/lib/services.server";
+import { servicesContext } from "~/services/services.server";
 import { getSession, requireUser } from "~/modules/auth/session.server";
 import { formatAmount } from "~/modules/chain/amounts";
 import { loadTokenScreen, readVault } from "~/modules/chain/token-reads.server";

@@ -6,7 +6,7 @@ import { TeamPanel } from "~/components/projects/team-panel";
 import { useFlashToast } from "~/components/projects/use-flash-toast";
 import { pageTitle } from "~/lib/meta";
 import { route } from "~/lib/routes";
-import { servicesContext } from "~/lib/services.server";
+import { servicesContext } from "~/services/services.server";
 import { getSession } from "~/modules/auth/session.server";
 import { boardKey, boardPage } from "~/modules/leaderboards/leaderboards.server";
 import { readFlash } from "~/modules/projects/flash.server";

@@ -5,9 +5,10 @@ import { PageHeader } from "~/components/page-header";
 import { Pagination, pageParam } from "~/components/pagination";
 import { MemberRewardList, RewardFilters } from "~/components/rewards/member-reward-list";
 import { pageTitle } from "~/lib/meta";
-import { servicesContext } from "~/lib/services.server";
+import { servicesContext } from "~/services/services.server";
 import { requireUser } from "~/modules/auth/session.server";
-import { memberRewards, rewardFilterSchema, type RewardFilter } from "~/modules/rewards/member-rewards.server";
+import type { RewardFilter } from "~/modules/rewards/member-rewards";
+import { memberRewards, rewardFilterSchema } from "~/modules/rewards/member-rewards.server";
 
 export function meta({ matches }: Route.MetaArgs) {
   return [{ title: pageTitle(matches[0].loaderData.appName, "Rewards") }];

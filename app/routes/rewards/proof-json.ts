@@ -1,5 +1,5 @@
 import type { Route } from "./+types/proof-json";
-import { servicesContext } from "~/lib/services.server";
+import { servicesContext } from "~/services/services.server";
 import { raffleProofOf } from "~/modules/rewards/raffle-proofs.server";
 
 /**

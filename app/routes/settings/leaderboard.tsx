@@ -6,7 +6,7 @@ import { LeaderboardSettingsForm, type LeaderboardSettingsValues } from "~/compo
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { parseForm } from "~/lib/forms";
 import { pageTitle } from "~/lib/meta";
-import { servicesContext } from "~/lib/services.server";
+import { servicesContext } from "~/services/services.server";
 import { requireUser } from "~/modules/auth/session.server";
 import { leaderboardSettingsSchema } from "~/modules/leaderboards/leaderboard-settings.schema";
 import { saveLeaderboardSettings } from "~/modules/leaderboards/leaderboard-settings.server";

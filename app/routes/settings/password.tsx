@@ -8,7 +8,7 @@ import { Field, fieldProps } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
 import { parseForm } from "~/lib/forms";
 import { pageTitle } from "~/lib/meta";
-import { servicesContext } from "~/lib/services.server";
+import { servicesContext } from "~/services/services.server";
 import { requireUser } from "~/modules/auth/session.server";
 import { changePassword, setPassword } from "~/modules/users/password.server";
 import { passwordSchema } from "~/modules/users/profile.schema";

@@ -10,7 +10,7 @@ import { ImageInput } from "~/components/ui/image-input";
 import { Input } from "~/components/ui/input";
 import { parseForm } from "~/lib/forms";
 import { pageTitle } from "~/lib/meta";
-import { servicesContext } from "~/lib/services.server";
+import { servicesContext } from "~/services/services.server";
 import { callAuth, describeAuthError } from "~/modules/auth/auth-call.server";
 import { requireUser } from "~/modules/auth/session.server";
 import { deleteAvatar, saveAvatar } from "~/modules/users/avatar.server";

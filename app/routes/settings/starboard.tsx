@@ -7,7 +7,7 @@ import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { pageTitle } from "~/lib/meta";
 import { route } from "~/lib/routes";
-import { servicesContext } from "~/lib/services.server";
+import { servicesContext } from "~/services/services.server";
 import { requireUser } from "~/modules/auth/session.server";
 import { starboard } from "~/modules/leaderboards/member-stats.server";
 import { STAR_THRESHOLDS } from "~/modules/leaderboards/progress";

@@ -6,7 +6,7 @@ import { PageHeader } from "~/components/page-header";
 import { pageParam } from "~/components/pagination";
 import { pageTitle } from "~/lib/meta";
 import { route } from "~/lib/routes";
-import { servicesContext } from "~/lib/services.server";
+import { servicesContext } from "~/services/services.server";
 import { getSession } from "~/modules/auth/session.server";
 import { redirectPastLastPage } from "~/modules/leaderboards/board-screen.server";
 import { leaderboardPreferenceOf } from "~/modules/leaderboards/member-stats.server";

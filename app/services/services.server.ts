@@ -4,11 +4,11 @@ import { readContractAddresses, type ContractAddresses } from "~/modules/chain/c
 import { ensureLocalContracts } from "~/modules/chain/contracts.server";
 import { createMailer, type Mailer } from "~/modules/mail/mailer.server";
 import { createChainAccess, type ChainAccess } from "~/modules/wallets/chain-access.server";
-import { openDatabase, type Database } from "./db.server";
+import { openDatabase, type Database } from "~/lib/db.server";
 import type { Env } from "./env.server";
-import { startLocalChain, type LocalChain } from "./local-chain.server";
-import type { Logger } from "./logger.server";
-import { LOCAL_CHAIN_ID } from "~/wallet/chain-config";
+import { startLocalChain, type LocalChain } from "~/lib/local-chain.server";
+import type { Logger } from "~/lib/logger.server";
+import { LOCAL_CHAIN_ID } from "~/wallet/local-chain-id";
 
 /** Everything a request may need, built once at start and handed to loaders and actions. */
 export type Services = {

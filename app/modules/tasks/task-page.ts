@@ -1,0 +1,21 @@
+import type { CampaignStatus } from "./campaign-status";
+
+/** What a member is asked to do, without what only the team may see (a quiz's answers). */
+export type TaskBrief =
+  | { type: "visit_link"; url: string }
+  | { type: "quiz"; question: string; retryDelaySeconds: number }
+  | { type: "submit_text"; prompt: string; minLength: number }
+  | { type: "submit_url"; prompt: string }
+  | { type: "submit_image"; prompt: string }
+  | { type: "hold_token"; network: string; tokenAddress: string | null; amount: string; symbol: string }
+  | { type: "wallet_connected" }
+  | { type: "referral"; count: number; inviteLink: string | null };
+
+/** Why the member cannot act on the task right now, for the page to say before they try. */
+export type TaskBlock =
+  | { kind: "draft" }
+  | { kind: "scheduled"; at: Date }
+  | { kind: "ended" }
+  | { kind: "campaign"; status: Exclude<CampaignStatus, "live"> }
+  | { kind: "full" }
+  | { kind: "locked"; previous: { id: string; title: string } };
