@@ -3,6 +3,34 @@ import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 
+/** Everywhere in app/: the repository's other folders by their import aliases, never by climbing out. */
+const climbingOut = { regex: "^(\\.\\./)+(tests|contracts|db)/", message: "Import it by its alias (#tests/…, #contracts/…, #db/…), not by a relative path out of app/." };
+
+/** app/lib is the bottom layer: it depends on nothing of ours but itself and db/. */
+const aboveLib = {
+  group: ["~/modules/*", "~/services/*", "~/components/*", "~/hooks/*", "~/routes/*", "~/root", "~/wallet/*"],
+  message: "app/lib is the bottom layer: move what it needs into lib, or the caller into a module.",
+};
+
+/** React components and hooks run in the browser: they import nothing server-side, not even types. */
+const CLIENT_SAFE = "a client-safe module (app/modules/<domain>/<name>.ts: types and pure constants, no `.server` imports)";
+const serverSide = [
+  {
+    group: ["*.server", "**/*.server", "~/**/*.server", "*.server.ts", "*.server.tsx"],
+    message: `Components must not import server modules, not even their types: take the data as props, typed in the component or in ${CLIENT_SAFE}.`,
+  },
+  {
+    // A leading `#` starts a comment in these (gitignore) patterns, hence the backslash.
+    group: ["\\#db/schema/*", "**/db/schema/*"],
+    message: `Components must not import Drizzle tables: use the plain types and \`as const\` lists of ${CLIENT_SAFE}, which the schema imports too.`,
+  },
+  {
+    group: ["~/routes/*", "./+types/*", "../+types/*"],
+    message: `Components must not import route modules or their generated types: give the component explicit prop types, in the component or in ${CLIENT_SAFE}.`,
+  },
+  { group: ["~/root"], message: 'Components must not import the root route: read its loader data through app/hooks/root-data.ts (useRouteLoaderData("root")).' },
+];
+
 export default tseslint.config(
   { ignores: ["build/", "node_modules/", ".react-router/", "data/", ".e2e/", "test-results/", "playwright-report/", "db/migrations/"] },
   js.configs.recommended,
@@ -16,5 +44,18 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
     },
+  },
+  {
+    files: ["app/**/*.{ts,tsx}"],
+    rules: { "no-restricted-imports": ["error", { patterns: [climbingOut] }] },
+  },
+  {
+    files: ["app/lib/**/*.{ts,tsx}"],
+    ignores: ["app/lib/**/*.test.{ts,tsx}"],
+    rules: { "no-restricted-imports": ["error", { patterns: [climbingOut, aboveLib] }] },
+  },
+  {
+    files: ["app/components/**/*.{ts,tsx}", "app/hooks/**/*.{ts,tsx}"],
+    rules: { "no-restricted-imports": ["error", { patterns: [climbingOut, ...serverSide] }] },
   },
 );
