@@ -7,7 +7,7 @@ import { DEV_PRIVATE_KEYS } from "../../contracts/dev-accounts.ts";
 import { installTestWallet, type TestWallet } from "../fakes/injected-wallet.ts";
 import { stubReownCloud } from "../fakes/reown-cloud.ts";
 import { expectConsoleError } from "./fixtures.ts";
-import { expectFieldError, expectNotice, localDateTime, screenshot, uniqueSuffix } from "./quest-helpers.ts";
+import { endCampaignSoon, expectFieldError, expectNotice, localDateTime, screenshot, uniqueSuffix } from "./quest-helpers.ts";
 import { APP_URL } from "./urls.ts";
 import { chainRpc, expect, localRpcUrl, signInWithWallet, walletTest } from "./wallet-helpers.ts";
 
@@ -24,8 +24,6 @@ test.use({ bypassCSP: true });
 test.describe.configure({ timeout: 180_000 });
 
 const HUNDRED_ETH = "0x56BC75E2D63100000";
-/** A `datetime-local` value with seconds, `seconds` from now (the browsers run in UTC). */
-const dateTimeIn = (seconds: number) => new Date(Date.now() + seconds * 1000).toISOString().slice(0, 19);
 const poolRow = (page: Page, reward: string) => page.getByRole("row").filter({ hasText: reward });
 
 async function mint(rpc: string, token: Address, to: Address, amount: string) {
@@ -146,12 +144,7 @@ test("an owner funds a project by deposit and escrows token rewards; members are
   });
 
   await test.step("the owner ends the campaign; the worker draws the raffle from a later block and pays every pool", async () => {
-    await owner.goto(`${campaignUrl}/edit`);
-    await owner.getByLabel("Ends").fill(dateTimeIn(1));
-    await owner.getByRole("button", { name: "Save campaign" }).click();
-    // Saved once the campaign's page says so (the form's page shows its name too).
-    await expectNotice(owner, "Campaign saved");
-    await expect(owner).toHaveURL((url) => url.pathname === campaignUrl);
+    await endCampaignSoon(owner, campaignUrl);
     await expect(async () => {
       await owner.goto(`/projects/${slug}/rewards`);
       await expect(owner.getByRole("cell").getByText("Paid", { exact: true })).toHaveCount(3, { timeout: 1_000 });

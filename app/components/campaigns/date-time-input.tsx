@@ -24,8 +24,9 @@ export function DateTimeInput({ id, error, value }: { id: string; error?: string
   };
 
   useEffect(() => {
-    // The server rendered a stored moment in UTC; show it in local time now that we know the zone.
-    if (stored && input.current) input.current.value = localInputValue(stored);
+    // The server rendered a stored moment in UTC; show it in local time now that we know the zone,
+    // unless the member already typed over it before the page came alive.
+    if (stored && input.current && input.current.value === initial) input.current.value = localInputValue(stored);
     syncOffset();
     // Only once, on mount: later the input holds what the member types.
     // eslint-disable-next-line react-hooks/exhaustive-deps
