@@ -64,11 +64,10 @@ export function MemberRewardList({ items }: { items: MemberReward[] }) {
                   <status.icon aria-hidden /> {status.label}
                 </Badge>
                 <span>{DISTRIBUTION_LABELS[r.distribution].title}</span>
-                <span aria-hidden>·</span>
-                <Link className="truncate hover:underline" to={route("campaigns.show", { project: r.project.slug, campaign: r.campaign.slug })}>
-                  {r.project.name} › {r.campaign.name}
-                </Link>
               </p>
+              <Link className="truncate text-sm text-muted-foreground hover:underline" to={route("campaigns.show", { project: r.project.slug, campaign: r.campaign.slug })}>
+                {r.project.name} › {r.campaign.name}
+              </Link>
               <p className="font-medium">{outcome(r)}</p>
               <p className="text-xs text-muted-foreground">
                 {r.status === "pending" ? "Paid after the campaign ends, " : "Paid "}
