@@ -4,7 +4,10 @@ import globals from "globals";
 import tseslint from "typescript-eslint";
 
 /** Everywhere in app/: the repository's other folders by their import aliases, never by climbing out. */
-const climbingOut = { regex: "^(\\.\\./)+(tests|contracts|db)/", message: "Import it by its alias (#tests/…, #contracts/…, #db/…), not by a relative path out of app/." };
+const climbingOut = {
+  regex: "^(\\.\\./)+(tests|contracts|db)/",
+  message: "Import it by its alias (#tests/…, #contracts/…, #db/…), not by a relative path out of app/.",
+};
 
 /** app/lib is the bottom layer: it depends on nothing of ours but itself and db/. */
 const aboveLib = {
@@ -28,7 +31,10 @@ const serverSide = [
     group: ["~/routes/*", "./+types/*", "../+types/*"],
     message: `Components must not import route modules or their generated types: give the component explicit prop types, in the component or in ${CLIENT_SAFE}.`,
   },
-  { group: ["~/root"], message: 'Components must not import the root route: read its loader data through app/hooks/root-data.ts (useRouteLoaderData("root")).' },
+  {
+    group: ["~/root"],
+    message: 'Components must not import the root route: read its loader data through app/hooks/root-data.ts (useRouteLoaderData("root")).',
+  },
 ];
 
 export default tseslint.config(

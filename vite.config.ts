@@ -47,7 +47,10 @@ function directImports(packages: string[]): Plugin {
           const table = exportsOf(barrel);
           const direct: string[] = [];
           const kept: string[] = [];
-          for (const spec of list.split(",").map((s) => s.trim()).filter(Boolean)) {
+          for (const spec of list
+            .split(",")
+            .map((s) => s.trim())
+            .filter(Boolean)) {
             const [name = "", local = name] = spec.split(/\s+as\s+/);
             const target = table.get(name);
             if (target) direct.push(`import { ${target.name} as ${local} } from ${JSON.stringify(target.file)};`);

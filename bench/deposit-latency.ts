@@ -84,7 +84,12 @@ try {
   const testClient = createTestClient({ chain: anvil, mode: "anvil", transport });
   const wallet = createWalletClient({ chain: anvil, transport, account: privateKeyToAccount(DEV_PRIVATE_KEYS[1]) });
   await client.waitForTransactionReceipt({
-    hash: await wallet.writeContract({ address: addresses.QuestToken, abi: questTokenAbi, functionName: "approve", args: [addresses.DepositVault, parseEther("1000000")] }),
+    hash: await wallet.writeContract({
+      address: addresses.QuestToken,
+      abi: questTokenAbi,
+      functionName: "approve",
+      args: [addresses.DepositVault, parseEther("1000000")],
+    }),
   });
 
   const samples = await withDatabase(async (database) => {
@@ -99,7 +104,12 @@ try {
       for (let i = 0; i < DEPOSITS; i++) {
         // A random moment of the scanner's interval, as a member's deposit would land.
         await sleep(Math.random() * env.DEPOSIT_SCAN_EVERY_MS);
-        const hash = await wallet.writeContract({ address: addresses.DepositVault, abi: depositVaultAbi, functionName: "deposit", args: [parseEther("1"), ref] });
+        const hash = await wallet.writeContract({
+          address: addresses.DepositVault,
+          abi: depositVaultAbi,
+          functionName: "deposit",
+          args: [parseEther("1"), ref],
+        });
         // anvil mines each transaction as it arrives: the block is mined when the call returns.
         let lastBlockMined = Date.now();
         await client.waitForTransactionReceipt({ hash });

@@ -49,7 +49,11 @@ async function seed({ db }: Database) {
     }),
   );
   await timed("boards and histograms", async () => {
-    for (const [window, since] of [["all", null], ["30d", "30 days"], ["7d", "7 days"]] as const) {
+    for (const [window, since] of [
+      ["all", null],
+      ["30d", "30 days"],
+      ["7d", "7 days"],
+    ] as const) {
       const board = `p:${PROJECT}|${window}`;
       const recent = since ? sql`and created_at > now() - ${since}::interval` : sql``;
       await exec(sql`insert into leaderboard_entry (board, user_id, score, reached_at, visible)
@@ -73,7 +77,9 @@ async function sampleMembers({ db }: Database, board: string, n: number) {
 
 await withBenchDatabase(async (database) => {
   const { db } = database;
-  log(`database: ${database.kind === "postgres" ? "PostgreSQL (DATABASE_URL)" : "PGlite (DATABASE_URL unset)"}; ${MEMBERS.toLocaleString("en")} members, ${EVENTS.toLocaleString("en")} XP events`);
+  log(
+    `database: ${database.kind === "postgres" ? "PostgreSQL (DATABASE_URL)" : "PGlite (DATABASE_URL unset)"}; ${MEMBERS.toLocaleString("en")} members, ${EVENTS.toLocaleString("en")} XP events`,
+  );
   await seed(database);
 
   if (process.env.BENCH_EXPLAIN) {
@@ -89,9 +95,7 @@ await withBenchDatabase(async (database) => {
   await measure(warmUp.length, (i) => rankOf({ db, board: BOARD, userId: warmUp[i]! }));
   const ranks = await measure(members.length, (i) => rankOf({ db, board: BOARD, userId: members[i]! }));
   const windowMembers = [...(await sampleMembers(database, `p:${PROJECT}|7d`, 200)), ...(await sampleMembers(database, `p:${PROJECT}|30d`, 200))];
-  const windowRanks = await measure(windowMembers.length, (i) =>
-    rankOf({ db, board: `p:${PROJECT}|${i < 200 ? "7d" : "30d"}`, userId: windowMembers[i]! }),
-  );
+  const windowRanks = await measure(windowMembers.length, (i) => rankOf({ db, board: `p:${PROJECT}|${i < 200 ? "7d" : "30d"}`, userId: windowMembers[i]! }));
   const naiveMembers = members.slice(0, onPostgres ? 40 : 100);
   const naive = await measure(naiveMembers.length, (i) => naiveRankOf({ db, board: BOARD, userId: naiveMembers[i]! }));
 
@@ -122,5 +126,7 @@ await withBenchDatabase(async (database) => {
   bench("xp_awards_per_s", rate, "awards/s");
   bench("leaderboard_naive_rank_p95_ms", p95(naive), "ms");
   bench("leaderboard_rank_speedup", p95(naive) / p95(ranks), "x");
-  log(`medians: top100 ${median(top).toFixed(2)} ms, rank ${median(ranks).toFixed(2)} ms, window rank ${median(windowRanks).toFixed(2)} ms, naive ${median(naive).toFixed(1)} ms`);
+  log(
+    `medians: top100 ${median(top).toFixed(2)} ms, rank ${median(ranks).toFixed(2)} ms, window rank ${median(windowRanks).toFixed(2)} ms, naive ${median(naive).toFixed(1)} ms`,
+  );
 });

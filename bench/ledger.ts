@@ -68,7 +68,9 @@ async function seed({ db }: Database) {
     await db.execute(sql`insert into ledger_account (holder, name, asset)
       select 'bm' || n, v.name, ${ASSET} from generate_series(1, ${MEMBERS}) n cross join (values ('available'), ('held')) v(name) order by n, v.name`);
   });
-  await db.execute(sql`drop index journal_entry_idempotency_key, journal_entry_user_idx, journal_entry_reference_idx, journal_line_entry_idx, journal_line_account_idx`);
+  await db.execute(
+    sql`drop index journal_entry_idempotency_key, journal_entry_user_idx, journal_entry_reference_idx, journal_line_entry_idx, journal_line_account_idx`,
+  );
   await db.transaction(async (tx) => {
     await tx.execute(sql`set local session_replication_role = replica`);
     const isHold = sql`((i - 1) / ${MEMBERS}) % 5 = 4`;
@@ -111,7 +113,11 @@ async function seed({ db }: Database) {
       from (select account_id, sum(amount) as total from journal_line group by account_id) s where a.id = s.account_id`),
   );
   await timed("vacuum analyze", () => db.execute(sql`vacuum (analyze) ledger_account, journal_entry, journal_line`));
-  const [counts] = rowsOf(await db.execute(sql`select (select count(*) from journal_line) as lines, (select count(*) from ledger_account where balance < 0 and holder <> ${PLATFORM}) as negative`));
+  const [counts] = rowsOf(
+    await db.execute(
+      sql`select (select count(*) from journal_line) as lines, (select count(*) from ledger_account where balance < 0 and holder <> ${PLATFORM}) as negative`,
+    ),
+  );
   if (Number(counts!.lines) !== ENTRIES * 2) throw new Error(`seeded ${counts!.lines} journal lines, expected ${ENTRIES * 2}`);
   if (Number(counts!.negative) !== 0) throw new Error(`${counts!.negative} seeded member accounts are below zero`);
   log(`seeded ${(ENTRIES * 2).toLocaleString("en")} journal lines (checked)`);

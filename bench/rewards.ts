@@ -108,13 +108,17 @@ async function payout(db: Db, label: string, input: Omit<RewardPoolInput, "kind"
     total + paid!.returned !== paid!.escrowed && `paid ${total} + returned ${paid!.returned} ≠ escrowed ${paid!.escrowed}`,
   ].filter(Boolean);
   if (problems.length > 0) throw new Error(`${label}: ${problems.join(", ")}`);
-  log(`${label} round ${round}: ${winners.toLocaleString("en")} grants in ${seconds.toFixed(2)} s (${Math.round(winners / seconds).toLocaleString("en")}/s), returned ${paid!.returned} base units (checked)`);
+  log(
+    `${label} round ${round}: ${winners.toLocaleString("en")} grants in ${seconds.toFixed(2)} s (${Math.round(winners / seconds).toLocaleString("en")}/s), returned ${paid!.returned} base units (checked)`,
+  );
   return seconds;
 }
 
 await withBenchDatabase(async (database) => {
   const { db } = database;
-  log(`database: ${database.kind === "postgres" ? "PostgreSQL (DATABASE_URL)" : "PGlite (DATABASE_URL unset)"}; ${ENTRANTS.toLocaleString("en")} entrants, ${ROUNDS} round(s)`);
+  log(
+    `database: ${database.kind === "postgres" ? "PostgreSQL (DATABASE_URL)" : "PGlite (DATABASE_URL unset)"}; ${ENTRANTS.toLocaleString("en")} entrants, ${ROUNDS} round(s)`,
+  );
   // Each `everyone` pool splits 1,000 QUEST plus 7 base units (dust for most entrant counts); each fcfs pool pays 1 QUEST a winner.
   const split = 1_000n * UNIT + 7n;
   const perWinner = UNIT;

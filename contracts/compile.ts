@@ -39,9 +39,7 @@ const require = createRequire(import.meta.url);
 /** Source unit names are paths relative to the project root (`contracts/QuestToken.sol`) or npm imports. */
 function findImport(importPath: string): { contents: string } | { error: string } {
   try {
-    const file = importPath.startsWith("contracts/")
-      ? path.join(CONTRACTS_DIR, "..", importPath)
-      : require.resolve(importPath);
+    const file = importPath.startsWith("contracts/") ? path.join(CONTRACTS_DIR, "..", importPath) : require.resolve(importPath);
     return { contents: readFileSync(file, "utf8") };
   } catch {
     return { error: `File not found: ${importPath}` };
@@ -49,7 +47,9 @@ function findImport(importPath: string): { contents: string } | { error: string 
 }
 
 export function ownSources(): Record<string, { content: string }> {
-  const files = readdirSync(CONTRACTS_DIR).filter((name) => name.endsWith(".sol")).sort();
+  const files = readdirSync(CONTRACTS_DIR)
+    .filter((name) => name.endsWith(".sol"))
+    .sort();
   return Object.fromEntries(files.map((name) => [`contracts/${name}`, { content: readFileSync(path.join(CONTRACTS_DIR, name), "utf8") }]));
 }
 

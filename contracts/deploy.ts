@@ -63,7 +63,11 @@ export async function deployQuestline({
 
   // The deployer holds the admin roles until the wiring is done, then hands them over.
   const questToken = await created(
-    await wallet.deployContract({ abi: questTokenAbi, bytecode: bytecode.QuestToken ?? questTokenBytecode, args: [token.name, token.symbol, token.cap, deployer] }),
+    await wallet.deployContract({
+      abi: questTokenAbi,
+      bytecode: bytecode.QuestToken ?? questTokenBytecode,
+      args: [token.name, token.symbol, token.cap, deployer],
+    }),
   );
   const start = sale.start ?? (await publicClient.getBlock()).timestamp;
   const tokenSale = await created(

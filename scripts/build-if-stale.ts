@@ -6,7 +6,18 @@ import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
 /** Everything the build reads: sources, styles, public files, contracts' generated code, and the build's own configuration. */
-const INPUTS = ["app", "server", "db", "public", "contracts/generated", "vite.config.ts", "react-router.config.ts", "tsconfig.json", "package.json", "package-lock.json"];
+const INPUTS = [
+  "app",
+  "server",
+  "db",
+  "public",
+  "contracts/generated",
+  "vite.config.ts",
+  "react-router.config.ts",
+  "tsconfig.json",
+  "package.json",
+  "package-lock.json",
+];
 const OUTPUT = path.join(root, "build/server/index.js");
 
 function newest(entry: string): number {

@@ -31,26 +31,33 @@ try {
   };
   const adminAddress = admin.account.address;
 
-  const token = (await measure(
-    "questtoken_deploy",
-    admin.deployContract({ abi: questTokenAbi, bytecode: questTokenBytecode, args: ["Questline", "QUEST", parseEther("1000000000"), adminAddress] }),
-  )).contractAddress as Address;
+  const token = (
+    await measure(
+      "questtoken_deploy",
+      admin.deployContract({ abi: questTokenAbi, bytecode: questTokenBytecode, args: ["Questline", "QUEST", parseEther("1000000000"), adminAddress] }),
+    )
+  ).contractAddress as Address;
   const asToken = { address: token, abi: questTokenAbi } as const;
   await measure("questtoken_mint", admin.writeContract({ ...asToken, functionName: "mint", args: [adminAddress, parseEther("100000")] }));
   await measure("questtoken_transfer", admin.writeContract({ ...asToken, functionName: "transfer", args: [member.account.address, parseEther("1000")] }));
-  await measure("questtoken_configurePublicMint", admin.writeContract({ ...asToken, functionName: "configurePublicMint", args: [true, parseEther("0.001"), parseEther("1000")] }));
+  await measure(
+    "questtoken_configurePublicMint",
+    admin.writeContract({ ...asToken, functionName: "configurePublicMint", args: [true, parseEther("0.001"), parseEther("1000")] }),
+  );
   await measure("questtoken_publicMint", buyer.writeContract({ ...asToken, functionName: "publicMint", args: [parseEther("10")], value: parseEther("0.01") }));
   await measure("questtoken_withdrawProceeds", admin.writeContract({ ...asToken, functionName: "withdrawProceeds", args: [adminAddress] }));
 
   const now = (await publicClient.getBlock()).timestamp;
-  const sale = (await measure(
-    "tokensale_deploy",
-    admin.deployContract({
-      abi: tokenSaleAbi,
-      bytecode: tokenSaleBytecode,
-      args: [token, parseEther("0.0005"), now, now + 86_400n, parseEther("1000000"), parseEther("1000"), adminAddress],
-    }),
-  )).contractAddress as Address;
+  const sale = (
+    await measure(
+      "tokensale_deploy",
+      admin.deployContract({
+        abi: tokenSaleAbi,
+        bytecode: tokenSaleBytecode,
+        args: [token, parseEther("0.0005"), now, now + 86_400n, parseEther("1000000"), parseEther("1000"), adminAddress],
+      }),
+    )
+  ).contractAddress as Address;
   const minter = await publicClient.readContract({ address: token, abi: questTokenAbi, functionName: "MINTER_ROLE" });
   await measure("questtoken_grantRole", admin.writeContract({ ...asToken, functionName: "grantRole", args: [minter, sale] }));
   const asSale = { address: sale, abi: tokenSaleAbi } as const;
@@ -58,10 +65,12 @@ try {
   await measure("tokensale_buy", buyer.writeContract({ ...asSale, functionName: "buy", args: [parseEther("100")], value: parseEther("0.05") }));
   await measure("tokensale_withdraw", admin.writeContract({ ...asSale, functionName: "withdraw", args: [adminAddress] }));
 
-  const vault = (await measure(
-    "depositvault_deploy",
-    admin.deployContract({ abi: depositVaultAbi, bytecode: depositVaultBytecode, args: [token, adminAddress, adminAddress] }),
-  )).contractAddress as Address;
+  const vault = (
+    await measure(
+      "depositvault_deploy",
+      admin.deployContract({ abi: depositVaultAbi, bytecode: depositVaultBytecode, args: [token, adminAddress, adminAddress] }),
+    )
+  ).contractAddress as Address;
   const asVault = { address: vault, abi: depositVaultAbi } as const;
   const ref = keccak256(stringToHex("member:1"));
   await measure("questtoken_approve", member.writeContract({ ...asToken, functionName: "approve", args: [vault, parseEther("100")] }));
@@ -83,21 +92,38 @@ try {
   });
   const { r, s, yParity } = parseSignature(signature);
   const v = yParity + 27;
-  await measure("depositvault_depositWithPermit", member.writeContract({ ...asVault, functionName: "depositWithPermit", args: [parseEther("50"), ref, deadline, v, r, s] }));
-  await measure("depositvault_withdraw", admin.writeContract({ ...asVault, functionName: "withdraw", args: [keccak256(stringToHex("w1")), member.account.address, parseEther("30")] }));
+  await measure(
+    "depositvault_depositWithPermit",
+    member.writeContract({ ...asVault, functionName: "depositWithPermit", args: [parseEther("50"), ref, deadline, v, r, s] }),
+  );
+  await measure(
+    "depositvault_withdraw",
+    admin.writeContract({ ...asVault, functionName: "withdraw", args: [keccak256(stringToHex("w1")), member.account.address, parseEther("30")] }),
+  );
   await measure("depositvault_pause", admin.writeContract({ ...asVault, functionName: "pause" }));
   await measure("depositvault_unpause", admin.writeContract({ ...asVault, functionName: "unpause" }));
 
-  const distributor = (await measure(
-    "airdropdistributor_deploy",
-    admin.deployContract({ abi: airdropDistributorAbi, bytecode: airdropDistributorBytecode, args: [token, adminAddress] }),
-  )).contractAddress as Address;
+  const distributor = (
+    await measure(
+      "airdropdistributor_deploy",
+      admin.deployContract({ abi: airdropDistributorAbi, bytecode: airdropDistributorBytecode, args: [token, adminAddress] }),
+    )
+  ).contractAddress as Address;
   const asDistributor = { address: distributor, abi: airdropDistributorAbi } as const;
   // 1,000 entries: proofs of 10 hashes.
-  const entries = Array.from({ length: 1000 }, (_, i) => ({ index: BigInt(i), account: `0x${(i + 1).toString(16).padStart(40, "0")}` as Address, amount: parseEther("1") }));
+  const entries = Array.from({ length: 1000 }, (_, i) => ({
+    index: BigInt(i),
+    account: `0x${(i + 1).toString(16).padStart(40, "0")}` as Address,
+    amount: parseEther("1"),
+  }));
   const tree = airdropTree(entries);
-  await admin.writeContract({ ...asToken, functionName: "approve", args: [distributor, parseEther("1000")] }).then((hash) => publicClient.waitForTransactionReceipt({ hash, pollingInterval: 10 }));
-  await measure("airdropdistributor_createRound", admin.writeContract({ ...asDistributor, functionName: "createRound", args: [tree.root, parseEther("1000"), now + 86_400n] }));
+  await admin
+    .writeContract({ ...asToken, functionName: "approve", args: [distributor, parseEther("1000")] })
+    .then((hash) => publicClient.waitForTransactionReceipt({ hash, pollingInterval: 10 }));
+  await measure(
+    "airdropdistributor_createRound",
+    admin.writeContract({ ...asDistributor, functionName: "createRound", args: [tree.root, parseEther("1000"), now + 86_400n] }),
+  );
   for (const i of [0, 1]) {
     await measure(
       i === 0 ? "airdropdistributor_claim_first" : "airdropdistributor_claim",

@@ -26,6 +26,8 @@ describe("scripts/deploy-contracts.ts", () => {
   });
 
   it("asks for a deployer key outside the local chain's defaults", async () => {
-    await expect(run({ RPC_URL: chain.url, DEPLOYMENTS_DIR: tmpdir(), DEPLOYER_PRIVATE_KEY: "0x12" })).rejects.toThrow("DEPLOYER_PRIVATE_KEY must be 0x and 64 hex digits");
+    await expect(run({ RPC_URL: chain.url, DEPLOYMENTS_DIR: tmpdir(), DEPLOYER_PRIVATE_KEY: "0x12" })).rejects.toThrow(
+      "DEPLOYER_PRIVATE_KEY must be 0x and 64 hex digits",
+    );
   });
 });

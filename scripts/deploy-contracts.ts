@@ -29,7 +29,12 @@ const rpcUrl = process.env.RPC_URL || "http://127.0.0.1:8545";
 const transport = http(rpcUrl);
 const probe = createPublicClient({ transport });
 const chainId = await probe.getChainId().catch((error: Error) => fail(`Cannot reach ${rpcUrl}: ${error.message}`));
-const chain = { id: chainId, name: `chain ${chainId}`, nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } };
+const chain = {
+  id: chainId,
+  name: `chain ${chainId}`,
+  nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+  rpcUrls: { default: { http: [rpcUrl] } },
+};
 
 const key = process.env.DEPLOYER_PRIVATE_KEY || (chainId === LOCAL_CHAIN_ID ? DEV_PRIVATE_KEYS[0] : undefined);
 if (!key) fail(`DEPLOYER_PRIVATE_KEY is required on chain ${chainId} (only the local chain ${LOCAL_CHAIN_ID} has a default)`);
@@ -50,7 +55,14 @@ const deployment = await deployQuestline({
   settings: { admin: optionalAddress("CONTRACTS_ADMIN"), operator: optionalAddress("CONTRACTS_OPERATOR"), pollingInterval: publicClient.pollingInterval },
 });
 if (process.env.FUND_DEV_ACCOUNTS === "true" && chainId === LOCAL_CHAIN_ID) {
-  await fundAccounts({ wallet, publicClient, token: deployment.contracts.QuestToken, accounts: DEV_ADDRESSES, amount: parseEther("10000"), pollingInterval: 10 });
+  await fundAccounts({
+    wallet,
+    publicClient,
+    token: deployment.contracts.QuestToken,
+    accounts: DEV_ADDRESSES,
+    amount: parseEther("10000"),
+    pollingInterval: 10,
+  });
 }
 const file = writeDeploymentFile(path.resolve(process.env.DEPLOYMENTS_DIR || DEFAULT_DEPLOYMENTS_DIR), deployment);
 console.log(`Deployed to chain ${chainId} in ${Math.round(performance.now() - started)} ms → ${path.relative(process.cwd(), file)}`);

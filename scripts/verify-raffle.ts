@@ -27,7 +27,11 @@ function argumentsOf(argv: string[]): { poolId: string; app: string; rpc: string
   try {
     const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { app: { type: "string" }, rpc: { type: "string" } } });
     if (positionals.length !== 1) fail(USAGE);
-    return { poolId: positionals[0]!, app: values.app ?? "http://localhost:3000", rpc: values.rpc ?? (process.env.LOCAL_CHAIN_RPC_URL || "http://127.0.0.1:8545") };
+    return {
+      poolId: positionals[0]!,
+      app: values.app ?? "http://localhost:3000",
+      rpc: values.rpc ?? (process.env.LOCAL_CHAIN_RPC_URL || "http://127.0.0.1:8545"),
+    };
   } catch (error) {
     fail(`${messageOf(error)}\n${USAGE}`);
   }

@@ -51,9 +51,7 @@ export async function start({ vite }: { vite?: ViteDevServer } = {}) {
   app.use(bodyLimit());
   app.use(
     createRequestHandler({
-      build: vite
-        ? () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>
-        : () => import("virtual:react-router/server-build"),
+      build: vite ? () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild> : () => import("virtual:react-router/server-build"),
       getLoadContext: (_req, res) =>
         new RouterContextProvider(
           new Map<Parameters<RouterContextProvider["get"]>[0], unknown>([

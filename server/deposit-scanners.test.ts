@@ -45,7 +45,10 @@ describe("startDepositScanners", () => {
     const transport = http(chain.url);
     const chains = { transportFor: (chainId: number) => (chainId === 31337 ? transport : undefined) } as Pick<ChainAccess, "transportFor"> as ChainAccess;
     // Chain 56 has contracts but no node here: it is skipped, not an error every interval.
-    const contracts = new Map([[31337, addresses], [56, addresses]]);
+    const contracts = new Map([
+      [31337, addresses],
+      [56, addresses],
+    ]);
     const logger = createLogger("silent");
     const errors = vi.spyOn(logger, "error");
     const stop = startDepositScanners({ database, logger, env, chains, contracts });
@@ -53,12 +56,20 @@ describe("startDepositScanners", () => {
       const client = createPublicClient({ chain: anvil, transport, pollingInterval: 10 });
       const wallet = createWalletClient({ chain: anvil, transport, account: privateKeyToAccount(DEV_PRIVATE_KEYS[2]) });
       await client.waitForTransactionReceipt({
-        hash: await wallet.writeContract({ address: addresses.QuestToken, abi: questTokenAbi, functionName: "approve", args: [addresses.DepositVault, parseEther("3")] }),
+        hash: await wallet.writeContract({
+          address: addresses.QuestToken,
+          abi: questTokenAbi,
+          functionName: "approve",
+          args: [addresses.DepositVault, parseEther("3")],
+        }),
       });
       await client.waitForTransactionReceipt({
         hash: await wallet.writeContract({ address: addresses.DepositVault, abi: depositVaultAbi, functionName: "deposit", args: [parseEther("3"), ref] }),
       });
-      await vi.waitFor(async () => expect((await listDeposits({ db: database.db, userId: "w", limit: 5 }))[0]?.status).toBe("credited"), { timeout: 20_000, interval: 50 });
+      await vi.waitFor(async () => expect((await listDeposits({ db: database.db, userId: "w", limit: 5 }))[0]?.status).toBe("credited"), {
+        timeout: 20_000,
+        interval: 50,
+      });
     } finally {
       await stop();
     }

@@ -24,37 +24,54 @@ export function startWorkers(services: DepositScannerServices) {
     recovered: (times) => logger.info({ times }, "the withdrawal job works again"),
   });
   const jobs = [
-    every(PURGE_EVERY_MS, async () => {
-      const purged = await purgeExpired({ db: database.db });
-      logger.debug({ purged }, "purged expired rows");
-    }, (err) => logger.error({ err }, "purge failed; it runs again later")),
-    every(EXPIRE_WINDOWS_EVERY_MS, async () => {
-      const expired = await expireWindows({ db: database.db });
-      logger.debug({ expired }, "expired leaderboard window days");
-    }, (err) => logger.error({ err }, "leaderboard window expiry failed; it runs again later")),
+    every(
+      PURGE_EVERY_MS,
+      async () => {
+        const purged = await purgeExpired({ db: database.db });
+        logger.debug({ purged }, "purged expired rows");
+      },
+      (err) => logger.error({ err }, "purge failed; it runs again later"),
+    ),
+    every(
+      EXPIRE_WINDOWS_EVERY_MS,
+      async () => {
+        const expired = await expireWindows({ db: database.db });
+        logger.debug({ expired }, "expired leaderboard window days");
+      },
+      (err) => logger.error({ err }, "leaderboard window expiry failed; it runs again later"),
+    ),
     // Reward pools are paid within REWARDS_EVERY_MS (a minute by default) of their campaign's end,
     // exactly once whichever process runs it.
-    every(env.REWARDS_EVERY_MS, async () => {
-      const paid = await distributeEndedCampaigns({
-        db: database.db,
-        chains: drawChains,
-        onPoolError: (poolId, err) => logger.error({ err, poolId }, "paying a reward pool failed; it stays open for the next run"),
-      });
-      if (paid.pools + paid.frozen > 0) logger.info(paid, "paid reward pools of ended campaigns (raffles: entrants frozen first, drawn when their block comes)");
-    }, (err) => logger.error({ err }, "reward distribution failed; it runs again soon")),
+    every(
+      env.REWARDS_EVERY_MS,
+      async () => {
+        const paid = await distributeEndedCampaigns({
+          db: database.db,
+          chains: drawChains,
+          onPoolError: (poolId, err) => logger.error({ err, poolId }, "paying a reward pool failed; it stays open for the next run"),
+        });
+        if (paid.pools + paid.frozen > 0)
+          logger.info(paid, "paid reward pools of ended campaigns (raffles: entrants frozen first, drawn when their block comes)");
+      },
+      (err) => logger.error({ err }, "reward distribution failed; it runs again soon"),
+    ),
     // Deposits are credited within DEPOSIT_SCAN_EVERY_MS of their last required confirmation.
     startDepositScanners(services),
     // Withdrawals are sent, followed and confirmed every WITHDRAW_EVERY_MS (a second by default).
-    every(env.WITHDRAW_EVERY_MS, async () => {
-      const done = await processWithdrawals({
-        db: database.db,
-        chains: withdrawalsOn,
-        timeoutMs: env.WITHDRAWAL_TIMEOUT_MS,
-        onError: (withdrawalId, err) => logger.error({ err, withdrawalId }, "a withdrawal step failed; it is tried again next run"),
-      });
-      withdrawalFailures.succeeded();
-      if (done.sent + done.confirmed + done.failed > 0) logger.info(done, "withdrawals moved on");
-    }, (err) => withdrawalFailures.failed(err)),
+    every(
+      env.WITHDRAW_EVERY_MS,
+      async () => {
+        const done = await processWithdrawals({
+          db: database.db,
+          chains: withdrawalsOn,
+          timeoutMs: env.WITHDRAWAL_TIMEOUT_MS,
+          onError: (withdrawalId, err) => logger.error({ err, withdrawalId }, "a withdrawal step failed; it is tried again next run"),
+        });
+        withdrawalFailures.succeeded();
+        if (done.sent + done.confirmed + done.failed > 0) logger.info(done, "withdrawals moved on");
+      },
+      (err) => withdrawalFailures.failed(err),
+    ),
   ];
   return async function stop() {
     await Promise.all(jobs.map((stopJob) => stopJob()));

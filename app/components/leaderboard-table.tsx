@@ -35,10 +35,7 @@ export function WindowTabs({ current }: { current: string }) {
             key={w.value}
             to={`${location.pathname}?${params}`}
             aria-current={current === w.value ? "page" : undefined}
-            className={cn(
-              "rounded-md px-3 py-1.5 text-sm",
-              current === w.value ? "bg-background shadow-xs" : "text-muted-foreground hover:text-foreground",
-            )}
+            className={cn("rounded-md px-3 py-1.5 text-sm", current === w.value ? "bg-background shadow-xs" : "text-muted-foreground hover:text-foreground")}
           >
             {w.label}
           </Link>
@@ -49,19 +46,7 @@ export function WindowTabs({ current }: { current: string }) {
 }
 
 /** One ranked member: rank, avatar, name (marked when it is the viewer) and what they are ranked by. */
-export function RankRow({
-  rank,
-  name,
-  image,
-  me,
-  children,
-}: {
-  rank: number;
-  name: string;
-  image: string | null;
-  me: boolean;
-  children: ReactNode;
-}) {
+export function RankRow({ rank, name, image, me, children }: { rank: number; name: string; image: string | null; me: boolean; children: ReactNode }) {
   return (
     <li className={cn("flex items-center gap-3 px-4 py-2.5", me && "bg-brand/15")} aria-current={me ? "true" : undefined}>
       <span className="w-10 shrink-0 text-right font-mono text-sm tabular-nums text-muted-foreground">#{rank}</span>

@@ -1,4 +1,18 @@
-import { ArrowLeftRight, Coins, Gift, Landmark, Flag, FolderKanban, LayoutDashboard, ListChecks, Route as RouteIcon, Settings, Sparkles, Store, Trophy } from "lucide-react";
+import {
+  ArrowLeftRight,
+  Coins,
+  Gift,
+  Landmark,
+  Flag,
+  FolderKanban,
+  LayoutDashboard,
+  ListChecks,
+  Route as RouteIcon,
+  Settings,
+  Sparkles,
+  Store,
+  Trophy,
+} from "lucide-react";
 import { Link, NavLink, useLocation } from "react-router";
 import { useAppName } from "~/lib/app-name";
 import { route } from "~/lib/routes";

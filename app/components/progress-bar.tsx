@@ -14,9 +14,7 @@ export function ProgressBar() {
       data-state={busy ? "loading" : "idle"}
       className="pointer-events-none fixed inset-x-0 top-0 z-[100] h-0.5 overflow-hidden opacity-0 transition-opacity data-[state=loading]:opacity-100 data-[state=loading]:delay-150"
     >
-      {busy && (
-        <div className="h-full w-full origin-left bg-[#bbf451]" style={{ animation: "progress-indeterminate 1.1s ease-in-out infinite" }} />
-      )}
+      {busy && <div className="h-full w-full origin-left bg-[#bbf451]" style={{ animation: "progress-indeterminate 1.1s ease-in-out infinite" }} />}
     </div>
   );
 }

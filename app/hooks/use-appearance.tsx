@@ -44,7 +44,11 @@ export function AppearanceProvider({ initial, children }: { initial: Appearance;
     () => initial,
   );
 
-  const systemDark = useSyncExternalStore(subscribeToScheme, () => darkQuery().matches, () => false);
+  const systemDark = useSyncExternalStore(
+    subscribeToScheme,
+    () => darkQuery().matches,
+    () => false,
+  );
   const dark = appearance === "dark" || (appearance === "system" && systemDark);
 
   useEffect(() => {

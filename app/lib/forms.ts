@@ -8,10 +8,7 @@ export type FieldErrors = Record<string, string>;
  * fields have their line breaks made LF first, so lengths count as the browser's field did.
  * (Forms with control characters never get here: see form-body.server.ts.)
  */
-export function parseForm<S extends z.ZodType>(
-  schema: S,
-  formData: FormData,
-): { ok: true; data: z.infer<S> } | { ok: false; errors: FieldErrors } {
+export function parseForm<S extends z.ZodType>(schema: S, formData: FormData): { ok: true; data: z.infer<S> } | { ok: false; errors: FieldErrors } {
   const values: Record<string, unknown> = {};
   for (const [key, value] of formData) values[key] = typeof value === "string" ? normalizeLineBreaks(value) : value;
   const parsed = schema.safeParse(values);

@@ -39,10 +39,7 @@ function scalarOf(route: string, param: string, value: ParamValue, binding?: str
   throw new RouteError(`Route "${route}": parameter "${param}" is an object without ${keys}`);
 }
 
-export function createRouteHelper<Table extends Record<string, RouteDefinition>>(
-  table: Table,
-  globalDefaults: Record<string, Scalar> = {},
-) {
+export function createRouteHelper<Table extends Record<string, RouteDefinition>>(table: Table, globalDefaults: Record<string, Scalar> = {}) {
   return function route(name: keyof Table & string, params: RouteParams = {}): string {
     const definition = table[name];
     if (!definition) throw new RouteError(`Route "${name}" is not defined`);

@@ -9,7 +9,19 @@ export type RateLimitClaim = { ok: true } | { ok: false; retryAfterSeconds: numb
  * (a window opens with the first request after the last one closed); when it is not, how long
  * until the window closes. One statement: concurrent requests cannot both take the last place.
  */
-export async function takeRateLimit({ db, key, max, windowSeconds, now = Date.now() }: { db: Db; key: string; max: number; windowSeconds: number; now?: number }): Promise<RateLimitClaim> {
+export async function takeRateLimit({
+  db,
+  key,
+  max,
+  windowSeconds,
+  now = Date.now(),
+}: {
+  db: Db;
+  key: string;
+  max: number;
+  windowSeconds: number;
+  now?: number;
+}): Promise<RateLimitClaim> {
   const windowStart = now - windowSeconds * 1000;
   const [row] = rowsOf(
     await db.execute(sql`
@@ -33,14 +45,28 @@ export async function withinRateLimit(args: Parameters<typeof takeRateLimit>[0])
  * How long until `key` takes requests again, without counting one: 0 when it would take one now.
  * For screens that show a cooldown before the member tries.
  */
-export async function rateLimitWait({ db, keys, max, windowSeconds, now = Date.now() }: { db: Db; keys: string[]; max: number; windowSeconds: number; now?: number }) {
+export async function rateLimitWait({
+  db,
+  keys,
+  max,
+  windowSeconds,
+  now = Date.now(),
+}: {
+  db: Db;
+  keys: string[];
+  max: number;
+  windowSeconds: number;
+  now?: number;
+}) {
   const waits = new Map<string, number>();
   if (keys.length === 0) return waits;
   const rows = rowsOf(
-    await db.execute(sql`select key, count, last_request from rate_limit where key in (${sql.join(
-      keys.map((k) => sql`${k}`),
-      sql`, `,
-    )})`),
+    await db.execute(
+      sql`select key, count, last_request from rate_limit where key in (${sql.join(
+        keys.map((k) => sql`${k}`),
+        sql`, `,
+      )})`,
+    ),
   );
   for (const row of rows) {
     const closes = Number(row.last_request) + windowSeconds * 1000;

@@ -12,9 +12,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const cookie = request.headers.get("cookie") ?? "";
   const user = session?.user;
   return {
-    user: user
-      ? { name: user.name, email: user.email, image: user.image ?? null, username: (user.username as string | null) ?? null }
-      : null,
+    user: user ? { name: user.name, email: user.email, image: user.image ?? null, username: (user.username as string | null) ?? null } : null,
     collapsed: new RegExp(`(?:^|;\\s*)${SIDEBAR_COOKIE}=collapsed`).test(cookie),
   };
 }

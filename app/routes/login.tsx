@@ -52,7 +52,10 @@ export async function action({ request, context }: Route.ActionArgs) {
       : await signInWithPassword(services, { request, email: input.email, password: input.password });
   if (!result.ok) {
     const field = input.intent === "code" ? "code" : "password";
-    return data({ step: input.intent === "code" ? ("code" as const) : ("password" as const), email: input.email, errors: { [field]: result.error } }, { status: 400 });
+    return data(
+      { step: input.intent === "code" ? ("code" as const) : ("password" as const), email: input.email, errors: { [field]: result.error } },
+      { status: 400 },
+    );
   }
   throw redirect(redirectTo, { headers: result.headers });
 }

@@ -35,11 +35,7 @@ export default function Mint({ loaderData }: Route.ComponentProps) {
   return (
     <div className="grid gap-6">
       <PageHeader title="Mint" description="Mint Questline's token at a fixed price, straight to your wallet." />
-      {loaderData.ok ? (
-        <MintScreen data={loaderData} />
-      ) : (
-        <TokenScreenUnavailable state={loaderData} icon={Coins} what="mint" />
-      )}
+      {loaderData.ok ? <MintScreen data={loaderData} /> : <TokenScreenUnavailable state={loaderData} icon={Coins} what="mint" />}
     </div>
   );
 }

@@ -36,11 +36,7 @@ export default function Sale({ loaderData }: Route.ComponentProps) {
   return (
     <div className="grid gap-6">
       <PageHeader title="Token sale" description="Buy Questline's token at the sale's fixed price; the tokens arrive in your wallet at once." />
-      {loaderData.ok ? (
-        <SaleScreen data={loaderData} />
-      ) : (
-        <TokenScreenUnavailable state={loaderData} icon={Store} what="sale" />
-      )}
+      {loaderData.ok ? <SaleScreen data={loaderData} /> : <TokenScreenUnavailable state={loaderData} icon={Store} what="sale" />}
     </div>
   );
 }
@@ -102,7 +98,10 @@ function SaleScreen({ data }: { data: SaleData }) {
           <div className="grid gap-2">
             <div className="flex flex-wrap justify-between gap-2 text-sm">
               <span>
-                <span className="font-semibold tabular-nums">{formatAmount(costOf(sold, price), { maxFraction: 4 })} {coin}</span> raised
+                <span className="font-semibold tabular-nums">
+                  {formatAmount(costOf(sold, price), { maxFraction: 4 })} {coin}
+                </span>{" "}
+                raised
               </span>
               <span className="text-muted-foreground tabular-nums">
                 {formatAmount(sold)} / {formatAmount(hardCap)} {sale.symbol} sold
@@ -165,7 +164,19 @@ function SaleScreen({ data }: { data: SaleData }) {
               busy={isBusy(tx.state)}
               facts={
                 member
-                  ? { now, startTime: sale.startTime, endTime: sale.endTime, price, hardCap, walletCap, sold, bought: BigInt(member.bought), native: BigInt(member.native), token: sale.symbol, coin }
+                  ? {
+                      now,
+                      startTime: sale.startTime,
+                      endTime: sale.endTime,
+                      price,
+                      hardCap,
+                      walletCap,
+                      sold,
+                      bought: BigInt(member.bought),
+                      native: BigInt(member.native),
+                      token: sale.symbol,
+                      coin,
+                    }
                   : null
               }
               onBuy={(amount) =>

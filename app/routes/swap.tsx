@@ -26,8 +26,7 @@ export default function Swap() {
       <PageHeader title="Swap" description="Trade one token for another from your wallet, at the best route the wallet service finds." />
       {!wallet.cloud ? (
         <EmptyState icon={ArrowLeftRight} title="Swaps are not set up on this server">
-          Swaps run through the wallet service, which this installation has no project id for. Its operators can turn them on with
-          REOWN_PROJECT_ID.
+          Swaps run through the wallet service, which this installation has no project id for. Its operators can turn them on with REOWN_PROJECT_ID.
         </EmptyState>
       ) : !wallet.address ? (
         <EmptyState

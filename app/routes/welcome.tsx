@@ -69,8 +69,8 @@ export default function Welcome() {
           <p className="w-fit rounded-full border px-3 py-1 text-xs font-medium text-muted-foreground">Campaigns · Crusades · Leaderboards</p>
           <h1 className="text-4xl font-bold tracking-tight text-balance sm:text-5xl">Grow your community with quests and leaderboards.</h1>
           <p className="text-lg text-muted-foreground">
-            {appName} is where Web3 projects run campaigns and crusades of tasks, and where members complete them, earn XP and token rewards,
-            and climb the leaderboards.
+            {appName} is where Web3 projects run campaigns and crusades of tasks, and where members complete them, earn XP and token rewards, and climb the
+            leaderboards.
           </p>
           <div className="flex flex-wrap gap-3">
             {root?.user ? (
@@ -78,7 +78,13 @@ export default function Welcome() {
                 <Link to={route("dashboard")}>Go to your dashboard</Link>
               </Button>
             ) : (
-              <SignInDialog trigger={<Button size="lg" variant="brand">Get started</Button>} />
+              <SignInDialog
+                trigger={
+                  <Button size="lg" variant="brand">
+                    Get started
+                  </Button>
+                }
+              />
             )}
           </div>
           <nav aria-label="Browse" className="flex flex-wrap items-center gap-x-4 gap-y-2 text-sm">

@@ -42,10 +42,23 @@ describe("loadEnv", () => {
   it("scans deposits every second with per-chain confirmations unless told otherwise", () => {
     const defaults = loadEnv({ DATA_DIR: dataDir() });
     expect(defaults.DEPOSIT_SCAN_EVERY_MS).toBe(1_000);
-    expect(defaults.confirmations).toEqual(new Map([[31337, 1], [56, 15], [11155111, 6]]));
+    expect(defaults.confirmations).toEqual(
+      new Map([
+        [31337, 1],
+        [56, 15],
+        [11155111, 6],
+      ]),
+    );
     const set = loadEnv({ DATA_DIR: dataDir(), DEPOSIT_SCAN_EVERY_MS: "250", CONFIRMATIONS: "56:20, 8453:12" });
     expect(set.DEPOSIT_SCAN_EVERY_MS).toBe(250);
-    expect(set.confirmations).toEqual(new Map([[31337, 1], [56, 20], [11155111, 6], [8453, 12]]));
+    expect(set.confirmations).toEqual(
+      new Map([
+        [31337, 1],
+        [56, 20],
+        [11155111, 6],
+        [8453, 12],
+      ]),
+    );
     expect(() => loadEnv({ DATA_DIR: dataDir(), DEPOSIT_SCAN_EVERY_MS: "50" })).toThrow(/^Invalid configuration: DEPOSIT_SCAN_EVERY_MS /);
     for (const bad of ["56", "56:0", "56:15,", "bsc:15"]) {
       expect(() => loadEnv({ DATA_DIR: dataDir(), CONFIRMATIONS: bad })).toThrow(/^Invalid configuration: CONFIRMATIONS must be chainId:confirmations pairs/);
@@ -53,9 +66,16 @@ describe("loadEnv", () => {
   });
   it("reads where deposit scanning starts per chain, and refuses a malformed list", () => {
     expect(loadEnv({ DATA_DIR: dataDir() }).depositStartBlocks).toEqual(new Map());
-    expect(loadEnv({ DATA_DIR: dataDir(), DEPOSIT_START_BLOCKS: "56:41000000, 11155111:0" }).depositStartBlocks).toEqual(new Map([[56, 41_000_000], [11155111, 0]]));
+    expect(loadEnv({ DATA_DIR: dataDir(), DEPOSIT_START_BLOCKS: "56:41000000, 11155111:0" }).depositStartBlocks).toEqual(
+      new Map([
+        [56, 41_000_000],
+        [11155111, 0],
+      ]),
+    );
     for (const bad of ["56", "56:-1", "bsc:1", "56:1,"]) {
-      expect(() => loadEnv({ DATA_DIR: dataDir(), DEPOSIT_START_BLOCKS: bad })).toThrow(/^Invalid configuration: DEPOSIT_START_BLOCKS must be chainId:block pairs/);
+      expect(() => loadEnv({ DATA_DIR: dataDir(), DEPOSIT_START_BLOCKS: bad })).toThrow(
+        /^Invalid configuration: DEPOSIT_START_BLOCKS must be chainId:block pairs/,
+      );
     }
   });
 
@@ -69,8 +89,12 @@ describe("loadEnv", () => {
       WITHDRAWAL_TIMEOUT_MS: 600_000,
     });
     expect(loadEnv({ DATA_DIR: dataDir(), WITHDRAWAL_FEE: "0.25", OPERATOR_PRIVATE_KEY: `0x${"ab".repeat(32)}` })).toMatchObject({ WITHDRAWAL_FEE: "0.25" });
-    expect(() => loadEnv({ DATA_DIR: dataDir(), OPERATOR_PRIVATE_KEY: "0x1234" })).toThrow("Invalid configuration: OPERATOR_PRIVATE_KEY must be 0x followed by 64 hex digits");
-    expect(() => loadEnv({ DATA_DIR: dataDir(), WITHDRAWAL_MIN: "1.0000000000000000001" })).toThrow(/^Invalid configuration: WITHDRAWAL_MIN must be a token amount/);
+    expect(() => loadEnv({ DATA_DIR: dataDir(), OPERATOR_PRIVATE_KEY: "0x1234" })).toThrow(
+      "Invalid configuration: OPERATOR_PRIVATE_KEY must be 0x followed by 64 hex digits",
+    );
+    expect(() => loadEnv({ DATA_DIR: dataDir(), WITHDRAWAL_MIN: "1.0000000000000000001" })).toThrow(
+      /^Invalid configuration: WITHDRAWAL_MIN must be a token amount/,
+    );
   });
 
   it("refuses public production without SMTP or without a secret, and never writes a secret there", () => {
@@ -86,7 +110,13 @@ describe("loadEnv", () => {
   });
 
   it("refuses a public https:// APP_URL without TRUST_PROXY, in one line saying why", () => {
-    const served = { NODE_ENV: "production", DATA_DIR: dataDir(), APP_URL: "https://questline.example", SMTP_URL: "smtp://mail:25", AUTH_SECRET: "x".repeat(40) };
+    const served = {
+      NODE_ENV: "production",
+      DATA_DIR: dataDir(),
+      APP_URL: "https://questline.example",
+      SMTP_URL: "smtp://mail:25",
+      AUTH_SECRET: "x".repeat(40),
+    };
     expect(() => loadEnv(served)).toThrow(/^Invalid configuration: TRUST_PROXY must be loopback or all when APP_URL is https:\/\/ \(behind a TLS proxy/);
     expect(loadEnv({ ...served, TRUST_PROXY: "all" }).TRUST_PROXY).toBe("all");
   });

@@ -41,7 +41,10 @@ const envSchema = z
       .optional(),
     MAIL_FROM: z.string().min(3).default("Questline <no-reply@questline.local>"),
     AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
-    REOWN_PROJECT_ID: z.string().regex(/^[0-9a-f]{32}$/, "must be a 32-character hex project id").optional(),
+    REOWN_PROJECT_ID: z
+      .string()
+      .regex(/^[0-9a-f]{32}$/, "must be a 32-character hex project id")
+      .optional(),
     ANKR_KEY: z.string().min(1).optional(),
     INFURA_KEY: z.string().min(1).optional(),
     BLAST_KEY: z.string().min(1).optional(),
@@ -65,10 +68,7 @@ const envSchema = z
       .regex(CONFIRMATIONS_LIST, "must be chainId:confirmations pairs separated by commas, e.g. 31337:1,56:15 (each at least 1)")
       .default(DEFAULT_CONFIRMATIONS),
     /** Where the deposit scanner starts reading each chain (its vault's deployment block): `chainId:block` pairs. */
-    DEPOSIT_START_BLOCKS: z
-      .string()
-      .regex(START_BLOCK_LIST, "must be chainId:block pairs separated by commas, e.g. 56:41000000")
-      .optional(),
+    DEPOSIT_START_BLOCKS: z.string().regex(START_BLOCK_LIST, "must be chainId:block pairs separated by commas, e.g. 56:41000000").optional(),
     /** The key that signs vault withdrawals (0x + 64 hex); on the local chain anvil's dev account 9 by default. Never logged. */
     OPERATOR_PRIVATE_KEY: z
       .string()

@@ -138,7 +138,8 @@ export function coverageTransport(base: Transport, collector: CoverageCollector)
     return {
       ...transport,
       request: (async (args: { method: string; params?: unknown }) => {
-        if (args.method === "eth_call" || args.method === "eth_estimateGas" || args.method === "eth_fillTransaction") await collector.traceCall(request, args.params as unknown[]);
+        if (args.method === "eth_call" || args.method === "eth_estimateGas" || args.method === "eth_fillTransaction")
+          await collector.traceCall(request, args.params as unknown[]);
         const result = await request(args);
         if (args.method === "eth_sendRawTransaction" || args.method === "eth_sendTransaction") await collector.traceTransaction(request, result as Hex);
         return result;

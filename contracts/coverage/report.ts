@@ -83,16 +83,14 @@ export function coverageReport(build: CompileOutput, hitKeys: Iterable<string>):
 
     walk(source.ast, (node) => {
       if (STATEMENTS.has(node.nodeType)) {
-        const probe =
-          node.nodeType === "IfStatement" ? (node.condition as AstNode) : node.nodeType === "TryStatement" ? (node.externalCall as AstNode) : node;
+        const probe = node.nodeType === "IfStatement" ? (node.condition as AstNode) : node.nodeType === "TryStatement" ? (node.externalCall as AstNode) : node;
         const covered = ran(rangeOf(probe.src));
         statements++;
         if (covered) statementsCovered++;
         const line = lineOf(rangeOf(node.src).start);
         lines.set(line, (lines.get(line) ?? false) || covered);
       }
-      const isRequire =
-        node.nodeType === "FunctionCall" && ["require", "assert"].includes(((node.expression as AstNode & { name?: string }) ?? {}).name ?? "");
+      const isRequire = node.nodeType === "FunctionCall" && ["require", "assert"].includes(((node.expression as AstNode & { name?: string }) ?? {}).name ?? "");
       const isLogical = node.nodeType === "BinaryOperation" && (node.operator === "&&" || node.operator === "||");
       if (node.nodeType === "IfStatement" || node.nodeType === "Conditional" || isLogical || isRequire) {
         const kind = isLogical ? `'${node.operator as string}'` : isRequire ? "require" : node.nodeType === "Conditional" ? "'?:'" : "if";
@@ -117,11 +115,18 @@ export function coverageReport(build: CompileOutput, hitKeys: Iterable<string>):
       lines: {
         total: lines.size,
         covered: [...lines.values()].filter(Boolean).length,
-        missed: [...lines].filter(([, covered]) => !covered).map(([line]) => line).sort((a, b) => a - b),
+        missed: [...lines]
+          .filter(([, covered]) => !covered)
+          .map(([line]) => line)
+          .sort((a, b) => a - b),
       },
       statements: { total: statements, covered: statementsCovered },
       branches: { total: branches.length, covered: branches.filter((b) => b.covered).length, missed: branches.filter((b) => !b.covered).map((b) => b.label) },
-      functions: { total: functions.length, covered: functions.filter((f) => f.covered).length, missed: functions.filter((f) => !f.covered).map((f) => f.label) },
+      functions: {
+        total: functions.length,
+        covered: functions.filter((f) => f.covered).length,
+        missed: functions.filter((f) => !f.covered).map((f) => f.label),
+      },
     });
   }
   return reports.sort((a, b) => a.file.localeCompare(b.file));

@@ -31,7 +31,11 @@ beforeAll(async () => {
   chain = await startTestChain(import.meta.filename);
   const admin = chain.wallets[ADMIN]!;
   token = await chain.created(
-    await admin.deployContract({ abi: questTokenAbi, bytecode: chain.bytecode.QuestToken, args: ["Questline", "QUEST", parseEther("1000000"), admin.account.address] }),
+    await admin.deployContract({
+      abi: questTokenAbi,
+      bytecode: chain.bytecode.QuestToken,
+      args: ["Questline", "QUEST", parseEther("1000000"), admin.account.address],
+    }),
   );
   distributor = await chain.created(await deployDistributor(token, address(ADMIN)));
   await chain.mined(await admin.writeContract({ address: token, abi: questTokenAbi, functionName: "mint", args: [address(ADMIN), parseEther("10000")] }));
@@ -121,9 +125,9 @@ describe("AirdropDistributor.claim", () => {
 
   it("refuses an unknown round", async () => {
     expect(await attempt(OTHER, "claim", claimArgs(1n, 0))).toEqual({ name: "UnknownRound", args: [1n] });
-    expect((await revertOf(chain.publicClient.readContract({ address: distributor, abi: airdropDistributorAbi, functionName: "round", args: [9n] }), abis)).name).toBe(
-      "UnknownRound",
-    );
+    expect(
+      (await revertOf(chain.publicClient.readContract({ address: distributor, abi: airdropDistributorAbi, functionName: "round", args: [9n] }), abis)).name,
+    ).toBe("UnknownRound");
   });
 
   it("refuses at and after the deadline", async () => {

@@ -27,7 +27,11 @@ beforeAll(async () => {
   chain = await startTestChain(import.meta.filename);
   const admin = chain.wallets[ADMIN]!;
   token = await chain.created(
-    await admin.deployContract({ abi: questTokenAbi, bytecode: chain.bytecode.QuestToken, args: ["Questline", "QUEST", parseEther("1000000"), admin.account.address] }),
+    await admin.deployContract({
+      abi: questTokenAbi,
+      bytecode: chain.bytecode.QuestToken,
+      args: ["Questline", "QUEST", parseEther("1000000"), admin.account.address],
+    }),
   );
   vault = await chain.created(await deployVault(token, address(ADMIN), address(OPERATOR)));
   await chain.mined(await admin.writeContract({ address: token, abi: questTokenAbi, functionName: "mint", args: [address(MEMBER), parseEther("1000")] }));
@@ -105,7 +109,12 @@ describe("DepositVault.depositWithPermit", () => {
     const amount = parseEther("40");
     const { deadline, v, r, s } = await signPermit({ chain, walletIndex: MEMBER, token, spender: vault, value: amount, deadline: (await chain.now()) + 3600n });
     await chain.mined(
-      await chain.wallets[OTHER]!.writeContract({ address: token, abi: questTokenAbi, functionName: "permit", args: [address(MEMBER), vault, amount, deadline, v, r, s] }),
+      await chain.wallets[OTHER]!.writeContract({
+        address: token,
+        abi: questTokenAbi,
+        functionName: "permit",
+        args: [address(MEMBER), vault, amount, deadline, v, r, s],
+      }),
     );
     await call(MEMBER, "depositWithPermit", [amount, ref, deadline, v, r, s]);
     expect(await balanceOf(vault)).toBe(amount);
@@ -129,7 +138,12 @@ describe("DepositVault.withdraw", () => {
     expect(await balanceOf(vault)).toBe(parseEther("470"));
     expect(await chain.publicClient.readContract({ address: vault, abi: depositVaultAbi, functionName: "withdrawalPaid", args: [withdrawalId(1)] })).toBe(true);
     const [event] = parseEventLogs({ abi: depositVaultAbi, logs: receipt.logs, eventName: "Withdrawn" });
-    expect(event!.args).toEqual({ withdrawalId: withdrawalId(1), to: getAddress(address(OTHER)), amount: parseEther("30"), operator: getAddress(address(OPERATOR)) });
+    expect(event!.args).toEqual({
+      withdrawalId: withdrawalId(1),
+      to: getAddress(address(OTHER)),
+      amount: parseEther("30"),
+      operator: getAddress(address(OPERATOR)),
+    });
   });
 
   it("never pays a withdrawal id twice", async () => {
@@ -171,7 +185,8 @@ describe("DepositVault.withdraw", () => {
         base = await chain.snapshot();
         const paid = new Set<number>();
         for (const id of ids) {
-          if (paid.has(id)) expect((await attempt(OPERATOR, "withdraw", [withdrawalId(id), address(OTHER), parseEther("1")])).name).toBe("WithdrawalAlreadyPaid");
+          if (paid.has(id))
+            expect((await attempt(OPERATOR, "withdraw", [withdrawalId(id), address(OTHER), parseEther("1")])).name).toBe("WithdrawalAlreadyPaid");
           else await call(OPERATOR, "withdraw", [withdrawalId(id), address(OTHER), parseEther("1")]);
           paid.add(id);
         }

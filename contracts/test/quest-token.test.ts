@@ -26,10 +26,8 @@ afterEach(async () => {
   await chain.revert(snapshot);
 });
 
-const read = <F extends "balanceOf" | "publicMinted" | "allowance" | "nonces" | "publicMintCost" | "totalSupply">(
-  functionName: F,
-  args: readonly unknown[],
-) => chain.publicClient.readContract({ address: token, abi: questTokenAbi, functionName, args } as never) as Promise<bigint>;
+const read = <F extends "balanceOf" | "publicMinted" | "allowance" | "nonces" | "publicMintCost" | "totalSupply">(functionName: F, args: readonly unknown[]) =>
+  chain.publicClient.readContract({ address: token, abi: questTokenAbi, functionName, args } as never) as Promise<bigint>;
 
 async function write(walletIndex: number, functionName: string, args: readonly unknown[], value?: bigint) {
   const wallet = chain.wallets[walletIndex]!;

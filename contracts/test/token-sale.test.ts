@@ -22,7 +22,15 @@ async function deploySale(args: { token?: Address; start?: bigint; end?: bigint;
   return owner.deployContract({
     abi: tokenSaleAbi,
     bytecode: chain.bytecode.TokenSale,
-    args: [args.token ?? token, PRICE, args.start ?? start, args.end ?? end, args.hardCap ?? HARD_CAP, args.walletCap ?? WALLET_CAP, args.owner ?? owner.account.address],
+    args: [
+      args.token ?? token,
+      PRICE,
+      args.start ?? start,
+      args.end ?? end,
+      args.hardCap ?? HARD_CAP,
+      args.walletCap ?? WALLET_CAP,
+      args.owner ?? owner.account.address,
+    ],
   });
 }
 
@@ -30,7 +38,11 @@ beforeAll(async () => {
   chain = await startTestChain(import.meta.filename);
   const admin = chain.wallets[0]!;
   token = await chain.created(
-    await admin.deployContract({ abi: questTokenAbi, bytecode: chain.bytecode.QuestToken, args: ["Questline", "QUEST", parseEther("1000000"), admin.account.address] }),
+    await admin.deployContract({
+      abi: questTokenAbi,
+      bytecode: chain.bytecode.QuestToken,
+      args: ["Questline", "QUEST", parseEther("1000000"), admin.account.address],
+    }),
   );
   start = (await chain.now()) + 1000n;
   end = start + 86_400n;
@@ -189,7 +201,9 @@ describe("TokenSale.withdraw", () => {
 
   it("sends the proceeds to the owner's choice, with an event", async () => {
     const before = await chain.publicClient.getBalance({ address: address(5) });
-    const receipt = await chain.mined(await chain.wallets[0]!.writeContract({ address: sale, abi: tokenSaleAbi, functionName: "withdraw", args: [address(5)] }));
+    const receipt = await chain.mined(
+      await chain.wallets[0]!.writeContract({ address: sale, abi: tokenSaleAbi, functionName: "withdraw", args: [address(5)] }),
+    );
     expect(await chain.publicClient.getBalance({ address: address(5) })).toBe(before + cost(parseEther("10")));
     const [event] = parseEventLogs({ abi: tokenSaleAbi, logs: receipt.logs, eventName: "ProceedsWithdrawn" });
     expect(event!.args).toEqual({ to: getAddress(address(5)), amount: cost(parseEther("10")) });

@@ -39,7 +39,9 @@ export const ledgerAccount = pgTable(
      * The sum of this account's lines, kept by `questline_post` in the posting's transaction,
      * which also refuses any posting that would leave a member account below zero.
      */
-    balance: units("balance").notNull().default(sql`0`),
+    balance: units("balance")
+      .notNull()
+      .default(sql`0`),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -87,7 +89,11 @@ export const journalLine = pgTable(
     /** Signed: what the account gains (positive) or gives (negative). Never zero. */
     amount: units("amount").notNull(),
   },
-  (t) => [index("journal_line_entry_idx").on(t.entryId), index("journal_line_account_idx").on(t.accountId, t.id), check("journal_line_not_zero", sql`${t.amount} <> 0`)],
+  (t) => [
+    index("journal_line_entry_idx").on(t.entryId),
+    index("journal_line_account_idx").on(t.accountId, t.id),
+    check("journal_line_not_zero", sql`${t.amount} <> 0`),
+  ],
 );
 
 /** A member's deposit reference: the bytes32 they pass to `DepositVault.deposit`. */
@@ -176,7 +182,9 @@ export const withdrawal = pgTable(
     toAddress: text("to_address").notNull(),
     /** What leaves the member's balance; `fee` of it goes to the platform, the rest on chain. */
     amount: units("amount").notNull(),
-    fee: units("fee").notNull().default(sql`0`),
+    fee: units("fee")
+      .notNull()
+      .default(sql`0`),
     status: text("status", { enum: WITHDRAWAL_STATUSES }).notNull().default("requested"),
     /** The request's idempotency key (a double-submitted form creates one withdrawal). */
     requestKey: text("request_key").notNull(),

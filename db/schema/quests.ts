@@ -59,7 +59,9 @@ export const task = pgTable(
     config: jsonb("config").notNull().default({}),
     xp: integer("xp").notNull(),
     verification: text("verification", { enum: ["auto", "review", "none"] }).notNull(),
-    recurrence: text("recurrence", { enum: ["once", "daily"] }).notNull().default("once"),
+    recurrence: text("recurrence", { enum: ["once", "daily"] })
+      .notNull()
+      .default("once"),
     startsAt: timestamp("starts_at", { withTimezone: true }),
     endsAt: timestamp("ends_at", { withTimezone: true }),
     /** First-come-first-served: at most this many completions (pending or approved). */

@@ -28,10 +28,14 @@ export const rewardPool = pgTable(
     /** `ranking`: amount by rank, best first (decimal strings); ranks past the list's end get its last amount. */
     rankAmounts: jsonb("rank_amounts").$type<string[]>(),
     /** `token` pools: what the pool's escrow holds (the most it can pay), and how many times it moved. */
-    escrowed: units("escrowed").notNull().default(sql`0`),
+    escrowed: units("escrowed")
+      .notNull()
+      .default(sql`0`),
     escrowMoves: integer("escrow_moves").notNull().default(0),
     /** What went back to the project's treasury when the pool was paid (token pools). */
-    returned: units("returned").notNull().default(sql`0`),
+    returned: units("returned")
+      .notNull()
+      .default(sql`0`),
     /** `raffle`: SHA-256 of `secret`, shown from the moment the pool is saved; the secret is shown once drawn. */
     commitment: text("commitment"),
     secret: text("secret"),

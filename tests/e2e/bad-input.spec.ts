@@ -12,7 +12,7 @@ test("JSON, broken forms, control characters and impossible dates are refused in
   expect(await json.text()).toContain("This page takes a form");
   const broken = await page.request.post("/login", {
     headers: { ...SAME_ORIGIN, "content-type": "multipart/form-data; boundary=xyz" },
-    data: "--xyz\r\nContent-Disposition: form-data; name=\"email\"\r\n\r\nhalf",
+    data: '--xyz\r\nContent-Disposition: form-data; name="email"\r\n\r\nhalf',
   });
   expect(broken.status()).toBe(400);
   expect(await broken.text()).toContain("The form could not be read");
@@ -60,7 +60,16 @@ test("JSON, broken forms, control characters and impossible dates are refused in
     expect(campaign.status()).toBe(400);
     expect(await campaign.text()).toContain("Enter a date between 2000 and 2100");
     const task = await page.request.post(`/projects/long-lines-${suffix}/tasks/new`, {
-      form: { title: "Far future", type: "visit_link", xp: "10", verification: "none", recurrence: "once", "config.url": "https://example.com", startsAt: "+275760-09-13T00:00", endsAt: "" },
+      form: {
+        title: "Far future",
+        type: "visit_link",
+        xp: "10",
+        verification: "none",
+        recurrence: "once",
+        "config.url": "https://example.com",
+        startsAt: "+275760-09-13T00:00",
+        endsAt: "",
+      },
       headers: SAME_ORIGIN,
     });
     expect(task.status()).toBe(400);

@@ -17,7 +17,6 @@ import { chainRpc, expect, localRpcUrl, short, signInWithWallet, walletTest } fr
  */
 const test = walletTest;
 
-
 test.use({ bypassCSP: true });
 test.describe.configure({ timeout: 120_000 });
 
@@ -29,8 +28,9 @@ const withdrawalRows = (page: Page) => page.locator("[data-withdrawal]");
 /** The token and vault the Balance page works with, from its loader data. */
 async function contractsOf(page: Page): Promise<{ token: Address; vault: Address }> {
   const facts = await page.evaluate(() => {
-    const router = (window as unknown as { __reactRouterDataRouter?: { state: { loaderData: Record<string, { chain?: { facts?: { token: string; vault: string } } }> } } })
-      .__reactRouterDataRouter;
+    const router = (
+      window as unknown as { __reactRouterDataRouter?: { state: { loaderData: Record<string, { chain?: { facts?: { token: string; vault: string } } }> } } }
+    ).__reactRouterDataRouter;
     return router?.state.loaderData["routes/balance"]?.chain?.facts ?? null;
   });
   if (!facts) throw new Error("the Balance page names no vault");
@@ -195,7 +195,12 @@ test("deposit by amount is pending until confirmed, then credited; a withdrawal 
   await expect(page.locator("[data-balance='QUEST:31337']")).toContainText("45 QUEST");
 });
 
-test("an operator gives a deposit that matched no member to the member whose wallet sent it; it is credited to them once", async ({ page, wallet, newPage, signIn }) => {
+test("an operator gives a deposit that matched no member to the member whose wallet sent it; it is credited to them once", async ({
+  page,
+  wallet,
+  newPage,
+  signIn,
+}) => {
   await signInWithWallet(page, wallet);
   const rpc = await localRpcUrl(page);
   await chainRpc(rpc, "anvil_setBalance", [wallet.address, HUNDRED_ETH]);
@@ -206,8 +211,15 @@ test("an operator gives a deposit that matched no member to the member whose wal
   // The member deposits straight to the vault with a reference that is nobody's.
   const sender = createWalletClient({ chain: anvil, transport: http(rpc), account: wallet.account });
   const { reader } = admin(rpc);
-  await reader.waitForTransactionReceipt({ hash: await sender.writeContract({ address: token, abi: questTokenAbi, functionName: "approve", args: [vault, parseEther("20")] }) });
-  const deposited = await sender.writeContract({ address: vault, abi: depositVaultAbi, functionName: "deposit", args: [parseEther("20"), `0x${"5e".repeat(32)}`] });
+  await reader.waitForTransactionReceipt({
+    hash: await sender.writeContract({ address: token, abi: questTokenAbi, functionName: "approve", args: [vault, parseEther("20")] }),
+  });
+  const deposited = await sender.writeContract({
+    address: vault,
+    abi: depositVaultAbi,
+    functionName: "deposit",
+    args: [parseEther("20"), `0x${"5e".repeat(32)}`],
+  });
   await reader.waitForTransactionReceipt({ hash: deposited });
   await chainRpc(rpc, "evm_mine");
 

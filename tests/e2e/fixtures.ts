@@ -1,12 +1,5 @@
 /* eslint-disable no-empty-pattern -- Playwright reads a fixture's dependencies from its first parameter: `{}` is "none". */
-import {
-  test as base,
-  expect,
-  type APIRequestContext,
-  type BrowserContext,
-  type Page,
-  type TestInfo,
-} from "@playwright/test";
+import { test as base, expect, type APIRequestContext, type BrowserContext, type Page, type TestInfo } from "@playwright/test";
 import { APP_URL, INBOX_URL } from "./urls.ts";
 
 /**
@@ -36,9 +29,7 @@ export function expectConsoleError(pattern?: RegExp) {
 }
 
 function allowedConsoleErrors(testInfo: TestInfo) {
-  return testInfo.annotations
-    .filter((a) => a.type === EXPECTED_CONSOLE_ERROR)
-    .map((a) => (a.description ? new RegExp(a.description) : /.*/s));
+  return testInfo.annotations.filter((a) => a.type === EXPECTED_CONSOLE_ERROR).map((a) => (a.description ? new RegExp(a.description) : /.*/s));
 }
 
 function watchConsole(context: BrowserContext, errors: string[]) {

@@ -12,7 +12,6 @@ import { approveSignature, chainRpc, expect, localRpcUrl, signInWithWallet, wall
  */
 const test = walletTest;
 
-
 test.use({ bypassCSP: true });
 test.describe.configure({ timeout: 90_000 });
 

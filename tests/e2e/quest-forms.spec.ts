@@ -319,7 +319,14 @@ test.describe("with a signed-in owner", () => {
     await expect(page.getByText("Grand Tour")).toHaveCount(0);
 
     // Editing a crusade.
-    await post(page.request, `/projects/${project}/crusades/new`, { name: "Long Road", slug: "long-road", description: "", bonusXp: "50", taskIds: first, published: "on" });
+    await post(page.request, `/projects/${project}/crusades/new`, {
+      name: "Long Road",
+      slug: "long-road",
+      description: "",
+      bonusXp: "50",
+      taskIds: first,
+      published: "on",
+    });
     await page.goto(`/projects/${project}/crusades/long-road/edit`);
     await page.getByLabel("Name", { exact: true }).fill("ab");
     await page.getByLabel("Completion bonus (XP)").fill("2.5");

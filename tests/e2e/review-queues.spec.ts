@@ -93,7 +93,6 @@ test("the project's To review page: crusade steps and standalone tasks, never on
     await expect(ownRow).toContainText("Your own submission: another member of the team reviews it.");
     await expect(ownRow.getByRole("button")).toHaveCount(0);
     await expect(ownRow.getByRole("checkbox")).toHaveCount(0);
-
   });
 
   await test.step("select all picks only the member's row; approving it opens the member's next step", async () => {

@@ -10,7 +10,6 @@ import { endCampaignSoon, expectFieldError, expectNotice, localDateTime, screens
  * XP includes it. Also: the tasks of a campaign that is not live offer no Start.
  */
 
-
 const rewards = (page: Page) => page.getByRole("region", { name: "Rewards" });
 const tasks = (page: Page) => page.getByRole("region", { name: "Tasks" }).getByRole("listitem");
 /** A reward pool's card, by its distribution's title ("First completers", "Leaderboard"…). */
@@ -56,7 +55,14 @@ async function addVisitTask(page: Page, campaignUrl: string, title: string, xp: 
 /** Fills the reward form on the page (fields left out stay as they are) and submits it. */
 async function submitReward(
   page: Page,
-  { distribution, winners, amount, total, rankAmounts, submit }: { distribution?: string; winners?: string; amount?: string; total?: string; rankAmounts?: string; submit: string },
+  {
+    distribution,
+    winners,
+    amount,
+    total,
+    rankAmounts,
+    submit,
+  }: { distribution?: string; winners?: string; amount?: string; total?: string; rankAmounts?: string; submit: string },
 ) {
   if (distribution) await page.getByRole("radio", { name: new RegExp(`^${distribution}`) }).check();
   if (winners !== undefined) await page.getByLabel(/^(Winners|Ranks paid)$/).fill(winners);

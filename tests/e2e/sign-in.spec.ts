@@ -40,11 +40,14 @@ test("signs in by pasting the code into the first box", async ({ page, inbox, un
   const submitted = page.waitForRequest((r) => r.method() === "POST" && new URL(r.url()).pathname === "/login.data");
   const first = page.getByLabel("Digit 1");
   await first.focus();
-  await first.evaluate((input, text) => {
-    const clipboardData = new DataTransfer();
-    clipboardData.setData("text/plain", text);
-    input.dispatchEvent(new ClipboardEvent("paste", { clipboardData, bubbles: true, cancelable: true }));
-  }, ` ${code.slice(0, 3)}-${code.slice(3)} `);
+  await first.evaluate(
+    (input, text) => {
+      const clipboardData = new DataTransfer();
+      clipboardData.setData("text/plain", text);
+      input.dispatchEvent(new ClipboardEvent("paste", { clipboardData, bubbles: true, cancelable: true }));
+    },
+    ` ${code.slice(0, 3)}-${code.slice(3)} `,
+  );
 
   // The pasted digits filled all six boxes and the form sent itself with the whole code.
   expect(new URLSearchParams((await submitted).postData() ?? "").get("code")).toBe(code);

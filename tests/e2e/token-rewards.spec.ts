@@ -53,7 +53,11 @@ async function completeTask(page: Page, campaignUrl: string, title: string) {
   await expect(page.getByText("+10 XP")).toBeVisible();
 }
 
-test("an owner funds a project by deposit and escrows token rewards; members are paid from escrow, withdraw, and check the raffle", async ({ page: owner, wallet, browser }) => {
+test("an owner funds a project by deposit and escrows token rewards; members are paid from escrow, withdraw, and check the raffle", async ({
+  page: owner,
+  wallet,
+  browser,
+}) => {
   // Refused forms answer 400, which the browser logs.
   expectConsoleError(/status of 400/);
   await signInWithWallet(owner, wallet);
@@ -72,7 +76,8 @@ test("an owner funds a project by deposit and escrows token rewards; members are
     await expect(owner).toHaveURL(`/projects/${slug}/rewards`);
     await expect(owner.getByText("The treasury is empty")).toBeVisible();
     const token = (await owner.evaluate(() => {
-      const router = (window as unknown as { __reactRouterDataRouter: { state: { loaderData: Record<string, { chain?: { facts: { token: string } } }> } } }).__reactRouterDataRouter;
+      const router = (window as unknown as { __reactRouterDataRouter: { state: { loaderData: Record<string, { chain?: { facts: { token: string } } }> } } })
+        .__reactRouterDataRouter;
       return router.state.loaderData["routes/projects/rewards"]?.chain?.facts.token;
     })) as Address;
     await mint(rpc, token, wallet.address, "500");
@@ -117,7 +122,11 @@ test("an owner funds a project by deposit and escrows token rewards; members are
       await owner.getByRole("button", { name: "Create reward" }).click();
     };
     await create("Raffle", { Winners: "1", "QUEST per winner": "500" });
-    await expectFieldError(owner, "QUEST per winner", "The project's treasury holds 100 QUEST, not the 500 QUEST this needs: fund it on the project's Rewards page first.");
+    await expectFieldError(
+      owner,
+      "QUEST per winner",
+      "The project's treasury holds 100 QUEST, not the 500 QUEST this needs: fund it on the project's Rewards page first.",
+    );
     await owner.getByLabel("QUEST per winner", { exact: true }).fill("30");
     await owner.getByRole("button", { name: "Create reward" }).click();
     await expectNotice(owner, "Reward created");
@@ -168,7 +177,12 @@ test("an owner funds a project by deposit and escrows token rewards; members are
     await expect(page.getByText(/You got 5 QUEST: you finished #[12]\./)).toBeVisible();
     await screenshot(page, "token-rewards-won-dark");
     await page.goto("/balance");
-    await expect(page.locator("dl > div", { has: page.getByText("Available", { exact: true }) }).locator("dd").first()).toHaveText("55 QUEST");
+    await expect(
+      page
+        .locator("dl > div", { has: page.getByText("Available", { exact: true }) })
+        .locator("dd")
+        .first(),
+    ).toHaveText("55 QUEST");
     await expect(page.getByRole("row", { name: /Reward \+30 QUEST/ })).toBeVisible();
     await page.getByLabel("Withdrawal amount (QUEST)").fill("12");
     await page.getByRole("button", { name: "Withdraw", exact: true }).click();

@@ -54,8 +54,7 @@ export async function cancelSignature(page: Page) {
 }
 
 /** The header's wallet button, showing the connected address. */
-export const headerWallet = (page: Page, wallet: TestWallet) =>
-  page.getByRole("banner").getByRole("button", { name: `Wallet ${short(wallet.address)}` });
+export const headerWallet = (page: Page, wallet: TestWallet) => page.getByRole("banner").getByRole("button", { name: `Wallet ${short(wallet.address)}` });
 
 /** Signs in from /login with the test wallet, as a new wallet-only member. */
 export async function signInWithWallet(page: Page, wallet: TestWallet) {

@@ -5,7 +5,18 @@ import { installTestWallet, type TestWallet } from "../fakes/injected-wallet.ts"
 import { CLOUD_HOSTS, stubReownCloud, type CloudStub } from "../fakes/reown-cloud.ts";
 import { expectConsoleError, test as base } from "./fixtures.ts";
 import { APP_URL } from "./urls.ts";
-import { approveSignature, cancelSignature, connectTestWallet, expect, headerWallet, modal, settled, short, signInWithWallet, signStep } from "./wallet-helpers.ts";
+import {
+  approveSignature,
+  cancelSignature,
+  connectTestWallet,
+  expect,
+  headerWallet,
+  modal,
+  settled,
+  short,
+  signInWithWallet,
+  signStep,
+} from "./wallet-helpers.ts";
 
 /**
  * Wallet connection and wallet sign-in (SIWX) through the wallet modal (Reown AppKit), with a
@@ -148,10 +159,7 @@ test("signs in with a wallet from the Welcome page, keeps the session over a rel
   expect(await (await page.request.get("/dashboard")).text()).toContain('aria-label="Connect wallet"');
 });
 
-test("switching to Sepolia asks to sign for that chain: cancelling goes back to the local chain, signing adds Sepolia", async ({
-  page,
-  wallet,
-}) => {
+test("switching to Sepolia asks to sign for that chain: cancelling goes back to the local chain, signing adds Sepolia", async ({ page, wallet }) => {
   await signInWithWallet(page, wallet);
   await openProfileSettings(page);
   await expect(walletList(page).getByRole("listitem")).toHaveCount(1);
@@ -323,9 +331,7 @@ test.describe("with Reown's cloud unreachable", () => {
   test("the page keeps working and the injected wallet still connects and signs in", async ({ page, wallet, cloud }) => {
     // Only the browser's own report of each failed request to Reown's hosts is allowed.
     const hosts = CLOUD_HOSTS.map((h) => h.replaceAll(".", "\\.")).join("|");
-    expectConsoleError(
-      new RegExp(`^console\\.error on [^:]+:[^ ]* Failed to load resource: net::ERR_INTERNET_DISCONNECTED \\(https://(${hosts})/`),
-    );
+    expectConsoleError(new RegExp(`^console\\.error on [^:]+:[^ ]* Failed to load resource: net::ERR_INTERNET_DISCONNECTED \\(https://(${hosts})/`));
 
     await signInWithWallet(page, wallet);
     expect(cloud.requests.length, "AppKit tried its cloud").toBeGreaterThan(0);
@@ -379,10 +385,7 @@ test.describe("on the app's own Content-Security-Policy", () => {
     new RegExp(String.raw`Fetch API cannot load ${walletTargets}\S*\. Refused to connect because it violates the document's Content Security Policy`),
   ];
 
-  test("wallet sign-in works under the app's own CSP", async ({
-    page,
-    wallet,
-  }) => {
+  test("wallet sign-in works under the app's own CSP", async ({ page, wallet }) => {
     for (const pattern of CSP_BLOCKED) expectConsoleError(pattern);
     await signInWithWallet(page, wallet);
     await expect(page.getByRole("heading", { name: `Welcome back, ${short(wallet.address)}` })).toBeVisible();

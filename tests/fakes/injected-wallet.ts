@@ -199,7 +199,9 @@ export class TestWallet {
     } catch (error) {
       const cause = error as { shortMessage?: string; message?: string; walk?: () => { code?: number; data?: unknown } };
       const root = cause.walk?.() ?? {};
-      return { error: { code: typeof root.code === "number" ? root.code : -32603, message: cause.shortMessage ?? cause.message ?? String(error), data: root.data } };
+      return {
+        error: { code: typeof root.code === "number" ? root.code : -32603, message: cause.shortMessage ?? cause.message ?? String(error), data: root.data },
+      };
     }
   }
 
@@ -284,8 +286,7 @@ function injectProvider({ info, binding }: { info: typeof TEST_WALLET_INFO; bind
   };
   // The root loader's page props name the local chain's RPC.
   const rpcUrl = () => {
-    const router = (window as unknown as { __reactRouterDataRouter?: { state: { loaderData: Record<string, unknown> } } })
-      .__reactRouterDataRouter;
+    const router = (window as unknown as { __reactRouterDataRouter?: { state: { loaderData: Record<string, unknown> } } }).__reactRouterDataRouter;
     const root = router?.state.loaderData.root as { chains?: { rpc?: string | null } } | undefined;
     return root?.chains?.rpc ?? null;
   };
@@ -319,9 +320,7 @@ function injectProvider({ info, binding }: { info: typeof TEST_WALLET_INFO; bind
     },
   };
   const announce = () =>
-    window.dispatchEvent(
-      new CustomEvent("eip6963:announceProvider", { detail: Object.freeze({ info: Object.freeze({ ...info }), provider }) }),
-    );
+    window.dispatchEvent(new CustomEvent("eip6963:announceProvider", { detail: Object.freeze({ info: Object.freeze({ ...info }), provider }) }));
   window.addEventListener("eip6963:requestProvider", announce);
   announce();
 }

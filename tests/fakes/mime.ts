@@ -80,11 +80,8 @@ export function decodeQuotedPrintable(input: string): Buffer {
 
 /** RFC 2047: `=?utf-8?Q?...?=` and `=?utf-8?B?...?=`, adjacent words joined without the space between them. */
 export function decodeWords(value: string) {
-  return value
-    .replace(/(\?=)\s+(=\?)/g, "$1$2")
-    .replace(/=\?([^?]+)\?([QqBb])\?([^?]*)\?=/g, (_, charset: string, kind: string, data: string) => {
-      const bytes =
-        kind.toUpperCase() === "B" ? Buffer.from(data, "base64") : decodeQuotedPrintable(data.replace(/_/g, "=20"));
-      return new TextDecoder(charset).decode(bytes);
-    });
+  return value.replace(/(\?=)\s+(=\?)/g, "$1$2").replace(/=\?([^?]+)\?([QqBb])\?([^?]*)\?=/g, (_, charset: string, kind: string, data: string) => {
+    const bytes = kind.toUpperCase() === "B" ? Buffer.from(data, "base64") : decodeQuotedPrintable(data.replace(/_/g, "=20"));
+    return new TextDecoder(charset).decode(bytes);
+  });
 }

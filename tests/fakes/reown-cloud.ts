@@ -24,21 +24,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import type { Page, Route } from "@playwright/test";
 
-export const CLOUD_HOSTS = [
-  "api.web3modal.org",
-  "fonts.reown.com",
-  "rpc.walletconnect.org",
-  "pulse.walletconnect.org",
-  "secure.walletconnect.org",
-] as const;
+export const CLOUD_HOSTS = ["api.web3modal.org", "fonts.reown.com", "rpc.walletconnect.org", "pulse.walletconnect.org", "secure.walletconnect.org"] as const;
 
-const PLACEHOLDER_IMAGE =
-  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 40"><rect width="40" height="40" rx="10" fill="#a3a3a3"/></svg>';
+const PLACEHOLDER_IMAGE = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 40"><rect width="40" height="40" rx="10" fill="#a3a3a3"/></svg>';
 
-const SANS_FONTS = [
-  "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
-  "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-];
+const SANS_FONTS = ["/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"];
 
 let font: Buffer | null | undefined;
 function sansFont() {
@@ -82,8 +72,7 @@ function isLocal(url: URL) {
 async function answer(route: Route, url: URL, appOrigin: string) {
   const json = (body: unknown, status = 200) =>
     route.fulfill({ status, contentType: "application/json", headers: { "access-control-allow-origin": "*" }, body: JSON.stringify(body) });
-  const image = () =>
-    route.fulfill({ status: 200, contentType: "image/svg+xml", headers: { "access-control-allow-origin": "*" }, body: PLACEHOLDER_IMAGE });
+  const image = () => route.fulfill({ status: 200, contentType: "image/svg+xml", headers: { "access-control-allow-origin": "*" }, body: PLACEHOLDER_IMAGE });
   const path = url.pathname;
 
   switch (url.hostname) {

@@ -70,6 +70,10 @@ const database = await openDatabase({ databaseUrl: env.CHILD_DATABASE_URL, dataD
 await database.db.execute(sql`select 1`);
 console.log("job starting");
 const db = stallKey ? watched(database.db) : database.db;
-const summary = await distributeEndedCampaigns({ db, now: new Date(env.CHILD_NOW), onPoolError: (poolId, error) => console.error("pool failed", poolId, error) });
+const summary = await distributeEndedCampaigns({
+  db,
+  now: new Date(env.CHILD_NOW),
+  onPoolError: (poolId, error) => console.error("pool failed", poolId, error),
+});
 console.log("job done", JSON.stringify(summary));
 await database.close();

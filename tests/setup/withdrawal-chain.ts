@@ -30,22 +30,46 @@ export async function vaultOnChain(rpcUrl: string) {
     if (receipt.status !== "success") throw new Error(`${hash} reverted`);
   };
   const depositor = walletOf(DEV_PRIVATE_KEYS[1]);
-  await mined(await depositor.writeContract({ address: addresses.QuestToken, abi: questTokenAbi, functionName: "approve", args: [addresses.DepositVault, VAULT_FUNDS] }));
-  await mined(await depositor.writeContract({ address: addresses.DepositVault, abi: depositVaultAbi, functionName: "deposit", args: [VAULT_FUNDS, `0x${"00".repeat(32)}`] }));
+  await mined(
+    await depositor.writeContract({ address: addresses.QuestToken, abi: questTokenAbi, functionName: "approve", args: [addresses.DepositVault, VAULT_FUNDS] }),
+  );
+  await mined(
+    await depositor.writeContract({
+      address: addresses.DepositVault,
+      abi: depositVaultAbi,
+      functionName: "deposit",
+      args: [VAULT_FUNDS, `0x${"00".repeat(32)}`],
+    }),
+  );
   const admin = walletOf(DEV_PRIVATE_KEYS[0]);
   return {
     addresses,
     publicClient,
     /** The vault's admin (account 0) pauses or resumes it. */
-    setVaultPaused: async (paused: boolean) => mined(await admin.writeContract({ address: addresses.DepositVault, abi: depositVaultAbi, functionName: paused ? "pause" : "unpause" })),
+    setVaultPaused: async (paused: boolean) =>
+      mined(await admin.writeContract({ address: addresses.DepositVault, abi: depositVaultAbi, functionName: paused ? "pause" : "unpause" })),
     /** Sends the admin's `pause()` paying `priorityFee` a gas, without waiting for it to be mined. */
     sendPause: (priorityFee: bigint) =>
-      admin.writeContract({ address: addresses.DepositVault, abi: depositVaultAbi, functionName: "pause", gas: 100_000n, maxPriorityFeePerGas: priorityFee, maxFeePerGas: priorityFee * 10n }),
+      admin.writeContract({
+        address: addresses.DepositVault,
+        abi: depositVaultAbi,
+        functionName: "pause",
+        gas: 100_000n,
+        maxPriorityFeePerGas: priorityFee,
+        maxFeePerGas: priorityFee * 10n,
+      }),
     /** Whether the vault is paused. */
     vaultPaused: () => publicClient.readContract({ address: addresses.DepositVault, abi: depositVaultAbi, functionName: "paused" }),
     /** Lets the vault take up to `amount` of the dev account `key`'s tokens. */
     approveVault: async (key: Hex, amount: bigint) =>
-      mined(await walletOf(key).writeContract({ address: addresses.QuestToken, abi: questTokenAbi, functionName: "approve", args: [addresses.DepositVault, amount] })),
+      mined(
+        await walletOf(key).writeContract({
+          address: addresses.QuestToken,
+          abi: questTokenAbi,
+          functionName: "approve",
+          args: [addresses.DepositVault, amount],
+        }),
+      ),
     /** `DepositVault.deposit` from the dev account `key` (which approved the vault); the mined receipt's status. */
     depositAs: async (key: Hex, amount: bigint, ref: Hex) => {
       const hash = await walletOf(key).writeContract({ address: addresses.DepositVault, abi: depositVaultAbi, functionName: "deposit", args: [amount, ref] });
@@ -58,8 +82,10 @@ export async function vaultOnChain(rpcUrl: string) {
       const [deposited, withdrawn] = await Promise.all([read("Deposited"), read("Withdrawn")]);
       return { deposited, withdrawn };
     },
-    tokenBalance: (account: Address) => publicClient.readContract({ address: addresses.QuestToken, abi: questTokenAbi, functionName: "balanceOf", args: [account] }),
-    paid: (id: string) => publicClient.readContract({ address: addresses.DepositVault, abi: depositVaultAbi, functionName: "withdrawalPaid", args: [id as Hex] }),
+    tokenBalance: (account: Address) =>
+      publicClient.readContract({ address: addresses.QuestToken, abi: questTokenAbi, functionName: "balanceOf", args: [account] }),
+    paid: (id: string) =>
+      publicClient.readContract({ address: addresses.DepositVault, abi: depositVaultAbi, functionName: "withdrawalPaid", args: [id as Hex] }),
     /** The job's view of the chain, through `url` (anvil itself, or a proxy in front of it). */
     chain: (url = rpcUrl, { operator = true, confirmations = 1 } = {}): WithdrawalChain => {
       const via = http(url, { retryCount: 0, timeout: 5_000 });
@@ -88,7 +114,11 @@ export const form = (destination: Address, amount: bigint, requestKey: string = 
 
 /** A raw JSON-RPC call to anvil (automine, mining, txpool). */
 export async function rpc<T = unknown>(url: string, method: string, params: unknown[] = []): Promise<T> {
-  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
   const body = (await response.json()) as { result: T; error?: { message: string } };
   if (body.error) throw new Error(body.error.message);
   return body.result;

@@ -7,17 +7,7 @@ const LENGTH = 6;
  * Six digit boxes. Typing moves to the next box, Backspace to the previous one, pasting fills them
  * all; `onComplete` fires when the sixth digit is in.
  */
-export function OtpInput({
-  name,
-  invalid,
-  disabled,
-  onComplete,
-}: {
-  name: string;
-  invalid?: boolean;
-  disabled?: boolean;
-  onComplete: (code: string) => void;
-}) {
+export function OtpInput({ name, invalid, disabled, onComplete }: { name: string; invalid?: boolean; disabled?: boolean; onComplete: (code: string) => void }) {
   const [digits, setDigits] = useState<string[]>(() => Array(LENGTH).fill(""));
   const boxes = useRef<(HTMLInputElement | null)[]>([]);
 

@@ -43,8 +43,8 @@ export function SignInForm({ redirectTo, onWallet }: { redirectTo: string; onWal
           <MailCheck className="size-10 text-muted-foreground" aria-hidden />
           <h1 className="text-xl font-semibold">Check your inbox</h1>
           <p className="text-sm text-muted-foreground">
-            We sent a sign-in link and a 6-digit code to <strong className="text-foreground wrap-anywhere">{result.email}</strong>. Open the
-            link, or enter the code below.
+            We sent a sign-in link and a 6-digit code to <strong className="text-foreground wrap-anywhere">{result.email}</strong>. Open the link, or enter the
+            code below.
           </p>
         </div>
         <fetcher.Form method="post" action="/login" ref={codeForm} className="grid gap-3" onSubmit={nextAttempt}>
@@ -102,13 +102,7 @@ export function SignInForm({ redirectTo, onWallet }: { redirectTo: string; onWal
           {mode === "email" ? "We will e-mail you a sign-in link and a code." : "Sign in with your e-mail and password."}
         </p>
       </div>
-      <fetcher.Form
-        method="post"
-        action="/login"
-        className="grid gap-4"
-        onSubmit={() => setRestarted(0)}
-        noValidate
-      >
+      <fetcher.Form method="post" action="/login" className="grid gap-4" onSubmit={() => setRestarted(0)} noValidate>
         <input type="hidden" name="intent" value={mode === "email" ? "send" : "password"} />
         <input type="hidden" name="redirectTo" value={redirectTo} />
         <Field id="email" label="E-mail" error={sendError ?? passwordErrors.email}>
@@ -131,11 +125,7 @@ export function SignInForm({ redirectTo, onWallet }: { redirectTo: string; onWal
           {mode === "email" ? "Continue with e-mail" : "Sign in"}
         </Button>
       </fetcher.Form>
-      <Button
-        variant="link"
-        className="h-auto p-0 text-sm text-muted-foreground"
-        onClick={() => setMode(mode === "email" ? "password" : "email")}
-      >
+      <Button variant="link" className="h-auto p-0 text-sm text-muted-foreground" onClick={() => setMode(mode === "email" ? "password" : "email")}>
         {mode === "email" ? "Sign in with a password instead" : "E-mail me a link and a code instead"}
       </Button>
       <div className="flex items-center gap-3 text-xs text-muted-foreground" aria-hidden>

@@ -26,7 +26,12 @@ export function BalanceStats({ balances, chain, asset }: Props) {
       {others.length > 0 && (
         <dl className="grid grid-cols-1 gap-3 sm:grid-cols-3">
           {others.map((b) => (
-            <Stat key={b.asset} label={`${b.symbol} on ${b.chainName}`} value={`${formatAmount(BigInt(b.available))} ${b.symbol}`} hint={`${formatAmount(BigInt(b.held))} held`} />
+            <Stat
+              key={b.asset}
+              label={`${b.symbol} on ${b.chainName}`}
+              value={`${formatAmount(BigInt(b.available))} ${b.symbol}`}
+              hint={`${formatAmount(BigInt(b.held))} held`}
+            />
           ))}
         </dl>
       )}

@@ -25,7 +25,12 @@ export function DepositCard({
   chain,
   depositRef,
   onSent,
-  into = { title: "Deposit", description: `From your wallet on ${chain.chainName} into your Questline balance.`, credited: "your balance is credited", key: "deposit" },
+  into = {
+    title: "Deposit",
+    description: `From your wallet on ${chain.chainName} into your Questline balance.`,
+    credited: "your balance is credited",
+    key: "deposit",
+  },
 }: {
   chain: VaultChain;
   depositRef: string;
@@ -55,7 +60,14 @@ export function DepositCard({
   const deposit = useCallback(
     (units: bigint, step: string) =>
       void send(
-        { chainId, address: facts.vault as `0x${string}`, abi: depositVaultAbi, functionName: "deposit", args: [units, depositRef], context: { token: facts.symbol, coin: chain.coin } },
+        {
+          chainId,
+          address: facts.vault as `0x${string}`,
+          abi: depositVaultAbi,
+          functionName: "deposit",
+          args: [units, depositRef],
+          context: { token: facts.symbol, coin: chain.coin },
+        },
         `Deposit ${formatAmount(units)} ${facts.symbol}${step}`,
       ),
     [send, chainId, facts.vault, facts.symbol, depositRef, chain.coin],
@@ -79,7 +91,14 @@ export function DepositCard({
     if (BigInt(member.allowance) >= checked.units) return deposit(checked.units, "");
     next.current = checked.units;
     void tx.send(
-      { chainId, address: facts.token as `0x${string}`, abi: questTokenAbi, functionName: "approve", args: [facts.vault, checked.units], context: { token: facts.symbol, coin: chain.coin } },
+      {
+        chainId,
+        address: facts.token as `0x${string}`,
+        abi: questTokenAbi,
+        functionName: "approve",
+        args: [facts.vault, checked.units],
+        context: { token: facts.symbol, coin: chain.coin },
+      },
       `Approve ${formatAmount(checked.units)} ${facts.symbol} for the vault (step 1 of 2)`,
     );
   };

@@ -8,7 +8,6 @@ import type { BalancePage } from "~/modules/balance/balance-page";
 import { formatAmount } from "~/modules/chain/amounts";
 import { LocalTime } from "~/components/campaigns/local-time";
 
-
 /** Every movement of the member's balance, newest first, a page at a time. */
 export function TransactionTable({ rows, page, hasMore }: { rows: BalancePage["transactions"]; page: number; hasMore: boolean }) {
   return (
@@ -40,12 +39,24 @@ export function TransactionTable({ rows, page, hasMore }: { rows: BalancePage["t
                     <Movement available={BigInt(row.available)} held={BigInt(row.held)} gross={BigInt(row.gross)} symbol={row.symbol} />
                   </TableCell>
                   <TableCell>
-                    <Badge variant={row.status === "failed" || row.status === "reorged" ? "destructive" : row.status === "credited" || row.status === "confirmed" || row.status === "done" ? "success" : "secondary"}>
+                    <Badge
+                      variant={
+                        row.status === "failed" || row.status === "reorged"
+                          ? "destructive"
+                          : row.status === "credited" || row.status === "confirmed" || row.status === "done"
+                            ? "success"
+                            : "secondary"
+                      }
+                    >
                       {row.status}
                     </Badge>
                   </TableCell>
-                  <TableCell className="whitespace-nowrap text-muted-foreground"><LocalTime value={row.createdAt} /></TableCell>
-                  <TableCell>{row.txHash ? <TxHash hash={row.txHash} chainId={row.chainId} short /> : <span className="text-muted-foreground">—</span>}</TableCell>
+                  <TableCell className="whitespace-nowrap text-muted-foreground">
+                    <LocalTime value={row.createdAt} />
+                  </TableCell>
+                  <TableCell>
+                    {row.txHash ? <TxHash hash={row.txHash} chainId={row.chainId} short /> : <span className="text-muted-foreground">—</span>}
+                  </TableCell>
                 </TableRow>
               ))}
             </TableBody>

@@ -50,7 +50,8 @@ export function WithdrawCard({ balance, limits, destinations, paused }: Props) {
         )}
         {destinations.length === 0 ? (
           <p className="text-sm text-muted-foreground">
-            Link a wallet first: withdrawals go only to wallets you have signed in with. Use the wallet button at the top of the page, then sign with it; your linked wallets are listed in{" "}
+            Link a wallet first: withdrawals go only to wallets you have signed in with. Use the wallet button at the top of the page, then sign with it; your
+            linked wallets are listed in{" "}
             <Link className="underline underline-offset-2" to={route("settings.profile")}>
               your profile
             </Link>
@@ -68,7 +69,15 @@ export function WithdrawCard({ balance, limits, destinations, paused }: Props) {
               error={errors.amount}
               hint={`At least ${formatAmount(BigInt(limits.minimum))} ${symbol}; up to ${formatAmount(BigInt(limits.dailyLimit))} ${symbol} a day.${fee > 0n ? ` A fee of ${formatAmount(fee)} ${symbol} is taken from it.` : ""}`}
             >
-              <Input {...fieldProps("withdraw-amount", errors.amount)} name="amount" inputMode="decimal" autoComplete="off" placeholder="50" value={amount} onChange={(e) => setAmount(e.target.value)} />
+              <Input
+                {...fieldProps("withdraw-amount", errors.amount)}
+                name="amount"
+                inputMode="decimal"
+                autoComplete="off"
+                placeholder="50"
+                value={amount}
+                onChange={(e) => setAmount(e.target.value)}
+              />
             </Field>
             <Field id="withdraw-destination" label="To wallet" error={errors.destination}>
               <Select {...fieldProps("withdraw-destination", errors.destination)} name="destination" defaultValue={destinations[0]}>

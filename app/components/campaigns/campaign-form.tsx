@@ -51,7 +51,12 @@ export function CampaignForm({
               <DateTimeInput id="endsAt" error={errors.endsAt} value={defaults.endsAt} />
             </Field>
           </div>
-          <CheckboxField name="published" label="Published" defaultChecked={defaults.published} hint="Members see it from now on; it goes live at its start. Unpublished, only the team sees it." />
+          <CheckboxField
+            name="published"
+            label="Published"
+            defaultChecked={defaults.published}
+            hint="Members see it from now on; it goes live at its start. Unpublished, only the team sees it."
+          />
           <FormActions submitLabel={submitLabel} pending={pending} cancelTo={cancelTo} />
         </Form>
       </CardContent>

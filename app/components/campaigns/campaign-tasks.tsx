@@ -98,9 +98,7 @@ export function CampaignTasks({ tasks, addTaskTo }: { tasks: CampaignTask[]; add
               {!t.published && <Badge variant="outline">Draft</Badge>}
               <TaskStateBadge state={t.state} />
             </div>
-            {t.state?.status === "rejected" && t.state.reason && (
-              <p className="text-xs text-destructive wrap-anywhere">Reason: {t.state.reason}</p>
-            )}
+            {t.state?.status === "rejected" && t.state.reason && <p className="text-xs text-destructive wrap-anywhere">Reason: {t.state.reason}</p>}
           </div>
           {t.block && t.state?.status !== "approved" && t.state?.status !== "pending" && <BlockLabel block={t.block} />}
           {t.published && !t.block && t.state?.status !== "approved" && t.state?.status !== "pending" && (

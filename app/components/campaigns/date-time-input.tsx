@@ -34,7 +34,15 @@ export function DateTimeInput({ id, error, value }: { id: string; error?: string
 
   return (
     <>
-      <Input {...fieldProps(id, error)} type="datetime-local" className="dark:[color-scheme:dark]" ref={input} defaultValue={initial} onChange={syncOffset} onInput={syncOffset} />
+      <Input
+        {...fieldProps(id, error)}
+        type="datetime-local"
+        className="dark:[color-scheme:dark]"
+        ref={input}
+        defaultValue={initial}
+        onChange={syncOffset}
+        onInput={syncOffset}
+      />
       <input type="hidden" name={`${id}Offset`} ref={offset} defaultValue="" />
     </>
   );

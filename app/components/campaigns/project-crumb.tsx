@@ -4,11 +4,7 @@ import { route } from "~/lib/routes";
 
 /** "Projects › <project> › …": where a project's screen sits. */
 export function ProjectCrumb({ project, trail = [] }: { project: { slug: string; name: string }; trail?: { label: string; to: string }[] }) {
-  const links = [
-    { label: "Projects", to: route("projects.index") },
-    { label: project.name, to: route("projects.show", { project: project.slug }) },
-    ...trail,
-  ];
+  const links = [{ label: "Projects", to: route("projects.index") }, { label: project.name, to: route("projects.show", { project: project.slug }) }, ...trail];
   return (
     <nav aria-label="Breadcrumb" className="mb-2 text-sm text-muted-foreground">
       <ol className="flex flex-wrap items-center gap-1">

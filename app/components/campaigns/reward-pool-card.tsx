@@ -83,7 +83,8 @@ export function RewardPoolCard({ pool, campaignEnded, editTo }: { pool: RewardPo
 }
 
 function pendingLine(pool: RewardPoolView, campaignEnded: boolean) {
-  if (pool.status === "frozen") return `The entrants are frozen (${(pool.entrantsCount ?? 0).toLocaleString("en")}); the draw waits for block ${pool.drawBlock?.toLocaleString("en")}.`;
+  if (pool.status === "frozen")
+    return `The entrants are frozen (${(pool.entrantsCount ?? 0).toLocaleString("en")}); the draw waits for block ${pool.drawBlock?.toLocaleString("en")}.`;
   if (campaignEnded) return "The campaign has ended: this reward is being paid out.";
   return pool.kind === "xp"
     ? "Paid in XP when the campaign ends."

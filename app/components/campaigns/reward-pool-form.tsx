@@ -104,7 +104,13 @@ export function RewardPoolForm({
                 hint="Best rank first, separated by commas: 500, 300, 200. The ranks after the last amount get the last amount."
                 error={errors.rankAmounts}
               >
-                <Textarea {...fieldProps("rankAmounts", errors.rankAmounts)} defaultValue={defaults.rankAmounts} rows={2} placeholder="500, 300, 200, 100" className="min-h-16" />
+                <Textarea
+                  {...fieldProps("rankAmounts", errors.rankAmounts)}
+                  defaultValue={defaults.rankAmounts}
+                  rows={2}
+                  placeholder="500, 300, 200, 100"
+                  className="min-h-16"
+                />
               </Field>
             </>
           )}
@@ -183,9 +189,17 @@ function PaysField({
             id="asset"
             label="Token"
             error={errors.asset}
-            hint={held ? `The treasury holds ${formatAmount(held.balance)} ${asset.split(":")[0]}. The whole reward is escrowed from it when you save.` : undefined}
+            hint={
+              held ? `The treasury holds ${formatAmount(held.balance)} ${asset.split(":")[0]}. The whole reward is escrowed from it when you save.` : undefined
+            }
           >
-            <Select {...fieldProps("asset", errors.asset)} name={fixed ? undefined : "asset"} value={asset} disabled={fixed} onChange={(e) => setAsset(e.currentTarget.value)}>
+            <Select
+              {...fieldProps("asset", errors.asset)}
+              name={fixed ? undefined : "asset"}
+              value={asset}
+              disabled={fixed}
+              onChange={(e) => setAsset(e.currentTarget.value)}
+            >
               {treasury.map((t) => (
                 <option key={t.asset} value={t.asset}>
                   {t.asset.split(":")[0]} ({t.asset})

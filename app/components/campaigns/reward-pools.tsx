@@ -34,7 +34,9 @@ export function RewardPools({
           </Button>
         )}
       </div>
-      {onTeam && pools.length > 0 && <p className="text-xs text-muted-foreground">You are on this project&apos;s team: its rewards go to other members, never to the team.</p>}
+      {onTeam && pools.length > 0 && (
+        <p className="text-xs text-muted-foreground">You are on this project&apos;s team: its rewards go to other members, never to the team.</p>
+      )}
       {pools.length === 0 ? (
         <EmptyState
           icon={Gift}

@@ -60,7 +60,8 @@ export function SubmissionContent({ submission, member }: { submission: unknown;
     );
   }
   if (typeof field(submission, "visitedAt") === "string") return <p className="text-sm text-muted-foreground">Visited the link</p>;
-  if (typeof field(submission, "referrals") === "number") return <p className="text-sm text-muted-foreground">{String(field(submission, "referrals"))} members referred</p>;
+  if (typeof field(submission, "referrals") === "number")
+    return <p className="text-sm text-muted-foreground">{String(field(submission, "referrals"))} members referred</p>;
   const wallet = field(submission, "wallet");
   if (typeof wallet === "string") return <p className="font-mono text-xs break-all text-muted-foreground">Wallet {wallet}</p>;
   return <p className="text-sm text-muted-foreground">Checked automatically</p>;

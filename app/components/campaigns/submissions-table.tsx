@@ -28,7 +28,14 @@ function SelectAll({ checked, partly, onChange, label }: { checked: boolean; par
     if (box.current) box.current.indeterminate = partly;
   }, [partly]);
   const input = (
-    <input ref={box} type="checkbox" className={CHECKBOX} aria-label={label ? undefined : "Select all on this page"} checked={checked} onChange={(e) => onChange(e.target.checked)} />
+    <input
+      ref={box}
+      type="checkbox"
+      className={CHECKBOX}
+      aria-label={label ? undefined : "Select all on this page"}
+      checked={checked}
+      onChange={(e) => onChange(e.target.checked)}
+    />
   );
   return label ? (
     <label className="flex items-center gap-2">
@@ -156,12 +163,19 @@ export function SubmissionsTable({
           <span className="md:hidden">
             <SelectAll {...selectAll} label="All" />
           </span>
-          <span className="mr-auto text-muted-foreground">{selected.length > 0 ? `${selected.length} selected` : "Select submissions to review several at once."}</span>
+          <span className="mr-auto text-muted-foreground">
+            {selected.length > 0 ? `${selected.length} selected` : "Select submissions to review several at once."}
+          </span>
           {/* Always mounted (disabled with nothing selected): the rows they decide on leave the table
               when the page reloads, and the outcome's notice must still be told. */}
           <ApproveButton ids={selected} label={`Approve ${selected.length} selected`} onDone={clear} />
           {status === "pending" && (
-            <RejectButton ids={selected} label={`Reject ${selected.length} selected`} description="One reason for all of them; each member sees it." onDone={clear} />
+            <RejectButton
+              ids={selected}
+              label={`Reject ${selected.length} selected`}
+              description="One reason for all of them; each member sees it."
+              onDone={clear}
+            />
           )}
         </div>
       )}

@@ -23,7 +23,14 @@ export function AmountField({
 }) {
   return (
     <Field id={id} label={label} error={error} hint={hint}>
-      <Input {...fieldProps(id, error)} inputMode="decimal" autoComplete="off" placeholder={placeholder} value={value} onChange={(event) => onChange(event.target.value)} />
+      <Input
+        {...fieldProps(id, error)}
+        inputMode="decimal"
+        autoComplete="off"
+        placeholder={placeholder}
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+      />
     </Field>
   );
 }

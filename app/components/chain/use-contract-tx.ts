@@ -1,7 +1,17 @@
 import { useCallback, useEffect, useReducer, useRef } from "react";
 import type { ContractCall } from "~/modules/chain/contract-call";
 import { txErrorMessage } from "~/modules/chain/tx-error";
-import { IDLE, isBusy, parsePendingTx, pollOutcome, txReducer, type PendingTx, type TxEvent, type TxState, type TxStatusAnswer } from "~/modules/chain/tx-machine";
+import {
+  IDLE,
+  isBusy,
+  parsePendingTx,
+  pollOutcome,
+  txReducer,
+  type PendingTx,
+  type TxEvent,
+  type TxState,
+  type TxStatusAnswer,
+} from "~/modules/chain/tx-machine";
 import { useWallet } from "~/wallet/wallet-provider";
 
 const POLL_MS = 1000;

@@ -45,7 +45,12 @@ export function CrusadeForm({
             <Input {...fieldProps("bonusXp", errors.bonusXp)} defaultValue={defaults.bonusXp} inputMode="numeric" className="max-w-40" />
           </Field>
           <TaskPicker tasks={tasks} initial={defaults.taskIds} crusadeId={crusadeId} projectSlug={projectSlug} error={errors.taskIds} />
-          <CheckboxField name="published" label="Published" defaultChecked={defaults.published} hint="Members see it and can start. Unpublished, only the team sees it." />
+          <CheckboxField
+            name="published"
+            label="Published"
+            defaultChecked={defaults.published}
+            hint="Members see it and can start. Unpublished, only the team sees it."
+          />
           <FormActions submitLabel={submitLabel} pending={pending} cancelTo={cancelTo} />
         </Form>
       </CardContent>

@@ -44,7 +44,11 @@ export function CrusadeSteps({ steps, team }: { steps: CrusadeStep[]; team: bool
         return (
           <li
             key={step.task.id}
-            className={cn("flex gap-4 rounded-xl border bg-card p-4", step.state === "available" && "border-lime-600/60 dark:border-brand/60", step.state === "locked" && "opacity-75")}
+            className={cn(
+              "flex gap-4 rounded-xl border bg-card p-4",
+              step.state === "available" && "border-lime-600/60 dark:border-brand/60",
+              step.state === "locked" && "opacity-75",
+            )}
           >
             <StepMarker step={step} n={i + 1} />
             <div className="grid min-w-0 flex-1 gap-1">

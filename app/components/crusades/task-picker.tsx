@@ -57,7 +57,9 @@ export function TaskPicker({
       <legend className="text-sm font-medium">Tasks, in order</legend>
       <input type="hidden" name="taskIds" value={order.join(",")} />
       {chosen.length === 0 ? (
-        <p className="rounded-lg border border-dashed p-4 text-sm text-muted-foreground">No tasks yet: add them from the project's tasks below. Members do them in this order.</p>
+        <p className="rounded-lg border border-dashed p-4 text-sm text-muted-foreground">
+          No tasks yet: add them from the project's tasks below. Members do them in this order.
+        </p>
       ) : (
         <ol className="divide-y rounded-lg border">
           {chosen.map((task, i) => (
@@ -65,7 +67,15 @@ export function TaskPicker({
               <span className="grid size-7 shrink-0 place-items-center rounded-full bg-muted text-xs font-semibold tabular-nums">{i + 1}</span>
               <TaskLine task={task} crusadeId={crusadeId} />
               <div className="flex shrink-0 gap-1">
-                <Button type="button" size="icon" variant="ghost" className="size-8" disabled={i === 0} onClick={() => move(i, -1)} aria-label={`Move ${task.title} up`}>
+                <Button
+                  type="button"
+                  size="icon"
+                  variant="ghost"
+                  className="size-8"
+                  disabled={i === 0}
+                  onClick={() => move(i, -1)}
+                  aria-label={`Move ${task.title} up`}
+                >
                   <ArrowUp />
                 </Button>
                 <Button
@@ -79,7 +89,14 @@ export function TaskPicker({
                 >
                   <ArrowDown />
                 </Button>
-                <Button type="button" size="icon" variant="ghost" className="size-8" onClick={() => setOrder(order.filter((id) => id !== task.id))} aria-label={`Remove ${task.title}`}>
+                <Button
+                  type="button"
+                  size="icon"
+                  variant="ghost"
+                  className="size-8"
+                  onClick={() => setOrder(order.filter((id) => id !== task.id))}
+                  aria-label={`Remove ${task.title}`}
+                >
                   <X />
                 </Button>
               </div>
@@ -96,7 +113,14 @@ export function TaskPicker({
         <div className="flex flex-wrap items-center justify-between gap-2">
           <span className="text-sm font-medium">The project's tasks</span>
           {tasks.length > 6 && (
-            <Input type="search" value={filter} onChange={(e) => setFilter(e.target.value)} placeholder="Find a task" aria-label="Find a task" className="h-8 max-w-56 bg-background" />
+            <Input
+              type="search"
+              value={filter}
+              onChange={(e) => setFilter(e.target.value)}
+              placeholder="Find a task"
+              aria-label="Find a task"
+              className="h-8 max-w-56 bg-background"
+            />
           )}
         </div>
         {tasks.length === 0 ? (

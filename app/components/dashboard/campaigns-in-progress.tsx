@@ -6,7 +6,15 @@ import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { route } from "~/lib/routes";
 
-export type CampaignInProgress = { id: string; slug: string; name: string; endsAt: Date | string; project: { slug: string; name: string }; done: number; total: number };
+export type CampaignInProgress = {
+  id: string;
+  slug: string;
+  name: string;
+  endsAt: Date | string;
+  project: { slug: string; name: string };
+  done: number;
+  total: number;
+};
 
 const ENDS = new Intl.DateTimeFormat("en", { month: "short", day: "numeric", timeZone: "UTC" });
 

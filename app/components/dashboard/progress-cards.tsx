@@ -15,7 +15,9 @@ export function XpCard({ xp }: { xp: number }) {
       <CardHeader>
         <CardTitle>Your XP</CardTitle>
         <CardDescription>
-          {xp === 0 ? "Earn XP by completing tasks." : (
+          {xp === 0 ? (
+            "Earn XP by completing tasks."
+          ) : (
             <>
               <span className="text-3xl font-semibold text-foreground tabular-nums">{xp.toLocaleString("en")}</span> XP earned
             </>

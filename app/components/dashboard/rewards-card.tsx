@@ -21,7 +21,10 @@ export function RewardsCard({ rewards }: { rewards: MemberReward[] }) {
           <ul className="grid gap-2">
             {rewards.map((r) => (
               <li key={r.poolId} className="flex items-baseline justify-between gap-3 text-sm">
-                <Link className="truncate text-muted-foreground hover:underline" to={route("campaigns.show", { project: r.project.slug, campaign: r.campaign.slug })}>
+                <Link
+                  className="truncate text-muted-foreground hover:underline"
+                  to={route("campaigns.show", { project: r.project.slug, campaign: r.campaign.slug })}
+                >
                   {r.campaign.name}
                 </Link>
                 <span className="font-semibold whitespace-nowrap tabular-nums">{poolAmount(r, r.amount)}</span>

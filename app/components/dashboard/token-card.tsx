@@ -13,7 +13,9 @@ export function TokenCard() {
       <CardHeader>
         <CardTitle>Questline token</CardTitle>
         <CardDescription>
-          {cloud ? "Mint it at a fixed price, buy it in the token sale, or swap tokens from your wallet." : "Mint it at a fixed price or buy it in the token sale."}
+          {cloud
+            ? "Mint it at a fixed price, buy it in the token sale, or swap tokens from your wallet."
+            : "Mint it at a fixed price or buy it in the token sale."}
         </CardDescription>
       </CardHeader>
       <CardContent className="flex flex-wrap gap-2">

@@ -33,15 +33,19 @@ export function LeaderboardSettingsForm({
             Show me on public leaderboards
           </label>
           <p id="visible-hint" className="text-sm text-muted-foreground">
-            When this is off, other members and visitors do not see you on any board. You still see your own rank, the place you would
-            have, and you keep earning XP.
+            When this is off, other members and visitors do not see you on any board. You still see your own rank, the place you would have, and you keep
+            earning XP.
           </p>
         </div>
       </div>
       <Field
         id="displayName"
         label="Name on leaderboards"
-        hint={profileName ? `2–30 characters. Leave it empty to use your profile name, ${profileName}.` : "2–30 characters. Leave it empty to use your profile name."}
+        hint={
+          profileName
+            ? `2–30 characters. Leave it empty to use your profile name, ${profileName}.`
+            : "2–30 characters. Leave it empty to use your profile name."
+        }
         error={errors.displayName}
       >
         <Input {...fieldProps("displayName", errors.displayName)} defaultValue={values.displayName} autoComplete="off" className="max-w-sm" />

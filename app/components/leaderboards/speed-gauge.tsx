@@ -32,15 +32,29 @@ export function SpeedGauge({ lastWeek, average, ratio }: { lastWeek: number; ave
     <svg viewBox="0 0 200 132" role="img" aria-label={`Speedometer: ${describePace({ lastWeek, average, ratio })}`} className="w-full max-w-xs">
       <path d={arc} fill="none" strokeWidth="16" strokeLinecap="round" className="stroke-muted" />
       {ratio > 0 && (
-        <path d={arc} fill="none" strokeWidth="16" strokeLinecap="round" pathLength={100} strokeDasharray={`${(ratio / 2) * 100} 100`} className="stroke-lime-600 dark:stroke-brand" />
+        <path
+          d={arc}
+          fill="none"
+          strokeWidth="16"
+          strokeLinecap="round"
+          pathLength={100}
+          strokeDasharray={`${(ratio / 2) * 100} 100`}
+          className="stroke-lime-600 dark:stroke-brand"
+        />
       )}
       <line x1={avg.from.x} y1={avg.from.y} x2={avg.to.x} y2={avg.to.y} strokeWidth="2" className="stroke-foreground/60" />
       <line x1={CX} y1={CY} x2={needle.x} y2={needle.y} strokeWidth="4" strokeLinecap="round" className="stroke-foreground" />
       <circle cx={CX} cy={CY} r="7" className="fill-foreground" />
       <g className="fill-muted-foreground text-[10px]" aria-hidden>
-        <text x={CX - R} y={CY + 18} textAnchor="middle">0</text>
-        <text x={CX} y={CY - R - 16} textAnchor="middle">avg</text>
-        <text x={CX + R} y={CY + 18} textAnchor="middle">2×</text>
+        <text x={CX - R} y={CY + 18} textAnchor="middle">
+          0
+        </text>
+        <text x={CX} y={CY - R - 16} textAnchor="middle">
+          avg
+        </text>
+        <text x={CX + R} y={CY + 18} textAnchor="middle">
+          2×
+        </text>
       </g>
     </svg>
   );

@@ -7,11 +7,7 @@ export function Stars({ count }: { count: number }) {
   return (
     <span className="inline-flex items-center gap-0.5">
       {STAR_THRESHOLDS.map((threshold, i) => (
-        <Star
-          key={threshold}
-          aria-hidden
-          className={cn("size-4", i < count ? "fill-amber-400 text-amber-500" : "text-muted-foreground/40")}
-        />
+        <Star key={threshold} aria-hidden className={cn("size-4", i < count ? "fill-amber-400 text-amber-500" : "text-muted-foreground/40")} />
       ))}
       <span className="sr-only">
         {count} of {STAR_THRESHOLDS.length} stars

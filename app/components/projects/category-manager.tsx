@@ -69,7 +69,13 @@ function CategoryFields({ prefix, errors, values }: { prefix: string; errors: Re
         <Input {...fieldProps(`${prefix}name`, errors.name)} name="name" defaultValue={values.name} maxLength={40} autoComplete="off" />
       </Field>
       <Field id={`${prefix}description`} label="Description (optional)" error={errors.description}>
-        <Input {...fieldProps(`${prefix}description`, errors.description)} name="description" defaultValue={values.description} maxLength={300} autoComplete="off" />
+        <Input
+          {...fieldProps(`${prefix}description`, errors.description)}
+          name="description"
+          defaultValue={values.description}
+          maxLength={300}
+          autoComplete="off"
+        />
       </Field>
     </>
   );

@@ -45,8 +45,7 @@ export function InviteAnswer({
             <StateIcon icon={<Link2Off />} />
             <h1 className="text-lg leading-none font-semibold">This invitation link is not valid</h1>
             <CardDescription>
-              It may have been replaced by a newer link. Ask the team to resend the invitation, or find it under Invitations once you are
-              signed in.
+              It may have been replaced by a newer link. Ask the team to resend the invitation, or find it under Invitations once you are signed in.
             </CardDescription>
           </CardHeader>
           <CardContent>
@@ -97,7 +96,9 @@ function Answer({ invitation, signedIn, signIn, error }: { invitation: InviteVie
     case "accepted":
       return <Outcome icon={<CircleCheck />} title="This invitation is accepted" text="Its member is on the team." action={projectLink} tone="success" />;
     case "declined":
-      return <Outcome icon={<CircleX />} title="This invitation was declined" text="Ask the team for a new one if you change your mind." action={projectLink} />;
+      return (
+        <Outcome icon={<CircleX />} title="This invitation was declined" text="Ask the team for a new one if you change your mind." action={projectLink} />
+      );
     case "revoked":
       return <Outcome icon={<CircleX />} title="This invitation was revoked" text="The team withdrew it. Ask them for a new one." action={projectLink} />;
     case "expired":
@@ -159,14 +160,7 @@ function Outcome({ icon, title, text, action, tone }: { icon: ReactNode; title: 
 
 function StateIcon({ icon, tone }: { icon: ReactNode; tone?: "success" }) {
   return (
-    <span
-      className={
-        tone === "success"
-          ? "text-green-600 dark:text-green-400 [&_svg]:size-7"
-          : "text-muted-foreground [&_svg]:size-7"
-      }
-      aria-hidden
-    >
+    <span className={tone === "success" ? "text-green-600 dark:text-green-400 [&_svg]:size-7" : "text-muted-foreground [&_svg]:size-7"} aria-hidden>
       {icon}
     </span>
   );

@@ -33,13 +33,7 @@ export function ProjectFilters({
         <label htmlFor="category" className="sr-only">
           Category
         </label>
-        <Select
-          id="category"
-          name="category"
-          defaultValue={category}
-          className="sm:w-52"
-          onChange={(event) => submit(event.currentTarget.form)}
-        >
+        <Select id="category" name="category" defaultValue={category} className="sm:w-52" onChange={(event) => submit(event.currentTarget.form)}>
           <option value="">All categories</option>
           {categories.map((c) => (
             <option key={c.slug} value={c.slug}>

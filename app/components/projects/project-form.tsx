@@ -27,7 +27,6 @@ export function projectFormImages(formData: FormData) {
   return { logo: file("logo"), banner: file("banner") };
 }
 
-
 /**
  * The Create and Edit form. The address (slug) follows the name until the member edits it; on
  * Edit it is left alone, since changing it changes the project's links.
@@ -70,12 +69,7 @@ export function ProjectForm({
               required
             />
           </Field>
-          <Field
-            id="slug"
-            label="Address"
-            hint={`Lowercase letters, digits and hyphens: /projects/${slug || "your-project"}`}
-            error={errors.slug}
-          >
+          <Field id="slug" label="Address" hint={`Lowercase letters, digits and hyphens: /projects/${slug || "your-project"}`} error={errors.slug}>
             <Input
               {...fieldProps("slug", errors.slug)}
               value={slug}

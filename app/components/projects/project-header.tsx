@@ -49,7 +49,10 @@ export function ProjectHeader({ project, actions }: { project: ProjectHeaderData
           <h1 className="text-2xl font-semibold tracking-tight wrap-anywhere">{project.name}</h1>
           {project.category && (
             <div>
-              <Link to={route("categories.show", { category: project.category })} className="inline-flex rounded-full outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50">
+              <Link
+                to={route("categories.show", { category: project.category })}
+                className="inline-flex rounded-full outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50"
+              >
                 <Badge variant="outline" className="hover:bg-accent">
                   {project.category.name}
                 </Badge>

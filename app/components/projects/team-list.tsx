@@ -146,10 +146,13 @@ function MemberRow({
             title="Leave the team?"
             description="You lose access to the project's drafts and management. Someone on the team can invite you again."
             confirm={(close) => (
-              <Button variant="destructive" onClick={() => {
+              <Button
+                variant="destructive"
+                onClick={() => {
                   void submit("leave");
                   close();
-                }}>
+                }}
+              >
                 Leave the team
               </Button>
             )}
@@ -165,10 +168,13 @@ function MemberRow({
               title={`Remove ${display}?`}
               description="They lose access to the project's drafts and management. You can invite them again."
               confirm={(close) => (
-                <Button variant="destructive" onClick={() => {
+                <Button
+                  variant="destructive"
+                  onClick={() => {
                     onRemove(member, display);
                     close();
-                  }}>
+                  }}
+                >
                   Remove
                 </Button>
               )}

@@ -65,7 +65,10 @@ export function MemberRewardList({ items }: { items: MemberReward[] }) {
                 </Badge>
                 <span>{DISTRIBUTION_LABELS[r.distribution].title}</span>
               </p>
-              <Link className="truncate text-sm text-muted-foreground hover:underline" to={route("campaigns.show", { project: r.project.slug, campaign: r.campaign.slug })}>
+              <Link
+                className="truncate text-sm text-muted-foreground hover:underline"
+                to={route("campaigns.show", { project: r.project.slug, campaign: r.campaign.slug })}
+              >
                 {r.project.name} › {r.campaign.name}
               </Link>
               <p className="font-medium">{outcome(r)}</p>

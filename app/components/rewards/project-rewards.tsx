@@ -134,7 +134,8 @@ export function ProjectDeposit({ chain, depositRef, projectName }: { chain: Vaul
         }}
       />
       <p className="px-1 text-xs break-all text-muted-foreground">
-        The project&apos;s deposit reference (any <code>DepositVault.deposit</code> carrying it funds the treasury): <code className="font-mono text-foreground">{depositRef}</code>
+        The project&apos;s deposit reference (any <code>DepositVault.deposit</code> carrying it funds the treasury):{" "}
+        <code className="font-mono text-foreground">{depositRef}</code>
       </p>
     </div>
   );
@@ -154,7 +155,9 @@ export function ProjectPools({ projectSlug, pools, manages }: { projectSlug: str
   if (pools.length === 0) {
     return (
       <EmptyState icon={Gift} title="No rewards yet">
-        {manages ? "Add a reward to a campaign from its page: XP, or tokens escrowed from the treasury." : "This project's campaigns pay no reward beyond their tasks' XP yet."}
+        {manages
+          ? "Add a reward to a campaign from its page: XP, or tokens escrowed from the treasury."
+          : "This project's campaigns pay no reward beyond their tasks' XP yet."}
       </EmptyState>
     );
   }

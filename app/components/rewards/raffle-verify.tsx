@@ -1,4 +1,18 @@
-import { ChevronLeft, ChevronRight, Clock, Dices, FileJson, Loader2, Lock, RefreshCw, ShieldCheck, ShieldQuestion, ShieldX, Terminal, Trophy } from "lucide-react";
+import {
+  ChevronLeft,
+  ChevronRight,
+  Clock,
+  Dices,
+  FileJson,
+  Loader2,
+  Lock,
+  RefreshCw,
+  ShieldCheck,
+  ShieldQuestion,
+  ShieldX,
+  Terminal,
+  Trophy,
+} from "lucide-react";
 import { useEffect, useMemo, useState, type ReactNode } from "react";
 import type { PublicClient } from "viem";
 import { LocalTime } from "~/components/campaigns/local-time";
@@ -101,14 +115,20 @@ function verdictOf(proof: RaffleProof, drawn: boolean, result: CheckResult | nul
   if (result.unchecked) return { icon: ShieldQuestion, tone: amber, title: "Not checked", words: "Your browser could not run the checks: see below." };
   if (failed.length > 0 && !(result.nodeProblem && failed.length === 1)) {
     const what = failed.length === 1 ? "A check failed" : `${failed.length} of ${checks.length} checks failed`;
-    return { icon: ShieldX, tone: "text-destructive", title: drawn ? "This draw does not check out" : "Something does not match", words: `${what}: see below.` };
+    return {
+      icon: ShieldX,
+      tone: "text-destructive",
+      title: drawn ? "This draw does not check out" : "Something does not match",
+      words: `${what}: see below.`,
+    };
   }
   if (!drawn) {
     const words = `Fixed so far: the commitment to the secret, the ${n(proof.entrants.length)} frozen entrants (their list matches its published hash) and block ${n(proof.blockNumber)} of ${chainName(proof.chainId)}, which the draw waits for. The secret is revealed after the draw; the other checks run then.`;
     return { icon: ShieldQuestion, tone: amber, title: "Not drawn yet", words };
   }
   if (!ok) {
-    const words = "The chain could not be read, so the block hash is unconfirmed; every other check passed. Try again, or check it from a terminal against a node of your choosing.";
+    const words =
+      "The chain could not be read, so the block hash is unconfirmed; every other check passed. Try again, or check it from a terminal against a node of your choosing.";
     return { icon: ShieldQuestion, tone: amber, title: "Not fully checked", words };
   }
   return {
@@ -224,7 +244,8 @@ export function OpenCard({ endsAt, chainId }: { endsAt: Date; chainId: number | 
           <li className="flex gap-2">
             <Clock className="mt-0.5 size-4 shrink-0 text-muted-foreground" aria-hidden />
             <span>
-              When the campaign ends (<LocalTime value={endsAt} />) the entrants are frozen and a future block{chainId !== null ? ` of ${chainName(chainId)}` : ""} is named.
+              When the campaign ends (<LocalTime value={endsAt} />) the entrants are frozen and a future block
+              {chainId !== null ? ` of ${chainName(chainId)}` : ""} is named.
             </span>
           </li>
           <li className="flex gap-2">
@@ -293,7 +314,9 @@ export function EntrantsCard({ proof, viewerId }: { proof: RaffleProof; viewerId
         <Hash value={proof.entrantsHash} />
       </Fact>
       {proof.entrants.length === 0 ? (
-        <p className="rounded-lg border border-dashed p-4 text-center text-sm text-muted-foreground">Nobody completed every task, so nobody entered the draw.</p>
+        <p className="rounded-lg border border-dashed p-4 text-center text-sm text-muted-foreground">
+          Nobody completed every task, so nobody entered the draw.
+        </p>
       ) : (
         <>
           <ol className="max-h-80 divide-y overflow-y-auto rounded-lg border text-sm" aria-label="Entrants in draw order" start={first + 1}>
@@ -343,7 +366,9 @@ export function WinnersCard({ proof, drawn, viewerId }: { proof: RaffleProof; dr
         <ol className="grid gap-2 text-sm" aria-label="Winners in draw order">
           {proof.winners.map((id, i) => (
             <li key={i} className="flex items-center gap-3 rounded-lg border px-3 py-2">
-              <span className="grid size-7 shrink-0 place-items-center rounded-full bg-brand/20 text-xs font-semibold text-lime-800 tabular-nums dark:text-brand">{i + 1}</span>
+              <span className="grid size-7 shrink-0 place-items-center rounded-full bg-brand/20 text-xs font-semibold text-lime-800 tabular-nums dark:text-brand">
+                {i + 1}
+              </span>
               <span className="min-w-0 flex-1 truncate font-medium" title={id}>
                 {labels.get(id) ?? id}
               </span>

@@ -100,13 +100,7 @@ export function TaskAction({
   }
 
   return (
-    <Form
-      method="post"
-      encType={brief.type === "submit_image" ? "multipart/form-data" : undefined}
-      className="grid gap-4"
-      noValidate
-      aria-label="Do this task"
-    >
+    <Form method="post" encType={brief.type === "submit_image" ? "multipart/form-data" : undefined} className="grid gap-4" noValidate aria-label="Do this task">
       <input type="hidden" name="intent" value={kind} />
       {body}
       {formError && (

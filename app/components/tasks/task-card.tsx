@@ -94,10 +94,7 @@ export function TaskCard({
           <span className="truncate">{project.name}</span>
         </span>
         {recent !== undefined && (
-          <span
-            className="flex shrink-0 items-center gap-1 text-xs font-medium tabular-nums"
-            title="Completions in the last 24 hours"
-          >
+          <span className="flex shrink-0 items-center gap-1 text-xs font-medium tabular-nums" title="Completions in the last 24 hours">
             <Flame className={recent > 0 ? "size-3.5 text-orange-500" : "size-3.5 text-muted-foreground"} aria-hidden />
             {recent.toLocaleString("en")} <span className="sr-only sm:not-sr-only sm:text-muted-foreground">in 24 h</span>
           </span>

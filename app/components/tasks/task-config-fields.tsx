@@ -17,7 +17,13 @@ export function TaskConfigFields({ type, values, errors, networks }: Props) {
     const id = `config.${name}`;
     return (
       <Field id={id} label={label} hint={extra.hint} error={errors[id]}>
-        <Input {...fieldProps(id, errors[id])} type={extra.type ?? "text"} inputMode={extra.inputMode} placeholder={extra.placeholder} defaultValue={values[id] ?? ""} />
+        <Input
+          {...fieldProps(id, errors[id])}
+          type={extra.type ?? "text"}
+          inputMode={extra.inputMode}
+          placeholder={extra.placeholder}
+          defaultValue={values[id] ?? ""}
+        />
       </Field>
     );
   };
@@ -39,7 +45,11 @@ export function TaskConfigFields({ type, values, errors, networks }: Props) {
         <>
           {area("question", "Question")}
           {area("answers", "Accepted answers", "One per line. Capitals and spaces are ignored.")}
-          {text("retryDelaySeconds", "Wait after a wrong answer (seconds)", { type: "number", inputMode: "numeric", hint: "0 lets members try again at once." })}
+          {text("retryDelaySeconds", "Wait after a wrong answer (seconds)", {
+            type: "number",
+            inputMode: "numeric",
+            hint: "0 lets members try again at once.",
+          })}
         </>
       );
     case "submit_text":

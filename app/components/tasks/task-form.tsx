@@ -63,12 +63,7 @@ export function TaskForm({ types, values, errors = NO_ERRORS, campaigns, network
             <Textarea {...fieldProps("description", errors.description)} defaultValue={values.description ?? ""} rows={4} />
           </Field>
           <div className="grid items-start gap-5 sm:grid-cols-2">
-            <Field
-              id="type"
-              label="Type"
-              hint={slotsTaken > 0 ? "Members have done this task: its type stays." : undefined}
-              error={errors.type}
-            >
+            <Field id="type" label="Type" hint={slotsTaken > 0 ? "Members have done this task: its type stays." : undefined} error={errors.type}>
               <Select {...fieldProps("type", errors.type)} value={type} onChange={(e) => setType(typeOf(e.target.value)?.value ?? type)}>
                 {types.map((t) => (
                   <option key={t.value} value={t.value}>
@@ -124,10 +119,28 @@ export function TaskForm({ types, values, errors = NO_ERRORS, campaigns, network
             >
               <Input {...fieldProps("cap", errors.cap)} type="number" inputMode="numeric" min={Math.max(1, slotsTaken)} defaultValue={values.cap ?? ""} />
             </Field>
-            <Field id="startsAt" label="Opens" hint={<>Optional. <TimeZoneHint /></>} error={errors.startsAt}>
+            <Field
+              id="startsAt"
+              label="Opens"
+              hint={
+                <>
+                  Optional. <TimeZoneHint />
+                </>
+              }
+              error={errors.startsAt}
+            >
               <DateTimeInput id="startsAt" error={errors.startsAt} value={dateValue(values.startsAt)} />
             </Field>
-            <Field id="endsAt" label="Closes" hint={<>Optional. <TimeZoneHint /></>} error={errors.endsAt}>
+            <Field
+              id="endsAt"
+              label="Closes"
+              hint={
+                <>
+                  Optional. <TimeZoneHint />
+                </>
+              }
+              error={errors.endsAt}
+            >
               <DateTimeInput id="endsAt" error={errors.endsAt} value={dateValue(values.endsAt)} />
             </Field>
           </div>
@@ -141,7 +154,12 @@ export function TaskForm({ types, values, errors = NO_ERRORS, campaigns, network
               ))}
             </Select>
           </Field>
-          <CheckboxField name="published" label="Published" defaultChecked={values.published === "on"} hint="Members see and do published tasks. A draft is seen only by the project's team." />
+          <CheckboxField
+            name="published"
+            label="Published"
+            defaultChecked={values.published === "on"}
+            hint="Members see and do published tasks. A draft is seen only by the project's team."
+          />
         </CardContent>
       </Card>
 

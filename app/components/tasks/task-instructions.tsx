@@ -107,8 +107,8 @@ export function TaskInstructions({ brief, signedIn }: { brief: TaskBrief; signed
       return (
         <div className="grid gap-3">
           <p>
-            Bring {brief.count === 1 ? "1 new member" : `${brief.count.toLocaleString("en")} new members`} to the platform: they sign up
-            through your invite link. Then press Check.
+            Bring {brief.count === 1 ? "1 new member" : `${brief.count.toLocaleString("en")} new members`} to the platform: they sign up through your invite
+            link. Then press Check.
           </p>
           {signedIn && brief.inviteLink && <InviteLink link={brief.inviteLink} />}
         </div>

@@ -64,12 +64,17 @@ export function BlockNotice({ block }: { block: TaskBlock }) {
         </Notice>
       );
     case "scheduled":
-      return <Notice tone="muted" icon={<Clock3 aria-hidden />} title={
+      return (
+        <Notice
+          tone="muted"
+          icon={<Clock3 aria-hidden />}
+          title={
             <>
               Opens <LocalTime value={block.at} />
             </>
           }
-        />;
+        />
+      );
     case "ended":
       return <Notice tone="muted" icon={<Clock3 aria-hidden />} title="This task has ended" />;
     case "campaign":

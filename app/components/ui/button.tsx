@@ -28,8 +28,7 @@ export const buttonVariants = cva(
   },
 );
 
-type ButtonProps = ComponentProps<"button"> &
-  VariantProps<typeof buttonVariants> & { asChild?: boolean; pending?: boolean };
+type ButtonProps = ComponentProps<"button"> & VariantProps<typeof buttonVariants> & { asChild?: boolean; pending?: boolean };
 
 /** A button; `pending` disables it and shows a spinner while its form is submitting. */
 export function Button({ className, variant, size, asChild = false, pending = false, children, disabled, ...props }: ButtonProps) {

@@ -37,7 +37,12 @@ describe("createLucideIcon", () => {
     for (const name of icons) {
       const { __iconData } = (await import(moduleOf(name))) as { __iconData: IconData };
       const ours = createLucideIcon(__iconData);
-      for (const props of [{}, { className: "size-4 text-brand" }, { "aria-label": "Done", role: "img" }, { className: "lucide animate-spin", "data-state": "on" }]) {
+      for (const props of [
+        {},
+        { className: "size-4 text-brand" },
+        { "aria-label": "Done", role: "img" },
+        { className: "lucide animate-spin", "data-state": "on" },
+      ]) {
         const markup = (icon: ComponentType<SVGProps<SVGSVGElement>>) => renderToStaticMarkup(createElement(icon, props));
         expect(markup(ours), name).toBe(markup(lucide[name]!));
       }

@@ -59,14 +59,18 @@ export function Toaster() {
   return (
     <section aria-label="Notifications" className="pointer-events-none fixed inset-x-0 top-3 z-[100] flex flex-col items-center gap-2 px-3">
       <div aria-live="polite" className="flex w-full flex-col items-center gap-2">
-        {shown.filter((n) => n.tone === "success").map((notice) => (
-          <Toast key={notice.id} notice={notice} />
-        ))}
+        {shown
+          .filter((n) => n.tone === "success")
+          .map((notice) => (
+            <Toast key={notice.id} notice={notice} />
+          ))}
       </div>
       <div aria-live="assertive" className="flex w-full flex-col items-center gap-2">
-        {shown.filter((n) => n.tone === "error").map((notice) => (
-          <Toast key={notice.id} notice={notice} />
-        ))}
+        {shown
+          .filter((n) => n.tone === "error")
+          .map((notice) => (
+            <Toast key={notice.id} notice={notice} />
+          ))}
       </div>
     </section>
   );

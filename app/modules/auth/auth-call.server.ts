@@ -6,20 +6,13 @@ const FORWARDED_HEADERS = ["cookie", "user-agent", CLIENT_IP_HEADER] as const;
 
 const authErrorSchema = z.object({ code: z.string().optional(), message: z.string().optional() });
 
-export type AuthCallResult =
-  | { ok: true; status: number; headers: Headers; body: unknown }
-  | { ok: false; status: number; code: string; message: string };
+export type AuthCallResult = { ok: true; status: number; headers: Headers; body: unknown } | { ok: false; status: number; code: string; message: string };
 
 /**
  * Calls a better-auth endpoint through its own HTTP handler, so the form actions get exactly what
  * an API client gets: the same rate limits, hooks, origin checks and cookies.
  */
-export async function callAuth(
-  { auth, env }: Pick<Services, "auth" | "env">,
-  request: Request,
-  path: string,
-  body?: unknown,
-): Promise<AuthCallResult> {
+export async function callAuth({ auth, env }: Pick<Services, "auth" | "env">, request: Request, path: string, body?: unknown): Promise<AuthCallResult> {
   const headers = new Headers({ origin: env.APP_URL });
   for (const name of FORWARDED_HEADERS) {
     const value = request.headers.get(name);

@@ -28,9 +28,7 @@ describe("claimEmailCooldown", () => {
 
   it("lets exactly one of many racing claims win", async () => {
     const now = new Date();
-    const claims = await Promise.all(
-      Array.from({ length: 8 }, () => claimEmailCooldown({ db: database.db, email: "race@example.com", now })),
-    );
+    const claims = await Promise.all(Array.from({ length: 8 }, () => claimEmailCooldown({ db: database.db, email: "race@example.com", now })));
     expect(claims.filter((c) => c.ok)).toHaveLength(1);
   });
 

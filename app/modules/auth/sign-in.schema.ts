@@ -8,7 +8,10 @@ export const sendSchema = z.object({ intent: z.literal("send"), email, redirectT
 export const codeSchema = z.object({
   intent: z.literal("code"),
   email,
-  code: z.string().trim().regex(/^\d{6}$/, "Enter the 6-digit code from the e-mail"),
+  code: z
+    .string()
+    .trim()
+    .regex(/^\d{6}$/, "Enter the 6-digit code from the e-mail"),
   redirectTo,
 });
 export const passwordSignInSchema = z.object({
@@ -24,5 +27,4 @@ export const signInSchema = z.discriminatedUnion("intent", [sendSchema, codeSche
 
 /** What the sign-in action answers (the /login page's and the sign-in modal's form): the code step, or errors by field. */
 export type SignInActionData =
-  | { step: "code"; email: string; resent?: boolean }
-  | { step: "email" | "code" | "password"; email?: string; errors: Record<string, string> };
+  { step: "code"; email: string; resent?: boolean } | { step: "email" | "code" | "password"; email?: string; errors: Record<string, string> };

@@ -33,7 +33,10 @@ async function requestEmail(email: string, redirectTo = "/dashboard") {
 
 /** Moves a stored cooldown back in time, as if the 30 seconds had passed. */
 async function expireCooldown(email: string) {
-  await services.database.db.update(emailCodeCooldown).set({ sentAt: new Date(Date.now() - 31_000) }).where(eq(emailCodeCooldown.email, email));
+  await services.database.db
+    .update(emailCodeCooldown)
+    .set({ sentAt: new Date(Date.now() - 31_000) })
+    .where(eq(emailCodeCooldown.email, email));
 }
 
 function cookieHeader(headers: Headers) {
@@ -280,4 +283,3 @@ describe("limits that hold back abuse without locking a room out", () => {
     expect(signedIn).toBe(50);
   });
 });
-

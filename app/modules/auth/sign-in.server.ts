@@ -63,7 +63,10 @@ async function guessed(
   return { ok: true, headers: result.headers };
 }
 
-export async function signInWithCode(deps: Pick<Services, "auth" | "env" | "database">, { request, email, code }: { request: Request; email: string; code: string }) {
+export async function signInWithCode(
+  deps: Pick<Services, "auth" | "env" | "database">,
+  { request, email, code }: { request: Request; email: string; code: string },
+) {
   const address = normalizeEmail(email);
   return guessed(deps, { request, email: address, kind: "code", path: "/sign-in/email-otp", body: { email: address, otp: code } });
 }

@@ -38,7 +38,11 @@ const kindLabel = (kind: string) => KIND_LABELS[kind] ?? kind.charAt(0).toUpperC
  * vault and the connected wallet's tokens (`?chain=`, `?account=`), the deposit reference,
  * deposits and withdrawals under way, and a page of transactions (`?page=`).
  */
-export async function loadBalancePage(services: Pick<Services, "database" | "contracts" | "chains" | "logger" | "env">, userId: string, request: Request): Promise<BalancePage> {
+export async function loadBalancePage(
+  services: Pick<Services, "database" | "contracts" | "chains" | "logger" | "env">,
+  userId: string,
+  request: Request,
+): Promise<BalancePage> {
   const db = services.database.db;
   const url = new URL(request.url);
   const page = Math.max(1, Math.min(10_000, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1));
@@ -62,7 +66,15 @@ export async function loadBalancePage(services: Pick<Services, "database" | "con
     balances: balances.map((b) => ({ ...assetInfo(b.asset), available: s(b.available), held: s(b.held) })),
     deposits: deposits
       .filter((d) => d.status === "pending")
-      .map((d) => ({ id: d.id, chainId: d.chainId, txHash: d.txHash, amount: s(d.amount), confirmations: d.confirmations, required: d.required, createdAt: d.createdAt.toISOString() })),
+      .map((d) => ({
+        id: d.id,
+        chainId: d.chainId,
+        txHash: d.txHash,
+        amount: s(d.amount),
+        confirmations: d.confirmations,
+        required: d.required,
+        createdAt: d.createdAt.toISOString(),
+      })),
     withdrawals: withdrawals
       .filter((w) => w.status !== "confirmed" && w.status !== "cancelled")
       .map((w) => ({
@@ -99,8 +111,14 @@ async function transactionRows(services: Pick<Services, "database">, items: Awai
   const references = [...new Set(items.map((item) => item.reference).filter((r): r is string => r !== null))];
   const [deposits, withdrawals] = references.length
     ? await Promise.all([
-        db.select({ id: deposit.id, status: deposit.status, txHash: deposit.txHash, chainId: deposit.chainId }).from(deposit).where(inArray(deposit.id, references)),
-        db.select({ id: withdrawal.id, status: withdrawal.status, txHash: withdrawal.txHash, chainId: withdrawal.chainId }).from(withdrawal).where(inArray(withdrawal.id, references)),
+        db
+          .select({ id: deposit.id, status: deposit.status, txHash: deposit.txHash, chainId: deposit.chainId })
+          .from(deposit)
+          .where(inArray(deposit.id, references)),
+        db
+          .select({ id: withdrawal.id, status: withdrawal.status, txHash: withdrawal.txHash, chainId: withdrawal.chainId })
+          .from(withdrawal)
+          .where(inArray(withdrawal.id, references)),
       ])
     : [[], []];
   const byId = new Map([...deposits, ...withdrawals].map((row) => [row.id, row]));

@@ -24,9 +24,7 @@ describe("pre-send checks", () => {
     expect(mintRefusal(1n, { ...mint, minted: 100n * E18 })).toBe("This wallet has minted its limit of 100 QUEST.");
     expect(mintRefusal(1n, { ...mint, open: false })).toBe("The public mint is closed right now.");
     expect(mintRefusal(0n, mint)).toBe("Enter an amount above 0.");
-    expect(mintRefusal(10n * E18, { ...mint, native: 0n })).toBe(
-      "Not enough ETH: minting 10 QUEST costs 0.01 ETH, this wallet holds 0 ETH.",
-    );
+    expect(mintRefusal(10n * E18, { ...mint, native: 0n })).toBe("Not enough ETH: minting 10 QUEST costs 0.01 ETH, this wallet holds 0 ETH.");
   });
 
   it("sale: not started, ended, sold out, over the caps and without funds are each refused", () => {

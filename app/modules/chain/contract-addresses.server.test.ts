@@ -17,7 +17,12 @@ function deploymentsDir(files: Record<string, string>) {
 
 describe("contractAddressesFromEnv", () => {
   it("reads the per-chain variables and checksums the addresses", () => {
-    const overrides = contractAddressesFromEnv({ QUEST_TOKEN_ADDRESS_56: A.toLowerCase(), DEPOSIT_VAULT_ADDRESS_56: B, PATH: "/bin", TOKEN_SALE_ADDRESS_1: "" });
+    const overrides = contractAddressesFromEnv({
+      QUEST_TOKEN_ADDRESS_56: A.toLowerCase(),
+      DEPOSIT_VAULT_ADDRESS_56: B,
+      PATH: "/bin",
+      TOKEN_SALE_ADDRESS_1: "",
+    });
     expect(overrides).toEqual(new Map([[56, { QuestToken: A, DepositVault: B }]]));
   });
 

@@ -28,7 +28,10 @@ describe("ensureLocalContracts", () => {
     expect(await client.readContract({ address: first.addresses.QuestToken, abi: questTokenAbi, functionName: "publicMintOpen" })).toBe(true);
     // Dev account 9 pays withdrawals; the admin (account 0) keeps the pauser role and not the operator's.
     const vault = { address: first.addresses.DepositVault, abi: depositVaultAbi } as const;
-    const [operatorRole, pauserRole] = await Promise.all([client.readContract({ ...vault, functionName: "OPERATOR_ROLE" }), client.readContract({ ...vault, functionName: "PAUSER_ROLE" })]);
+    const [operatorRole, pauserRole] = await Promise.all([
+      client.readContract({ ...vault, functionName: "OPERATOR_ROLE" }),
+      client.readContract({ ...vault, functionName: "PAUSER_ROLE" }),
+    ]);
     expect(await client.readContract({ ...vault, functionName: "hasRole", args: [operatorRole, DEV_ADDRESSES[9]] })).toBe(true);
     expect(await client.readContract({ ...vault, functionName: "hasRole", args: [operatorRole, DEV_ADDRESSES[0]] })).toBe(false);
     expect(await client.readContract({ ...vault, functionName: "hasRole", args: [pauserRole, DEV_ADDRESSES[0]] })).toBe(true);

@@ -41,7 +41,11 @@ export async function loadTokenScreen<T>(
   if (!chain) return { ok: false as const, reason: "none" as const };
   const head = { chainId: chain.chainId, chainName: chain.chainName, coin: chain.coin, chainIds: chain.chainIds };
   try {
-    const facts = await read({ transport: chain.transport, contracts: chain.contracts, account: accountParam(url.searchParams.get("account") ?? remembered?.address ?? null) });
+    const facts = await read({
+      transport: chain.transport,
+      contracts: chain.contracts,
+      account: accountParam(url.searchParams.get("account") ?? remembered?.address ?? null),
+    });
     return { ok: true as const, ...head, facts };
   } catch (error) {
     services.logger.warn({ err: error, chainId: chain.chainId, screen: url.pathname }, "token screen: the node did not answer");

@@ -78,7 +78,10 @@ export function pollOutcome(
     if (failures + 1 >= MAX_POLL_FAILURES) {
       return {
         next: "done",
-        event: { type: "failed", message: "The network's node is not answering, so the transaction could not be followed. It may still go through: check your wallet's activity." },
+        event: {
+          type: "failed",
+          message: "The network's node is not answering, so the transaction could not be followed. It may still go through: check your wallet's activity.",
+        },
       };
     }
     return { next: "poll", failures: failures + 1 };
@@ -86,10 +89,20 @@ export function pollOutcome(
   if (answer.status === "success") return { next: "done", event: { type: "confirmed" } };
   if (answer.status === "reverted") return { next: "done", event: { type: "failed", message: answer.reason } };
   if (answer.status === "unknown" && now - since > UNKNOWN_AFTER_MS) {
-    return { next: "done", event: { type: "failed", message: "The network does not know this transaction any more: it was dropped, or replaced by another one from your wallet. Check your wallet's activity." } };
+    return {
+      next: "done",
+      event: {
+        type: "failed",
+        message:
+          "The network does not know this transaction any more: it was dropped, or replaced by another one from your wallet. Check your wallet's activity.",
+      },
+    };
   }
   if (now - since > TRACK_TIMEOUT_MS) {
-    return { next: "done", event: { type: "failed", message: "Still not confirmed after 5 minutes. It may yet go through: check your wallet's activity before trying again." } };
+    return {
+      next: "done",
+      event: { type: "failed", message: "Still not confirmed after 5 minutes. It may yet go through: check your wallet's activity before trying again." },
+    };
   }
   return { next: "poll", failures: 0 };
 }

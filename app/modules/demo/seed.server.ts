@@ -28,7 +28,28 @@ const CATEGORIES = [
   { slug: "social", name: "Social", description: "Communities, creators and on-chain identity." },
 ];
 
-const FIRST = ["Ada", "Satoshi", "Vitalik", "Mira", "Kenji", "Lena", "Omar", "Priya", "Jonas", "Zoe", "Ravi", "Ines", "Theo", "Nia", "Hugo", "Yuki", "Sami", "Elif", "Marco", "Ana"];
+const FIRST = [
+  "Ada",
+  "Satoshi",
+  "Vitalik",
+  "Mira",
+  "Kenji",
+  "Lena",
+  "Omar",
+  "Priya",
+  "Jonas",
+  "Zoe",
+  "Ravi",
+  "Ines",
+  "Theo",
+  "Nia",
+  "Hugo",
+  "Yuki",
+  "Sami",
+  "Elif",
+  "Marco",
+  "Ana",
+];
 const LAST = ["Byte", "Node", "Hash", "Block", "Chain", "Stake", "Mint", "Vault"];
 
 type DemoTask = Omit<TaskInput, "campaignId" | "published" | "startsAt" | "endsAt" | "recurrence" | "cap" | "description"> &
@@ -71,7 +92,15 @@ function taskSet(projectName: string, site: string): DemoTask[] {
       config: { chainId: 56, tokenAddress: null, minBalance: "10000000000000000", symbol: "BNB", decimals: 18 },
     },
     { title: "Post your best screenshot", type: "submit_image", verification: "review", xp: 60, config: { prompt: "A screenshot of your favourite moment." } },
-    { title: "Daily check-in", type: "visit_link", verification: "none", xp: 10, recurrence: "daily", config: { url: `${site}/daily` }, answer: { kind: "visit" } },
+    {
+      title: "Daily check-in",
+      type: "visit_link",
+      verification: "none",
+      xp: 10,
+      recurrence: "daily",
+      config: { url: `${site}/daily` },
+      answer: { kind: "visit" },
+    },
   ];
 }
 
@@ -101,11 +130,41 @@ const LAUNCH_POOLS = [
 ];
 
 const PROJECTS = [
-  { name: "Lumen Swap", slug: "lumen-swap", category: "defi", site: "https://lumenswap.example", description: "A decentralised exchange with concentrated liquidity and weekly community quests." },
-  { name: "Pixel Realms", slug: "pixel-realms", category: "gaming", site: "https://pixelrealms.example", description: "An on-chain strategy game: build, trade and defend your realm." },
-  { name: "Astra Bridge", slug: "astra-bridge", category: "infrastructure", site: "https://astrabridge.example", description: "Fast, audited bridging between BNB Smart Chain and Ethereum." },
-  { name: "Muse Collective", slug: "muse-collective", category: "nft", site: "https://muse.example", description: "A community of artists minting one piece a week together." },
-  { name: "Circle Social", slug: "circle-social", category: "social", site: "https://circle.example", description: "On-chain profiles and reputation for community builders." },
+  {
+    name: "Lumen Swap",
+    slug: "lumen-swap",
+    category: "defi",
+    site: "https://lumenswap.example",
+    description: "A decentralised exchange with concentrated liquidity and weekly community quests.",
+  },
+  {
+    name: "Pixel Realms",
+    slug: "pixel-realms",
+    category: "gaming",
+    site: "https://pixelrealms.example",
+    description: "An on-chain strategy game: build, trade and defend your realm.",
+  },
+  {
+    name: "Astra Bridge",
+    slug: "astra-bridge",
+    category: "infrastructure",
+    site: "https://astrabridge.example",
+    description: "Fast, audited bridging between BNB Smart Chain and Ethereum.",
+  },
+  {
+    name: "Muse Collective",
+    slug: "muse-collective",
+    category: "nft",
+    site: "https://muse.example",
+    description: "A community of artists minting one piece a week together.",
+  },
+  {
+    name: "Circle Social",
+    slug: "circle-social",
+    category: "social",
+    site: "https://circle.example",
+    description: "On-chain profiles and reputation for community builders.",
+  },
 ];
 
 export async function hasProjects(db: Db) {
@@ -225,7 +284,14 @@ export async function seedDemo({ db, now = new Date() }: { db: Db; now?: Date })
 
     for (const [i, input] of (LIVE_POOLS[p] ?? []).entries()) {
       // Live raffles are drawn from the local chain's blocks when their season ends.
-      const created = await createRewardPool({ db, campaignId: live.value.id, actorId: owner, input, raffleChainId: LOCAL_CHAIN_ID, now: new Date(now.getTime() - 19 * DAY + i * 60_000) });
+      const created = await createRewardPool({
+        db,
+        campaignId: live.value.id,
+        actorId: owner,
+        input,
+        raffleChainId: LOCAL_CHAIN_ID,
+        now: new Date(now.getTime() - 19 * DAY + i * 60_000),
+      });
       if (!created.ok) throw new Error(`demo reward: ${created.error}`);
     }
 
@@ -233,7 +299,14 @@ export async function seedDemo({ db, now = new Date() }: { db: Db; now?: Date })
     const launchStart = ended.value.startsAt.getTime();
     const launchTasks: { id: string; answer: AttemptInput }[] = [];
     for (const demo of [
-      { title: `Say hello to ${spec.name}`, type: "visit_link", verification: "none", xp: 25, config: { url: `${spec.site}/hello` }, answer: { kind: "visit" } },
+      {
+        title: `Say hello to ${spec.name}`,
+        type: "visit_link",
+        verification: "none",
+        xp: 25,
+        config: { url: `${spec.site}/hello` },
+        answer: { kind: "visit" },
+      },
       {
         title: "Launch week quiz",
         type: "quiz",

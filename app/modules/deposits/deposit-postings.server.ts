@@ -155,7 +155,13 @@ export async function creditDeposit(tx: Db, row: DepositRecord, confirmations: n
     .where(and(eq(deposit.id, row.id), eq(deposit.status, "pending"), eq(deposit.blockHash, row.blockHash)))
     .returning({ id: deposit.id });
   if (!updated) return false;
-  const posting = { db: tx, key: ledgerKey.depositCredit(row.chainId, row.txHash, row.logIndex), reference: row.id, asset: row.asset as Asset, amount: row.amount };
+  const posting = {
+    db: tx,
+    key: ledgerKey.depositCredit(row.chainId, row.txHash, row.logIndex),
+    reference: row.id,
+    asset: row.asset as Asset,
+    amount: row.amount,
+  };
   if (row.userId) await credit({ ...posting, from: "deposits_in_transit", kind: "deposit", userId: row.userId });
   else await move({ ...posting, kind: "project_deposit", from: { holder: PLATFORM, name: "deposits_in_transit" }, to: projectTreasury(row.projectId!) });
   return true;

@@ -30,8 +30,7 @@ async function refOf(db: Db, userId: string): Promise<Hex | undefined> {
 export async function projectDepositRefOf({ db, projectId }: { db: Db; projectId: string }): Promise<Hex> {
   const read = async () =>
     (await db.select({ ref: projectDepositReference.ref }).from(projectDepositReference).where(eq(projectDepositReference.projectId, projectId)))[0]?.ref as
-      | Hex
-      | undefined;
+      Hex | undefined;
   const existing = await read();
   if (existing) return existing;
   await db

@@ -1,7 +1,17 @@
 import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { eq, gte, like } from "drizzle-orm";
-import { createPublicClient, createTestClient, createWalletClient, encodeFunctionData, http, parseEther, type Address, type Hex, type PublicClient } from "viem";
+import {
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  encodeFunctionData,
+  http,
+  parseEther,
+  type Address,
+  type Hex,
+  type PublicClient,
+} from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { anvil } from "viem/chains";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -67,7 +77,10 @@ async function member(id: string): Promise<Hex> {
 /** The signed deposit transaction, so a test can send it again after a reorg (same hash). */
 async function signedDeposit(amount: bigint, ref: Hex, index = 1): Promise<Hex> {
   const wallet = depositor(index);
-  const request = await wallet.prepareTransactionRequest({ to: vault, data: encodeFunctionData({ abi: depositVaultAbi, functionName: "deposit", args: [amount, ref] }) });
+  const request = await wallet.prepareTransactionRequest({
+    to: vault,
+    data: encodeFunctionData({ abi: depositVaultAbi, functionName: "deposit", args: [amount, ref] }),
+  });
   return wallet.signTransaction(request);
 }
 
@@ -90,7 +103,12 @@ const rowsOf = () =>
     .where(gte(deposit.blockNumber, Number(startBlock)))
     .orderBy(deposit.blockNumber, deposit.logIndex);
 const entryKeys = async (prefix: string) =>
-  (await database.db.select({ key: journalEntry.idempotencyKey }).from(journalEntry).where(like(journalEntry.idempotencyKey, `${prefix}%`))).map((r) => r.key);
+  (
+    await database.db
+      .select({ key: journalEntry.idempotencyKey })
+      .from(journalEntry)
+      .where(like(journalEntry.idempotencyKey, `${prefix}%`))
+  ).map((r) => r.key);
 const available = async (userId: string) => (await balanceOf({ db: database.db, userId, asset: Q }))[0]?.available ?? 0n;
 
 describe("deposit references", () => {

@@ -85,7 +85,10 @@ async function firstBlockToRead({ db, chainId, vault, startBlock, confirmations,
   if (!cursor || !isAddressEqual(cursor.vault as Address, vault)) return startBlock;
   const next = BigInt(cursor.nextBlock);
   if (next > head + 1n && rescanIfBehind) {
-    await db.update(depositCursor).set({ nextBlock: Number(startBlock), updatedAt: sql`now()` }).where(eq(depositCursor.chainId, chainId));
+    await db
+      .update(depositCursor)
+      .set({ nextBlock: Number(startBlock), updatedAt: sql`now()` })
+      .where(eq(depositCursor.chainId, chainId));
     return startBlock;
   }
   const rewound = next - BigInt(confirmations);
@@ -93,7 +96,17 @@ async function firstBlockToRead({ db, chainId, vault, startBlock, confirmations,
 }
 
 /** Reads one chunk's logs and records them, with the cursor's advance, in one transaction. */
-async function recordChunk({ db, chainId, client, vault, asset, confirmations, head, fromBlock, toBlock }: ScanOptions & { head: bigint; fromBlock: bigint; toBlock: bigint }) {
+async function recordChunk({
+  db,
+  chainId,
+  client,
+  vault,
+  asset,
+  confirmations,
+  head,
+  fromBlock,
+  toBlock,
+}: ScanOptions & { head: bigint; fromBlock: bigint; toBlock: bigint }) {
   const raw = await client.getLogs({ address: vault, event: depositedEvent, fromBlock, toBlock, strict: true });
   const logs: DepositLog[] = raw
     .map((entry) => logSchema.parse(entry))

@@ -55,11 +55,7 @@ export async function unmatchedDeposits({ db, limit = 100 }: { db: Db; limit?: n
 
 export const assignDepositSchema = z.object({
   deposit: z.string().trim().min(1, "Choose a deposit"),
-  member: z
-    .string()
-    .trim()
-    .min(1, "Enter the member's e-mail, username or wallet address")
-    .max(320, "Enter the member's e-mail, username or wallet address"),
+  member: z.string().trim().min(1, "Enter the member's e-mail, username or wallet address").max(320, "Enter the member's e-mail, username or wallet address"),
 });
 
 export type AssignResult = { ok: true; member: string } | { ok: false; field: "member" | "deposit"; message: string };

@@ -76,7 +76,7 @@ describe("ranks", () => {
   it("always equal the naive count over the whole board (random awards)", async () => {
     const randomBoard = boardKey({ kind: "project", projectId: "p3" }, "all");
     let seed = 42;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let i = 0; i < 150; i++) {
       const member = `u${10 + Math.floor(random() * 25)}`;
       await award(member, 1 + Math.floor(random() * 5) * 10, `r${i}`, { projectId: "p3", at: new Date(t0 + 10 + i) });

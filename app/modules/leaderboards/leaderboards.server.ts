@@ -21,7 +21,6 @@ export function boardKey(scope: BoardScope, window: BoardWindow): string {
   return `${prefix}|${window}`;
 }
 
-
 export type Award = {
   userId: string;
   projectId: string | null;
@@ -81,16 +80,14 @@ export async function boardPage({ db, board, limit = 100, offset = 0 }: { db: Db
     join "user" u on u.id = page.user_id
     left join leaderboard_preference p on p.user_id = page.user_id
     order by page.score desc, page.reached_at, page.user_id`);
-  return rowsOf(result).map(
-    (r, i): BoardRow => ({
-      rank: offset + i + 1,
-      userId: String(r.user_id),
-      score: Number(r.score),
-      name: String(r.name),
-      username: (r.username as string | null) ?? null,
-      image: (r.image as string | null) ?? null,
-    }),
-  );
+  return rowsOf(result).map((r, i): BoardRow => ({
+    rank: offset + i + 1,
+    userId: String(r.user_id),
+    score: Number(r.score),
+    name: String(r.name),
+    username: (r.username as string | null) ?? null,
+    image: (r.image as string | null) ?? null,
+  }));
 }
 
 /**

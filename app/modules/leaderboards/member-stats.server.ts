@@ -7,9 +7,7 @@ import { levelOf, speedOf, starsFor } from "./progress";
 
 /** The member's XP, level and global ranks (all time, 30 and 7 days). */
 export async function memberSummary({ db, userId }: { db: Db; userId: string }) {
-  const [all, month, week] = await Promise.all(
-    (["all", "30d", "7d"] as const).map((w) => rankOf({ db, board: boardKey({ kind: "global" }, w), userId })),
-  );
+  const [all, month, week] = await Promise.all((["all", "30d", "7d"] as const).map((w) => rankOf({ db, board: boardKey({ kind: "global" }, w), userId })));
   const xp = all?.score ?? 0;
   return { xp, level: levelOf(xp), ranks: { all: all?.rank ?? null, "30d": month?.rank ?? null, "7d": week?.rank ?? null } };
 }
@@ -18,8 +16,14 @@ export async function speedometer({ db, userId, now = new Date() }: { db: Db; us
   const day = 86_400_000;
   const [row] = await db
     .select({
-      lastWeek: sql<number>`coalesce(sum(${xpEvent.amount}) filter (where ${xpEvent.createdAt} > ${new Date(now.getTime() - 7 * day).toISOString()}::timestamptz), 0)`.mapWith(Number),
-      before: sql<number>`coalesce(sum(${xpEvent.amount}) filter (where ${xpEvent.createdAt} <= ${new Date(now.getTime() - 7 * day).toISOString()}::timestamptz), 0)`.mapWith(Number),
+      lastWeek:
+        sql<number>`coalesce(sum(${xpEvent.amount}) filter (where ${xpEvent.createdAt} > ${new Date(now.getTime() - 7 * day).toISOString()}::timestamptz), 0)`.mapWith(
+          Number,
+        ),
+      before:
+        sql<number>`coalesce(sum(${xpEvent.amount}) filter (where ${xpEvent.createdAt} <= ${new Date(now.getTime() - 7 * day).toISOString()}::timestamptz), 0)`.mapWith(
+          Number,
+        ),
     })
     .from(xpEvent)
     .where(and(eq(xpEvent.userId, userId), sql`${xpEvent.createdAt} > ${new Date(now.getTime() - 35 * day).toISOString()}::timestamptz`));
@@ -43,17 +47,26 @@ export async function leaderboardPreferenceOf({ db, userId }: { db: Db; userId: 
 }
 
 export async function setLeaderboardDisplayName({ db, userId, displayName }: { db: Db; userId: string; displayName: string | null }) {
-  await db
-    .insert(leaderboardPreference)
-    .values({ userId, displayName })
-    .onConflictDoUpdate({ target: leaderboardPreference.userId, set: { displayName } });
+  await db.insert(leaderboardPreference).values({ userId, displayName }).onConflictDoUpdate({ target: leaderboardPreference.userId, set: { displayName } });
 }
 
 /**
  * A board as a page shows it: a page of rows, and the member's own rank with two neighbours on
  * each side when they are not on that page.
  */
-export async function boardView({ db, board, userId, page = 1, pageSize = 50 }: { db: Db; board: string; userId: string | null; page?: number; pageSize?: number }) {
+export async function boardView({
+  db,
+  board,
+  userId,
+  page = 1,
+  pageSize = 50,
+}: {
+  db: Db;
+  board: string;
+  userId: string | null;
+  page?: number;
+  pageSize?: number;
+}) {
   const rows = await boardPage({ db, board, limit: pageSize, offset: (page - 1) * pageSize });
   const mine = userId ? await rankOf({ db, board, userId }) : null;
   let around: BoardRow[] = [];

@@ -11,7 +11,19 @@ import { PLATFORM } from "#db/schema/ledger";
 import { rowsOf, type Database, type Db } from "~/lib/db.server";
 import { createTestDatabase } from "#tests/setup/test-db";
 import { questAsset, type Asset } from "./assets";
-import { balanceOf, checkLedger, credit, hold, InsufficientFunds, platformBalance, release, settle, transfer, type PlatformAccount, type Posted } from "./ledger.server";
+import {
+  balanceOf,
+  checkLedger,
+  credit,
+  hold,
+  InsufficientFunds,
+  platformBalance,
+  release,
+  settle,
+  transfer,
+  type PlatformAccount,
+  type Posted,
+} from "./ledger.server";
 
 const ASSETS: Asset[] = [questAsset(31337), questAsset(8453)];
 const PLATFORM_ACCOUNTS: PlatformAccount[] = ["treasury", "withdrawals_in_flight", "onchain"];
@@ -125,7 +137,10 @@ async function expectAgrees(db: Db, model: Model, members: string[]) {
     const actual = await balanceOf({ db, userId });
     for (const asset of ASSETS) {
       const row = actual.find((balance) => balance.asset === asset);
-      const expected = { available: model.balances.get(account(userId, "available", asset)) ?? 0n, held: model.balances.get(account(userId, "held", asset)) ?? 0n };
+      const expected = {
+        available: model.balances.get(account(userId, "available", asset)) ?? 0n,
+        held: model.balances.get(account(userId, "held", asset)) ?? 0n,
+      };
       expect({ available: row?.available ?? 0n, held: row?.held ?? 0n }).toEqual(expected);
     }
   }
@@ -170,7 +185,10 @@ describe("ledger properties", () => {
               if (result.status === "fulfilled") expect(result.value.entryId).toBe(entries.get(batch[i]!.key));
             });
             const next = serialize(model, batch, outcomes);
-            expect(next, `no serial order explains ${JSON.stringify(batch.map((c, i) => [c.op, c.member, c.asset, String(c.amount), outcomes[i]]))}`).not.toBeNull();
+            expect(
+              next,
+              `no serial order explains ${JSON.stringify(batch.map((c, i) => [c.op, c.member, c.asset, String(c.amount), outcomes[i]]))}`,
+            ).not.toBeNull();
             model = next!;
             expect([...entries.keys()].sort()).toEqual([...model.posted].sort());
             await expectAgrees(db, model, members);
@@ -184,24 +202,28 @@ describe("ledger properties", () => {
 
   it("never holds more than the balance under concurrent holds", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.bigInt({ min: 1n, max: 100n }), fc.array(fc.bigInt({ min: 1n, max: 60n }), { minLength: 2, maxLength: 12 }), async (funds, amounts) => {
-        const db = database.db;
-        const prefix = `r${++run}-`;
-        const userId = `${prefix}m`;
-        const asset = ASSETS[0]!;
-        await credit({ db, key: `${prefix}fund`, kind: "prop_credit", userId, asset, amount: funds });
-        const results = await Promise.allSettled(amounts.map((amount, i) => hold({ db, key: `${prefix}h${i}`, kind: "prop_hold", userId, asset, amount })));
-        const held = amounts.filter((_, i) => results[i]!.status === "fulfilled").reduce((sum, amount) => sum + amount, 0n);
-        expect(held).toBeLessThanOrEqual(funds);
-        expect(await balanceOf({ db, userId })).toEqual([{ asset, available: funds - held, held }]);
-        results.forEach((result, i) => {
-          if (result.status === "fulfilled") return;
-          expect(result.reason).toBeInstanceOf(InsufficientFunds);
-          // Holds only take away, so a refused hold did not fit in what was left at the end either.
-          expect(amounts[i]!).toBeGreaterThan(funds - held);
-        });
-        expect(await checkLedger({ db })).toEqual({ unbalancedEntries: 0, mismatchedAccounts: 0, negativeMembers: 0 });
-      }),
+      fc.asyncProperty(
+        fc.bigInt({ min: 1n, max: 100n }),
+        fc.array(fc.bigInt({ min: 1n, max: 60n }), { minLength: 2, maxLength: 12 }),
+        async (funds, amounts) => {
+          const db = database.db;
+          const prefix = `r${++run}-`;
+          const userId = `${prefix}m`;
+          const asset = ASSETS[0]!;
+          await credit({ db, key: `${prefix}fund`, kind: "prop_credit", userId, asset, amount: funds });
+          const results = await Promise.allSettled(amounts.map((amount, i) => hold({ db, key: `${prefix}h${i}`, kind: "prop_hold", userId, asset, amount })));
+          const held = amounts.filter((_, i) => results[i]!.status === "fulfilled").reduce((sum, amount) => sum + amount, 0n);
+          expect(held).toBeLessThanOrEqual(funds);
+          expect(await balanceOf({ db, userId })).toEqual([{ asset, available: funds - held, held }]);
+          results.forEach((result, i) => {
+            if (result.status === "fulfilled") return;
+            expect(result.reason).toBeInstanceOf(InsufficientFunds);
+            // Holds only take away, so a refused hold did not fit in what was left at the end either.
+            expect(amounts[i]!).toBeGreaterThan(funds - held);
+          });
+          expect(await checkLedger({ db })).toEqual({ unbalancedEntries: 0, mismatchedAccounts: 0, negativeMembers: 0 });
+        },
+      ),
       { numRuns: 40 },
     );
   });

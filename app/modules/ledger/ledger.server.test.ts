@@ -54,7 +54,9 @@ describe("ledger", () => {
   it("never overdraws under concurrent holds", async () => {
     const db = database.db;
     await credit({ db, key: "c-fund", kind: "reward", userId: "c", asset: Q, amount: 10n });
-    const results = await Promise.allSettled(Array.from({ length: 8 }, (_, i) => hold({ db, key: `c-hold-${i}`, kind: "withdrawal_hold", userId: "c", asset: Q, amount: 3n })));
+    const results = await Promise.allSettled(
+      Array.from({ length: 8 }, (_, i) => hold({ db, key: `c-hold-${i}`, kind: "withdrawal_hold", userId: "c", asset: Q, amount: 3n })),
+    );
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(3);
     expect(results.filter((r) => r.status === "rejected").every((r) => (r as PromiseRejectedResult).reason instanceof InsufficientFunds)).toBe(true);
     expect(await balanceOf({ db, userId: "c" })).toEqual([{ asset: Q, available: 1n, held: 9n }]);
@@ -63,8 +65,20 @@ describe("ledger", () => {
   it("refuses unbalanced entries, zero or negative amounts, and changes to posted rows", async () => {
     const db = database.db;
     const refused = (message: RegExp) => ({ cause: expect.objectContaining({ message: expect.stringMatching(message) }) });
-    await expect(post({ db, key: "bad", kind: "x", lines: [{ holder: "a", name: "available", asset: Q, amount: 1n }, { holder: "platform", name: "treasury", asset: Q, amount: -2n }] })).rejects.toMatchObject(refused(/does not balance/));
-    await expect(post({ db, key: "bad2", kind: "x", lines: [{ holder: "a", name: "available", asset: Q, amount: 1n }] })).rejects.toMatchObject(refused(/two lines/));
+    await expect(
+      post({
+        db,
+        key: "bad",
+        kind: "x",
+        lines: [
+          { holder: "a", name: "available", asset: Q, amount: 1n },
+          { holder: "platform", name: "treasury", asset: Q, amount: -2n },
+        ],
+      }),
+    ).rejects.toMatchObject(refused(/does not balance/));
+    await expect(post({ db, key: "bad2", kind: "x", lines: [{ holder: "a", name: "available", asset: Q, amount: 1n }] })).rejects.toMatchObject(
+      refused(/two lines/),
+    );
     expect(() => credit({ db, key: "zero", kind: "reward", userId: "a", asset: Q, amount: 0n })).toThrow(RangeError);
     await expect(db.execute(sql`update journal_line set amount = amount + 1`)).rejects.toMatchObject(refused(/immutable/));
     await expect(db.execute(sql`delete from journal_entry`)).rejects.toMatchObject(refused(/immutable/));

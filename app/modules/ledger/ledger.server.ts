@@ -74,7 +74,13 @@ export const poolEscrow = (poolId: string): AccountRef => ({ holder: `pool:${poo
 /** Moves an amount from one account to another; fails with `InsufficientFunds` if `from` may not go below zero and would. */
 export function move({ from, to, asset, amount, ...p }: Posting & { from: AccountRef; to: AccountRef; asset: Asset; amount: bigint }): Promise<Posted> {
   const value = positive(amount);
-  return post({ ...p, lines: [{ ...from, asset, amount: -value }, { ...to, asset, amount: value }] });
+  return post({
+    ...p,
+    lines: [
+      { ...from, asset, amount: -value },
+      { ...to, asset, amount: value },
+    ],
+  });
 }
 
 /** One account's balance (0 before its first posting). */
@@ -88,7 +94,11 @@ export async function accountBalance({ db, account, asset }: { db: Db; account: 
 
 /** Every balance of the holders whose name starts with `prefix` (e.g. `pool:` + ids), by holder and asset. */
 export async function balancesOf({ db, holders }: { db: Db; holders: string[] | { prefix: string } }) {
-  const which = Array.isArray(holders) ? (holders.length ? inArray(ledgerAccount.holder, holders) : sql`false`) : like(ledgerAccount.holder, `${holders.prefix}%`);
+  const which = Array.isArray(holders)
+    ? holders.length
+      ? inArray(ledgerAccount.holder, holders)
+      : sql`false`
+    : like(ledgerAccount.holder, `${holders.prefix}%`);
   return db
     .select({ holder: ledgerAccount.holder, name: ledgerAccount.name, asset: ledgerAccount.asset, balance: ledgerAccount.balance })
     .from(ledgerAccount)
@@ -199,7 +209,12 @@ export async function history({
         .select({ entryId: journalLine.entryId, asset: journalLine.asset, amount: journalLine.amount, holder: ledgerAccount.holder, name: ledgerAccount.name })
         .from(journalLine)
         .innerJoin(ledgerAccount, eq(ledgerAccount.id, journalLine.accountId))
-        .where(inArray(journalLine.entryId, shown.map((e) => e.id)))
+        .where(
+          inArray(
+            journalLine.entryId,
+            shown.map((e) => e.id),
+          ),
+        )
     : [];
   const items: HistoryItem[] = shown.map((entry) => {
     const all = lines.filter((line) => line.entryId === entry.id);

@@ -10,17 +10,7 @@ export type Mailer = { send: (mail: Mail) => Promise<void>; transport: "smtp" | 
  * Sends mail over SMTP when `smtpUrl` is set; otherwise keeps it in the development inbox
  * (listed at /dev/mail) and logs it. Production refuses to start without SMTP (see env).
  */
-export function createMailer({
-  smtpUrl,
-  from,
-  db,
-  logger,
-}: {
-  smtpUrl?: string;
-  from: string;
-  db: Db;
-  logger: Logger;
-}): Mailer {
+export function createMailer({ smtpUrl, from, db, logger }: { smtpUrl?: string; from: string; db: Db; logger: Logger }): Mailer {
   if (smtpUrl) {
     const transporter = nodemailer.createTransport(smtpUrl);
     return {

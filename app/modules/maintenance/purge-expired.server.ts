@@ -9,7 +9,10 @@ const HOUR = 60 * 60 * 1000;
 export async function purgeExpired({ db, now = new Date() }: { db: Db; now?: Date }) {
   const [codes, limits, cooldowns, mails] = await Promise.all([
     db.delete(verification).where(lt(verification.expiresAt, now)).returning({ id: verification.id }),
-    db.delete(rateLimit).where(lt(rateLimit.lastRequest, now.getTime() - HOUR)).returning({ id: rateLimit.id }),
+    db
+      .delete(rateLimit)
+      .where(lt(rateLimit.lastRequest, now.getTime() - HOUR))
+      .returning({ id: rateLimit.id }),
     db
       .delete(emailCodeCooldown)
       .where(lt(emailCodeCooldown.sentAt, new Date(now.getTime() - HOUR)))

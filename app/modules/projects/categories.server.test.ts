@@ -18,9 +18,7 @@ beforeAll(async () => {
     { id: "walletop", email: "w@example.com", name: "Wallet operator" },
     { id: "member", email: "member@example.com", name: "Member" },
   ]);
-  await database.db
-    .insert(walletAddress)
-    .values({ id: randomUUID(), userId: "walletop", address: "0xAbCdEf0000000000000000000000000000000001", chainId: 56 });
+  await database.db.insert(walletAddress).values({ id: randomUUID(), userId: "walletop", address: "0xAbCdEf0000000000000000000000000000000001", chainId: 56 });
 });
 afterAll(() => database.close());
 
@@ -52,7 +50,16 @@ describe("categories", () => {
     const renamed = await renameCategory({ db: database.db, id: found.id, input: { name: "RWA", description: "Tokenised assets" } });
     expect(renamed).toMatchObject({ ok: true, category: { slug: "real-world-assets", name: "RWA" } });
 
-    const input = projectSchema.parse({ name: "Estate", slug: "estate", description: "", categoryId: String(found.id), website: "", xUrl: "", discordUrl: "", telegramUrl: "" });
+    const input = projectSchema.parse({
+      name: "Estate",
+      slug: "estate",
+      description: "",
+      categoryId: String(found.id),
+      website: "",
+      xUrl: "",
+      discordUrl: "",
+      telegramUrl: "",
+    });
     await createProject({ db: database.db, userId: "member", input });
     expect((await listCategoriesWithCounts({ db: database.db })).find((c) => c.id === found.id)?.projects).toBe(1);
 

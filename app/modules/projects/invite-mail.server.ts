@@ -1,8 +1,7 @@
 import type { Mail } from "~/modules/mail/mailer.server";
 import type { ProjectRole } from "./permissions.server";
 
-const escape = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+const escape = (value: string) => value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
 const ROLE_WORDS: Record<ProjectRole, string> = {
   owner: "an owner",

@@ -99,7 +99,10 @@ export async function revokeInvite({ db, projectId, inviteId, now = new Date() }
 
 /** One of the project's invitations, or null. */
 export async function inviteOf({ db, projectId, inviteId }: { db: Db; projectId: string; inviteId: string }) {
-  const [row] = await db.select().from(projectInvite).where(and(eq(projectInvite.id, inviteId), eq(projectInvite.projectId, projectId)));
+  const [row] = await db
+    .select()
+    .from(projectInvite)
+    .where(and(eq(projectInvite.id, inviteId), eq(projectInvite.projectId, projectId)));
   return row ?? null;
 }
 
@@ -126,23 +129,14 @@ async function identitiesOf(db: Db, userId: string) {
 /** Pending invites addressed to this member (by e-mail or by a linked wallet). */
 export async function invitesFor({ db, userId, now = new Date() }: { db: Db; userId: string; now?: Date }) {
   const { email, wallets } = await identitiesOf(db, userId);
-  const addressedTo = or(
-    email ? eq(projectInvite.email, email) : undefined,
-    wallets.length ? inArray(projectInvite.walletAddress, wallets) : undefined,
-  );
+  const addressedTo = or(email ? eq(projectInvite.email, email) : undefined, wallets.length ? inArray(projectInvite.walletAddress, wallets) : undefined);
   if (!addressedTo) return [];
   return db
     .select({ invite: projectInvite, project })
     .from(projectInvite)
     .innerJoin(project, eq(project.id, projectInvite.projectId))
     .where(
-      and(
-        addressedTo,
-        isNull(projectInvite.acceptedAt),
-        isNull(projectInvite.revokedAt),
-        isNull(projectInvite.declinedAt),
-        gt(projectInvite.expiresAt, now),
-      ),
+      and(addressedTo, isNull(projectInvite.acceptedAt), isNull(projectInvite.revokedAt), isNull(projectInvite.declinedAt), gt(projectInvite.expiresAt, now)),
     )
     .orderBy(desc(projectInvite.createdAt));
 }
@@ -173,9 +167,7 @@ export async function answerInvite({
       .for("update");
     if (!row) return { ok: false, error: "This invitation does not exist." } as const;
     const { invite } = row;
-    const mine =
-      (invite.email !== null && invite.email === email) ||
-      (invite.walletAddress !== null && wallets.includes(invite.walletAddress.toLowerCase()));
+    const mine = (invite.email !== null && invite.email === email) || (invite.walletAddress !== null && wallets.includes(invite.walletAddress.toLowerCase()));
     if (!mine) return { ok: false, error: "This invitation is for someone else. Sign in with the invited e-mail or wallet." } as const;
     const state = inviteState(invite, now);
     if (state !== "pending") return { ok: false, error: `This invitation is ${state}.` } as const;

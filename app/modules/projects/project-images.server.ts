@@ -3,17 +3,7 @@ import { project } from "#db/schema/projects";
 import type { Db } from "~/lib/db.server";
 
 /** Sets a project's logo and/or banner (URLs of images saved with `saveImage`). */
-export async function setProjectImages({
-  db,
-  projectId,
-  logoUrl,
-  bannerUrl,
-}: {
-  db: Db;
-  projectId: string;
-  logoUrl?: string;
-  bannerUrl?: string;
-}) {
+export async function setProjectImages({ db, projectId, logoUrl, bannerUrl }: { db: Db; projectId: string; logoUrl?: string; bannerUrl?: string }) {
   if (logoUrl === undefined && bannerUrl === undefined) return;
   await db
     .update(project)

@@ -15,16 +15,27 @@ const WALLET = "0x1111111111111111111111111111111111111111";
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  await database.db
-    .insert(user)
-    .values(["owner", "admin", "reviewer", "guest", "other"].map((id) => ({ id, email: `${id}@example.com`, name: id })));
+  await database.db.insert(user).values(["owner", "admin", "reviewer", "guest", "other"].map((id) => ({ id, email: `${id}@example.com`, name: id })));
   await database.db.insert(walletAddress).values({ id: randomUUID(), userId: "guest", address: "0x1111111111111111111111111111111111111111", chainId: 56 });
-  await database.db.insert(category).values([{ slug: "defi", name: "DeFi" }, { slug: "gaming", name: "Gaming" }]);
+  await database.db.insert(category).values([
+    { slug: "defi", name: "DeFi" },
+    { slug: "gaming", name: "Gaming" },
+  ]);
 });
 afterAll(() => database.close());
 
 const input = (overrides: Record<string, string> = {}) =>
-  projectSchema.parse({ name: "Acme Protocol", slug: "acme", description: "Swaps", categoryId: "1", website: "", xUrl: "", discordUrl: "", telegramUrl: "", ...overrides });
+  projectSchema.parse({
+    name: "Acme Protocol",
+    slug: "acme",
+    description: "Swaps",
+    categoryId: "1",
+    website: "",
+    xUrl: "",
+    discordUrl: "",
+    telegramUrl: "",
+    ...overrides,
+  });
 
 describe("projects", () => {
   it("are created with their creator as owner, under a unique address", async () => {
@@ -43,7 +54,15 @@ describe("projects", () => {
   });
 
   it("validate their form", () => {
-    const bad = projectSchema.safeParse({ name: "A", slug: "Not A Slug", categoryId: "", website: "http://x.y", xUrl: "https://evil.com/a", discordUrl: "", telegramUrl: "" });
+    const bad = projectSchema.safeParse({
+      name: "A",
+      slug: "Not A Slug",
+      categoryId: "",
+      website: "http://x.y",
+      xUrl: "https://evil.com/a",
+      discordUrl: "",
+      telegramUrl: "",
+    });
     const messages = Object.fromEntries(bad.error!.issues.map((i) => [i.path[0], i.message]));
     expect(messages).toMatchObject({
       name: "A project name has at least 2 characters",
@@ -54,7 +73,11 @@ describe("projects", () => {
   });
 
   it("are listed by search and category", async () => {
-    await createProject({ db: database.db, userId: "other", input: input({ name: "Pixel Quest", slug: "pixel-quest", categoryId: "2", description: "A game" }) });
+    await createProject({
+      db: database.db,
+      userId: "other",
+      input: input({ name: "Pixel Quest", slug: "pixel-quest", categoryId: "2", description: "A game" }),
+    });
     expect((await listProjects({ db: database.db, search: "pixel" })).projects.map((p) => p.slug)).toEqual(["pixel-quest"]);
     expect((await listProjects({ db: database.db, categoryId: 1 })).projects.map((p) => p.slug)).toEqual(["acme"]);
     expect((await listProjects({ db: database.db, sort: "new" })).projects.map((p) => p.slug)).toEqual(["pixel-quest", "acme"]);
@@ -69,7 +92,14 @@ describe("teams and invites", () => {
   });
 
   it("invite by e-mail: the invited member accepts and joins with the role", async () => {
-    const { invite, token } = await createInvite({ db: database.db, projectId, invitedBy: "owner", role: "admin", email: "admin@example.com", walletAddress: null });
+    const { invite, token } = await createInvite({
+      db: database.db,
+      projectId,
+      invitedBy: "owner",
+      role: "admin",
+      email: "admin@example.com",
+      walletAddress: null,
+    });
     expect((await inviteByToken({ db: database.db, token }))?.invite.id).toBe(invite.id);
     expect(await invitesFor({ db: database.db, userId: "admin" })).toHaveLength(1);
     expect(await answerInvite({ db: database.db, inviteId: invite.id, userId: "other", accept: true })).toMatchObject({ ok: false });
@@ -82,7 +112,14 @@ describe("teams and invites", () => {
   });
 
   it("invite by wallet address, accepted by the member who linked that wallet", async () => {
-    const { invite } = await createInvite({ db: database.db, projectId, invitedBy: "admin", role: "reviewer", email: null, walletAddress: WALLET.toUpperCase().replace("0X", "0x") });
+    const { invite } = await createInvite({
+      db: database.db,
+      projectId,
+      invitedBy: "admin",
+      role: "reviewer",
+      email: null,
+      walletAddress: WALLET.toUpperCase().replace("0X", "0x"),
+    });
     expect((await invitesFor({ db: database.db, userId: "guest" })).map((i) => i.invite.id)).toEqual([invite.id]);
     expect((await answerInvite({ db: database.db, inviteId: invite.id, userId: "guest", accept: true })).ok).toBe(true);
     expect(await roleIn({ db: database.db, projectId, userId: "guest" })).toBe("reviewer");
@@ -90,7 +127,15 @@ describe("teams and invites", () => {
 
   it("expire after 7 days, can be declined, revoked and resent", async () => {
     const t0 = new Date();
-    const { invite } = await createInvite({ db: database.db, projectId, invitedBy: "owner", role: "reviewer", email: "reviewer@example.com", walletAddress: null, now: t0 });
+    const { invite } = await createInvite({
+      db: database.db,
+      projectId,
+      invitedBy: "owner",
+      role: "reviewer",
+      email: "reviewer@example.com",
+      walletAddress: null,
+      now: t0,
+    });
     const later = new Date(t0.getTime() + INVITE_TTL_MS + 1000);
     expect(await invitesFor({ db: database.db, userId: "reviewer", now: later })).toHaveLength(0);
     expect(await answerInvite({ db: database.db, inviteId: invite.id, userId: "reviewer", accept: true, now: later })).toEqual({

@@ -46,11 +46,7 @@ export async function updateProject({ db, projectId, input }: { db: Db; projectI
 }
 
 export async function projectBySlug({ db, slug }: { db: Db; slug: string }) {
-  const [row] = await db
-    .select({ project, category })
-    .from(project)
-    .leftJoin(category, eq(category.id, project.categoryId))
-    .where(eq(project.slug, slug));
+  const [row] = await db.select({ project, category }).from(project).leftJoin(category, eq(category.id, project.categoryId)).where(eq(project.slug, slug));
   return row ? { ...row.project, category: row.category } : null;
 }
 

@@ -25,7 +25,15 @@ const mailer: Mailer = {
 const LIMITS = { INVITES_PER_PROJECT_PER_HOUR: 30, INVITES_PER_INVITER_PER_HOUR: 30, INVITE_RESEND_COOLDOWN_SECONDS: 600, PROJECTS_PER_MEMBER_PER_DAY: 10 };
 /** Each test sends at its own time, an hour after the one before, so the limits of one do not reach the next. */
 let clock = Date.parse("2026-03-01T00:00:00Z");
-const outbox = (now = new Date(clock)) => ({ db: database.db, mailer, logger: createLogger("silent"), appName: "Questline", appUrl: "https://quest.example", limits: LIMITS, now });
+const outbox = (now = new Date(clock)) => ({
+  db: database.db,
+  mailer,
+  logger: createLogger("silent"),
+  appName: "Questline",
+  appUrl: "https://quest.example",
+  limits: LIMITS,
+  now,
+});
 beforeEach(() => {
   clock += 3_600_000;
 });
@@ -49,7 +57,9 @@ const tokenOf = (url: string) => decodeURIComponent(url.split("/invites/")[1]!);
 
 describe("sending invites", () => {
   it("mails an e-mail invite its link, which finds the invite", async () => {
-    const result = delivered(await sendInvite(outbox(), { project, inviterName: "Olive", invitedBy: "owner", role: "admin", email: "ada@example.com", walletAddress: null }));
+    const result = delivered(
+      await sendInvite(outbox(), { project, inviterName: "Olive", invitedBy: "owner", role: "admin", email: "ada@example.com", walletAddress: null }),
+    );
     expect(result.mailed).toBe(true);
     const mail = sent.at(-1)!;
     expect(mail).toMatchObject({ to: "ada@example.com", subject: "Join Acme on Questline" });
@@ -61,19 +71,32 @@ describe("sending invites", () => {
 
   it("does not mail wallet invites, and reports a failed mail without losing the invite", async () => {
     const before = sent.length;
-    const wallet = delivered(await sendInvite(outbox(), { project, inviterName: null, invitedBy: "owner", role: "reviewer", email: null, walletAddress: "0x1111111111111111111111111111111111111111" }));
+    const wallet = delivered(
+      await sendInvite(outbox(), {
+        project,
+        inviterName: null,
+        invitedBy: "owner",
+        role: "reviewer",
+        email: null,
+        walletAddress: "0x1111111111111111111111111111111111111111",
+      }),
+    );
     expect(wallet.mailed).toBeNull();
     expect(sent.length).toBe(before);
 
     failing = true;
-    const failed = delivered(await sendInvite(outbox(), { project, inviterName: null, invitedBy: "owner", role: "reviewer", email: "bob@example.com", walletAddress: null }));
+    const failed = delivered(
+      await sendInvite(outbox(), { project, inviterName: null, invitedBy: "owner", role: "reviewer", email: "bob@example.com", walletAddress: null }),
+    );
     failing = false;
     expect(failed.mailed).toBe(false);
     expect(await inviteByToken({ db: database.db, token: tokenOf(failed.url) })).not.toBeNull();
   });
 
   it("resends with a new link (the old one stops working), but not a revoked invite", async () => {
-    const first = delivered(await sendInvite(outbox(), { project, inviterName: null, invitedBy: "owner", role: "reviewer", email: "cy@example.com", walletAddress: null }));
+    const first = delivered(
+      await sendInvite(outbox(), { project, inviterName: null, invitedBy: "owner", role: "reviewer", email: "cy@example.com", walletAddress: null }),
+    );
     const later = new Date(clock + 600_000);
     const again = delivered(await resendAndMail(outbox(later), { project, inviterName: null, inviteId: first.invite.id, resentBy: "owner" }));
     expect(again.mailed).toBe(true);
@@ -94,9 +117,13 @@ describe("sending limits", () => {
     const tooSoon = await resendAndMail(outbox(new Date(clock + 60_000)), { project, inviterName: null, inviteId: first.invite.id, resentBy: "owner" });
     expect(tooSoon).toEqual({ refused: "This invitation was just sent. You can resend it in 9 minutes." });
     expect(sent.length).toBe(mails);
-    expect(await resendWaits({ db: database.db, limits: LIMITS, inviteIds: [first.invite.id], now: clock + 60_000 })).toEqual(new Map([[first.invite.id, 540]]));
+    expect(await resendWaits({ db: database.db, limits: LIMITS, inviteIds: [first.invite.id], now: clock + 60_000 })).toEqual(
+      new Map([[first.invite.id, 540]]),
+    );
 
-    const resent = delivered(await resendAndMail(outbox(new Date(clock + 600_000)), { project, inviterName: null, inviteId: first.invite.id, resentBy: "owner" }));
+    const resent = delivered(
+      await resendAndMail(outbox(new Date(clock + 600_000)), { project, inviterName: null, inviteId: first.invite.id, resentBy: "owner" }),
+    );
     expect(resent.mailed).toBe(true);
     expect(await resendAndMail(outbox(new Date(clock + 660_000)), { project, inviterName: null, inviteId: first.invite.id, resentBy: "owner" })).toMatchObject({
       refused: expect.stringContaining("You can resend it in"),
@@ -118,7 +145,10 @@ describe("sending limits", () => {
     const limits = { ...LIMITS, PROJECTS_PER_MEMBER_PER_DAY: 2 };
     expect(await claimNewProject({ db, limits, userId: "maker", now: clock })).toEqual({ ok: true });
     expect(await claimNewProject({ db, limits, userId: "maker", now: clock + 1000 })).toEqual({ ok: true });
-    expect(await claimNewProject({ db, limits, userId: "maker", now: clock + 3_600_000 })).toEqual({ ok: false, error: "You have created 2 projects today. Try again in 23 hours." });
+    expect(await claimNewProject({ db, limits, userId: "maker", now: clock + 3_600_000 })).toEqual({
+      ok: false,
+      error: "You have created 2 projects today. Try again in 23 hours.",
+    });
     expect(await claimNewProject({ db, limits, userId: "maker", now: clock + 86_400_001 })).toEqual({ ok: true });
   });
 });

@@ -9,7 +9,10 @@ import { waitWords } from "~/lib/wait-words";
  * projects per member per day. Counted in the database (`rate_limit`), so several processes share
  * them; the numbers come from configuration.
  */
-export type SendLimits = Pick<Env, "INVITES_PER_PROJECT_PER_HOUR" | "INVITES_PER_INVITER_PER_HOUR" | "INVITE_RESEND_COOLDOWN_SECONDS" | "PROJECTS_PER_MEMBER_PER_DAY">;
+export type SendLimits = Pick<
+  Env,
+  "INVITES_PER_PROJECT_PER_HOUR" | "INVITES_PER_INVITER_PER_HOUR" | "INVITE_RESEND_COOLDOWN_SECONDS" | "PROJECTS_PER_MEMBER_PER_DAY"
+>;
 
 export type Claim = { ok: true } | { ok: false; error: string };
 
@@ -18,14 +21,32 @@ const DAY = 24 * HOUR;
 const resendKey = (inviteId: string) => `invite-resend:${inviteId}`;
 
 /** Counts one invitation (new or resent) for the project and the inviter; refuses past either hourly limit. */
-export async function claimInvitation({ db, limits, projectId, inviterId, now }: { db: Db; limits: SendLimits; projectId: string; inviterId: string; now?: number }): Promise<Claim> {
+export async function claimInvitation({
+  db,
+  limits,
+  projectId,
+  inviterId,
+  now,
+}: {
+  db: Db;
+  limits: SendLimits;
+  projectId: string;
+  inviterId: string;
+  now?: number;
+}): Promise<Claim> {
   const mine = await takeRateLimit({ db, key: `invites-by:${inviterId}`, max: limits.INVITES_PER_INVITER_PER_HOUR, windowSeconds: HOUR, now });
   if (!mine.ok) {
-    return { ok: false, error: `You have sent ${limits.INVITES_PER_INVITER_PER_HOUR} invitations in the last hour. Try again in ${waitWords(mine.retryAfterSeconds)}.` };
+    return {
+      ok: false,
+      error: `You have sent ${limits.INVITES_PER_INVITER_PER_HOUR} invitations in the last hour. Try again in ${waitWords(mine.retryAfterSeconds)}.`,
+    };
   }
   const project = await takeRateLimit({ db, key: `invites-of:${projectId}`, max: limits.INVITES_PER_PROJECT_PER_HOUR, windowSeconds: HOUR, now });
   if (!project.ok) {
-    return { ok: false, error: `This project has sent ${limits.INVITES_PER_PROJECT_PER_HOUR} invitations in the last hour. Try again in ${waitWords(project.retryAfterSeconds)}.` };
+    return {
+      ok: false,
+      error: `This project has sent ${limits.INVITES_PER_PROJECT_PER_HOUR} invitations in the last hour. Try again in ${waitWords(project.retryAfterSeconds)}.`,
+    };
   }
   return { ok: true };
 }

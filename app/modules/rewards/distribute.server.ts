@@ -104,9 +104,7 @@ async function grantsFor(db: Db, pool: RewardPool, asOf: Date, drawn: string[] |
       if (n === 0n) return [];
       const share = terms.amount! / n;
       const extra = pool.kind === "xp" ? terms.amount! % n : 0n;
-      return completers
-        .map((c, i) => ({ userId: c.userId, position: i + 1, amount: share + (BigInt(i) < extra ? 1n : 0n) }))
-        .filter((g) => g.amount > 0n);
+      return completers.map((c, i) => ({ userId: c.userId, position: i + 1, amount: share + (BigInt(i) < extra ? 1n : 0n) })).filter((g) => g.amount > 0n);
     }
   }
 }
@@ -151,7 +149,11 @@ async function drawFrozenRaffle(tx: Db, pool: RewardPool, chains: DrawChains): P
   if (head < needed) return null;
   const blockHash = await chain.blockHash(BigInt(pool.drawBlock!));
   if (!blockHash) return null;
-  const rows = await tx.select({ userId: raffleEntrant.userId }).from(raffleEntrant).where(eq(raffleEntrant.poolId, pool.id)).orderBy(asc(raffleEntrant.position));
+  const rows = await tx
+    .select({ userId: raffleEntrant.userId })
+    .from(raffleEntrant)
+    .where(eq(raffleEntrant.poolId, pool.id))
+    .orderBy(asc(raffleEntrant.position));
   const seed = raffleSeed({ secret: pool.secret as Hex, blockHash, entrantsHash: pool.entrantsHash as Hex });
   return { winners: drawRaffle({ seed, entrants: rows.map((r) => r.userId), winners: pool.winners! }), seed, blockHash };
 }
@@ -196,7 +198,16 @@ async function payTokens(tx: Db, { pool, projectId }: Due, grants: Grant[], now:
   }
   const returned = pool.escrowed - paid;
   if (returned > 0n) {
-    await move({ db: tx, key: ledgerKey.poolReturn(pool.id), kind: "reward_returned", reference: pool.id, asset, amount: returned, from: escrow, to: projectTreasury(projectId) });
+    await move({
+      db: tx,
+      key: ledgerKey.poolReturn(pool.id),
+      kind: "reward_returned",
+      reference: pool.id,
+      asset,
+      amount: returned,
+      from: escrow,
+      to: projectTreasury(projectId),
+    });
   }
   return returned;
 }
@@ -227,7 +238,10 @@ async function payPool({ db, poolId, chains, now }: { db: Db; poolId: string; ch
       // Always in member order, so two processes paying pools with the same members never deadlock.
       for (const g of [...grants].sort(byMember)) {
         // Reward XP counts on the global and project boards, not the campaign's: a ranking stays as it ended.
-        await awardXp({ db, award: { userId: g.userId, projectId: due.projectId, campaignId: null, sourceType: "reward", sourceId: poolId, amount: Number(g.amount), at: now } });
+        await awardXp({
+          db,
+          award: { userId: g.userId, projectId: due.projectId, campaignId: null, sourceType: "reward", sourceId: poolId, amount: Number(g.amount), at: now },
+        });
       }
     }
     await tx

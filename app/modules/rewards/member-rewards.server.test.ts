@@ -21,7 +21,9 @@ const db = () => database.db;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  await db().insert(user).values(MEMBERS.map((id) => ({ id, email: `${id}@example.com`, name: id })));
+  await db()
+    .insert(user)
+    .values(MEMBERS.map((id) => ({ id, email: `${id}@example.com`, name: id })));
   await db().insert(project).values({ id: "p", slug: "p", name: "P" });
   await db().insert(projectMember).values({ projectId: "p", userId: "own", role: "owner" });
   await setLeaderboardVisibility({ db: db(), userId: "hid", visible: false });
@@ -29,11 +31,33 @@ beforeAll(async () => {
 afterAll(() => database.close());
 
 /** A live, published campaign (day −1 to +10) with one link task, saved pools and `scores` on its board. */
-async function liveCampaign({ pools, scores = {}, visitors = [] }: { pools: Partial<RewardPoolInput>[]; scores?: Record<string, number>; visitors?: string[] }) {
+async function liveCampaign({
+  pools,
+  scores = {},
+  visitors = [],
+}: {
+  pools: Partial<RewardPoolInput>[];
+  scores?: Record<string, number>;
+  visitors?: string[];
+}) {
   const id = randomUUID();
   const taskId = randomUUID();
-  await db().insert(campaign).values({ id, projectId: "p", slug: id.slice(0, 8), name: `Season ${id.slice(0, 4)}`, startsAt: at(-1), endsAt: at(10), publishedAt: at(-2) });
-  await db().insert(task).values({ id: taskId, projectId: "p", campaignId: id, publishedAt: at(-2), title: "Visit", type: "visit_link", verification: "none", xp: 10, config: { url: "https://example.com" } });
+  await db()
+    .insert(campaign)
+    .values({ id, projectId: "p", slug: id.slice(0, 8), name: `Season ${id.slice(0, 4)}`, startsAt: at(-1), endsAt: at(10), publishedAt: at(-2) });
+  await db()
+    .insert(task)
+    .values({
+      id: taskId,
+      projectId: "p",
+      campaignId: id,
+      publishedAt: at(-2),
+      title: "Visit",
+      type: "visit_link",
+      verification: "none",
+      xp: 10,
+      config: { url: "https://example.com" },
+    });
   const ids: string[] = [];
   for (const input of pools) {
     const created = await createRewardPool({
@@ -48,7 +72,10 @@ async function liveCampaign({ pools, scores = {}, visitors = [] }: { pools: Part
   }
   // Scores in the order given: earlier members reach a tied score first.
   for (const [i, [userId, amount]] of Object.entries(scores).entries()) {
-    await awardXp({ db: db(), award: { userId, projectId: "p", campaignId: id, sourceType: "test", sourceId: `${id}:${userId}`, amount, at: new Date(at(-0.5).getTime() + i * 1000) } });
+    await awardXp({
+      db: db(),
+      award: { userId, projectId: "p", campaignId: id, sourceType: "test", sourceId: `${id}:${userId}`, amount, at: new Date(at(-0.5).getTime() + i * 1000) },
+    });
   }
   for (const userId of visitors) {
     const result = await attemptTask({ db: db(), taskId, userId, input: { kind: "visit" }, readBalance: async () => 0n, now: at(0) });

@@ -76,31 +76,41 @@ function rewardRows(userId: string) {
 }
 
 /** One page of the member's rewards, `filter`ed by status, newest first. */
-export async function memberRewards({ db, userId, filter = "all", page = 1, limit = PER_PAGE }: { db: Db; userId: string; filter?: RewardFilter; page?: number; limit?: number }) {
+export async function memberRewards({
+  db,
+  userId,
+  filter = "all",
+  page = 1,
+  limit = PER_PAGE,
+}: {
+  db: Db;
+  userId: string;
+  filter?: RewardFilter;
+  page?: number;
+  limit?: number;
+}) {
   const where = filter === "all" ? sql`` : sql`where status = ${filter}`;
   const result = await db.execute(sql`
     select * from (${rewardRows(userId)}) x ${where}
     order by at desc, pool_id
     limit ${limit + 1} offset ${(page - 1) * limit}`);
   const rows = rowsOf(result);
-  const items = rows.slice(0, limit).map(
-    (r): MemberReward => ({
-      poolId: String(r.pool_id),
-      status: r.status as MemberReward["status"],
-      kind: r.kind as RewardKind,
-      asset: (r.asset as string | null) ?? null,
-      distribution: r.distribution as Distribution,
-      winners: r.winners == null ? null : Number(r.winners),
-      rankAmounts: (r.rank_amounts as string[] | null) ?? null,
-      amount: r.amount == null ? null : BigInt(String(r.amount)),
-      position: r.position == null ? null : Number(r.position),
-      entryId: r.entry_id == null ? null : Number(r.entry_id),
-      at: new Date(r.at as string | Date),
-      rank: r.rank == null ? null : Number(r.rank),
-      verifiable: Boolean(r.verifiable),
-      campaign: { slug: String(r.campaign_slug), name: String(r.campaign_name) },
-      project: { slug: String(r.project_slug), name: String(r.project_name) },
-    }),
-  );
+  const items = rows.slice(0, limit).map((r): MemberReward => ({
+    poolId: String(r.pool_id),
+    status: r.status as MemberReward["status"],
+    kind: r.kind as RewardKind,
+    asset: (r.asset as string | null) ?? null,
+    distribution: r.distribution as Distribution,
+    winners: r.winners == null ? null : Number(r.winners),
+    rankAmounts: (r.rank_amounts as string[] | null) ?? null,
+    amount: r.amount == null ? null : BigInt(String(r.amount)),
+    position: r.position == null ? null : Number(r.position),
+    entryId: r.entry_id == null ? null : Number(r.entry_id),
+    at: new Date(r.at as string | Date),
+    rank: r.rank == null ? null : Number(r.rank),
+    verifiable: Boolean(r.verifiable),
+    campaign: { slug: String(r.campaign_slug), name: String(r.campaign_name) },
+    project: { slug: String(r.project_slug), name: String(r.project_name) },
+  }));
   return { items, hasMore: rows.length > limit, page };
 }

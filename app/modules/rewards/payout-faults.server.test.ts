@@ -49,7 +49,10 @@ type Seeded = { projectId: string; campaignId: string; owner: string; members: s
  * `<prefix>m000001`…) finished at day −9 plus i div 3 seconds, so finishing ties come in threes.
  * With `members` given, those existing members complete it instead.
  */
-async function seedCampaign(db: Db, { prefix, count, funded, members }: { prefix: string; count: number; funded: bigint; members?: string[] }): Promise<Seeded> {
+async function seedCampaign(
+  db: Db,
+  { prefix, count, funded, members }: { prefix: string; count: number; funded: bigint; members?: string[] },
+): Promise<Seeded> {
   const owner = `${prefix}own`;
   const projectId = `${prefix}p`;
   const campaignId = `${prefix}c`;
@@ -63,7 +66,17 @@ async function seedCampaign(db: Db, { prefix, count, funded, members }: { prefix
   await db.insert(project).values({ id: projectId, slug: projectId, name: "P" });
   await db.insert(projectMember).values({ projectId, userId: owner, role: "owner" });
   await db.insert(campaign).values({ id: campaignId, projectId, slug: "season", name: "Season", startsAt: at(-10), endsAt: at(-1), publishedAt: at(-11) });
-  await db.insert(task).values({ id: taskId, projectId, campaignId, title: "Visit", type: "visit_link", verification: "none", xp: 10, config: { url: "https://example.com" }, publishedAt: at(-11) });
+  await db.insert(task).values({
+    id: taskId,
+    projectId,
+    campaignId,
+    title: "Visit",
+    type: "visit_link",
+    verification: "none",
+    xp: 10,
+    config: { url: "https://example.com" },
+    publishedAt: at(-11),
+  });
   await db.execute(sql`insert into completion (id, task_id, user_id, period, status, created_at, updated_at)
     select ${prefix} || 'k' || ord, ${taskId}, u.id, 'once', 'approved',
            ${at(-9).toISOString()}::timestamptz + (ord / 3) * interval '1 second', ${at(-9).toISOString()}::timestamptz
@@ -84,9 +97,16 @@ async function tokenPool(db: Db, seeded: Seeded, input: Omit<RewardPoolInput, "k
 
 const poolRow = async (db: Db, id: string) => (await db.select().from(rewardPool).where(eq(rewardPool.id, id)))[0]!;
 const grantsOf = (db: Db, poolId: string) =>
-  db.select({ userId: rewardGrant.userId, amount: rewardGrant.amount, entryId: rewardGrant.entryId }).from(rewardGrant).where(eq(rewardGrant.poolId, poolId)).orderBy(asc(rewardGrant.position));
+  db
+    .select({ userId: rewardGrant.userId, amount: rewardGrant.amount, entryId: rewardGrant.entryId })
+    .from(rewardGrant)
+    .where(eq(rewardGrant.poolId, poolId))
+    .orderBy(asc(rewardGrant.position));
 const entriesOf = (db: Db, poolId: string) =>
-  db.select({ id: journalEntry.id, kind: journalEntry.kind }).from(journalEntry).where(like(journalEntry.idempotencyKey, `pool:${poolId}:%`));
+  db
+    .select({ id: journalEntry.id, kind: journalEntry.kind })
+    .from(journalEntry)
+    .where(like(journalEntry.idempotencyKey, `pool:${poolId}:%`));
 
 /** Each member's available balance in one query (the members are many). */
 async function availableOf(db: Db, members: string[]) {
@@ -180,7 +200,9 @@ describe("the job's process is killed (SIGKILL) in the middle of a large pool", 
         expect((await poolRow(shared.db, first.id)).status).toBe("paid");
         expect((await poolRow(shared.db, large.id)).status).toBe("open");
         expect(await entriesOf(shared.db, large.id)).toHaveLength(1); // its escrow move only
-        const open = rowsOf(await shared.db.execute(sql`select state from pg_stat_activity where application_name = 'questline-rewards-child' and datname = current_database()`));
+        const open = rowsOf(
+          await shared.db.execute(sql`select state from pg_stat_activity where application_name = 'questline-rewards-child' and datname = current_database()`),
+        );
         expect(open.map((r) => r.state)).toContain("idle in transaction");
       }
       child.kill("SIGKILL");
@@ -275,7 +297,18 @@ describe("two job runs race over the same token pools", () => {
     const count = 2_100;
     const seeded = await seedCampaign(db, { prefix: "cross", count, funded: 3n * BigInt(count) + 5n * BigInt(count) });
     for (const [i, userId] of seeded.members.entries()) {
-      await awardXp({ db, award: { userId, projectId: seeded.projectId, campaignId: seeded.campaignId, sourceType: "test_score", sourceId: seeded.campaignId, amount: i + 1, at: at(-5) } });
+      await awardXp({
+        db,
+        award: {
+          userId,
+          projectId: seeded.projectId,
+          campaignId: seeded.campaignId,
+          sourceType: "test_score",
+          sourceId: seeded.campaignId,
+          amount: i + 1,
+          at: at(-5),
+        },
+      });
     }
     const fcfs = await tokenPool(db, seeded, { distribution: "fcfs", winners: count, amount: 3n, rankAmounts: null });
     const ranking = await tokenPool(db, seeded, { distribution: "ranking", winners: count, amount: null, rankAmounts: [5n] }, 1);
@@ -287,7 +320,9 @@ describe("two job runs race over the same token pools", () => {
     if (failures.length > 0) console.info(`opposite-order race: ${failures.length} pool run(s) failed (deadlock) and were paid by a later run`);
     expect(await job()).toEqual(NOTHING);
 
-    const paid = (await expectPaidOnce(db, fcfs, new Map(seeded.members.map((id) => [id, 3n])))) + (await expectPaidOnce(db, ranking, new Map(seeded.members.map((id) => [id, 5n]))));
+    const paid =
+      (await expectPaidOnce(db, fcfs, new Map(seeded.members.map((id) => [id, 3n])))) +
+      (await expectPaidOnce(db, ranking, new Map(seeded.members.map((id) => [id, 5n]))));
     expect((await grantsOf(db, ranking.id)).slice(0, 3).map((g) => g.userId)).toEqual(seeded.members.slice(-3).reverse());
     const balances = await availableOf(db, seeded.members);
     for (const id of seeded.members) expect(balances.get(id), id).toBe(8n);

@@ -84,18 +84,21 @@ type PoolSpec = Pick<RewardPoolInput, "distribution" | "winners" | "amount" | "r
 const tokenAmount = fc.oneof(fc.bigInt({ min: 1n, max: 60n }), fc.bigInt({ min: 1n, max: 10n ** 24n }));
 
 const poolSpec: fc.Arbitrary<PoolSpec> = fc.oneof(
-  fc.record({ distribution: fc.constantFrom("fcfs" as const, "raffle" as const), winners: fc.integer({ min: 1, max: 40 }), amount: tokenAmount, rankAmounts: fc.constant(null) }),
-  fc
-    .integer({ min: 1, max: 40 })
-    .chain((winners) =>
-      fc.record({
-        distribution: fc.constant("ranking" as const),
-        winners: fc.constant(winners),
-        amount: fc.constant(null),
-        // Non-increasing, repeats allowed (the form's rule); ranks past the list get its last amount.
-        rankAmounts: fc.array(tokenAmount, { minLength: 1, maxLength: Math.min(winners, 6) }).map((a) => [...a].sort((x, y) => (x < y ? 1 : x > y ? -1 : 0))),
-      }),
-    ),
+  fc.record({
+    distribution: fc.constantFrom("fcfs" as const, "raffle" as const),
+    winners: fc.integer({ min: 1, max: 40 }),
+    amount: tokenAmount,
+    rankAmounts: fc.constant(null),
+  }),
+  fc.integer({ min: 1, max: 40 }).chain((winners) =>
+    fc.record({
+      distribution: fc.constant("ranking" as const),
+      winners: fc.constant(winners),
+      amount: fc.constant(null),
+      // Non-increasing, repeats allowed (the form's rule); ranks past the list get its last amount.
+      rankAmounts: fc.array(tokenAmount, { minLength: 1, maxLength: Math.min(winners, 6) }).map((a) => [...a].sort((x, y) => (x < y ? 1 : x > y ? -1 : 0))),
+    }),
+  ),
   fc.record({ distribution: fc.constant("everyone" as const), winners: fc.constant(null), amount: tokenAmount, rankAmounts: fc.constant(null) }),
 );
 
@@ -127,9 +130,11 @@ function modelOf(members: (MemberSpec & { userId: string })[]) {
   const board = members
     .map((m) => {
       // Awards land in this order (A, B, bonus); a board entry's time is its latest award's.
-      const awards = [m.a !== null ? { xp: A_XP, day: A_DAYS[m.a]! } : null, m.b !== null ? { xp: B_XP, day: B_DAYS[m.b]! } : null, m.bonus ? { xp: m.bonus.xp, day: BONUS_DAYS[m.bonus.day]! } : null].filter(
-        (x) => x !== null,
-      );
+      const awards = [
+        m.a !== null ? { xp: A_XP, day: A_DAYS[m.a]! } : null,
+        m.b !== null ? { xp: B_XP, day: B_DAYS[m.b]! } : null,
+        m.bonus ? { xp: m.bonus.xp, day: BONUS_DAYS[m.bonus.day]! } : null,
+      ].filter((x) => x !== null);
       return { userId: m.userId, score: awards.reduce((s, x) => s + x.xp, 0), reached: awards.at(-1)?.day ?? 0 };
     })
     .filter((e) => e.score > 0)
@@ -194,7 +199,14 @@ async function check({ members: memberSpecs, pools: poolSpecs, spare }: Case) {
   await db.insert(project).values({ id: projectId, slug: projectId, name: "P" });
   await db.insert(projectMember).values({ projectId, userId: owner, role: "owner" });
   await db.insert(campaign).values({ id: campaignId, projectId, slug: "season", name: "Season", startsAt: at(-10), endsAt: at(-1), publishedAt: at(-11) });
-  const base = { projectId, campaignId, type: "visit_link" as const, verification: "none" as const, config: { url: "https://example.com" }, publishedAt: at(-11) };
+  const base = {
+    projectId,
+    campaignId,
+    type: "visit_link" as const,
+    verification: "none" as const,
+    config: { url: "https://example.com" },
+    publishedAt: at(-11),
+  };
   await db.insert(task).values([
     { ...base, id: tasks.a, title: "A", xp: A_XP },
     { ...base, id: tasks.b, title: "B", xp: B_XP },
@@ -228,7 +240,18 @@ async function check({ members: memberSpecs, pools: poolSpecs, spare }: Case) {
       expect(attempt.ok).toBe(true);
     }
     if (m.bonus) {
-      await awardXp({ db, award: { userId: m.userId, projectId, campaignId, sourceType: "test_bonus", sourceId: campaignId, amount: m.bonus.xp, at: at(BONUS_DAYS[m.bonus.day]!) } });
+      await awardXp({
+        db,
+        award: {
+          userId: m.userId,
+          projectId,
+          campaignId,
+          sourceType: "test_bonus",
+          sourceId: campaignId,
+          amount: m.bonus.xp,
+          at: at(BONUS_DAYS[m.bonus.day]!),
+        },
+      });
     }
   }
   const model = modelOf(members);
@@ -242,7 +265,11 @@ async function check({ members: memberSpecs, pools: poolSpecs, spare }: Case) {
   expect(first.frozen).toBe(raffles);
   if (raffles > 0) {
     for (const p of pools.filter((p) => p.distribution === "raffle")) {
-      expect(await poolRow(db, p.id)).toMatchObject({ status: "frozen", entrantsCount: model.completers.length, entrantsHash: entrantListHash(model.completers) });
+      expect(await poolRow(db, p.id)).toMatchObject({
+        status: "frozen",
+        entrantsCount: model.completers.length,
+        entrantsHash: entrantListHash(model.completers),
+      });
     }
     expect(await job(new Date(T.getTime() + HOUR))).toMatchObject({ frozen: 0 });
   }
@@ -255,7 +282,9 @@ async function check({ members: memberSpecs, pools: poolSpecs, spare }: Case) {
     const paid = await poolRow(db, created.id);
     expect(paid.status).toBe("paid");
     if (spec.distribution === "raffle") {
-      expect(paid.seed).toBe(raffleSeed({ secret: created.secret as Hex, blockHash: paid.drawBlockHash as Hex, entrantsHash: entrantListHash(model.completers) }));
+      expect(paid.seed).toBe(
+        raffleSeed({ secret: created.secret as Hex, blockHash: paid.drawBlockHash as Hex, entrantsHash: entrantListHash(model.completers) }),
+      );
     }
     const grants = await grantsOf(db, created.id);
     const expected = expectedGrants(spec, model, paid);
@@ -296,9 +325,19 @@ async function check({ members: memberSpecs, pools: poolSpecs, spare }: Case) {
   expect(await checkLedger({ db })).toEqual(CLEAN);
 
   // Another run, later: nothing is due, nothing moves.
-  const before = await snapshot(db, prefix, pools.map((p) => p.id));
+  const before = await snapshot(
+    db,
+    prefix,
+    pools.map((p) => p.id),
+  );
   expect(await job(new Date(T.getTime() + 2 * HOUR))).toEqual({ pools: 0, grants: 0, frozen: 0, failed: 0 });
-  expect(await snapshot(db, prefix, pools.map((p) => p.id))).toEqual(before);
+  expect(
+    await snapshot(
+      db,
+      prefix,
+      pools.map((p) => p.id),
+    ),
+  ).toEqual(before);
 }
 
 /** A member who finished on the same day as others, possibly with a bonus. */
@@ -335,7 +374,18 @@ describe("token reward payouts", () => {
         [{ members: [], pools: [{ distribution: "fcfs", winners: 3, amount: 10n ** 18n, rankAmounts: null }], spare: 0n }],
       ],
     });
-    for (const what of ["fcfs", "raffle", "ranking", "everyone", "winners > entrants", "everyone dust", "everyone share 0", "nobody paid", "ranking ties", "finishing ties"]) {
+    for (const what of [
+      "fcfs",
+      "raffle",
+      "ranking",
+      "everyone",
+      "winners > entrants",
+      "everyone dust",
+      "everyone share 0",
+      "nobody paid",
+      "ranking ties",
+      "finishing ties",
+    ]) {
       expect(seen.get(what) ?? 0, what).toBeGreaterThan(0);
     }
   }, 180_000);

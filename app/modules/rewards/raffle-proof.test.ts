@@ -37,7 +37,8 @@ const raffle = fc.record({
   winnersWanted: fc.integer({ min: 1, max: 10 }),
 });
 
-const checkOf = (proof: RaffleProof, chainBlockHash: Hex | null, name: string) => verifyRaffle(proof, chainBlockHash).checks.find((check) => check.name === name)!;
+const checkOf = (proof: RaffleProof, chainBlockHash: Hex | null, name: string) =>
+  verifyRaffle(proof, chainBlockHash).checks.find((check) => check.name === name)!;
 
 describe("a raffle proof", () => {
   it("verifies when built honestly, every check saying so", () => {
@@ -47,7 +48,9 @@ describe("a raffle proof", () => {
         const verification = verifyRaffle(proof, drawn.blockHash);
         expect(verification.ok).toBe(true);
         expect(verification.checks.map((check) => check.name)).toEqual(["commitment", "entrants", "block", "seed", "winners"]);
-        expect(checkOf(proof, drawn.blockHash, "commitment").words).toMatch(/^The revealed secret matches the commitment 0x[0-9a-f]{4}…[0-9a-f]{4} published before the draw\.$/);
+        expect(checkOf(proof, drawn.blockHash, "commitment").words).toMatch(
+          /^The revealed secret matches the commitment 0x[0-9a-f]{4}…[0-9a-f]{4} published before the draw\.$/,
+        );
         expect(checkOf(proof, drawn.blockHash, "entrants").words).toContain(`${drawn.ids.length} entr`);
       }),
     );
@@ -59,7 +62,10 @@ describe("a raffle proof", () => {
         fc.pre(other !== drawn.secret);
         const proof = { ...honestProof(drawn), secret: other };
         expect(verifyRaffle(proof, drawn.blockHash).ok).toBe(false);
-        expect(checkOf(proof, drawn.blockHash, "commitment")).toMatchObject({ ok: false, words: expect.stringMatching(/^The revealed secret does not match the commitment/) });
+        expect(checkOf(proof, drawn.blockHash, "commitment")).toMatchObject({
+          ok: false,
+          words: expect.stringMatching(/^The revealed secret does not match the commitment/),
+        });
       }),
     );
   });
@@ -70,7 +76,10 @@ describe("a raffle proof", () => {
         fc.pre(drawn.ids.length > 0 && !drawn.ids.includes(stranger));
         const proof = honestProof(drawn);
         const entrants = proof.entrants.with(at % proof.entrants.length, { id: stranger, label: "Stranger" });
-        expect(checkOf({ ...proof, entrants }, drawn.blockHash, "entrants")).toMatchObject({ ok: false, words: expect.stringContaining("do not match the entrant-list hash") });
+        expect(checkOf({ ...proof, entrants }, drawn.blockHash, "entrants")).toMatchObject({
+          ok: false,
+          words: expect.stringContaining("do not match the entrant-list hash"),
+        });
       }),
     );
   });
@@ -108,14 +117,21 @@ describe("a raffle proof", () => {
         fc.pre(proof.winners.length > 0);
         const place = at % proof.winners.length;
         const winners = proof.winners.with(place, `${proof.winners[place]}-forged`);
-        expect(checkOf({ ...proof, winners }, drawn.blockHash, "winners")).toMatchObject({ ok: false, words: expect.stringContaining(`winner ${place + 1} should be`) });
+        expect(checkOf({ ...proof, winners }, drawn.blockHash, "winners")).toMatchObject({
+          ok: false,
+          words: expect.stringContaining(`winner ${place + 1} should be`),
+        });
       }),
     );
   });
 
   it("says plainly when the block could not be read or the raffle is not drawn yet", () => {
     const proof = honestProof({ secret: `0x${"11".repeat(32)}`, ids: ["ann", "bob"], blockHash: `0x${"22".repeat(32)}`, winnersWanted: 1 });
-    expect(checkOf(proof, null, "block")).toEqual({ name: "block", ok: false, words: "The hash of block 1234 on chain 31337 could not be read from the chain." });
+    expect(checkOf(proof, null, "block")).toEqual({
+      name: "block",
+      ok: false,
+      words: "The hash of block 1234 on chain 31337 could not be read from the chain.",
+    });
 
     const pending = { ...proof, secret: null, blockHash: null, seed: null, winners: [] };
     const verification = verifyRaffle(pending, null);

@@ -109,7 +109,8 @@ const NOT_DRAWN = "the raffle has not been drawn yet";
 function checkCommitment({ secret, commitment }: RaffleProof): RaffleCheck {
   const name = "commitment";
   if (secret === null) return { name, ok: false, words: `The secret is not revealed yet: ${NOT_DRAWN}. Its commitment ${short(commitment)} is published.` };
-  if (commitmentOf(secret) !== commitment) return { name, ok: false, words: `The revealed secret does not match the commitment ${short(commitment)} published before the draw.` };
+  if (commitmentOf(secret) !== commitment)
+    return { name, ok: false, words: `The revealed secret does not match the commitment ${short(commitment)} published before the draw.` };
   return { name, ok: true, words: `The revealed secret matches the commitment ${short(commitment)} published before the draw.` };
 }
 
@@ -131,7 +132,11 @@ function checkBlock({ chainId, blockNumber, blockHash }: RaffleProof, chainBlock
   if (blockHash === null) return { name, ok: false, words: `The proof gives no block hash: ${NOT_DRAWN}. It will use the hash of ${block}.` };
   if (chainBlockHash === null) return { name, ok: false, words: `The hash of ${block} could not be read from the chain.` };
   if (chainBlockHash.toLowerCase() !== blockHash) {
-    return { name, ok: false, words: `The block hash ${short(blockHash)} in the proof is not the hash the chain reports for ${block} (${short(chainBlockHash)}).` };
+    return {
+      name,
+      ok: false,
+      words: `The block hash ${short(blockHash)} in the proof is not the hash the chain reports for ${block} (${short(chainBlockHash)}).`,
+    };
   }
   return { name, ok: true, words: `The block hash ${short(blockHash)} is the hash the chain reports for ${block}.` };
 }
@@ -150,14 +155,19 @@ function checkWinners({ seed, entrants, winnersWanted, winners }: RaffleProof): 
   if (seed === null) return { name, ok: false, words: `The proof names no winners yet: ${NOT_DRAWN}.` };
   const expected = drawRaffle({ seed, entrants: entrants.map((entrant) => entrant.id), winners: winnersWanted });
   const differ = firstDifference(expected, winners);
-  if (differ === undefined) return { name, ok: true, words: `The ${count(winners.length, "winner")} listed, in order, are the ones the draw gives from the seed and the entrants.` };
+  if (differ === undefined)
+    return { name, ok: true, words: `The ${count(winners.length, "winner")} listed, in order, are the ones the draw gives from the seed and the entrants.` };
   const drawn = expected[differ];
   const listed = winners[differ];
   if (drawn === undefined || listed === undefined) {
     return { name, ok: false, words: `The proof lists ${count(winners.length, "winner")} where the draw gives ${expected.length}.` };
   }
   const labelOf = (id: string) => entrants.find((entrant) => entrant.id === id)?.label ?? id;
-  return { name, ok: false, words: `The winners listed are not the ones the draw gives: winner ${differ + 1} should be ${labelOf(drawn)}, not ${labelOf(listed)}.` };
+  return {
+    name,
+    ok: false,
+    words: `The winners listed are not the ones the draw gives: winner ${differ + 1} should be ${labelOf(drawn)}, not ${labelOf(listed)}.`,
+  };
 }
 
 function firstDifference(a: readonly string[], b: readonly string[]): number | undefined {

@@ -63,9 +63,17 @@ async function campaignWith(entrants: string[], { draft = false } = {}) {
     .insert(campaign)
     .values({ id, projectId: "p", slug: `c-${id.slice(0, 8)}`, name: "Autumn season", startsAt: at(-10), endsAt: at(-1), publishedAt: draft ? null : at(-11) });
   const taskId = randomUUID();
-  await database.db
-    .insert(task)
-    .values({ id: taskId, projectId: "p", campaignId: id, publishedAt: at(-11), title: "Visit", type: "visit_link", verification: "none", xp: 10, config: { url: "https://example.com" } });
+  await database.db.insert(task).values({
+    id: taskId,
+    projectId: "p",
+    campaignId: id,
+    publishedAt: at(-11),
+    title: "Visit",
+    type: "visit_link",
+    verification: "none",
+    xp: 10,
+    config: { url: "https://example.com" },
+  });
   const pool = async (input: Partial<RewardPoolInput>) => {
     const created = await createRewardPool({
       db: database.db,

@@ -113,4 +113,3 @@ export async function raffleProofOf({ db, poolId }: { db: Db; poolId: string }):
   };
   return { ...view, proof };
 }
-

@@ -32,7 +32,8 @@ export function parseRewardForm(formData: FormData) {
 /** A stored pool as the form's fields. */
 export function rewardPoolValues(pool: RewardPoolInput): RewardPoolValues {
   const distribution: Distribution = pool.distribution;
-  const text = (value: bigint | null | undefined) => (value == null ? "" : pool.kind === "token" ? formatAmount(value, { maxFraction: 18, group: false }) : value.toString());
+  const text = (value: bigint | null | undefined) =>
+    value == null ? "" : pool.kind === "token" ? formatAmount(value, { maxFraction: 18, group: false }) : value.toString();
   return {
     kind: pool.kind,
     asset: pool.asset ?? "",

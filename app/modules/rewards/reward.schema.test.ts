@@ -14,7 +14,10 @@ const errorsOf = (fields: Record<string, string>) => {
 
 describe("the reward form", () => {
   it("reads each distribution into what is stored", () => {
-    expect(form({ distribution: "fcfs", winners: "100", amount: "50" }).form).toEqual({ ok: true, data: { kind: "xp", asset: null, distribution: "fcfs", winners: 100, amount: 50n, rankAmounts: null } });
+    expect(form({ distribution: "fcfs", winners: "100", amount: "50" }).form).toEqual({
+      ok: true,
+      data: { kind: "xp", asset: null, distribution: "fcfs", winners: 100, amount: 50n, rankAmounts: null },
+    });
     expect(form({ distribution: "raffle", winners: " 1,000 ", amount: "5" }).form).toMatchObject({ ok: true, data: { winners: 1000 } });
     expect(form({ distribution: "ranking", winners: "10", rankAmounts: "500, 300\n200" }).form).toEqual({
       ok: true,
@@ -38,16 +41,30 @@ describe("the reward form", () => {
       winners: "Enter a whole number, like 100",
       amount: "Enter the XP each winner gets: at most 1,000,000",
     });
-    expect(errorsOf({ distribution: "ranking", winners: "2", rankAmounts: "500, 300, 200" })).toEqual({ rankAmounts: "List at most 2 amounts: one per winning rank" });
-    expect(errorsOf({ distribution: "ranking", winners: "5", rankAmounts: "100, 300" })).toEqual({ rankAmounts: "A better rank gets at least as much as the ranks after it" });
-    expect(errorsOf({ distribution: "ranking", winners: "5", rankAmounts: "100, ten" })).toEqual({ rankAmounts: "Each rank's XP must be a whole number, like 100 (separate the amounts with commas)" });
+    expect(errorsOf({ distribution: "ranking", winners: "2", rankAmounts: "500, 300, 200" })).toEqual({
+      rankAmounts: "List at most 2 amounts: one per winning rank",
+    });
+    expect(errorsOf({ distribution: "ranking", winners: "5", rankAmounts: "100, 300" })).toEqual({
+      rankAmounts: "A better rank gets at least as much as the ranks after it",
+    });
+    expect(errorsOf({ distribution: "ranking", winners: "5", rankAmounts: "100, ten" })).toEqual({
+      rankAmounts: "Each rank's XP must be a whole number, like 100 (separate the amounts with commas)",
+    });
     expect(errorsOf({ distribution: "ranking", winners: "5", rankAmounts: "" })).toEqual({ rankAmounts: "Enter the XP for each rank" });
     expect(errorsOf({ distribution: "everyone", total: "-4" })).toEqual({ total: "Enter the XP to split: a whole number, like 100" });
     expect(errorsOf({ distribution: "fcfs", winners: "10001", amount: "1" })).toEqual({ winners: "Enter how many members win: at most 10,000" });
   });
 
   it("keeps what was typed, and fills in a stored pool", () => {
-    expect(form({ distribution: "ranking", winners: "x", rankAmounts: "1, 2" }).values).toEqual({ kind: "xp", asset: "", distribution: "ranking", winners: "x", amount: "", total: "", rankAmounts: "1, 2" });
+    expect(form({ distribution: "ranking", winners: "x", rankAmounts: "1, 2" }).values).toEqual({
+      kind: "xp",
+      asset: "",
+      distribution: "ranking",
+      winners: "x",
+      amount: "",
+      total: "",
+      rankAmounts: "1, 2",
+    });
     const stored = rewardPoolSchema.parse({ distribution: "everyone", total: "900" });
     expect(rewardPoolValues(stored)).toEqual({ kind: "xp", asset: "", distribution: "everyone", winners: "", amount: "", total: "900", rankAmounts: "" });
   });
@@ -58,7 +75,10 @@ describe("the reward form", () => {
       ok: true,
       data: { kind: "token", asset: "QUEST:31337", distribution: "raffle", winners: 3, amount: 2_500_000_000_000_000_000n, rankAmounts: null },
     });
-    expect(token({ distribution: "ranking", winners: "3", rankAmounts: "10, 5.5" })).toMatchObject({ ok: true, data: { rankAmounts: [10n * 10n ** 18n, 55n * 10n ** 17n] } });
+    expect(token({ distribution: "ranking", winners: "3", rankAmounts: "10, 5.5" })).toMatchObject({
+      ok: true,
+      data: { rankAmounts: [10n * 10n ** 18n, 55n * 10n ** 17n] },
+    });
     expect(token({ distribution: "everyone", total: "0.000000000000000001" })).toMatchObject({ ok: true, data: { amount: 1n } });
     const errors = (fields: Record<string, string>) => {
       const parsed = form({ kind: "token", ...fields }).form;

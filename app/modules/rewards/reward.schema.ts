@@ -112,7 +112,10 @@ export function rewardPoolSchemaFor(kind: RewardKind) {
   const asset =
     kind === "token"
       ? z.string({ error: "Choose the token to pay" }).trim().min(1, "Choose the token to pay").pipe(assetSchema)
-      : z.unknown().optional().transform(() => null);
+      : z
+          .unknown()
+          .optional()
+          .transform(() => null);
   return z
     .discriminatedUnion(
       "distribution",

@@ -37,7 +37,9 @@ beforeAll(async () => {
   chains = new Map([[LOCAL_CHAIN_ID, drawChainOf(client, { chainId: LOCAL_CHAIN_ID, confirmations: 1 })]]);
   database = await createTestDatabase();
   const db = database.db;
-  await db.insert(user).values(["own", "adm", "rev", "out", ...Array.from({ length: 8 }, (_, i) => `m${i + 1}`)].map((id) => ({ id, email: `${id}@example.com`, name: id })));
+  await db
+    .insert(user)
+    .values(["own", "adm", "rev", "out", ...Array.from({ length: 8 }, (_, i) => `m${i + 1}`)].map((id) => ({ id, email: `${id}@example.com`, name: id })));
   await db.insert(project).values({ id: "p", slug: "p", name: "P" });
   await db.insert(projectMember).values([
     { projectId: "p", userId: "own", role: "owner" },
@@ -56,13 +58,24 @@ const distribute = (now: Date) => distributeEndedCampaigns({ db: database.db, ch
 /** A published campaign from `start` to `end` (days from T) with a one-off link (10 XP), a reviewed text (30) and a daily link (5). */
 async function makeCampaign(start = -10, end = -1, published: Date | null = at(start - 1)) {
   const id = randomUUID();
-  await database.db.insert(campaign).values({ id, projectId: "p", slug: id.slice(0, 8), name: "Season", startsAt: at(start), endsAt: at(end), publishedAt: published });
+  await database.db
+    .insert(campaign)
+    .values({ id, projectId: "p", slug: id.slice(0, 8), name: "Season", startsAt: at(start), endsAt: at(end), publishedAt: published });
   const tasks = { link: randomUUID(), text: randomUUID(), daily: randomUUID() };
   const base = { projectId: "p", campaignId: id, publishedAt: at(start - 1) };
   await database.db.insert(task).values([
     { ...base, id: tasks.link, title: "Visit", type: "visit_link", verification: "none", xp: 10, config: { url: "https://example.com" } },
     { ...base, id: tasks.text, title: "Write", type: "submit_text", verification: "review", xp: 30, config: { prompt: "", minLength: 1 } },
-    { ...base, id: tasks.daily, title: "Check in", type: "visit_link", verification: "none", recurrence: "daily", xp: 5, config: { url: "https://example.com" } },
+    {
+      ...base,
+      id: tasks.daily,
+      title: "Check in",
+      type: "visit_link",
+      verification: "none",
+      recurrence: "daily",
+      xp: 5,
+      config: { url: "https://example.com" },
+    },
   ]);
   return { id, tasks };
 }
@@ -74,7 +87,8 @@ const visit = async (taskId: string, userId: string, days: number) => {
 const write = async (taskId: string, userId: string, submitted: number, approved?: number) => {
   const result = await attemptTask({ db: database.db, taskId, userId, input: { kind: "text", text: "Here it is" }, readBalance: noChain, now: at(submitted) });
   if (!result.ok) throw new Error(result.reason);
-  if (approved !== undefined) await reviewCompletion({ db: database.db, completionId: result.completionId, reviewerId: "rev", decision: "approved", now: at(approved) });
+  if (approved !== undefined)
+    await reviewCompletion({ db: database.db, completionId: result.completionId, reviewerId: "rev", decision: "approved", now: at(approved) });
 };
 
 /**
@@ -84,12 +98,25 @@ const write = async (taskId: string, userId: string, submitted: number, approved
 async function playCampaign({ tasks }: Awaited<ReturnType<typeof makeCampaign>>) {
   const { link, text, daily } = tasks;
   const steps: (() => Promise<void>)[] = [
-    () => visit(link, "m1", -9), () => visit(daily, "m1", -9), () => write(text, "m1", -9, -5),
-    () => visit(link, "m2", -8), () => visit(daily, "m2", -8), () => write(text, "m2", -8, -7),
-    () => write(text, "m3", -9, -6.5), () => visit(daily, "m3", -6.5), () => visit(link, "m3", -6),
-    () => visit(link, "m4", -9), () => visit(daily, "m4", -9),
-    () => visit(link, "m5", -4), () => visit(daily, "m5", -4), () => visit(daily, "m5", -3), () => visit(daily, "m5", -2.5), () => write(text, "m5", -4, -2),
-    () => visit(link, "m6", -3), () => visit(daily, "m6", -3), () => write(text, "m6", -3),
+    () => visit(link, "m1", -9),
+    () => visit(daily, "m1", -9),
+    () => write(text, "m1", -9, -5),
+    () => visit(link, "m2", -8),
+    () => visit(daily, "m2", -8),
+    () => write(text, "m2", -8, -7),
+    () => write(text, "m3", -9, -6.5),
+    () => visit(daily, "m3", -6.5),
+    () => visit(link, "m3", -6),
+    () => visit(link, "m4", -9),
+    () => visit(daily, "m4", -9),
+    () => visit(link, "m5", -4),
+    () => visit(daily, "m5", -4),
+    () => visit(daily, "m5", -3),
+    () => visit(daily, "m5", -2.5),
+    () => write(text, "m5", -4, -2),
+    () => visit(link, "m6", -3),
+    () => visit(daily, "m6", -3),
+    () => write(text, "m6", -3),
   ];
   for (const step of steps) await step();
 }
@@ -110,12 +137,19 @@ async function create(campaignId: string, input: RewardPoolInput, actorId = "own
 }
 
 const grantsOf = (poolId: string) =>
-  database.db.select({ userId: rewardGrant.userId, position: rewardGrant.position, amount: rewardGrant.amount }).from(rewardGrant).where(eq(rewardGrant.poolId, poolId)).orderBy(asc(rewardGrant.position));
+  database.db
+    .select({ userId: rewardGrant.userId, position: rewardGrant.position, amount: rewardGrant.amount })
+    .from(rewardGrant)
+    .where(eq(rewardGrant.poolId, poolId))
+    .orderBy(asc(rewardGrant.position));
 
 const rewardXp = async (poolId: string) =>
-  (await database.db.select({ userId: xpEvent.userId, amount: xpEvent.amount }).from(xpEvent).where(and(eq(xpEvent.sourceType, "reward"), eq(xpEvent.sourceId, poolId)))).sort((a, b) =>
-    a.userId.localeCompare(b.userId),
-  );
+  (
+    await database.db
+      .select({ userId: xpEvent.userId, amount: xpEvent.amount })
+      .from(xpEvent)
+      .where(and(eq(xpEvent.sourceType, "reward"), eq(xpEvent.sourceId, poolId)))
+  ).sort((a, b) => a.userId.localeCompare(b.userId));
 
 describe("completers", () => {
   it("are the members with every published task approved, in the order they finished", async () => {
@@ -235,7 +269,14 @@ describe("distribution", () => {
       expect(events).toHaveLength(grants.length);
       expect(events.reduce((s, e) => s + e.amount, 0)).toBe(grants.reduce((s, g) => s + Number(g.amount), 0));
     }
-    expect((await database.db.select().from(rewardPool).where(inArray(rewardPool.status, ["open", "frozen"]))).length).toBe(0);
+    expect(
+      (
+        await database.db
+          .select()
+          .from(rewardPool)
+          .where(inArray(rewardPool.status, ["open", "frozen"]))
+      ).length,
+    ).toBe(0);
   });
 
   it("pays the other pools when one fails, and keeps the failed one open for the next run", async () => {
@@ -244,7 +285,10 @@ describe("distribution", () => {
     const good = await create(c.id, pool({ distribution: "fcfs", winners: 1, amount: 10n }));
     await playCampaign(c);
     // A pool the form would refuse (nothing per rank), written straight to the table: paying it throws.
-    await database.db.update(rewardPool).set({ rankAmounts: ["x"] }).where(eq(rewardPool.id, broken.id));
+    await database.db
+      .update(rewardPool)
+      .set({ rankAmounts: ["x"] })
+      .where(eq(rewardPool.id, broken.id));
     const failures: string[] = [];
     expect(await distributeEndedCampaigns({ db: database.db, chains, now: T, onPoolError: (poolId) => failures.push(poolId) })).toEqual({
       pools: 1,
@@ -311,7 +355,14 @@ describe("managing pools", () => {
       await expect(deleteRewardPool({ db: database.db, campaignId: c.id, poolId, actorId, now })).rejects.toMatchObject(forbidden);
     }
 
-    const edited = await updateRewardPool({ db: database.db, campaignId: c.id, poolId, actorId: "adm", input: pool({ distribution: "everyone", amount: 20n }), now });
+    const edited = await updateRewardPool({
+      db: database.db,
+      campaignId: c.id,
+      poolId,
+      actorId: "adm",
+      input: pool({ distribution: "everyone", amount: 20n }),
+      now,
+    });
     expect(edited).toMatchObject({ ok: true, value: { distribution: "everyone", winners: null, amount: 20n } });
     // A pool is found only in its own campaign.
     const other = await makeCampaign(-5, 5);
@@ -332,7 +383,16 @@ describe("managing pools", () => {
     const p = await create(c.id, pool({ distribution: "everyone", amount: 100n }), "own", at(0));
     await database.db.update(rewardPool).set({ status: "paid" }).where(eq(rewardPool.id, p.id));
     const paid = { ok: false, error: "This reward has been paid: it can no longer change." };
-    expect(await updateRewardPool({ db: database.db, campaignId: c.id, poolId: p.id, actorId: "own", input: pool({ distribution: "everyone", amount: 5n }), now: at(0) })).toMatchObject(paid);
+    expect(
+      await updateRewardPool({
+        db: database.db,
+        campaignId: c.id,
+        poolId: p.id,
+        actorId: "own",
+        input: pool({ distribution: "everyone", amount: 5n }),
+        now: at(0),
+      }),
+    ).toMatchObject(paid);
     expect(await deleteRewardPool({ db: database.db, campaignId: c.id, poolId: p.id, actorId: "own", now: at(0) })).toMatchObject(paid);
   });
 });

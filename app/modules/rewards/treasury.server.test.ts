@@ -28,13 +28,17 @@ const db = () => database.db;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  await db().insert(user).values(["own", "adm", "rev", "out", "m1", "m2", "m3"].map((id) => ({ id, email: `${id}@example.com`, name: id })));
+  await db()
+    .insert(user)
+    .values(["own", "adm", "rev", "out", "m1", "m2", "m3"].map((id) => ({ id, email: `${id}@example.com`, name: id })));
   await db().insert(project).values({ id: "p", slug: "p", name: "P" });
-  await db().insert(projectMember).values([
-    { projectId: "p", userId: "own", role: "owner" },
-    { projectId: "p", userId: "adm", role: "admin" },
-    { projectId: "p", userId: "rev", role: "reviewer" },
-  ]);
+  await db()
+    .insert(projectMember)
+    .values([
+      { projectId: "p", userId: "own", role: "owner" },
+      { projectId: "p", userId: "adm", role: "admin" },
+      { projectId: "p", userId: "rev", role: "reviewer" },
+    ]);
   for (const id of ["own", "adm", "rev", "out"]) await credit({ db: db(), key: `gift:${id}`, kind: "credit", userId: id, asset: Q, amount: 1000n * E });
 });
 afterAll(() => database.close());
@@ -57,8 +61,22 @@ const token = (input: Partial<RewardPoolInput> & Pick<RewardPoolInput, "distribu
 async function makeCampaign(start: number, end: number) {
   const id = randomUUID();
   const taskId = randomUUID();
-  await db().insert(campaign).values({ id, projectId: "p", slug: id.slice(0, 8), name: `Season ${id.slice(0, 4)}`, startsAt: at(start), endsAt: at(end), publishedAt: at(start - 1) });
-  await db().insert(task).values({ id: taskId, projectId: "p", campaignId: id, publishedAt: at(start - 1), title: "Visit", type: "visit_link", verification: "none", xp: 10, config: { url: "https://example.com" } });
+  await db()
+    .insert(campaign)
+    .values({ id, projectId: "p", slug: id.slice(0, 8), name: `Season ${id.slice(0, 4)}`, startsAt: at(start), endsAt: at(end), publishedAt: at(start - 1) });
+  await db()
+    .insert(task)
+    .values({
+      id: taskId,
+      projectId: "p",
+      campaignId: id,
+      publishedAt: at(start - 1),
+      title: "Visit",
+      type: "visit_link",
+      verification: "none",
+      xp: 10,
+      config: { url: "https://example.com" },
+    });
   return { id, taskId };
 }
 
@@ -68,7 +86,7 @@ describe("funding a project", () => {
     expect(await fund("own", "100", key)).toMatchObject({ ok: true });
     expect(await fund("own", "100", key)).toMatchObject({ ok: true });
     expect(await fund("adm", "50.5")).toMatchObject({ ok: true });
-    expect(await treasury()).toBe(1505n * E / 10n);
+    expect(await treasury()).toBe((1505n * E) / 10n);
     expect((await balanceOf({ db: db(), userId: "own", asset: Q }))[0]!.available).toBe(900n * E);
     expect(await checkLedger({ db: db() })).toEqual(CLEAN);
   });
@@ -78,7 +96,8 @@ describe("funding a project", () => {
     for (const actorId of ["rev", "out", "m1"]) await expect(fund(actorId, "1")).rejects.toMatchObject({ init: { status: 403 } });
     expect(await fund("adm", "5000")).toEqual({ ok: false, field: "amount", error: "You have 949.5 QUEST available: send at most that." });
     expect(await fund("adm", "1", randomUUID(), "USDT:31337")).toEqual({ ok: false, field: "amount", error: "You hold no USDT to send." });
-    for (const amount of ["0", "-1", "1.0000000000000000001", "ten"]) expect(fundSchema.safeParse({ asset: Q, amount, requestKey: randomUUID() }).success).toBe(false);
+    for (const amount of ["0", "-1", "1.0000000000000000001", "ten"])
+      expect(fundSchema.safeParse({ asset: Q, amount, requestKey: randomUUID() }).success).toBe(false);
     expect(fundSchema.safeParse({ asset: Q, amount: "1", requestKey: "x" }).success).toBe(false);
     expect(await treasury()).toBe(before);
   });
@@ -88,27 +107,67 @@ describe("token pools", () => {
   it("escrow their maximum when saved, move the difference when edited, and return it when deleted", async () => {
     const c = await makeCampaign(1, 10);
     const start = await treasury();
-    const created = await createRewardPool({ db: db(), campaignId: c.id, actorId: "own", input: token({ distribution: "fcfs", winners: 3, amount: 10n * E }), now: T });
+    const created = await createRewardPool({
+      db: db(),
+      campaignId: c.id,
+      actorId: "own",
+      input: token({ distribution: "fcfs", winners: 3, amount: 10n * E }),
+      now: T,
+    });
     if (!created.ok) throw new Error(created.error);
     const pool = created.value;
     expect(pool.escrowed).toBe(30n * E);
     expect(await accountBalance({ db: db(), account: poolEscrow(pool.id), asset: Q })).toBe(30n * E);
     expect(await treasury()).toBe(start - 30n * E);
 
-    expect(await updateRewardPool({ db: db(), campaignId: c.id, poolId: pool.id, actorId: "own", input: token({ distribution: "ranking", winners: 3, rankAmounts: [20n * E, 5n * E] }), now: T })).toMatchObject({
+    expect(
+      await updateRewardPool({
+        db: db(),
+        campaignId: c.id,
+        poolId: pool.id,
+        actorId: "own",
+        input: token({ distribution: "ranking", winners: 3, rankAmounts: [20n * E, 5n * E] }),
+        now: T,
+      }),
+    ).toMatchObject({
       ok: true,
       value: { escrowed: 30n * E },
     });
-    expect(await updateRewardPool({ db: db(), campaignId: c.id, poolId: pool.id, actorId: "own", input: token({ distribution: "everyone", amount: 12n * E }), now: T })).toMatchObject({
+    expect(
+      await updateRewardPool({
+        db: db(),
+        campaignId: c.id,
+        poolId: pool.id,
+        actorId: "own",
+        input: token({ distribution: "everyone", amount: 12n * E }),
+        now: T,
+      }),
+    ).toMatchObject({
       ok: true,
       value: { escrowed: 12n * E },
     });
     expect(await treasury()).toBe(start - 12n * E);
     // More than the treasury holds: refused in words, nothing moves.
-    const tooMuch = await updateRewardPool({ db: db(), campaignId: c.id, poolId: pool.id, actorId: "own", input: token({ distribution: "everyone", amount: 100_000n * E }), now: T });
+    const tooMuch = await updateRewardPool({
+      db: db(),
+      campaignId: c.id,
+      poolId: pool.id,
+      actorId: "own",
+      input: token({ distribution: "everyone", amount: 100_000n * E }),
+      now: T,
+    });
     expect(tooMuch).toMatchObject({ ok: false, field: "total" });
     expect(tooMuch.ok ? "" : tooMuch.error).toMatch(/^The project's treasury holds [\d,.]+ QUEST, not the 100,000 QUEST this needs/);
-    expect(await updateRewardPool({ db: db(), campaignId: c.id, poolId: pool.id, actorId: "own", input: { ...token({ distribution: "everyone", amount: 1n }), kind: "xp", asset: null }, now: T })).toMatchObject({
+    expect(
+      await updateRewardPool({
+        db: db(),
+        campaignId: c.id,
+        poolId: pool.id,
+        actorId: "own",
+        input: { ...token({ distribution: "everyone", amount: 1n }), kind: "xp", asset: null },
+        now: T,
+      }),
+    ).toMatchObject({
       ok: false,
       field: "kind",
     });
@@ -121,24 +180,58 @@ describe("token pools", () => {
   it("cannot be saved beyond the treasury, nor in a token the project does not hold, nor lowered while live", async () => {
     const c = await makeCampaign(-1, 10);
     const start = await treasury();
-    const short = await createRewardPool({ db: db(), campaignId: c.id, actorId: "adm", input: token({ distribution: "everyone", amount: start + 1n }), now: T });
+    const short = await createRewardPool({
+      db: db(),
+      campaignId: c.id,
+      actorId: "adm",
+      input: token({ distribution: "everyone", amount: start + 1n }),
+      now: T,
+    });
     expect(short).toMatchObject({ ok: false, field: "total" });
-    const other = await createRewardPool({ db: db(), campaignId: c.id, actorId: "adm", input: token({ asset: "USDT:31337", distribution: "everyone", amount: 1n }), now: T });
+    const other = await createRewardPool({
+      db: db(),
+      campaignId: c.id,
+      actorId: "adm",
+      input: token({ asset: "USDT:31337", distribution: "everyone", amount: 1n }),
+      now: T,
+    });
     expect(other).toEqual({ ok: false, field: "total", error: "The project's treasury holds no USDT: fund it on the project's Rewards page first." });
     expect((await db().select().from(rewardPool).where(eq(rewardPool.campaignId, c.id))).length).toBe(0);
 
     const live = await createRewardPool({ db: db(), campaignId: c.id, actorId: "adm", input: token({ distribution: "everyone", amount: 10n * E }), now: T });
     if (!live.ok) throw new Error(live.error);
-    const lower = await updateRewardPool({ db: db(), campaignId: c.id, poolId: live.value.id, actorId: "adm", input: token({ distribution: "everyone", amount: 9n * E }), now: T });
+    const lower = await updateRewardPool({
+      db: db(),
+      campaignId: c.id,
+      poolId: live.value.id,
+      actorId: "adm",
+      input: token({ distribution: "everyone", amount: 9n * E }),
+      now: T,
+    });
     expect(lower).toEqual({ ok: false, field: "total", error: "This campaign is live: its token reward can be raised, not lowered." });
-    expect(await updateRewardPool({ db: db(), campaignId: c.id, poolId: live.value.id, actorId: "adm", input: token({ distribution: "everyone", amount: 11n * E }), now: T })).toMatchObject({ ok: true });
+    expect(
+      await updateRewardPool({
+        db: db(),
+        campaignId: c.id,
+        poolId: live.value.id,
+        actorId: "adm",
+        input: token({ distribution: "everyone", amount: 11n * E }),
+        now: T,
+      }),
+    ).toMatchObject({ ok: true });
     expect(await treasury()).toBe(start - 11n * E);
   });
 
   it("pays winners from escrow, returns the rest, and shows each member what they won", async () => {
     const c = await makeCampaign(-5, -1);
     const start = await treasury();
-    const created = await createRewardPool({ db: db(), campaignId: c.id, actorId: "own", input: token({ distribution: "fcfs", winners: 3, amount: 7n * E }), now: at(-6) });
+    const created = await createRewardPool({
+      db: db(),
+      campaignId: c.id,
+      actorId: "own",
+      input: token({ distribution: "fcfs", winners: 3, amount: 7n * E }),
+      now: at(-6),
+    });
     if (!created.ok) throw new Error(created.error);
     for (const [i, userId] of ["m1", "m2"].entries()) {
       await attemptTask({ db: db(), taskId: c.taskId, userId, input: { kind: "visit" }, readBalance: async () => 0n, now: at(-4 + i) });

@@ -17,14 +17,12 @@ import { publicPool } from "./reward-pools.server";
 /** The Fund form: an asset the member holds, an amount, and the form's request key (a double submit funds once). */
 export const fundSchema = z.object({
   asset: z.string({ error: "Choose the token to send" }).trim().min(1, "Choose the token to send").pipe(assetSchema),
-  amount: z
-    .string({ error: "Enter an amount." })
-    .transform((text, ctx) => {
-      const checked = checkAmount(text);
-      if (checked.ok) return checked.units;
-      ctx.addIssue({ code: "custom", message: checked.error });
-      return z.NEVER;
-    }),
+  amount: z.string({ error: "Enter an amount." }).transform((text, ctx) => {
+    const checked = checkAmount(text);
+    if (checked.ok) return checked.units;
+    ctx.addIssue({ code: "custom", message: checked.error });
+    return z.NEVER;
+  }),
   requestKey: z.uuid("Reload the page and send the form again."),
 });
 export type FundInput = z.infer<typeof fundSchema>;
@@ -58,7 +56,8 @@ export async function fundProject({ db, projectId, actorId, input }: { db: Db; p
     return {
       ok: false,
       field: "amount",
-      error: available === 0n ? `You hold no ${input.asset.split(":")[0]} to send.` : `You have ${tokens(available, input.asset)} available: send at most that.`,
+      error:
+        available === 0n ? `You hold no ${input.asset.split(":")[0]} to send.` : `You have ${tokens(available, input.asset)} available: send at most that.`,
     };
   }
 }
@@ -68,9 +67,24 @@ export async function fundProject({ db, projectId, actorId, input }: { db: Db; p
  * paid and returned; for owners and admins also the treasury per asset, their own balances to
  * fund it from, and the project's deposit reference.
  */
-export async function projectRewards({ db, projectId, viewerRole, viewerId, now = new Date() }: { db: Db; projectId: string; viewerRole: ProjectRole | null; viewerId: string | null; now?: Date }) {
+export async function projectRewards({
+  db,
+  projectId,
+  viewerRole,
+  viewerId,
+  now = new Date(),
+}: {
+  db: Db;
+  projectId: string;
+  viewerRole: ProjectRole | null;
+  viewerId: string | null;
+  now?: Date;
+}) {
   const rows = await db
-    .select({ pool: rewardPool, campaign: { slug: campaign.slug, name: campaign.name, publishedAt: campaign.publishedAt, startsAt: campaign.startsAt, endsAt: campaign.endsAt } })
+    .select({
+      pool: rewardPool,
+      campaign: { slug: campaign.slug, name: campaign.name, publishedAt: campaign.publishedAt, startsAt: campaign.startsAt, endsAt: campaign.endsAt },
+    })
     .from(rewardPool)
     .innerJoin(campaign, eq(campaign.id, rewardPool.campaignId))
     .where(and(eq(campaign.projectId, projectId)))
@@ -89,11 +103,23 @@ export async function projectRewards({ db, projectId, viewerRole, viewerId, now 
       const paid = totals.find((t) => t.poolId === pool.id);
       const status = campaignStatus(c, now);
       const state: PoolState =
-        pool.status === "paid" ? "paid" : pool.status === "frozen" ? "drawing" : status === "draft" ? "draft" : status === "scheduled" ? "funded" : status === "live" ? "live" : "paying";
+        pool.status === "paid"
+          ? "paid"
+          : pool.status === "frozen"
+            ? "drawing"
+            : status === "draft"
+              ? "draft"
+              : status === "scheduled"
+                ? "funded"
+                : status === "live"
+                  ? "live"
+                  : "paying";
       return { ...publicPool(pool), campaign: { slug: c.slug, name: c.name }, state, paidTo: paid?.members ?? 0, paidTotal: BigInt(paid?.total ?? 0) };
     });
   const manages = can(viewerRole, "treasury.fund");
-  const treasury = manages ? (await balancesOf({ db, holders: [projectTreasury(projectId).holder] })).map((b) => ({ asset: b.asset as Asset, balance: b.balance })) : [];
+  const treasury = manages
+    ? (await balancesOf({ db, holders: [projectTreasury(projectId).holder] })).map((b) => ({ asset: b.asset as Asset, balance: b.balance }))
+    : [];
   const own = manages && viewerId ? (await balanceOf({ db, userId: viewerId })).filter((b) => b.available > 0n) : [];
   const depositRef = manages ? await projectDepositRefOf({ db, projectId }) : null;
   return { pools, manages, treasury, own, depositRef };

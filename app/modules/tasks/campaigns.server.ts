@@ -35,7 +35,10 @@ export async function saveCampaign({
         .returning();
       return { ok: true, value: created! };
     }
-    const [current] = await db.select().from(campaign).where(and(eq(campaign.id, campaignId), eq(campaign.projectId, projectId)));
+    const [current] = await db
+      .select()
+      .from(campaign)
+      .where(and(eq(campaign.id, campaignId), eq(campaign.projectId, projectId)));
     if (!current) return { ok: false, field: "form", error: "This campaign does not exist." };
     const [updated] = await db
       .update(campaign)
@@ -50,7 +53,10 @@ export async function saveCampaign({
 }
 
 export async function campaignBySlug({ db, projectId, slug }: { db: Db; projectId: string; slug: string }) {
-  const [row] = await db.select().from(campaign).where(and(eq(campaign.projectId, projectId), eq(campaign.slug, slug)));
+  const [row] = await db
+    .select()
+    .from(campaign)
+    .where(and(eq(campaign.projectId, projectId), eq(campaign.slug, slug)));
   return row ?? null;
 }
 
@@ -114,10 +120,7 @@ export async function progressOf({ db, of, ids, userId }: { db: Db; of: "campaig
       done: sql<number>`count(distinct ${completion.taskId})`.mapWith(Number),
     })
     .from(task)
-    .leftJoin(
-      completion,
-      and(eq(completion.taskId, task.id), eq(completion.status, "approved"), userId ? eq(completion.userId, userId) : sql`false`),
-    )
+    .leftJoin(completion, and(eq(completion.taskId, task.id), eq(completion.status, "approved"), userId ? eq(completion.userId, userId) : sql`false`))
     .where(and(inArray(owner, ids), of === "campaign" ? isNotNull(task.publishedAt) : undefined))
     .groupBy(owner);
   for (const row of rows) if (row.id) progress.set(row.id, { done: row.done, total: row.total });
@@ -142,7 +145,10 @@ export async function saveCrusade({
   try {
     return await db.transaction(async (tx) => {
       if (taskIds.length > 0) {
-        const owned = await tx.select({ id: task.id }).from(task).where(and(eq(task.projectId, projectId), inArray(task.id, taskIds)));
+        const owned = await tx
+          .select({ id: task.id })
+          .from(task)
+          .where(and(eq(task.projectId, projectId), inArray(task.id, taskIds)));
         if (owned.length !== new Set(taskIds).size) return { ok: false, field: "taskIds", error: "Choose tasks of this project, each once." } as const;
       }
       let saved: Crusade;
@@ -152,7 +158,10 @@ export async function saveCrusade({
           .values({ id: randomUUID(), projectId, ...fields, publishedAt: published ? now : null })
           .returning()) as [Crusade];
       } else {
-        const [current] = await tx.select().from(crusade).where(and(eq(crusade.id, crusadeId), eq(crusade.projectId, projectId)));
+        const [current] = await tx
+          .select()
+          .from(crusade)
+          .where(and(eq(crusade.id, crusadeId), eq(crusade.projectId, projectId)));
         if (!current) return { ok: false, field: "form", error: "This crusade does not exist." } as const;
         [saved] = (await tx
           .update(crusade)
@@ -162,7 +171,10 @@ export async function saveCrusade({
       }
       await tx.update(task).set({ crusadeId: null, crusadePosition: null }).where(eq(task.crusadeId, saved.id));
       for (const [i, id] of taskIds.entries()) {
-        await tx.update(task).set({ crusadeId: saved.id, crusadePosition: i + 1 }).where(eq(task.id, id));
+        await tx
+          .update(task)
+          .set({ crusadeId: saved.id, crusadePosition: i + 1 })
+          .where(eq(task.id, id));
       }
       return { ok: true, value: saved } as const;
     });
@@ -173,7 +185,10 @@ export async function saveCrusade({
 }
 
 export async function crusadeBySlug({ db, projectId, slug }: { db: Db; projectId: string; slug: string }) {
-  const [row] = await db.select().from(crusade).where(and(eq(crusade.projectId, projectId), eq(crusade.slug, slug)));
+  const [row] = await db
+    .select()
+    .from(crusade)
+    .where(and(eq(crusade.projectId, projectId), eq(crusade.slug, slug)));
   return row ?? null;
 }
 
@@ -186,7 +201,16 @@ export async function crusadeSteps({ db, crusadeId, userId }: { db: Db; crusadeI
           await db
             .select({ taskId: completion.taskId })
             .from(completion)
-            .where(and(eq(completion.userId, userId), eq(completion.status, "approved"), inArray(completion.taskId, steps.map((s) => s.id))))
+            .where(
+              and(
+                eq(completion.userId, userId),
+                eq(completion.status, "approved"),
+                inArray(
+                  completion.taskId,
+                  steps.map((s) => s.id),
+                ),
+              ),
+            )
         ).map((r) => r.taskId)
       : [],
   );

@@ -34,8 +34,7 @@ async function makeTask(fields: Partial<typeof task.$inferInsert> & Pick<typeof 
 const attempt = (taskId: string, userId: string, input: Parameters<typeof attemptTask>[0]["input"], now?: Date, readBalance = noChain) =>
   attemptTask({ db: database.db, taskId, userId, input, readBalance, now });
 
-const xpOf = async (userId: string) =>
-  (await rankOf({ db: database.db, board: boardKey({ kind: "project", projectId: "p" }, "all"), userId }))?.score ?? 0;
+const xpOf = async (userId: string) => (await rankOf({ db: database.db, board: boardKey({ kind: "project", projectId: "p" }, "all"), userId }))?.score ?? 0;
 
 describe("attempting tasks", () => {
   it("approves a visited link at once and pays its XP once, even when verifications race", async () => {
@@ -75,7 +74,10 @@ describe("attempting tasks", () => {
       ok: true,
       status: "approved",
     });
-    const [tries] = await database.db.select().from(quizAttempt).where(and(eq(quizAttempt.taskId, id), eq(quizAttempt.userId, "m2")));
+    const [tries] = await database.db
+      .select()
+      .from(quizAttempt)
+      .where(and(eq(quizAttempt.taskId, id), eq(quizAttempt.userId, "m2")));
     expect(tries?.wrongAnswers).toBe(1);
   });
 
@@ -116,8 +118,14 @@ describe("attempting tasks", () => {
     await database.db.insert(walletAddress).values({ id: randomUUID(), userId: "m5", address: "0x2222222222222222222222222222222222222222", chainId: 31337 });
     const poor: BalanceReader = async () => 999n;
     const rich: BalanceReader = async ({ owner }) => (owner === "0x2222222222222222222222222222222222222222" ? 1000n : 0n);
-    expect(await attempt(id, "m5", { kind: "check" }, undefined, poor)).toEqual({ ok: false, reason: "None of your linked wallets holds enough of the token." });
-    expect(await attempt(id, "m5", { kind: "check" }, undefined, noChain)).toMatchObject({ ok: false, reason: expect.stringContaining("could not be reached") });
+    expect(await attempt(id, "m5", { kind: "check" }, undefined, poor)).toEqual({
+      ok: false,
+      reason: "None of your linked wallets holds enough of the token.",
+    });
+    expect(await attempt(id, "m5", { kind: "check" }, undefined, noChain)).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining("could not be reached"),
+    });
     expect(await attempt(id, "m5", { kind: "check" }, undefined, rich)).toMatchObject({ ok: true, status: "approved" });
     const walletTask = await makeTask({ type: "wallet_connected", verification: "auto" });
     expect((await attempt(walletTask, "m5", { kind: "check" })).ok).toBe(true);
@@ -172,7 +180,12 @@ describe("review", () => {
     expect(await review("m20", "approved")).toEqual({ ok: false, reason: OWN_SUBMISSION });
     const [row] = await database.db.select().from(completion).where(eq(completion.id, own.completionId));
     expect(row).toMatchObject({ status: "rejected", reviewedBy: "m21" });
-    expect(await database.db.select().from(reviewDecision).where(and(eq(reviewDecision.completionId, own.completionId), eq(reviewDecision.reviewerId, "m20")))).toEqual([]);
+    expect(
+      await database.db
+        .select()
+        .from(reviewDecision)
+        .where(and(eq(reviewDecision.completionId, own.completionId), eq(reviewDecision.reviewerId, "m20"))),
+    ).toEqual([]);
     expect(await review("m21", "approved")).toEqual({ ok: true, xpAwarded: 500 });
     expect(await xpOf("m20")).toBe(before + 500);
   });
@@ -180,8 +193,18 @@ describe("review", () => {
   it("keeps a task's XP once members have submitted it, so a waiting submission cannot be raised", async () => {
     const db = database.db;
     const input = {
-      title: "Post a link", description: "", type: "submit_url" as const, config: { prompt: "" }, xp: 10, verification: "review" as const,
-      recurrence: "once" as const, startsAt: null, endsAt: null, cap: null, campaignId: null, published: true,
+      title: "Post a link",
+      description: "",
+      type: "submit_url" as const,
+      config: { prompt: "" },
+      xp: 10,
+      verification: "review" as const,
+      recurrence: "once" as const,
+      startsAt: null,
+      endsAt: null,
+      cap: null,
+      campaignId: null,
+      published: true,
     };
     const saved = await saveTask({ db, projectId: "p", input, now: published });
     if (!saved.ok) throw new Error("task");
@@ -204,7 +227,9 @@ describe("crusades", () => {
     await database.db.insert(crusade).values({ id: cid, projectId: "p", slug: "c", name: "C", bonusXp: 100, publishedAt: published });
     const steps = [];
     for (const position of [1, 2, 3]) {
-      steps.push(await makeTask({ type: "visit_link", verification: "none", config: { url: "https://x.y" }, crusadeId: cid, crusadePosition: position, xp: 5 }));
+      steps.push(
+        await makeTask({ type: "visit_link", verification: "none", config: { url: "https://x.y" }, crusadeId: cid, crusadePosition: position, xp: 5 }),
+      );
     }
     const [first, second, third] = steps as [string, string, string];
     expect(await attempt(second, "m11", { kind: "visit" })).toMatchObject({ ok: false, reason: expect.stringContaining("first") });

@@ -22,8 +22,7 @@ export type AttemptInput =
   | { kind: "check" };
 
 export type AttemptResult =
-  | { ok: true; status: "approved" | "pending"; completionId: string; xpAwarded: number }
-  | { ok: false; reason: string; retryAfterSeconds?: number };
+  { ok: true; status: "approved" | "pending"; completionId: string; xpAwarded: number } | { ok: false; reason: string; retryAfterSeconds?: number };
 
 const fail = (reason: string, retryAfterSeconds?: number): AttemptResult => ({ ok: false, reason, retryAfterSeconds });
 
@@ -80,7 +79,10 @@ async function verify(
     case "quiz": {
       if (input.kind !== "answer" || !input.answer.trim()) return { error: "Enter your answer." };
       const config = taskConfigSchemas.quiz.parse(t.config);
-      const [attempts] = await db.select().from(quizAttempt).where(and(eq(quizAttempt.taskId, t.id), eq(quizAttempt.userId, userId)));
+      const [attempts] = await db
+        .select()
+        .from(quizAttempt)
+        .where(and(eq(quizAttempt.taskId, t.id), eq(quizAttempt.userId, userId)));
       if (attempts?.lastWrongAt && config.retryDelaySeconds > 0) {
         const wait = Math.ceil((attempts.lastWrongAt.getTime() + config.retryDelaySeconds * 1000 - now.getTime()) / 1000);
         if (wait > 0) return { error: `Try again in ${wait} seconds.`, retryAfterSeconds: wait };
@@ -122,16 +124,16 @@ async function verify(
     }
     case "referral": {
       const config = taskConfigSchemas.referral.parse(t.config);
-      const [row] = await db.select({ n: count() }).from(referral).where(and(eq(referral.referrerId, userId), eq(referral.counted, true)));
+      const [row] = await db
+        .select({ n: count() })
+        .from(referral)
+        .where(and(eq(referral.referrerId, userId), eq(referral.counted, true)));
       const n = row?.n ?? 0;
       return n >= config.count ? { submission: { referrals: n } } : { error: `You have brought ${n} of ${config.count} members so far.` };
     }
     case "hold_token": {
       const config = taskConfigSchemas.hold_token.parse(t.config);
-      const wallets = await db
-        .selectDistinct({ address: walletAddress.address })
-        .from(walletAddress)
-        .where(eq(walletAddress.userId, userId));
+      const wallets = await db.selectDistinct({ address: walletAddress.address }).from(walletAddress).where(eq(walletAddress.userId, userId));
       if (wallets.length === 0) return { error: "Link a wallet in Settings › Profile first." };
       const needed = BigInt(config.minBalance);
       for (const w of wallets) {
@@ -185,40 +187,42 @@ export async function attemptTask({
   if ("error" in verified) return fail(verified.error, verified.retryAfterSeconds);
   const status = t.verification === "review" ? "pending" : "approved";
 
-  return db.transaction(async (tx) => {
-    const [slot] = await tx
-      .update(task)
-      .set({ slotsTaken: sql`${task.slotsTaken} + 1` })
-      .where(and(eq(task.id, t.id), sql`(${task.cap} is null or ${task.slotsTaken} < ${task.cap})`))
-      .returning({ id: task.id });
-    if (!slot) return fail("This task is full: every place has been taken.");
+  return db
+    .transaction(async (tx) => {
+      const [slot] = await tx
+        .update(task)
+        .set({ slotsTaken: sql`${task.slotsTaken} + 1` })
+        .where(and(eq(task.id, t.id), sql`(${task.cap} is null or ${task.slotsTaken} < ${task.cap})`))
+        .returning({ id: task.id });
+      if (!slot) return fail("This task is full: every place has been taken.");
 
-    let completionId: string;
-    if (existing) {
-      // A rejected submission, tried again.
-      const [updated] = await tx
-        .update(completion)
-        .set({ status, submission: verified.submission, reason: null, reviewedBy: null, reviewedAt: null, updatedAt: now })
-        .where(and(eq(completion.id, existing.id), eq(completion.status, "rejected")))
-        .returning({ id: completion.id });
-      if (!updated) throw new ConcurrentAttempt();
-      completionId = updated.id;
-    } else {
-      const [inserted] = await tx
-        .insert(completion)
-        .values({ id: randomUUID(), taskId: t.id, userId, period, status, submission: verified.submission, createdAt: now, updatedAt: now })
-        .onConflictDoNothing()
-        .returning({ id: completion.id });
-      if (!inserted) throw new ConcurrentAttempt();
-      completionId = inserted.id;
-    }
-    const xpAwarded = status === "approved" ? await payCompletion(tx, t, userId, completionId, now) : 0;
-    return { ok: true, status, completionId, xpAwarded } as const;
-  }).catch((error: unknown) => {
-    // Another attempt by the same member landed first; its outcome stands (and its slot is the only one taken).
-    if (error instanceof ConcurrentAttempt) return fail("You have already done this task.");
-    throw error;
-  });
+      let completionId: string;
+      if (existing) {
+        // A rejected submission, tried again.
+        const [updated] = await tx
+          .update(completion)
+          .set({ status, submission: verified.submission, reason: null, reviewedBy: null, reviewedAt: null, updatedAt: now })
+          .where(and(eq(completion.id, existing.id), eq(completion.status, "rejected")))
+          .returning({ id: completion.id });
+        if (!updated) throw new ConcurrentAttempt();
+        completionId = updated.id;
+      } else {
+        const [inserted] = await tx
+          .insert(completion)
+          .values({ id: randomUUID(), taskId: t.id, userId, period, status, submission: verified.submission, createdAt: now, updatedAt: now })
+          .onConflictDoNothing()
+          .returning({ id: completion.id });
+        if (!inserted) throw new ConcurrentAttempt();
+        completionId = inserted.id;
+      }
+      const xpAwarded = status === "approved" ? await payCompletion(tx, t, userId, completionId, now) : 0;
+      return { ok: true, status, completionId, xpAwarded } as const;
+    })
+    .catch((error: unknown) => {
+      // Another attempt by the same member landed first; its outcome stands (and its slot is the only one taken).
+      if (error instanceof ConcurrentAttempt) return fail("You have already done this task.");
+      throw error;
+    });
 }
 
 class ConcurrentAttempt extends Error {}
@@ -235,7 +239,9 @@ async function payCompletion(tx: Tx, t: Task, userId: string, completionId: stri
       const [done] = await tx
         .select({ n: sql<number>`count(distinct ${completion.taskId})`.mapWith(Number) })
         .from(completion)
-        .where(and(eq(completion.userId, userId), eq(completion.status, "approved"), sql`${completion.taskId} in (select id from task where crusade_id = ${c.id})`));
+        .where(
+          and(eq(completion.userId, userId), eq(completion.status, "approved"), sql`${completion.taskId} in (select id from task where crusade_id = ${c.id})`),
+        );
       if (steps.length > 0 && done?.n === steps.length) {
         const bonus = { ...award, campaignId: null, sourceType: "crusade", sourceId: c.id, amount: c.bonusXp };
         if (await awardXp({ db: tx, award: bonus })) paid += c.bonusXp;
@@ -279,7 +285,10 @@ export async function reviewCompletion({
     if (c.status === decision) return { ok: false, reason: "This submission is already rejected." } as const;
     const [t] = await tx.select().from(task).where(eq(task.id, c.taskId));
     if (decision === "rejected") {
-      await tx.update(task).set({ slotsTaken: sql`greatest(${task.slotsTaken} - 1, 0)` }).where(eq(task.id, c.taskId));
+      await tx
+        .update(task)
+        .set({ slotsTaken: sql`greatest(${task.slotsTaken} - 1, 0)` })
+        .where(eq(task.id, c.taskId));
     } else if (c.status === "rejected") {
       const [slot] = await tx
         .update(task)

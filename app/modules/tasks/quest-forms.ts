@@ -6,7 +6,6 @@ import { campaignSchema, crusadeSchema } from "./quests.schema";
 export type CampaignValues = { name: string; slug: string; description: string; startsAt: string; endsAt: string; published: boolean };
 export type CrusadeValues = { name: string; slug: string; description: string; bonusXp: string; published: boolean; taskIds: string[] };
 
-
 /** The campaign form: its values as typed and the parsed input (dates in the member's time zone). */
 export function parseCampaignForm(formData: FormData) {
   const values: CampaignValues = {
@@ -28,7 +27,9 @@ export function parseCrusadeForm(formData: FormData) {
     description: formText(formData, "description"),
     bonusXp: formText(formData, "bonusXp"),
     published: formData.get("published") === "on",
-    taskIds: formText(formData, "taskIds").split(/[\s,]+/).filter(Boolean),
+    taskIds: formText(formData, "taskIds")
+      .split(/[\s,]+/)
+      .filter(Boolean),
   };
   return { values, form: parseForm(crusadeSchema, formData) };
 }

@@ -39,7 +39,10 @@ export async function withProgress({ db, campaigns, userId }: { db: Db; campaign
 
 /** The project's tasks (drafts too) for the crusade form, each with the crusade it is already in. */
 export async function pickableTasks({ db, projectId }: { db: Db; projectId: string }) {
-  const [tasks, crusades] = await Promise.all([listTasks({ db, projectId, withDrafts: true }), listCrusades({ db, projectId, withDrafts: true, userId: null })]);
+  const [tasks, crusades] = await Promise.all([
+    listTasks({ db, projectId, withDrafts: true }),
+    listCrusades({ db, projectId, withDrafts: true, userId: null }),
+  ]);
   const names = new Map(crusades.map((c) => [c.id, c.name]));
   return tasks.map((t) => ({
     id: t.id,

@@ -18,7 +18,7 @@ beforeAll(async () => {
   database = await createTestDatabase();
   await database.db.insert(user).values([
     { id: "ann", email: "ann@example.com", name: "Ann" },
-    { id: "bob", email: "bob@example.com", name: "=HYPERLINK(\"x\")" },
+    { id: "bob", email: "bob@example.com", name: '=HYPERLINK("x")' },
   ]);
   await database.db.insert(project).values([
     { id: "p", slug: "p", name: "P" },
@@ -60,7 +60,11 @@ describe("campaigns", () => {
     const live = await saveCampaign({ db: database.db, projectId: "p", campaignId: id, input: { ...input, published: true } });
     expect(live.ok && campaignStatus(live.value)).toBe("live");
     expect(campaignStatus(live.ok ? live.value : draft.ok ? draft.value : (null as never), new Date(now + 2 * day))).toBe("ended");
-    expect(await saveCampaign({ db: database.db, projectId: "p", input })).toEqual({ ok: false, field: "slug", error: "This project already uses that address" });
+    expect(await saveCampaign({ db: database.db, projectId: "p", input })).toEqual({
+      ok: false,
+      field: "slug",
+      error: "This project already uses that address",
+    });
     expect((await saveCampaign({ db: database.db, projectId: "q", input })).ok).toBe(true);
   });
 
@@ -80,23 +84,46 @@ describe("tasks", () => {
     form.set("config.answers", "BNB\n  bnb chain \n");
     const config = parseTaskConfig("quiz", form);
     expect(config.data).toEqual({ question: "Best chain?", answers: ["BNB", "bnb chain"], retryDelaySeconds: 0 });
-    const bad = taskFormSchema.safeParse({ title: "Hi", type: "submit_image", xp: "0", verification: "none", startsAt: "", endsAt: "", cap: "0", campaignId: "" });
+    const bad = taskFormSchema.safeParse({
+      title: "Hi",
+      type: "submit_image",
+      xp: "0",
+      verification: "none",
+      startsAt: "",
+      endsAt: "",
+      cap: "0",
+      campaignId: "",
+    });
     const messages = Object.fromEntries(bad.error!.issues.map((i) => [i.path[0], i.message]));
     expect(messages).toMatchObject({ title: "A title has at least 3 characters", xp: "At least 1 XP", cap: "The cap is a whole number of at least 1" });
   });
 
   it("keep their cap above the places already taken, and a campaign of their own project", async () => {
-    const saved = await saveTask({ db: database.db, projectId: "p", input: taskInput({ type: "visit_link", verification: "none", config: { url: "https://x.y" } }) });
+    const saved = await saveTask({
+      db: database.db,
+      projectId: "p",
+      input: taskInput({ type: "visit_link", verification: "none", config: { url: "https://x.y" } }),
+    });
     const taskId = saved.ok ? saved.task.id : "";
     await attemptTask({ db: database.db, taskId, userId: "ann", input: { kind: "visit" }, readBalance: noChain });
     await attemptTask({ db: database.db, taskId, userId: "bob", input: { kind: "visit" }, readBalance: noChain });
-    expect(await saveTask({ db: database.db, projectId: "p", taskId, input: taskInput({ type: "visit_link", verification: "none", config: { url: "https://x.y" }, cap: 1 }) })).toEqual({
+    expect(
+      await saveTask({
+        db: database.db,
+        projectId: "p",
+        taskId,
+        input: taskInput({ type: "visit_link", verification: "none", config: { url: "https://x.y" }, cap: 1 }),
+      }),
+    ).toEqual({
       ok: false,
       field: "cap",
       error: "2 members already hold a place: the cap cannot be lower",
     });
     const others = await listCampaigns({ db: database.db, projectId: "q", withDrafts: true });
-    expect(await saveTask({ db: database.db, projectId: "p", input: taskInput({ campaignId: others[0]!.id }) })).toMatchObject({ ok: false, field: "campaignId" });
+    expect(await saveTask({ db: database.db, projectId: "p", input: taskInput({ campaignId: others[0]!.id }) })).toMatchObject({
+      ok: false,
+      field: "campaignId",
+    });
     expect((await trendingTasks({ db: database.db }))[0]?.task.id).toBe(taskId);
   });
 });
@@ -115,7 +142,13 @@ describe("submissions", () => {
     expect((await listSubmissions({ db: database.db, projectId: "p", status: "pending", search: "ann@" })).rows.map((r) => r.member.id)).toEqual(["ann"]);
     expect((await listSubmissions({ db: database.db, projectId: "q", status: "pending" })).total).toBe(0);
 
-    await reviewCompletion({ db: database.db, completionId: ann.ok ? ann.completionId : "", reviewerId: "bob", decision: "rejected", reason: "Private, sorry" });
+    await reviewCompletion({
+      db: database.db,
+      completionId: ann.ok ? ann.completionId : "",
+      reviewerId: "bob",
+      decision: "rejected",
+      reason: "Private, sorry",
+    });
     const csv = await submissionsCsv({ db: database.db, projectId: "p", scope: { campaignId: c!.id }, status: "rejected" });
     expect(csv.split("\r\n")[0]).toBe("submitted_at,status,task,member,email,submission,reason,reviewed_at");
     expect(csv).toContain('"{""url"":""https://example.com/ann""}"');
@@ -130,7 +163,11 @@ describe("crusades", () => {
   it("order their tasks and show each member's next step", async () => {
     const ids: string[] = [];
     for (const title of ["One", "Two", "Three"]) {
-      const saved = await saveTask({ db: database.db, projectId: "p", input: taskInput({ title, type: "visit_link", verification: "none", config: { url: "https://x.y" } }) });
+      const saved = await saveTask({
+        db: database.db,
+        projectId: "p",
+        input: taskInput({ title, type: "visit_link", verification: "none", config: { url: "https://x.y" } }),
+      });
       ids.push(saved.ok ? saved.task.id : "");
     }
     const input = crusadeSchema.parse({ name: "Path", slug: "path", bonusXp: "50", published: "on", taskIds: ids.join("\n") });
@@ -144,6 +181,10 @@ describe("crusades", () => {
     expect(listed).toMatchObject({ done: 1, total: 3 });
     const signedOut = (await listCrusades({ db: database.db, projectId: "p", userId: null })).find((c) => c.id === crusadeId);
     expect(signedOut).toMatchObject({ done: 0, total: 3 });
-    expect(await saveCrusade({ db: database.db, projectId: "q", input })).toEqual({ ok: false, field: "taskIds", error: "Choose tasks of this project, each once." });
+    expect(await saveCrusade({ db: database.db, projectId: "q", input })).toEqual({
+      ok: false,
+      field: "taskIds",
+      error: "Choose tasks of this project, each once.",
+    });
   });
 });

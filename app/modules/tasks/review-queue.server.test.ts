@@ -27,7 +27,13 @@ beforeAll(async () => {
 afterAll(() => database.close());
 
 const campaignInput = (slug: string) =>
-  campaignSchema.parse({ name: `Campaign ${slug}`, slug, startsAt: new Date(Date.now() - day).toISOString(), endsAt: new Date(Date.now() + day).toISOString(), published: "on" });
+  campaignSchema.parse({
+    name: `Campaign ${slug}`,
+    slug,
+    startsAt: new Date(Date.now() - day).toISOString(),
+    endsAt: new Date(Date.now() + day).toISOString(),
+    published: "on",
+  });
 const taskInput = (campaignId: string | null, fields: Partial<TaskInput> = {}): TaskInput => ({
   title: "Share a link",
   description: "",
@@ -68,7 +74,10 @@ describe("the review queue", () => {
     expect(decisions.get(inA.completionId)).toMatchObject({ decision: "approved", reviewer: "Kim", reason: null });
     expect(decisions.has(inB.completionId)).toBe(false);
     await reviewCompletion({ db, completionId: inB.completionId, reviewerId: "rev", decision: "rejected", reason: "Private" });
-    expect((await latestDecisions({ db, completionIds: [inB.completionId] })).get(inB.completionId)).toMatchObject({ reviewer: "rev@example.com", reason: "Private" });
+    expect((await latestDecisions({ db, completionIds: [inB.completionId] })).get(inB.completionId)).toMatchObject({
+      reviewer: "rev@example.com",
+      reason: "Private",
+    });
 
     // Cards count the tasks members see (published ones), as the progress does.
     const cards = await listCampaigns({ db, projectId: "p" });

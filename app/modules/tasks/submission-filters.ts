@@ -17,7 +17,13 @@ export type QueueOption = { value: string; label: string };
  * The project's review queues as a filter (`?in=`): its campaigns, its crusades and its
  * standalone tasks. An unknown value means every queue.
  */
-export function reviewQueueOptions({ campaigns, crusades }: { campaigns: { id: string; name: string }[]; crusades: { id: string; name: string }[] }): QueueOption[] {
+export function reviewQueueOptions({
+  campaigns,
+  crusades,
+}: {
+  campaigns: { id: string; name: string }[];
+  crusades: { id: string; name: string }[];
+}): QueueOption[] {
   return [
     ...campaigns.map((c) => ({ value: `campaign:${c.id}`, label: `Campaign: ${c.name}` })),
     ...crusades.map((c) => ({ value: `crusade:${c.id}`, label: `Crusade: ${c.name}` })),
@@ -29,6 +35,12 @@ export function reviewQueueOf(url: URL, options: QueueOption[]) {
   const value = options.find((o) => o.value === url.searchParams.get("in"))?.value ?? "";
   const [kind, id] = value.split(":");
   const scope =
-    kind === "campaign" ? { campaignId: id! } : kind === "crusade" ? { crusadeId: id! } : kind === "standalone" ? { standalone: true as const } : { all: true as const };
+    kind === "campaign"
+      ? { campaignId: id! }
+      : kind === "crusade"
+        ? { crusadeId: id! }
+        : kind === "standalone"
+          ? { standalone: true as const }
+          : { all: true as const };
   return { value, scope };
 }

@@ -19,8 +19,24 @@ beforeAll(async () => {
   await db.insert(user).values(["ann", "bob", "cat", "dan", "eve", "fay"].map((id) => ({ id, email: `${id}@example.com`, name: id.toUpperCase() })));
   await db.insert(project).values({ id: "p", slug: "p", name: "P" });
   await db.insert(campaign).values([
-    { id: "live", projectId: "p", slug: "live", name: "Live", startsAt: new Date(Date.now() - 86_400_000), endsAt: new Date(Date.now() + 86_400_000), publishedAt: new Date() },
-    { id: "other", projectId: "p", slug: "other", name: "Other", startsAt: new Date(Date.now() - 86_400_000), endsAt: new Date(Date.now() + 86_400_000), publishedAt: new Date() },
+    {
+      id: "live",
+      projectId: "p",
+      slug: "live",
+      name: "Live",
+      startsAt: new Date(Date.now() - 86_400_000),
+      endsAt: new Date(Date.now() + 86_400_000),
+      publishedAt: new Date(),
+    },
+    {
+      id: "other",
+      projectId: "p",
+      slug: "other",
+      name: "Other",
+      startsAt: new Date(Date.now() - 86_400_000),
+      endsAt: new Date(Date.now() + 86_400_000),
+      publishedAt: new Date(),
+    },
   ]);
   const base = { projectId: "p", type: "visit_link", xp: 10, verification: "none", publishedAt: new Date() } as const;
   await db.insert(task).values([

@@ -5,7 +5,18 @@ import { readTaskForm, taskFormValues } from "./task-form.server";
 const chainIds = [56, 11155111];
 const form = (fields: Record<string, string>) => {
   const fd = new FormData();
-  const base = { title: "Hold the token", description: "", type: "visit_link", xp: "20", verification: "none", recurrence: "once", startsAt: "", endsAt: "", cap: "", campaignId: "" };
+  const base = {
+    title: "Hold the token",
+    description: "",
+    type: "visit_link",
+    xp: "20",
+    verification: "none",
+    recurrence: "once",
+    startsAt: "",
+    endsAt: "",
+    cap: "",
+    campaignId: "",
+  };
   for (const [k, v] of Object.entries({ ...base, ...fields })) fd.set(k, v);
   return fd;
 };
@@ -24,7 +35,15 @@ describe("the task form", () => {
 
   it("turns a human token amount into the smallest unit with the token's decimals", () => {
     const read = readTaskForm(
-      form({ type: "hold_token", verification: "auto", "config.chainId": "56", "config.tokenAddress": "", "config.minBalance": "1.5", "config.decimals": "6", "config.symbol": "USDT" }),
+      form({
+        type: "hold_token",
+        verification: "auto",
+        "config.chainId": "56",
+        "config.tokenAddress": "",
+        "config.minBalance": "1.5",
+        "config.decimals": "6",
+        "config.symbol": "USDT",
+      }),
       { chainIds },
     );
     expect(read.ok && read.input.config).toEqual({ chainId: 56, tokenAddress: null, minBalance: "1500000", symbol: "USDT", decimals: 6 });
@@ -43,7 +62,9 @@ describe("the task form", () => {
   });
 
   it("words zod's own messages for people", () => {
-    const read = readTaskForm(form({ type: "quiz", verification: "auto", "config.question": "Why?", "config.answers": "", "config.retryDelaySeconds": "-3" }), { chainIds });
+    const read = readTaskForm(form({ type: "quiz", verification: "auto", "config.question": "Why?", "config.answers": "", "config.retryDelaySeconds": "-3" }), {
+      chainIds,
+    });
     expect(!read.ok && read.errors).toMatchObject({
       "config.answers": "Give at least one accepted answer",
       "config.retryDelaySeconds": "Enter a whole number of seconds from 0 to 86,400",

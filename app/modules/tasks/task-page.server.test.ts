@@ -29,9 +29,18 @@ async function visitTask(c: { startsAt: Date; endsAt: Date; publishedAt: Date | 
     await database.db.insert(campaign).values({ id: campaignId, projectId: "p", slug: campaignId, name: "C", ...c });
   }
   const id = randomUUID();
-  await database.db
-    .insert(task)
-    .values({ id, projectId: "p", campaignId, title: "Visit", type: "visit_link", verification: "none", xp: 10, config: { url: "https://example.com" }, publishedAt: hours(-48), ...t });
+  await database.db.insert(task).values({
+    id,
+    projectId: "p",
+    campaignId,
+    title: "Visit",
+    type: "visit_link",
+    verification: "none",
+    xp: 10,
+    config: { url: "https://example.com" },
+    publishedAt: hours(-48),
+    ...t,
+  });
   const [row] = await database.db.select().from(task).where(eq(task.id, id));
   return { task: row!, status: c ? campaignStatus(c, now) : null };
 }
@@ -40,7 +49,11 @@ describe("taskBlock: what the campaign and task pages say matches what the engin
   const cases = [
     { name: "a live campaign", campaign: { startsAt: hours(-1), endsAt: hours(1), publishedAt: hours(-2) }, block: null },
     { name: "an ended campaign", campaign: { startsAt: hours(-3), endsAt: hours(-1), publishedAt: hours(-4) }, block: { kind: "campaign", status: "ended" } },
-    { name: "a scheduled campaign", campaign: { startsAt: hours(1), endsAt: hours(3), publishedAt: hours(-1) }, block: { kind: "campaign", status: "scheduled" } },
+    {
+      name: "a scheduled campaign",
+      campaign: { startsAt: hours(1), endsAt: hours(3), publishedAt: hours(-1) },
+      block: { kind: "campaign", status: "scheduled" },
+    },
     { name: "a draft campaign", campaign: { startsAt: hours(-1), endsAt: hours(1), publishedAt: null }, block: { kind: "campaign", status: "draft" } },
     { name: "a task that has ended", campaign: null, window: { endsAt: hours(-1) }, block: { kind: "ended" } },
     { name: "a task that opens later", campaign: null, window: { startsAt: hours(2) }, block: { kind: "scheduled", at: hours(2) } },

@@ -80,11 +80,18 @@ export const taskFormSchema = z
     startsAt: optionalDate,
     endsAt: optionalDate,
     cap: optionalInt("The cap is a whole number of at least 1"),
-    campaignId: z.string().trim().transform((v) => v || null),
+    campaignId: z
+      .string()
+      .trim()
+      .transform((v) => v || null),
   })
   .superRefine((v, ctx) => {
     if (!VERIFICATION_MODES[v.type].includes(v.verification)) {
-      ctx.addIssue({ code: "custom", path: ["verification"], message: `"${TASK_TYPE_LABELS[v.type]}" tasks are verified: ${VERIFICATION_MODES[v.type].join(" or ")}` });
+      ctx.addIssue({
+        code: "custom",
+        path: ["verification"],
+        message: `"${TASK_TYPE_LABELS[v.type]}" tasks are verified: ${VERIFICATION_MODES[v.type].join(" or ")}`,
+      });
     }
     if (v.startsAt && v.endsAt && v.endsAt <= v.startsAt) {
       ctx.addIssue({ code: "custom", path: ["endsAt"], message: "The end comes after the start" });

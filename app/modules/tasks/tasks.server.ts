@@ -39,7 +39,10 @@ export async function saveTask({
   now?: Date;
 }): Promise<SaveTaskResult> {
   if (input.campaignId) {
-    const [c] = await db.select({ id: campaign.id }).from(campaign).where(and(eq(campaign.id, input.campaignId), eq(campaign.projectId, projectId)));
+    const [c] = await db
+      .select({ id: campaign.id })
+      .from(campaign)
+      .where(and(eq(campaign.id, input.campaignId), eq(campaign.projectId, projectId)));
     if (!c) return { ok: false, field: "campaignId", error: "Choose one of this project's campaigns" };
   }
   const { published, ...fields } = input;
@@ -50,7 +53,10 @@ export async function saveTask({
       .returning();
     return { ok: true, task: created! };
   }
-  const [current] = await db.select().from(task).where(and(eq(task.id, taskId), eq(task.projectId, projectId)));
+  const [current] = await db
+    .select()
+    .from(task)
+    .where(and(eq(task.id, taskId), eq(task.projectId, projectId)));
   if (!current) return { ok: false, field: "form", error: "This task does not exist." };
   if (input.cap !== null && input.cap < current.slotsTaken) {
     return { ok: false, field: "cap", error: `${current.slotsTaken} members already hold a place: the cap cannot be lower` };
@@ -96,7 +102,15 @@ export async function memberStates({ db, userId, tasks, now = new Date() }: { db
   const rows = await db
     .select({ taskId: completion.taskId, period: completion.period, status: completion.status, reason: completion.reason })
     .from(completion)
-    .where(and(eq(completion.userId, userId), inArray(completion.taskId, tasks.map((t) => t.id))));
+    .where(
+      and(
+        eq(completion.userId, userId),
+        inArray(
+          completion.taskId,
+          tasks.map((t) => t.id),
+        ),
+      ),
+    );
   const byId = new Map(tasks.map((t) => [t.id, t]));
   for (const row of rows) {
     const t = byId.get(row.taskId);
@@ -130,7 +144,11 @@ export async function trendingTasks({ db, limit = 12, search }: { db: Db; limit?
     .as("recent");
   const pattern = search ? `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
   return db
-    .select({ task, project: { slug: project.slug, name: project.name, logoUrl: project.logoUrl }, recent: sql<number>`coalesce(${recent.n}, 0)`.mapWith(Number) })
+    .select({
+      task,
+      project: { slug: project.slug, name: project.name, logoUrl: project.logoUrl },
+      recent: sql<number>`coalesce(${recent.n}, 0)`.mapWith(Number),
+    })
     .from(task)
     .innerJoin(project, eq(project.id, task.projectId))
     .leftJoin(recent, eq(recent.taskId, task.id))

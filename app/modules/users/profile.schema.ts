@@ -20,7 +20,10 @@ export const emailChangeSchema = z.object({
 
 export const emailChangeCodeSchema = z.object({
   newEmail: z.string().trim().toLowerCase().pipe(z.email("Enter a valid e-mail address")),
-  code: z.string().trim().regex(/^\d{6}$/, "Enter the 6-digit code from the e-mail"),
+  code: z
+    .string()
+    .trim()
+    .regex(/^\d{6}$/, "Enter the 6-digit code from the e-mail"),
 });
 
 export const passwordSchema = z

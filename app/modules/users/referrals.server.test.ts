@@ -29,9 +29,7 @@ describe("referrals", () => {
     const code = /code: (\d{6})/.exec(mail!.text)![1]!;
     expect((await signInWithCode(services, { request: request("a=1; ref=referrer-0001"), email, code })).ok).toBe(true);
     const [guest] = await services.database.db.select().from(user).where(eq(user.email, email));
-    expect(await services.database.db.select().from(referral).where(eq(referral.referredId, guest!.id))).toMatchObject([
-      { referrerId: "referrer-0001" },
-    ]);
+    expect(await services.database.db.select().from(referral).where(eq(referral.referredId, guest!.id))).toMatchObject([{ referrerId: "referrer-0001" }]);
     expect(await recordReferral({ db: services.database.db, referrerId: "referrer-0001", referredId: guest!.id })).toBe(false);
   });
 

@@ -20,13 +20,30 @@ const contract = getAddress("0x00000000000000000000000000000000c0ffee01");
 // 32 bytes equal the owner's tag stored in slot 0, else 0xffffffff.
 // calldataload(0x64) is the first word of the `bytes` argument.
 const runtime = ("0x" +
-  "6064" + "35" + // PUSH1 0x64 CALLDATALOAD
-  "6000" + "54" + // PUSH1 0 SLOAD
+  "6064" +
+  "35" + // PUSH1 0x64 CALLDATALOAD
+  "6000" +
+  "54" + // PUSH1 0 SLOAD
   "14" + // EQ
-  "601a" + "57" + // PUSH1 0x1a JUMPI
-  "63ffffffff" + "60e0" + "1b" + "6000" + "52" + "6020" + "6000" + "f3" + // return 0xffffffff << 224
+  "601a" +
+  "57" + // PUSH1 0x1a JUMPI
+  "63ffffffff" +
+  "60e0" +
+  "1b" +
+  "6000" +
+  "52" +
+  "6020" +
+  "6000" +
+  "f3" + // return 0xffffffff << 224
   "5b" + // JUMPDEST (0x1a)
-  "631626ba7e" + "60e0" + "1b" + "6000" + "52" + "6020" + "6000" + "f3") as Hex; // return magic
+  "631626ba7e" +
+  "60e0" +
+  "1b" +
+  "6000" +
+  "52" +
+  "6020" +
+  "6000" +
+  "f3") as Hex; // return magic
 
 const tag = `0x${"ab".repeat(32)}` as Hex;
 
@@ -62,9 +79,9 @@ describe("contract wallet signatures", () => {
 
   it("are refused when the contract does not approve them", async () => {
     const signature = `0x${"cd".repeat(32)}${"00".repeat(33)}`;
-    await expect(
-      checkSiweSignature({ message: message(contract), signature, address: contract, chainId: LOCAL_CHAIN_ID }, { transportFor }),
-    ).rejects.toThrow(/signature does not match/);
+    await expect(checkSiweSignature({ message: message(contract), signature, address: contract, chainId: LOCAL_CHAIN_ID }, { transportFor })).rejects.toThrow(
+      /signature does not match/,
+    );
   });
 
   it("are checked locally for ordinary accounts, with no chain at all", async () => {

@@ -37,7 +37,14 @@ async function call(path: string, body?: unknown, cookie?: string) {
     }),
   );
   const json = (await response.json().catch(() => null)) as Record<string, unknown> | null;
-  return { status: response.status, json, cookie: response.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ") };
+  return {
+    status: response.status,
+    json,
+    cookie: response.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; "),
+  };
 }
 
 async function freshNonce() {
@@ -46,11 +53,7 @@ async function freshNonce() {
   return json!.nonce as string;
 }
 
-async function signedMessage(
-  wallet: Signer,
-  fields: Partial<ConstructorParameters<typeof SiweMessage>[0] & object> = {},
-  signer: Signer = wallet,
-) {
+async function signedMessage(wallet: Signer, fields: Partial<ConstructorParameters<typeof SiweMessage>[0] & object> = {}, signer: Signer = wallet) {
   const now = Date.now();
   const message = new SiweMessage({
     domain: "localhost:3000",
@@ -157,7 +160,10 @@ describe("linked wallets", () => {
     const code = /code: (\d{6})/.exec(mails.at(-1)!.text)![1]!;
     const result = await signInWithCode(services, { request: request(), email, code });
     if (!result.ok) throw new Error(result.error);
-    return result.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    return result.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
   }
 
   it("lets a signed-in member link a wallet, on each chain it signs for", async () => {
@@ -209,9 +215,7 @@ describe("linked wallets", () => {
     expect((await call("/wallet/link", await signedMessage(second), signedIn.cookie)).status).toBe(200);
     expect((await call("/wallet/unlink", { address: wallet.address }, signedIn.cookie)).status).toBe(200);
     const userId = (signedIn.json!.user as { id: string }).id;
-    expect(await listWallets({ db: services.database.db, userId })).toEqual([
-      expect.objectContaining({ address: second.address, isPrimary: true }),
-    ]);
+    expect(await listWallets({ db: services.database.db, userId })).toEqual([expect.objectContaining({ address: second.address, isPrimary: true })]);
   });
 
   it("lets an e-mail member unlink their only wallet", async () => {

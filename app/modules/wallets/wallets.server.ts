@@ -37,17 +37,7 @@ export async function hasWalletOnChain({ db, userId, address, chainId }: { db: D
 export type LinkResult = { ok: true; newWallet: boolean } | { ok: false; reason: "owned-by-another" };
 
 /** Links a verified wallet to a signed-in member on one chain. Its first wallet becomes primary. */
-export async function linkWallet({
-  db,
-  userId,
-  address,
-  chainId,
-}: {
-  db: Db;
-  userId: string;
-  address: string;
-  chainId: number;
-}): Promise<LinkResult> {
+export async function linkWallet({ db, userId, address, chainId }: { db: Db; userId: string; address: string; chainId: number }): Promise<LinkResult> {
   return db.transaction(async (tx) => {
     const owners = await tx.select({ userId: walletAddress.userId }).from(walletAddress).where(eq(walletAddress.address, address));
     if (owners.some((o) => o.userId !== userId)) return { ok: false, reason: "owned-by-another" } as const;
@@ -56,9 +46,7 @@ export async function linkWallet({
       .select({ id: walletAddress.id })
       .from(walletAddress)
       .where(and(eq(walletAddress.userId, userId), eq(walletAddress.isPrimary, true)));
-    await tx
-      .insert(walletAddress)
-      .values({ id: randomUUID(), userId, address, chainId, isPrimary: !primary && owners.length === 0 });
+    await tx.insert(walletAddress).values({ id: randomUUID(), userId, address, chainId, isPrimary: !primary && owners.length === 0 });
     await tx.insert(account).values({ id: randomUUID(), userId, providerId: "siwe", accountId: `${address}:${chainId}` });
     return { ok: true, newWallet: owners.length === 0 } as const;
   });

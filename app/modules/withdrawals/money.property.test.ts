@@ -151,7 +151,10 @@ async function execute(run: Run, command: Command): Promise<string> {
       const member = run.members[command.member]!;
       const ref = command.stranger ? strangerRef(command.member) : member.ref;
       let status = "refused";
-      const outcome = await refusedBy(["EnforcedPause"], async () => (status = await inLane(member.wallet, () => vault.depositAs(member.key, command.amount, ref))));
+      const outcome = await refusedBy(
+        ["EnforcedPause"],
+        async () => (status = await inLane(member.wallet, () => vault.depositAs(member.key, command.amount, ref))),
+      );
       // A deposit estimated before a pause and mined after it reverts: refused too.
       if (outcome === "refused" || status !== "success") return "refused";
       if (!command.stranger) run.deposited[command.member]! += command.amount;
@@ -165,7 +168,14 @@ async function execute(run: Run, command: Command): Promise<string> {
       return "done";
     case "credit": {
       const grant = run.grants[command.grant]!;
-      const posted = await credit({ db, key: `grant:${command.grant}`, kind: "reward", userId: run.members[grant.member]!.userId, asset: Q, amount: grant.amount });
+      const posted = await credit({
+        db,
+        key: `grant:${command.grant}`,
+        kind: "reward",
+        userId: run.members[grant.member]!.userId,
+        asset: Q,
+        amount: grant.amount,
+      });
       run.granted.add(command.grant);
       return posted.created ? "done" : "duplicate";
     }
@@ -193,7 +203,10 @@ async function withdraw(run: Run, { member, amount, key }: Extract<Command, { op
   const { userId, wallet } = run.members[member]!;
   const result = await requestWithdrawal({ db: run.db, userId, input: form(wallet, amount, requestKeyOf(run, member, key)), limits });
   if (!result.ok) {
-    expect(WITHDRAW_REFUSALS.some((pattern) => pattern.test(result.error)), result.error).toBe(true);
+    expect(
+      WITHDRAW_REFUSALS.some((pattern) => pattern.test(result.error)),
+      result.error,
+    ).toBe(true);
     return "refused";
   }
   const name = `${member}:${key}`;
@@ -250,13 +263,22 @@ async function expectLedgerFollowsRows(run: Run) {
   expect(await platform(db, "withdrawals_in_flight"), "in flight: the withdrawals sending or sent").toBe(amounts(["sending", "sent"], withdrawals));
   expect(await platform(db, "fees"), "fees: those of confirmed withdrawals").toBe(sum(confirmed.map((w) => w.fee)));
   expect(await platform(db, "treasury"), "treasury: what it credited").toBe(-sum(run.members.map((_, index) => creditedTo(run, index))));
-  expect(-(await platform(db, "onchain")), "on chain: deposits seen less withdrawals paid").toBe(amounts(["pending", "credited"], deposits) - sum(confirmed.map((w) => w.amount - w.fee)));
+  expect(-(await platform(db, "onchain")), "on chain: deposits seen less withdrawals paid").toBe(
+    amounts(["pending", "credited"], deposits) - sum(confirmed.map((w) => w.amount - w.fee)),
+  );
   for (const [index, { userId }] of run.members.entries()) {
     const [balance = { available: 0n, held: 0n }] = await balanceOf({ db, userId, asset: Q });
     const own = withdrawals.filter((w) => w.userId === userId);
     const grants = creditedTo(run, index);
     expect(balance.held, `${userId} holds what waits to be sent`).toBe(amounts(["requested", "failed"], own));
-    expect(balance.available + balance.held, `${userId}'s balance`).toBe(grants + amounts(["credited"], deposits.filter((d) => d.userId === userId)) - amounts(["sending", "sent", "confirmed"], own));
+    expect(balance.available + balance.held, `${userId}'s balance`).toBe(
+      grants +
+        amounts(
+          ["credited"],
+          deposits.filter((d) => d.userId === userId),
+        ) -
+        amounts(["sending", "sent", "confirmed"], own),
+    );
   }
   const credits = rowsOf(await db.execute(sql`select reference, count(*)::int as n from journal_entry where kind = 'deposit' group by reference`));
   const creditsOf = new Map(credits.map((row) => [String(row.reference), Number(row.n)]));
@@ -279,7 +301,10 @@ async function expectChainAgrees(run: Run) {
     expect(["sending", "sent", "confirmed"], `paid withdrawal ${id}`).toContain(row!.status);
     expect([event.args.to, event.args.amount]).toEqual([getAddress(row!.toAddress), row!.amount - row!.fee]);
   }
-  expect([...payments.values()].filter((n) => n > 1), "withdrawals paid more than once").toEqual([]);
+  expect(
+    [...payments.values()].filter((n) => n > 1),
+    "withdrawals paid more than once",
+  ).toEqual([]);
   for (const row of withdrawals.filter((w) => w.status === "confirmed")) expect(payments.get(row.id), `confirmed ${row.id} was paid`).toBe(1);
 
   const logs = new Map(deposited.map((log) => [logKey(log.transactionHash, log.logIndex), log]));
@@ -293,13 +318,18 @@ async function expectChainAgrees(run: Run) {
     expect([row.amount, row.ref, row.blockNumber]).toEqual([log!.args.amount, log!.args.ref.toLowerCase(), Number(log!.blockNumber)]);
   }
   for (const [index, member] of run.members.entries()) {
-    expect(sum(deposited.filter((log) => log.args.ref.toLowerCase() === member.ref).map((log) => log.args.amount)), `${member.userId}'s deposits on chain`).toBe(run.deposited[index]);
+    expect(
+      sum(deposited.filter((log) => log.args.ref.toLowerCase() === member.ref).map((log) => log.args.amount)),
+      `${member.userId}'s deposits on chain`,
+    ).toBe(run.deposited[index]);
   }
   // The vault holds what the ledger puts on chain, plus deposits not (or never to be) credited,
   // less payments the ledger has not confirmed yet.
   const inLedger = new Set(deposits.filter((d) => d.status === "pending" || d.status === "credited").map((d) => logKey(d.txHash, d.logIndex)));
   const outside = sum(deposited.filter((log) => !inLedger.has(logKey(log.transactionHash, log.logIndex))).map((log) => log.args.amount));
-  const unconfirmed = sum(withdrawn.filter((event) => rowOf.get(event.args.withdrawalId.toLowerCase())?.status !== "confirmed").map((event) => event.args.amount));
+  const unconfirmed = sum(
+    withdrawn.filter((event) => rowOf.get(event.args.withdrawalId.toLowerCase())?.status !== "confirmed").map((event) => event.args.amount),
+  );
   expect(await vault.tokenBalance(vault.addresses.DepositVault)).toBe(-(await platform(run.db, "onchain")) + outside - unconfirmed);
   return { withdrawals, deposits, deposited, withdrawn };
 }
@@ -312,7 +342,8 @@ async function driveToQuiescence(run: Run) {
   await setWithdrawalsPaused({ db: run.db, paused: false, by: "operator" });
   for (let round = 0; round < 8; round++) {
     const rows = await run.db.select().from(withdrawal);
-    for (const row of rows.filter((w) => w.status === "failed")) expect(await retryWithdrawal({ db: run.db, userId: row.userId, id: row.id })).toEqual({ ok: true });
+    for (const row of rows.filter((w) => w.status === "failed"))
+      expect(await retryWithdrawal({ db: run.db, userId: row.userId, id: row.id })).toEqual({ ok: true });
     await job(run);
     await mine(CONFIRMATIONS);
     await scan(run.db);
@@ -346,7 +377,9 @@ async function expectAtRest(run: Run, walletsBefore: bigint[]) {
     expect({ available: balance?.available ?? 0n, held: balance?.held ?? 0n }).toEqual({ available: grants + run.deposited[index]! - paidOut, held: 0n });
     const sentFrom = sum(deposited.filter((log) => log.args.from === member.wallet).map((log) => log.args.amount));
     const paidTo = sum(withdrawn.filter((event) => event.args.to === member.wallet).map((event) => event.args.amount));
-    expect(paidTo, `${member.userId}'s wallet got each withdrawal less the fee`).toBe(paidOut - FEE * BigInt(withdrawals.filter((w) => w.userId === member.userId && w.status === "confirmed").length));
+    expect(paidTo, `${member.userId}'s wallet got each withdrawal less the fee`).toBe(
+      paidOut - FEE * BigInt(withdrawals.filter((w) => w.userId === member.userId && w.status === "confirmed").length),
+    );
     expect(await vault.tokenBalance(member.wallet)).toBe(walletsBefore[index]! - sentFrom + paidTo);
   }
 }
@@ -371,7 +404,15 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ op: fc.constant("scan" as const), scanners: fc.integer({ min: 1, max: 2 }) }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant("mine" as const), blocks: fc.integer({ min: 1, max: 3 }) }) },
   { weight: 3, arbitrary: fc.record({ op: fc.constant("credit" as const), grant: fc.nat({ max: 3 }) }) },
-  { weight: 5, arbitrary: fc.record({ op: fc.constant("withdraw" as const), member, amount: fc.oneof({ weight: 6, arbitrary: tokens(30) }, { weight: 1, arbitrary: fc.constant(parseEther("0.5")) }), key: fc.nat({ max: 2 }) }) },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      op: fc.constant("withdraw" as const),
+      member,
+      amount: fc.oneof({ weight: 6, arbitrary: tokens(30) }, { weight: 1, arbitrary: fc.constant(parseEther("0.5")) }),
+      key: fc.nat({ max: 2 }),
+    }),
+  },
   { weight: 4, arbitrary: fc.record({ op: fc.constant("job" as const), workers: fc.integer({ min: 1, max: 2 }) }) },
   { weight: 3, arbitrary: fc.record({ op: fc.constant("retry" as const), pick: fc.nat({ max: 5 }) }) },
   { weight: 3, arbitrary: fc.record({ op: fc.constant("cancel" as const), pick: fc.nat({ max: 5 }) }) },
@@ -392,14 +433,39 @@ const SCRIPTED: [Grant[], Command[][]] = [
     { member: 0, amount: t(10) },
   ],
   [
-    [{ op: "credit", grant: 0 }, { op: "credit", grant: 1 }, { op: "deposit", member: 2, amount: t(25), stranger: false }, { op: "deposit", member: 1, amount: t(7), stranger: true }],
-    [{ op: "withdraw", member: 0, amount: t(10), key: 0 }, { op: "withdraw", member: 0, amount: t(10), key: 0 }, { op: "withdraw", member: 1, amount: t(5), key: 0 }, { op: "scan", scanners: 1 }, { op: "pauseVault" }, { op: "operatorPause" }],
-    [{ op: "job", workers: 1 }, { op: "mine", blocks: 1 }],
+    [
+      { op: "credit", grant: 0 },
+      { op: "credit", grant: 1 },
+      { op: "deposit", member: 2, amount: t(25), stranger: false },
+      { op: "deposit", member: 1, amount: t(7), stranger: true },
+    ],
+    [
+      { op: "withdraw", member: 0, amount: t(10), key: 0 },
+      { op: "withdraw", member: 0, amount: t(10), key: 0 },
+      { op: "withdraw", member: 1, amount: t(5), key: 0 },
+      { op: "scan", scanners: 1 },
+      { op: "pauseVault" },
+      { op: "operatorPause" },
+    ],
+    [
+      { op: "job", workers: 1 },
+      { op: "mine", blocks: 1 },
+    ],
     [{ op: "operatorResume" }, { op: "scan", scanners: 2 }],
-    [{ op: "job", workers: 1 }, { op: "credit", grant: 0 }],
+    [
+      { op: "job", workers: 1 },
+      { op: "credit", grant: 0 },
+    ],
     [{ op: "cancel", pick: 1 }, { op: "unpauseVault" }, { op: "withdraw", member: 2, amount: t(20), key: 1 }],
-    [{ op: "retry", pick: 0 }, { op: "job", workers: 1 }, { op: "withdraw", member: 2, amount: parseEther("0.5"), key: 2 }],
-    [{ op: "job", workers: 2 }, { op: "deposit", member: 0, amount: t(3), stranger: false }],
+    [
+      { op: "retry", pick: 0 },
+      { op: "job", workers: 1 },
+      { op: "withdraw", member: 2, amount: parseEther("0.5"), key: 2 },
+    ],
+    [
+      { op: "job", workers: 2 },
+      { op: "deposit", member: 0, amount: t(3), stranger: false },
+    ],
   ],
 ];
 
@@ -424,7 +490,8 @@ describe("money properties across the ledger, the chain, the deposit scanner and
       // Each run drives a real chain: no shrinking, the failing run is reported as it is.
       { numRuns: RUNS, endOnFailure: true, examples: [SCRIPTED] },
     );
-    for (const status of ["requested", "sent", "failed", "cancelled", "confirmed"]) expect(statusesSeen, `a withdrawal was ${status}`).toContain(`withdrawal:${status}`);
+    for (const status of ["requested", "sent", "failed", "cancelled", "confirmed"])
+      expect(statusesSeen, `a withdrawal was ${status}`).toContain(`withdrawal:${status}`);
     for (const status of ["pending", "credited", "unmatched"]) expect(statusesSeen, `a deposit was ${status}`).toContain(`deposit:${status}`);
     for (const outcome of ["withdraw:duplicate", "withdraw:refused", "credit:duplicate", "retry:done", "cancel:done", "deposit:done", "pauseVault:done"]) {
       expect(tally.get(outcome) ?? 0, outcome).toBeGreaterThan(0);

@@ -6,9 +6,18 @@ import { createLogger } from "~/lib/logger.server";
 import type { ContractAddresses } from "~/modules/chain/contract-addresses.server";
 import { withdrawalChains } from "./withdrawal-chains.server";
 
-const CONFIRMATIONS = new Map([[31337, 1], [56, 15], [11155111, 6]]);
+const CONFIRMATIONS = new Map([
+  [31337, 1],
+  [56, 15],
+  [11155111, 6],
+]);
 
-const addresses = (vault: `0x${string}`): ContractAddresses => ({ QuestToken: zeroAddress, TokenSale: zeroAddress, DepositVault: vault, AirdropDistributor: zeroAddress });
+const addresses = (vault: `0x${string}`): ContractAddresses => ({
+  QuestToken: zeroAddress,
+  TokenSale: zeroAddress,
+  DepositVault: vault,
+  AirdropDistributor: zeroAddress,
+});
 const VAULT = "0x00000000000000000000000000000000000000aa";
 const contracts = new Map([
   [31337, addresses(VAULT)],

@@ -138,7 +138,10 @@ describe("the server process is killed (SIGKILL) between sending and recording",
       await vi.waitFor(
         async () => {
           if (child.exitCode !== null) throw new Error(`The job process ended early: ${output}`);
-          const [pending, mined] = await Promise.all([vault.publicClient.getTransactionCount({ address: operator, blockTag: "pending" }), vault.publicClient.getTransactionCount({ address: operator })]);
+          const [pending, mined] = await Promise.all([
+            vault.publicClient.getTransactionCount({ address: operator, blockTag: "pending" }),
+            vault.publicClient.getTransactionCount({ address: operator }),
+          ]);
           expect(pending).toBe(mined + 1);
         },
         { timeout: 45_000, interval: 50 },
@@ -168,50 +171,53 @@ describe("the server process is killed (SIGKILL) between sending and recording",
 });
 
 describe("the database connection drops mid-posting", () => {
-  it.skipIf(!onPostgres)("(PostgreSQL only: PGlite is one in-process connection, there is none to drop) fails the request cleanly; the same request key then posts once", async () => {
-    const db = database.db;
-    const { userId, wallet } = await fundedMember(db, "dropped", parseEther("10"));
-    const [row] = rowsOf(await db.execute(sql`select current_database() as name`));
-    const url = new URL(process.env.DATABASE_URL!);
-    url.pathname = `/${String(row!.name)}`;
-    // One session blocks the posting; another (outside any transaction, so it sees fresh activity) finds and ends it.
-    const [blocker, observer] = [new pg.Client({ connectionString: url.toString() }), new pg.Client({ connectionString: url.toString() })];
-    await Promise.all([blocker.connect(), observer.connect()]);
-    const requestKey = randomUUID();
-    try {
-      // Another session holds the member's available account: the hold's posting waits on it.
-      await blocker.query("begin");
-      await blocker.query("select id from ledger_account where holder = $1 and name = 'available' for update", [userId]);
-      // Its outcome is taken at once, so the failure cannot go unhandled while the backend is found and ended.
-      const outcome = requestWithdrawal({ db, userId, input: form(wallet, parseEther("3"), requestKey), limits }).then(
-        () => "resolved",
-        (error: unknown) => error,
-      );
-      const waiting = await vi.waitFor(
-        async () => {
-          const found = await observer.query<{ pid: number }>(
-            "select pid from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like '%questline_post%'",
-          );
-          expect(found.rows).toHaveLength(1);
-          return found.rows[0]!.pid;
-        },
-        { timeout: 20_000, interval: 50 },
-      );
-      await observer.query("select pg_terminate_backend($1)", [waiting]);
-      expect(await outcome).toBeInstanceOf(Error);
-      await blocker.query("rollback");
-    } finally {
-      await Promise.all([blocker.end(), observer.end()]);
-    }
-    expect(await db.select().from(withdrawal).where(eq(withdrawal.userId, userId))).toEqual([]);
-    expect(await balanceOf({ db, userId, asset: Q })).toEqual([{ asset: Q, available: parseEther("10"), held: 0n }]);
-    expect(await checkLedger({ db })).toEqual(CLEAN);
+  it.skipIf(!onPostgres)(
+    "(PostgreSQL only: PGlite is one in-process connection, there is none to drop) fails the request cleanly; the same request key then posts once",
+    async () => {
+      const db = database.db;
+      const { userId, wallet } = await fundedMember(db, "dropped", parseEther("10"));
+      const [row] = rowsOf(await db.execute(sql`select current_database() as name`));
+      const url = new URL(process.env.DATABASE_URL!);
+      url.pathname = `/${String(row!.name)}`;
+      // One session blocks the posting; another (outside any transaction, so it sees fresh activity) finds and ends it.
+      const [blocker, observer] = [new pg.Client({ connectionString: url.toString() }), new pg.Client({ connectionString: url.toString() })];
+      await Promise.all([blocker.connect(), observer.connect()]);
+      const requestKey = randomUUID();
+      try {
+        // Another session holds the member's available account: the hold's posting waits on it.
+        await blocker.query("begin");
+        await blocker.query("select id from ledger_account where holder = $1 and name = 'available' for update", [userId]);
+        // Its outcome is taken at once, so the failure cannot go unhandled while the backend is found and ended.
+        const outcome = requestWithdrawal({ db, userId, input: form(wallet, parseEther("3"), requestKey), limits }).then(
+          () => "resolved",
+          (error: unknown) => error,
+        );
+        const waiting = await vi.waitFor(
+          async () => {
+            const found = await observer.query<{ pid: number }>(
+              "select pid from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query like '%questline_post%'",
+            );
+            expect(found.rows).toHaveLength(1);
+            return found.rows[0]!.pid;
+          },
+          { timeout: 20_000, interval: 50 },
+        );
+        await observer.query("select pg_terminate_backend($1)", [waiting]);
+        expect(await outcome).toBeInstanceOf(Error);
+        await blocker.query("rollback");
+      } finally {
+        await Promise.all([blocker.end(), observer.end()]);
+      }
+      expect(await db.select().from(withdrawal).where(eq(withdrawal.userId, userId))).toEqual([]);
+      expect(await balanceOf({ db, userId, asset: Q })).toEqual([{ asset: Q, available: parseEther("10"), held: 0n }]);
+      expect(await checkLedger({ db })).toEqual(CLEAN);
 
-    const again = await requestWithdrawal({ db, userId, input: form(wallet, parseEther("3"), requestKey), limits });
-    const twice = await requestWithdrawal({ db, userId, input: form(wallet, parseEther("3"), requestKey), limits });
-    expect(again.ok && twice.ok && again.id === twice.id).toBe(true);
-    expect(await db.select().from(withdrawal).where(eq(withdrawal.userId, userId))).toHaveLength(1);
-    expect(await balanceOf({ db, userId, asset: Q })).toEqual([{ asset: Q, available: parseEther("7"), held: parseEther("3") }]);
-    expect(await checkLedger({ db })).toEqual(CLEAN);
-  });
+      const again = await requestWithdrawal({ db, userId, input: form(wallet, parseEther("3"), requestKey), limits });
+      const twice = await requestWithdrawal({ db, userId, input: form(wallet, parseEther("3"), requestKey), limits });
+      expect(again.ok && twice.ok && again.id === twice.id).toBe(true);
+      expect(await db.select().from(withdrawal).where(eq(withdrawal.userId, userId))).toHaveLength(1);
+      expect(await balanceOf({ db, userId, asset: Q })).toEqual([{ asset: Q, available: parseEther("7"), held: parseEther("3") }]);
+      expect(await checkLedger({ db })).toEqual(CLEAN);
+    },
+  );
 });

@@ -83,7 +83,12 @@ describe("processWithdrawals", () => {
     } finally {
       await vault.setVaultPaused(false);
     }
-    expect(await rowOf(id)).toMatchObject({ status: "failed", failure: "The vault is paused, so nothing was paid. Retry once it runs again.", attempts: 0, txHash: null });
+    expect(await rowOf(id)).toMatchObject({
+      status: "failed",
+      failure: "The vault is paused, so nothing was paid. Retry once it runs again.",
+      attempts: 0,
+      txHash: null,
+    });
     expect(await balance(userId)).toEqual({ asset: Q, available: parseEther("10"), held: parseEther("20") });
     expect(await platform("withdrawals_in_flight")).toBe(0n);
     const [view] = await listWithdrawals({ db, userId });
@@ -135,7 +140,14 @@ describe("processWithdrawals", () => {
       // The operator's key sends something else with the same nonce, paying more: it replaces ours.
       const operator = vault.chain().walletClient!;
       expect(operator.account.address).toBe(chain.walletClient!.account.address);
-      await operator.sendTransaction({ to: operator.account.address, value: 0n, nonce, gas: 21_000n, maxFeePerGas: parseGwei("500"), maxPriorityFeePerGas: parseGwei("100") });
+      await operator.sendTransaction({
+        to: operator.account.address,
+        value: 0n,
+        nonce,
+        gas: 21_000n,
+        maxFeePerGas: parseGwei("500"),
+        maxPriorityFeePerGas: parseGwei("100"),
+      });
       // Not yet mined: the withdrawal may still land, so it cannot be cancelled.
       await db.update(withdrawal).set({ status: "failed" }).where(eq(withdrawal.id, id));
       expect((await cancelWithdrawal({ db, userId, id, chains: new Map([[31337, chain]]) })).ok).toBe(false);
@@ -229,7 +241,12 @@ describe("processWithdrawals", () => {
     const { userId, wallet } = await fundedMember(db, "erin", parseEther("10"));
     const id = await requested(userId, wallet, parseEther("2"));
     await run(new Map([[31337, vault.chain("http://127.0.0.1:9")]]));
-    expect(await rowOf(id)).toMatchObject({ status: "failed", failure: "The chain node did not answer; nothing was paid. Retry when it is back.", attempts: 0, txHash: null });
+    expect(await rowOf(id)).toMatchObject({
+      status: "failed",
+      failure: "The chain node did not answer; nothing was paid. Retry when it is back.",
+      attempts: 0,
+      txHash: null,
+    });
     expect(await balance(userId)).toEqual({ asset: Q, available: parseEther("8"), held: parseEther("2") });
     expect(await cancelWithdrawal({ db, userId, id })).toEqual({ ok: true });
     expect(await balance(userId)).toEqual({ asset: Q, available: parseEther("10"), held: 0n });

@@ -3,7 +3,16 @@ import { encodeFunctionData, keccak256, TransactionReceiptNotFoundError, type He
 import { withdrawal } from "#db/schema/ledger";
 import type { Db } from "~/lib/db.server";
 import { depositVaultAbi } from "#contracts/generated/deposit-vault";
-import { describeWithdrawalRevert, isNodeUnreachable, NODE_DOWN, nonceUsed, paidState, type OperatorWallet, type WithdrawalChain, type WithdrawalChains } from "./withdrawal-chain.server";
+import {
+  describeWithdrawalRevert,
+  isNodeUnreachable,
+  NODE_DOWN,
+  nonceUsed,
+  paidState,
+  type OperatorWallet,
+  type WithdrawalChain,
+  type WithdrawalChains,
+} from "./withdrawal-chain.server";
 import { confirmPaid, failUnsigned, markSent, recordSigned, returnAttempt, type SignedAttempt, type WithdrawalRow } from "./withdrawal-postings.server";
 import { withdrawalsPaused } from "./withdrawal-pause.server";
 
@@ -15,7 +24,15 @@ import { withdrawalsPaused } from "./withdrawal-pause.server";
  */
 
 export type JobSummary = { sent: number; confirmed: number; failed: number; waiting: number };
-type Run = { db: Db; chainId: number; chain: WithdrawalChain; now: Date; timeoutMs: number; summary: JobSummary; onError: (id: string, error: unknown) => void };
+type Run = {
+  db: Db;
+  chainId: number;
+  chain: WithdrawalChain;
+  now: Date;
+  timeoutMs: number;
+  summary: JobSummary;
+  onError: (id: string, error: unknown) => void;
+};
 
 const DEFAULT_TIMEOUT_MS = 10 * 60 * 1000;
 /** The advisory lock class ("WD") under which a chain's withdrawal signer runs. */
@@ -53,10 +70,20 @@ export async function processWithdrawals({
 /** Marks `requested` withdrawals on chains that cannot send (all when `ready` is null) as waiting, and the others not. */
 async function markWaiting(db: Db, ready: number[] | null): Promise<number> {
   const requested = eq(withdrawal.status, "requested");
-  if (ready?.length) await db.update(withdrawal).set({ waiting: false }).where(and(requested, eq(withdrawal.waiting, true), inArray(withdrawal.chainId, ready)));
+  if (ready?.length)
+    await db
+      .update(withdrawal)
+      .set({ waiting: false })
+      .where(and(requested, eq(withdrawal.waiting, true), inArray(withdrawal.chainId, ready)));
   const stays = ready?.length ? notInArray(withdrawal.chainId, ready) : undefined;
-  await db.update(withdrawal).set({ waiting: true }).where(and(requested, eq(withdrawal.waiting, false), stays));
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(withdrawal).where(and(requested, eq(withdrawal.waiting, true)));
+  await db
+    .update(withdrawal)
+    .set({ waiting: true })
+    .where(and(requested, eq(withdrawal.waiting, false), stays));
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(withdrawal)
+    .where(and(requested, eq(withdrawal.waiting, true)));
   return Number(row?.n ?? 0);
 }
 
@@ -105,7 +132,13 @@ async function startAttempt(run: Run, row: WithdrawalRow): Promise<Started> {
   try {
     const paid = await paidState(run.chain, id);
     if (paid !== "no") return { kind: paid === "confirmed" ? "paid" : "wait", id };
-    await run.chain.publicClient.simulateContract({ account: wallet.account, address: run.chain.vault, abi: depositVaultAbi, functionName: "withdraw", args: withdrawArgs(row) });
+    await run.chain.publicClient.simulateContract({
+      account: wallet.account,
+      address: run.chain.vault,
+      abi: depositVaultAbi,
+      functionName: "withdraw",
+      args: withdrawArgs(row),
+    });
     signed = await signOrReuse(run, wallet, row);
   } catch (error) {
     const reason = describeWithdrawalRevert(error) ?? (isNodeUnreachable(error) ? NODE_DOWN : null);
@@ -187,7 +220,10 @@ async function follow(run: Run, row: WithdrawalRow) {
   } catch (error) {
     if (isNodeUnreachable(error)) return;
   }
-  await run.db.update(withdrawal).set({ sentAt: run.now, updatedAt: run.now }).where(and(eq(withdrawal.id, row.id), eq(withdrawal.status, "sent")));
+  await run.db
+    .update(withdrawal)
+    .set({ sentAt: run.now, updatedAt: run.now })
+    .where(and(eq(withdrawal.id, row.id), eq(withdrawal.status, "sent")));
 }
 
 type Attempt = { id: string; attempts: number; txHash: string; nonce: number };

@@ -9,13 +9,7 @@ import { fundedMember, form, Q } from "#tests/setup/withdrawal-chain";
 import { createTestDatabase } from "#tests/setup/test-db";
 import { setWithdrawalsPaused, withdrawalsPaused } from "./withdrawal-pause.server";
 import { withdrawalFormSchema } from "./withdrawal.schema";
-import {
-  cancelWithdrawal,
-  listWithdrawals,
-  requestWithdrawal,
-  retryWithdrawal,
-  withdrawalLimits,
-} from "./withdrawals.server";
+import { cancelWithdrawal, listWithdrawals, requestWithdrawal, retryWithdrawal, withdrawalLimits } from "./withdrawals.server";
 
 let database: Database;
 const limits = withdrawalLimits({ WITHDRAWAL_MIN: "1", WITHDRAWAL_DAILY_LIMIT: "100", WITHDRAWAL_FEE: "0.5" });
@@ -30,7 +24,12 @@ const rows = (userId: string) => database.db.select().from(withdrawal).where(eq(
 
 describe("the Withdraw form", () => {
   it("parses amounts exactly and says what is wrong in words", () => {
-    const ok = withdrawalFormSchema.parse({ amount: "12.000000000000000001", destination: "0xa0ee7a142d267c1f36714e4a8f75612f20a79720", asset: Q, requestKey: randomUUID() });
+    const ok = withdrawalFormSchema.parse({
+      amount: "12.000000000000000001",
+      destination: "0xa0ee7a142d267c1f36714e4a8f75612f20a79720",
+      asset: Q,
+      requestKey: randomUUID(),
+    });
     expect(ok.amount).toBe(12_000_000_000_000_000_001n);
     expect(ok.destination).toBe("0xa0Ee7A142d267C1f36714E4a8F75612F20a79720");
     const bad = withdrawalFormSchema.safeParse({ amount: "1.0000000000000000001", destination: "0x12", asset: Q, requestKey: "x" });
@@ -40,9 +39,10 @@ describe("the Withdraw form", () => {
       ["destination", "Choose one of your linked wallets."],
       ["requestKey", "The form expired. Reload the page and try again."],
     ]);
-    expect(withdrawalFormSchema.safeParse({ amount: "0", destination: "0xa0ee7a142d267c1f36714e4a8f75612f20a79720", asset: Q, requestKey: randomUUID() }).error!.issues[0]!.message).toBe(
-      "Enter an amount above 0.",
-    );
+    expect(
+      withdrawalFormSchema.safeParse({ amount: "0", destination: "0xa0ee7a142d267c1f36714e4a8f75612f20a79720", asset: Q, requestKey: randomUUID() }).error!
+        .issues[0]!.message,
+    ).toBe("Enter an amount above 0.");
   });
 });
 
@@ -69,14 +69,22 @@ describe("requestWithdrawal", () => {
       error: "Choose one of your linked wallets: withdrawals go only to a wallet you signed in with.",
       field: "destination",
     });
-    expect(await requestWithdrawal({ db, userId, input: form(wallet, parseEther("0.99")), limits })).toEqual({ ok: false, error: "The smallest withdrawal is 1 QUEST.", field: "amount" });
+    expect(await requestWithdrawal({ db, userId, input: form(wallet, parseEther("0.99")), limits })).toEqual({
+      ok: false,
+      error: "The smallest withdrawal is 1 QUEST.",
+      field: "amount",
+    });
     const highFee = { ...limits, fee: parseEther("2") };
     expect(await requestWithdrawal({ db, userId, input: form(wallet, parseEther("2")), limits: highFee })).toEqual({
       ok: false,
       error: "The amount must be more than the 2 QUEST fee.",
       field: "amount",
     });
-    expect(await requestWithdrawal({ db, userId, input: form(wallet, parseEther("6")), limits })).toEqual({ ok: false, error: "You do not have enough available balance.", field: "amount" });
+    expect(await requestWithdrawal({ db, userId, input: form(wallet, parseEther("6")), limits })).toEqual({
+      ok: false,
+      error: "You do not have enough available balance.",
+      field: "amount",
+    });
     // The destination is matched whatever its letter case.
     const lower = form(wallet.toLowerCase() as `0x${string}`, parseEther("5"));
     expect((await requestWithdrawal({ db, userId, input: lower, limits })).ok).toBe(true);
@@ -124,10 +132,22 @@ describe("cancel, retry and the list", () => {
     await db.update(withdrawal).set({ status: "confirmed" }).where(eq(withdrawal.id, requested.id));
     expect(await cancelWithdrawal({ db, userId, id: requested.id })).toEqual({ ok: false, error: "This withdrawal has been paid, so it cannot be cancelled." });
     await db.update(withdrawal).set({ status: "sent" }).where(eq(withdrawal.id, requested.id));
-    expect(await cancelWithdrawal({ db, userId, id: requested.id })).toEqual({ ok: false, error: "This withdrawal is being sent on chain, so it cannot be cancelled." });
+    expect(await cancelWithdrawal({ db, userId, id: requested.id })).toEqual({
+      ok: false,
+      error: "This withdrawal is being sent on chain, so it cannot be cancelled.",
+    });
 
     const [view] = await listWithdrawals({ db, userId });
-    expect(view).toMatchObject({ id: requested.id, status: "sent", amount: parseEther("8"), fee: parseEther("0.5"), waiting: false, canCancel: false, canRetry: false, explorerUrl: null });
+    expect(view).toMatchObject({
+      id: requested.id,
+      status: "sent",
+      amount: parseEther("8"),
+      fee: parseEther("0.5"),
+      waiting: false,
+      canCancel: false,
+      canRetry: false,
+      explorerUrl: null,
+    });
   });
 
   it("lists newest first", async () => {

@@ -81,7 +81,15 @@ export async function requestWithdrawal({
         fee: limits.fee,
         requestKey: input.requestKey,
       });
-      await hold({ db: tx as unknown as Db, key: ledgerKey.withdrawalHold(id), kind: "withdrawal_hold", userId, reference: id, asset: input.asset, amount: input.amount });
+      await hold({
+        db: tx as unknown as Db,
+        key: ledgerKey.withdrawalHold(id),
+        kind: "withdrawal_hold",
+        userId,
+        reference: id,
+        asset: input.asset,
+        amount: input.amount,
+      });
       return { ok: true as const, id };
     });
   } catch (error) {
@@ -105,9 +113,16 @@ async function validateRequest({ db, userId, input, limits }: { db: Db; userId: 
     .from(walletAddress)
     .where(and(eq(walletAddress.userId, userId), sql`lower(${walletAddress.address}) = ${input.destination.toLowerCase()}`))
     .limit(1);
-  if (!linked) return { ok: false as const, error: "Choose one of your linked wallets: withdrawals go only to a wallet you signed in with.", field: "destination" as const };
-  if (input.amount < limits.minimum) return { ok: false as const, error: `The smallest withdrawal is ${tokens(limits.minimum, input.asset)}.`, field: "amount" as const };
-  if (input.amount <= limits.fee) return { ok: false as const, error: `The amount must be more than the ${tokens(limits.fee, input.asset)} fee.`, field: "amount" as const };
+  if (!linked)
+    return {
+      ok: false as const,
+      error: "Choose one of your linked wallets: withdrawals go only to a wallet you signed in with.",
+      field: "destination" as const,
+    };
+  if (input.amount < limits.minimum)
+    return { ok: false as const, error: `The smallest withdrawal is ${tokens(limits.minimum, input.asset)}.`, field: "amount" as const };
+  if (input.amount <= limits.fee)
+    return { ok: false as const, error: `The amount must be more than the ${tokens(limits.fee, input.asset)} fee.`, field: "amount" as const };
   return null;
 }
 
@@ -129,7 +144,10 @@ const NOT_FOUND = { ok: false as const, error: "That withdrawal was not found." 
  * past the attempt's). Only its owner may cancel it.
  */
 export async function cancelWithdrawal({ db, userId, id, chains }: { db: Db; userId: string; id: string; chains?: WithdrawalChains }): Promise<ActionResult> {
-  const [row] = await db.select().from(withdrawal).where(and(eq(withdrawal.id, id), eq(withdrawal.userId, userId)));
+  const [row] = await db
+    .select()
+    .from(withdrawal)
+    .where(and(eq(withdrawal.id, id), eq(withdrawal.userId, userId)));
   if (!row) return NOT_FOUND;
   if (row.status !== "requested" && row.status !== "failed") return { ok: false, error: cancelRefusal(row.status) };
   if (row.nonce !== null) {
@@ -142,7 +160,15 @@ export async function cancelWithdrawal({ db, userId, id, chains }: { db: Db; use
     if (!locked || (locked.status !== "requested" && locked.status !== "failed") || locked.nonce !== row.nonce) {
       return { ok: false as const, error: "This withdrawal changed in the meantime. Reload the page and try again." };
     }
-    await release({ db: tx as unknown as Db, key: ledgerKey.withdrawalRelease(id), kind: "withdrawal_release", userId, reference: id, asset: locked.asset as Asset, amount: locked.amount });
+    await release({
+      db: tx as unknown as Db,
+      key: ledgerKey.withdrawalRelease(id),
+      kind: "withdrawal_release",
+      userId,
+      reference: id,
+      asset: locked.asset as Asset,
+      amount: locked.amount,
+    });
     await tx.update(withdrawal).set({ status: "cancelled", waiting: false, updatedAt: new Date() }).where(eq(withdrawal.id, id));
     return { ok: true as const };
   });
@@ -167,7 +193,10 @@ export async function retryWithdrawal({ db, userId, id }: { db: Db; userId: stri
     .where(and(eq(withdrawal.id, id), eq(withdrawal.userId, userId), eq(withdrawal.status, "failed")))
     .returning({ id: withdrawal.id });
   if (updated.length) return { ok: true };
-  const [row] = await db.select({ status: withdrawal.status }).from(withdrawal).where(and(eq(withdrawal.id, id), eq(withdrawal.userId, userId)));
+  const [row] = await db
+    .select({ status: withdrawal.status })
+    .from(withdrawal)
+    .where(and(eq(withdrawal.id, id), eq(withdrawal.userId, userId)));
   if (!row) return NOT_FOUND;
   return { ok: false, error: "Only a failed withdrawal can be retried." };
 }

@@ -13,7 +13,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const { project, campaign } = await campaignPage({ db, projectSlug: params.project, campaignSlug: params.campaign, userId: user.id });
   await authorize({ db, projectId: project.id, userId: user.id, action: "submissions.review" });
   const tasks = await listTasks({ db, campaignId: campaign.id, withDrafts: true });
-  const filters = submissionFilters(new URL(request.url), tasks.map((t) => t.id));
+  const filters = submissionFilters(
+    new URL(request.url),
+    tasks.map((t) => t.id),
+  );
   const csv = await submissionsCsv({
     db,
     projectId: project.id,

@@ -29,7 +29,10 @@ async function reviewable({ request, context, params }: Route.LoaderArgs | Route
 export async function loader(args: Route.LoaderArgs) {
   const { db, user, project, campaign } = await reviewable(args);
   const tasks = await listTasks({ db, campaignId: campaign.id, withDrafts: true });
-  const filters = submissionFilters(new URL(args.request.url), tasks.map((t) => t.id));
+  const filters = submissionFilters(
+    new URL(args.request.url),
+    tasks.map((t) => t.id),
+  );
   const scope = { db, projectId: project.id, scope: { campaignId: campaign.id } };
   const [list, counts] = await Promise.all([
     listSubmissions({ ...scope, status: filters.status, taskId: filters.task || undefined, search: filters.q || undefined, page: filters.page }),

@@ -14,7 +14,6 @@ export function meta({ matches }: Route.MetaArgs) {
   return [{ title: pageTitle(matches[0].loaderData.appName, "Categories") }, { name: "robots", content: "noindex" }];
 }
 
-
 export async function loader(args: Route.LoaderArgs) {
   const { db } = await requireOperatorUser(args.context, args.request);
   return { categories: await listCategoriesWithCounts({ db }) };

@@ -44,7 +44,6 @@ export async function action(args: Route.ActionArgs) {
   return data<AssignActionData>({ ok: true, member: result.member });
 }
 
-
 /** Operators: deposits whose reference matched no member, and giving each to the member it was meant for. */
 export default function OperatorDeposits({ loaderData: { rows } }: Route.ComponentProps) {
   return (

@@ -22,7 +22,6 @@ export function meta({ matches }: Route.MetaArgs) {
   return [{ title: pageTitle(matches[0].loaderData.appName, "Withdrawals") }, { name: "robots", content: "noindex" }];
 }
 
-
 export async function loader(args: Route.LoaderArgs) {
   const { db } = await requireOperatorUser(args.context, args.request);
   const [paused, rows] = await Promise.all([withdrawalsPaused({ db }), withdrawalsNeedingAttention({ db })]);
@@ -36,7 +35,6 @@ export async function action(args: Route.ActionArgs) {
   await setWithdrawalsPaused({ db, paused: intent === "pause", by: userId });
   return { ok: true as const, paused: intent === "pause" };
 }
-
 
 /** Operators: pause and resume withdrawals, and see the ones that need attention. */
 export default function OperatorWithdrawals({ loaderData: { paused, rows } }: Route.ComponentProps) {
@@ -52,7 +50,9 @@ export default function OperatorWithdrawals({ loaderData: { paused, rows } }: Ro
         <CardHeader>
           <CardTitle>{paused ? "Withdrawals are paused" : "Withdrawals are being paid"}</CardTitle>
           <CardDescription>
-            {paused ? "Requests are taken and held, and wait until you resume." : "The job pays requests as they come. Pausing stops new payments; requests wait."}
+            {paused
+              ? "Requests are taken and held, and wait until you resume."
+              : "The job pays requests as they come. Pausing stops new payments; requests wait."}
           </CardDescription>
         </CardHeader>
         <CardContent>
@@ -78,7 +78,9 @@ export default function OperatorWithdrawals({ loaderData: { paused, rows } }: Ro
               <li key={row.id} className="grid gap-1 p-3" data-withdrawal={row.id}>
                 <div className="flex flex-wrap items-center gap-2">
                   <span className="font-medium">{formatAmount(BigInt(row.amount))} QUEST</span>
-                  <Badge variant={row.status === "failed" ? "destructive" : "warning"}>{row.waiting && row.status === "requested" ? "waiting" : row.status}</Badge>
+                  <Badge variant={row.status === "failed" ? "destructive" : "warning"}>
+                    {row.waiting && row.status === "requested" ? "waiting" : row.status}
+                  </Badge>
                   <span className="text-sm text-muted-foreground">
                     {row.member} · attempt {row.attempts} · <LocalTime value={row.updatedAt} />
                   </span>

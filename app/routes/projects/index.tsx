@@ -97,7 +97,11 @@ export default function ProjectsIndex({ loaderData }: Route.ComponentProps) {
         empty={
           filtered
             ? { title: "No projects match", text: "Try other words or another category." }
-            : { title: "No projects yet", text: signedIn ? "Create the first one and invite your team." : "Projects appear here as teams create them.", action: newProject }
+            : {
+                title: "No projects yet",
+                text: signedIn ? "Create the first one and invite your team." : "Projects appear here as teams create them.",
+                action: newProject,
+              }
         }
       />
     </>

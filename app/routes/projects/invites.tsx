@@ -51,7 +51,16 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     grantable: ROLES.filter((r) => canGrant(role, r)),
     canManage: can(role, "team.manage"),
     team: team.map((m) => ({ ...m, email: can(role, "team.invite") && hasRealEmail(m.email) ? m.email : null })),
-    invites: invites.map((i) => ({ id: i.id, email: i.email, walletAddress: i.walletAddress, role: i.role, state: inviteState(i, now), expiresAt: i.expiresAt, createdAt: i.createdAt, resendInSeconds: waits.get(i.id) ?? 0 })),
+    invites: invites.map((i) => ({
+      id: i.id,
+      email: i.email,
+      walletAddress: i.walletAddress,
+      role: i.role,
+      state: inviteState(i, now),
+      expiresAt: i.expiresAt,
+      createdAt: i.createdAt,
+      resendInSeconds: waits.get(i.id) ?? 0,
+    })),
   };
 }
 
@@ -101,7 +110,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     await allow("team.view");
     const left = await changeTeamRole({ db, projectId: project.id, userId: user.id, role: null });
     if (!left.ok) return reply({ intent, id, ok: false, error: left.error }, 400);
-    throw redirect(route("projects.show", { project }), { headers: { "set-cookie": flashCookie(`You left the team of ${project.name}`, { appUrl: env.APP_URL }) } });
+    throw redirect(route("projects.show", { project }), {
+      headers: { "set-cookie": flashCookie(`You left the team of ${project.name}`, { appUrl: env.APP_URL }) },
+    });
   }
   if (intent === "role" || intent === "remove") {
     await allow("team.manage");

@@ -36,7 +36,10 @@ async function reviewable({ request, context, params }: Route.LoaderArgs | Route
 export async function loader(args: Route.LoaderArgs) {
   const { db, user, project, queues, queue } = await reviewable(args);
   const tasks = await listTasks({ db, projectId: project.id, withDrafts: true });
-  const filters = submissionFilters(new URL(args.request.url), tasks.map((t) => t.id));
+  const filters = submissionFilters(
+    new URL(args.request.url),
+    tasks.map((t) => t.id),
+  );
   const scope = { db, projectId: project.id, scope: queue.scope };
   const [list, counts] = await Promise.all([
     listSubmissions({ ...scope, status: filters.status, taskId: filters.task || undefined, search: filters.q || undefined, page: filters.page }),

@@ -44,11 +44,29 @@ export async function action(args: Route.ActionArgs) {
   }
   const { values, form } = parseRewardForm(formData);
   if (!form.ok) return data<RewardActionData>({ errors: form.errors, values }, { status: 400 });
-  const saved = await updateRewardPool({ db, campaignId: campaign.id, poolId: pool.id, actorId: user.id, input: form.data, raffleChainId: raffleChainIdOf(services) });
+  const saved = await updateRewardPool({
+    db,
+    campaignId: campaign.id,
+    poolId: pool.id,
+    actorId: user.id,
+    input: form.data,
+    raffleChainId: raffleChainIdOf(services),
+  });
   if (!saved.ok) return data<RewardActionData>({ errors: { [saved.field]: saved.error }, values }, { status: 400 });
   throw back("reward-updated");
 }
 
 export default function EditReward({ loaderData: { project, campaign, values, closed, treasury } }: Route.ComponentProps) {
-  return <RewardPoolScreen title="Edit reward" project={project} campaign={campaign} closed={closed} defaults={values} submitLabel="Save reward" treasury={treasury} kindFixed />;
+  return (
+    <RewardPoolScreen
+      title="Edit reward"
+      project={project}
+      campaign={campaign}
+      closed={closed}
+      defaults={values}
+      submitLabel="Save reward"
+      treasury={treasury}
+      kindFixed
+    />
+  );
 }

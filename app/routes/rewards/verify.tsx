@@ -38,8 +38,9 @@ export default function VerifyDraw({ loaderData }: Route.ComponentProps) {
           <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
             {drawn ? <Badge variant="success">Drawn</Badge> : <Badge variant="warning">{status === "open" ? "Not drawn yet" : "Waiting for its block"}</Badge>}
             <span>
-              {pool.winnersWanted === 1 ? "1 winner" : `${n(pool.winnersWanted)} winners`}, {poolHeadline({ ...pool, distribution: "raffle", winners: pool.winnersWanted, amount: BigInt(pool.amount), rankAmounts: null })}
-              , among the members who completed every task of{" "}
+              {pool.winnersWanted === 1 ? "1 winner" : `${n(pool.winnersWanted)} winners`},{" "}
+              {poolHeadline({ ...pool, distribution: "raffle", winners: pool.winnersWanted, amount: BigInt(pool.amount), rankAmounts: null })}, among the
+              members who completed every task of{" "}
               <Link to={campaignTo} className="font-medium text-foreground underline underline-offset-4">
                 {campaign.name}
               </Link>{" "}
@@ -63,18 +64,26 @@ export default function VerifyDraw({ loaderData }: Route.ComponentProps) {
               <Fact label="Commitment">
                 <Hash value={pool.commitment} />
               </Fact>
-              <Fact label="Secret">
-                {proof?.secret ? <Hash value={proof.secret} /> : <Pending icon={Lock}>Revealed after the draw.</Pending>}
-              </Fact>
+              <Fact label="Secret">{proof?.secret ? <Hash value={proof.secret} /> : <Pending icon={Lock}>Revealed after the draw.</Pending>}</Fact>
             </Step>
             <Step index={2} title="Block" description="A block mined after the entrants were frozen: nobody could know its hash in advance.">
               <Fact label="Chain">{pool.chainId !== null ? chainName(pool.chainId) : "Not named"}</Fact>
-              <Fact label="Block number">{proof ? <span className="tabular-nums">{n(proof.blockNumber)}</span> : <Pending icon={Clock}>Named when the campaign ends.</Pending>}</Fact>
+              <Fact label="Block number">
+                {proof ? <span className="tabular-nums">{n(proof.blockNumber)}</span> : <Pending icon={Clock}>Named when the campaign ends.</Pending>}
+              </Fact>
               <Fact label="Block hash">
-                {proof?.blockHash ? <Hash value={proof.blockHash} /> : <Pending icon={Clock}>{proof ? `Known once block ${n(proof.blockNumber)} is mined.` : "Known after the draw."}</Pending>}
+                {proof?.blockHash ? (
+                  <Hash value={proof.blockHash} />
+                ) : (
+                  <Pending icon={Clock}>{proof ? `Known once block ${n(proof.blockNumber)} is mined.` : "Known after the draw."}</Pending>
+                )}
               </Fact>
               <Fact label="Seed">
-                {proof?.seed ? <Hash value={proof.seed} /> : <Pending icon={Clock}>keccak256(secret ‖ block hash ‖ entrant-list hash), after the draw.</Pending>}
+                {proof?.seed ? (
+                  <Hash value={proof.seed} />
+                ) : (
+                  <Pending icon={Clock}>keccak256(secret ‖ block hash ‖ entrant-list hash), after the draw.</Pending>
+                )}
               </Fact>
             </Step>
           </div>

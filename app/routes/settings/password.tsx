@@ -58,9 +58,7 @@ export default function PasswordSettings({ loaderData }: Route.ComponentProps) {
       <CardHeader>
         <CardTitle>{loaderData.hasPassword ? "Change password" : "Set a password"}</CardTitle>
         <CardDescription>
-          {loaderData.hasPassword
-            ? "Other devices are signed out when you change it."
-            : "Sign in with your e-mail and a password, as well as by link or code."}
+          {loaderData.hasPassword ? "Other devices are signed out when you change it." : "Sign in with your e-mail and a password, as well as by link or code."}
         </CardDescription>
       </CardHeader>
       <CardContent>

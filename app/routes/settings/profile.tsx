@@ -100,8 +100,7 @@ export default function ProfileSettings({ loaderData: { profile, wallets } }: Ro
   const emailRequest = actionData?.intent === "email-request" ? actionData : undefined;
   const emailConfirm = actionData?.intent === "email-confirm" ? actionData : undefined;
   const unlink = actionData?.intent === "unlink-wallet" ? actionData : undefined;
-  const pendingEmail =
-    (emailRequest?.sent && emailRequest.newEmail) || (emailConfirm && !emailConfirm.changed ? emailConfirm.newEmail : undefined);
+  const pendingEmail = (emailRequest?.sent && emailRequest.newEmail) || (emailConfirm && !emailConfirm.changed ? emailConfirm.newEmail : undefined);
   const profileForm = useRef<HTMLFormElement>(null);
 
   useEffect(() => {
@@ -130,12 +129,7 @@ export default function ProfileSettings({ loaderData: { profile, wallets } }: Ro
             <Field id="name" label="Display name" error={errors.name}>
               <Input {...fieldProps("name", errors.name)} defaultValue={values?.name ?? profile.name} autoComplete="nickname" maxLength={50} />
             </Field>
-            <Field
-              id="username"
-              label="Username"
-              hint="3–30 letters, digits or underscores. Unique on Questline."
-              error={errors.username}
-            >
+            <Field id="username" label="Username" hint="3–30 letters, digits or underscores. Unique on Questline." error={errors.username}>
               <Input
                 {...fieldProps("username", errors.username)}
                 defaultValue={values?.username ?? profile.username ?? ""}
@@ -157,8 +151,7 @@ export default function ProfileSettings({ loaderData: { profile, wallets } }: Ro
           <CardDescription>
             {profile.email ? (
               <>
-                You sign in with <strong className="text-foreground wrap-anywhere">{profile.email}</strong>. To change it, we send a code to
-                the new address.
+                You sign in with <strong className="text-foreground wrap-anywhere">{profile.email}</strong>. To change it, we send a code to the new address.
               </>
             ) : (
               "Add an e-mail to sign in without your wallet. We send a code to confirm it."

@@ -26,9 +26,7 @@ export default function Starboard({ loaderData: { rows } }: Route.ComponentProps
     <Card>
       <CardHeader>
         <CardTitle>Starboard</CardTitle>
-        <CardDescription>
-          One star per XP threshold you reach in a project: {STAR_THRESHOLDS.map((t) => t.toLocaleString("en")).join(", ")} XP.
-        </CardDescription>
+        <CardDescription>One star per XP threshold you reach in a project: {STAR_THRESHOLDS.map((t) => t.toLocaleString("en")).join(", ")} XP.</CardDescription>
       </CardHeader>
       <CardContent>
         {rows.length === 0 ? (
