@@ -33,7 +33,8 @@ export type Award = {
 };
 
 /**
- * The award as a named prepared statement: PostgreSQL parses and plans it once per connection, and
+ * The award (db/functions/questline_award_xp.sql, which bumps each board through
+ * questline_bump_score.sql) as a named prepared statement: PostgreSQL parses and plans it once per connection, and
  * each award only binds its values. Kept per database handle (a transaction's handle prepares anew).
  */
 const awardStatements = new WeakMap<Db, ReturnType<typeof prepareAward>>();
@@ -127,13 +128,14 @@ export async function naiveRankOf({ db, board, userId }: { db: Db; board: string
   return row ? Number(row.rank) : null;
 }
 
-/** Takes the XP of days that left the 7- and 30-day windows out of those boards (idempotent). */
+/** Takes the XP of days that left the 7- and 30-day windows out of those boards (idempotent; db/functions/questline_expire_windows.sql). */
 export async function expireWindows({ db, today = new Date() }: { db: Db; today?: Date }) {
   const day = today.toISOString().slice(0, 10);
   const result = await db.execute(sql`select questline_expire_windows(${day}::date) as n`);
   return Number(rowsOf(result)[0]?.n ?? 0);
 }
 
+/** Shows or hides a member on every public board (db/functions/questline_set_leaderboard_visibility.sql). */
 export async function setLeaderboardVisibility({ db, userId, visible }: { db: Db; userId: string; visible: boolean }) {
   await db.execute(sql`select questline_set_leaderboard_visibility(${userId}, ${visible})`);
 }

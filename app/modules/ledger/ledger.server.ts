@@ -11,7 +11,7 @@ import type { Asset } from "./assets";
  * the platform has `treasury`, `onchain` (the world beyond the vault), `deposits_in_transit`
  * (seen on chain, not yet credited), `withdrawals_in_flight` (sent on chain, not yet confirmed)
  * and `fees`. Every movement is one journal entry whose lines sum to zero per asset, posted by
- * the SQL function `questline_post` in the caller's transaction (pass a transaction's handle as
+ * the SQL function `questline_post` (db/functions/questline_post.sql) in the caller's transaction (pass a transaction's handle as
  * `db` to tie a posting to other writes). Every posting carries an idempotency key: the same key
  * twice posts once. A member account never goes below zero: the database refuses it inside the
  * posting, whatever runs concurrently, and `InsufficientFunds` is thrown; nor does a project's
