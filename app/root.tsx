@@ -1,10 +1,12 @@
-import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "react-router";
+import { data, isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/root";
 import { StatusPage } from "~/components/status-page";
 import { ProgressBar } from "~/components/progress-bar";
 import { Toaster } from "~/components/ui/toaster";
 import { AppearanceProvider, useAppearance } from "~/hooks/use-appearance";
+import { useFlashToast } from "~/hooks/use-flash-toast";
 import { useAppName } from "~/lib/app-name";
+import { readFlash } from "~/lib/flash.server";
 import { appearanceFromCookie, systemAppearanceScript } from "~/lib/appearance";
 import { checkFormBody } from "~/lib/form-body.server";
 import { servicesContext } from "~/services/services.server";
@@ -32,23 +34,29 @@ export const middleware: Route.MiddlewareFunction[] = [
 export async function loader({ request, context }: Route.LoaderArgs) {
   const session = await getSession(context);
   const { env } = context.get(servicesContext);
-  return {
-    appName: env.APP_NAME,
-    appearance: appearanceFromCookie(request.headers.get("cookie")),
-    rememberedWallet: rememberedWallet(request.headers.get("cookie")),
-    nonce: context.get(nonceContext),
-    chains: context.get(servicesContext).chains.config,
-    user: session
-      ? {
-          id: session.user.id,
-          name: session.user.name,
-          email: session.user.email,
-          image: session.user.image ?? null,
-          username: (session.user.username as string | null | undefined) ?? null,
-          signInMethod: (session.session.signInMethod as string | null | undefined) ?? null,
-        }
-      : null,
-  };
+  // A message an action left for the page it redirected to (flash.server.ts): shown once, then cleared.
+  const { flash, headers } = readFlash(request, { appUrl: env.APP_URL });
+  return data(
+    {
+      flash,
+      appName: env.APP_NAME,
+      appearance: appearanceFromCookie(request.headers.get("cookie")),
+      rememberedWallet: rememberedWallet(request.headers.get("cookie")),
+      nonce: context.get(nonceContext),
+      chains: context.get(servicesContext).chains.config,
+      user: session
+        ? {
+            id: session.user.id,
+            name: session.user.name,
+            email: session.user.email,
+            image: session.user.image ?? null,
+            username: (session.user.username as string | null | undefined) ?? null,
+            signInMethod: (session.session.signInMethod as string | null | undefined) ?? null,
+          }
+        : null,
+    },
+    { headers },
+  );
 }
 
 export function useRootData() {
@@ -83,6 +91,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
 
 export default function App({ loaderData }: Route.ComponentProps) {
   const { dark } = useAppearance();
+  useFlashToast(loaderData.flash);
   return (
     <WalletProvider
       config={loaderData.chains}

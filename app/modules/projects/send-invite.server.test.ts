@@ -4,7 +4,7 @@ import { user } from "#db/schema/auth";
 import type { Database } from "~/lib/db.server";
 import { createLogger } from "~/lib/logger.server";
 import type { Mail, Mailer } from "~/modules/mail/mailer.server";
-import { flashCookie, readFlash } from "./flash.server";
+import { flashCookie, readFlash } from "~/lib/flash.server";
 import { inviteByToken, revokeInvite } from "./invites.server";
 import { projectSchema } from "./project.schema";
 import { createProject, type Project } from "./projects.server";

@@ -8,7 +8,6 @@ import { ProgressMeter } from "~/components/campaigns/progress-meter";
 import { ProjectCrumb } from "~/components/campaigns/project-crumb";
 import { XpRewardCard } from "~/components/campaigns/reward-card";
 import { RewardPools } from "~/components/campaigns/reward-pools";
-import { useSavedToast } from "~/components/campaigns/use-saved-toast";
 import { PageHeader } from "~/components/page-header";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
@@ -61,13 +60,6 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 export default function CampaignShow({ loaderData }: Route.ComponentProps) {
   const { project, campaign, now, tasks, progress, reward, pools, canManage, canManageRewards, canReview } = loaderData;
   const location = useLocation();
-  useSavedToast({
-    created: "Campaign created",
-    updated: "Campaign saved",
-    "reward-created": "Reward created",
-    "reward-updated": "Reward saved",
-    "reward-deleted": "Reward deleted",
-  });
   const ids = { project: project.slug, campaign: campaign.slug };
   const ended = campaign.status === "ended";
   const manageRewards = canManageRewards && !ended;

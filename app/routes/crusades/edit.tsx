@@ -1,10 +1,11 @@
-import { data, redirect, useActionData, useNavigation } from "react-router";
+import { data, useActionData, useNavigation } from "react-router";
 import type { Route } from "./+types/edit";
 import { ProjectCrumb } from "~/components/campaigns/project-crumb";
 import { CrusadeForm } from "~/components/crusades/crusade-form";
 import { PageHeader } from "~/components/page-header";
 import type { FieldErrors } from "~/lib/forms";
 import { pageTitle } from "~/lib/meta";
+import { redirectWithToast } from "~/lib/flash.server";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
 import { requireUser } from "~/modules/auth/session.server";
@@ -39,7 +40,9 @@ export async function action(args: Route.ActionArgs) {
   if (!form.ok) return data<ActionData>({ errors: form.errors, values }, { status: 400 });
   const saved = await saveCrusade({ db, projectId: project.id, crusadeId: crusade.id, input: form.data });
   if (!saved.ok) return data<ActionData>({ errors: { [saved.field]: saved.error }, values }, { status: 400 });
-  throw redirect(route("crusades.show", { project: project.slug, crusade: saved.value.slug, saved: "updated" }));
+  throw redirectWithToast(route("crusades.show", { project: project.slug, crusade: saved.value.slug }), "Crusade saved", {
+    appUrl: args.context.get(servicesContext).env.APP_URL,
+  });
 }
 
 export default function EditCrusade({ loaderData: { project, crusade, taskIds, tasks } }: Route.ComponentProps) {

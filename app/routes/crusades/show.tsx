@@ -3,7 +3,6 @@ import { Link, useLocation } from "react-router";
 import type { Route } from "./+types/show";
 import { ProgressMeter } from "~/components/campaigns/progress-meter";
 import { ProjectCrumb } from "~/components/campaigns/project-crumb";
-import { useSavedToast } from "~/components/campaigns/use-saved-toast";
 import { CrusadeSteps } from "~/components/crusades/crusade-steps";
 import { EmptyState } from "~/components/empty-state";
 import { PageHeader } from "~/components/page-header";
@@ -53,7 +52,6 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 export default function CrusadeShow({ loaderData }: Route.ComponentProps) {
   const { project, crusade, signedIn, team, canManage, canReview, steps } = loaderData;
   const location = useLocation();
-  useSavedToast({ created: "Crusade created", updated: "Crusade saved" });
   const done = steps.filter((s) => s.state === "done").length;
   const xp = steps.reduce((sum, s) => sum + s.task.xp, 0);
   const complete = steps.length > 0 && done === steps.length;

@@ -1,4 +1,4 @@
-import { data, redirect, useActionData } from "react-router";
+import { data, useActionData } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/accept";
 import { type AnswerActionData } from "~/components/projects/invitations-card";
@@ -7,7 +7,7 @@ import { pageTitle } from "~/lib/meta";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
 import { getSession, requireUser } from "~/modules/auth/session.server";
-import { flashCookie } from "~/modules/projects/flash.server";
+import { redirectWithToast } from "~/lib/flash.server";
 import { answerInvite, inviteByToken, inviteState } from "~/modules/projects/invites.server";
 import { projectBySlug } from "~/modules/projects/projects.server";
 
@@ -55,8 +55,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!result.ok) return data<AnswerActionData>(result, { status: 400 });
   if (!accept) return data<AnswerActionData>({ ok: true, declined: true });
   const project = await projectBySlug({ db: database.db, slug: result.projectSlug });
-  throw redirect(route("projects.show", { project: result.projectSlug }), {
-    headers: { "set-cookie": flashCookie(`You joined the team of ${project?.name ?? "this project"}`, { appUrl: env.APP_URL }) },
+  throw redirectWithToast(route("projects.show", { project: result.projectSlug }), `You joined the team of ${project?.name ?? "this project"}`, {
+    appUrl: env.APP_URL,
   });
 }
 

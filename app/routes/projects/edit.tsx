@@ -1,4 +1,4 @@
-import { data, redirect, useActionData } from "react-router";
+import { data, useActionData } from "react-router";
 import type { Route } from "./+types/edit";
 import { PageHeader } from "~/components/page-header";
 import { ProjectForm, projectFormImages, projectFormValues, type ProjectFormValues } from "~/components/projects/project-form";
@@ -7,7 +7,7 @@ import { pageTitle } from "~/lib/meta";
 import { route } from "~/lib/routes";
 import { servicesContext, type Services } from "~/services/services.server";
 import { requireUser } from "~/modules/auth/session.server";
-import { flashCookie } from "~/modules/projects/flash.server";
+import { redirectWithToast } from "~/lib/flash.server";
 import { authorize } from "~/modules/projects/permissions.server";
 import { projectSchema } from "~/modules/projects/project.schema";
 import { listCategories, projectBySlug } from "~/modules/projects/projects.server";
@@ -53,9 +53,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     images: projectFormImages(formData),
   });
   if (!saved.ok) return data<ActionData>({ errors: saved.errors, values }, { status: 400 });
-  throw redirect(route("projects.show", { project: saved.project }), {
-    headers: { "set-cookie": flashCookie("Project saved", { appUrl: services.env.APP_URL }) },
-  });
+  throw redirectWithToast(route("projects.show", { project: saved.project }), "Project saved", { appUrl: services.env.APP_URL });
 }
 
 export default function EditProject({ loaderData: { project, categories } }: Route.ComponentProps) {

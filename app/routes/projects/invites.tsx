@@ -1,5 +1,5 @@
 import { ArrowLeft } from "lucide-react";
-import { data, Link, redirect } from "react-router";
+import { data, Link } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/invites";
 import { PageHeader } from "~/components/page-header";
@@ -13,7 +13,7 @@ import { pageTitle } from "~/lib/meta";
 import { route } from "~/lib/routes";
 import { servicesContext, type Services } from "~/services/services.server";
 import { requireUser } from "~/modules/auth/session.server";
-import { flashCookie } from "~/modules/projects/flash.server";
+import { redirectWithToast } from "~/lib/flash.server";
 import { inviteState, listProjectInvites, revokeInvite } from "~/modules/projects/invites.server";
 import { authorize, can, canGrant, ROLES, type ProjectAction } from "~/modules/projects/permissions.server";
 import { inviteSchema } from "~/modules/projects/project.schema";
@@ -110,9 +110,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     await allow("team.view");
     const left = await changeTeamRole({ db, projectId: project.id, userId: user.id, role: null });
     if (!left.ok) return reply({ intent, id, ok: false, error: left.error }, 400);
-    throw redirect(route("projects.show", { project }), {
-      headers: { "set-cookie": flashCookie(`You left the team of ${project.name}`, { appUrl: env.APP_URL }) },
-    });
+    throw redirectWithToast(route("projects.show", { project }), `You left the team of ${project.name}`, { appUrl: env.APP_URL });
   }
   if (intent === "role" || intent === "remove") {
     await allow("team.manage");

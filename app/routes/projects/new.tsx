@@ -1,4 +1,4 @@
-import { data, redirect, useActionData } from "react-router";
+import { data, useActionData } from "react-router";
 import type { Route } from "./+types/new";
 import { PageHeader } from "~/components/page-header";
 import { ProjectForm, projectFormImages, projectFormValues, type ProjectFormValues } from "~/components/projects/project-form";
@@ -7,7 +7,7 @@ import { pageTitle } from "~/lib/meta";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
 import { requireUser } from "~/modules/auth/session.server";
-import { flashCookie } from "~/modules/projects/flash.server";
+import { redirectWithToast } from "~/lib/flash.server";
 import { projectSchema } from "~/modules/projects/project.schema";
 import { listCategories } from "~/modules/projects/projects.server";
 import { saveProject } from "~/modules/projects/save-project.server";
@@ -42,8 +42,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     images: projectFormImages(formData),
   });
   if (!saved.ok) return data<ActionData>({ errors: saved.errors, values }, { status: 400 });
-  throw redirect(route("projects.show", { project: saved.project }), {
-    headers: { "set-cookie": flashCookie(`${saved.project.name} is created. Invite your team and add tasks.`, { appUrl: env.APP_URL }) },
+  throw redirectWithToast(route("projects.show", { project: saved.project }), `${saved.project.name} is created. Invite your team and add tasks.`, {
+    appUrl: env.APP_URL,
   });
 }
 

@@ -1,9 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { data, redirect } from "react-router";
+import { data } from "react-router";
 import type { Route } from "./+types/rewards";
 import { ProjectCrumb } from "~/components/campaigns/project-crumb";
 import { PageHeader } from "~/components/page-header";
-import { useFlashToast } from "~/components/projects/use-flash-toast";
 import { FundProject, ProjectDeposit, ProjectPools, TreasuryCard } from "~/components/rewards/project-rewards";
 import { parseForm } from "~/lib/forms";
 import { pageTitle } from "~/lib/meta";
@@ -12,7 +11,7 @@ import { servicesContext } from "~/services/services.server";
 import { getSession, requireUser } from "~/modules/auth/session.server";
 import { formatAmount } from "~/modules/chain/amounts";
 import { loadTokenScreen, readVault } from "~/modules/chain/token-reads.server";
-import { flashCookie, readFlash } from "~/modules/projects/flash.server";
+import { redirectWithToast } from "~/lib/flash.server";
 import { fundProject, fundSchema, projectRewards } from "~/modules/rewards/treasury.server";
 import { projectPage } from "~/modules/tasks/quest-pages.server";
 
@@ -27,18 +26,13 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = (await getSession(context))?.user ?? null;
   const { project, role } = await projectPage({ db, slug: params.project, userId: user?.id ?? null });
   const rewards = await projectRewards({ db, projectId: project.id, viewerRole: role, viewerId: user?.id ?? null });
-  const { flash, headers } = readFlash(request, { appUrl: services.env.APP_URL });
   const chain = rewards.manages ? await loadTokenScreen(services, request, readVault) : null;
-  return data(
-    {
-      project: { slug: project.slug, name: project.name },
-      ...rewards,
-      chain: chain && chain.ok ? chain : null,
-      requestKey: randomUUID(),
-      flash,
-    },
-    { headers },
-  );
+  return {
+    project: { slug: project.slug, name: project.name },
+    ...rewards,
+    chain: chain && chain.ok ? chain : null,
+    requestKey: randomUUID(),
+  };
 }
 
 /** Fund: an owner or admin sends tokens from their available balance to the project's treasury. */
@@ -53,12 +47,11 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (!funded.ok) return data({ errors: { [funded.field]: funded.error } }, { status: 400 });
   const [symbol] = form.data.asset.split(":");
   const message = `Sent ${formatAmount(form.data.amount)} ${symbol} to the treasury of ${project.name}`;
-  throw redirect(route("projects.rewards", { project: project.slug }), { headers: { "set-cookie": flashCookie(message, { appUrl: services.env.APP_URL }) } });
+  throw redirectWithToast(route("projects.rewards", { project: project.slug }), message, { appUrl: services.env.APP_URL });
 }
 
 export default function ProjectRewards({ loaderData, actionData }: Route.ComponentProps) {
-  const { project, pools, manages, treasury, own, depositRef, chain, requestKey, flash } = loaderData;
-  useFlashToast(flash);
+  const { project, pools, manages, treasury, own, depositRef, chain, requestKey } = loaderData;
   return (
     <>
       <ProjectCrumb project={project} trail={[]} />

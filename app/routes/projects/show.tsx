@@ -3,13 +3,11 @@ import type { Route } from "./+types/show";
 import { ProjectHeader, ProjectRewardsLink, ToReviewLink } from "~/components/projects/project-header";
 import { CampaignList, CrusadeList, Section, TopMembers } from "~/components/projects/project-sections";
 import { TeamPanel } from "~/components/projects/team-panel";
-import { useFlashToast } from "~/components/projects/use-flash-toast";
 import { pageTitle } from "~/lib/meta";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
 import { getSession } from "~/modules/auth/session.server";
 import { boardKey, boardPage } from "~/modules/leaderboards/leaderboards.server";
-import { readFlash } from "~/modules/projects/flash.server";
 import { can, roleIn } from "~/modules/projects/permissions.server";
 import { projectBySlug } from "~/modules/projects/projects.server";
 import { listCampaigns, listCrusades } from "~/modules/tasks/campaigns.server";
@@ -29,8 +27,8 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
   ];
 }
 
-export async function loader({ request, context, params }: Route.LoaderArgs) {
-  const { database, env } = context.get(servicesContext);
+export async function loader({ context, params }: Route.LoaderArgs) {
+  const { database } = context.get(servicesContext);
   const db = database.db;
   const project = await projectBySlug({ db, slug: params.project });
   if (!project) throw data("Not found", { status: 404 });
@@ -45,34 +43,28 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     team ? listCampaigns({ db, projectId: project.id, withDrafts: true, limit: 20 }) : Promise.resolve([]),
     reviewer ? pendingReviewCount({ db, projectId: project.id }) : Promise.resolve(null),
   ]);
-  const { flash, headers } = readFlash(request, { appUrl: env.APP_URL });
   const { createdBy: _createdBy, ...shown } = project;
-  return data(
-    {
-      project: shown,
-      userId,
-      role,
-      can: {
-        edit: can(role, "project.edit"),
-        team: can(role, "team.view"),
-        quests: can(role, "quests.manage"),
-        review: reviewer,
-      },
-      toReview,
-      live,
-      drafts: teamCampaigns.filter((c) => c.status === "draft"),
-      reviewCampaigns: reviewer ? teamCampaigns.filter((c) => c.status !== "draft") : [],
-      crusades,
-      top,
-      flash,
+  return {
+    project: shown,
+    userId,
+    role,
+    can: {
+      edit: can(role, "project.edit"),
+      team: can(role, "team.view"),
+      quests: can(role, "quests.manage"),
+      review: reviewer,
     },
-    { headers },
-  );
+    toReview,
+    live,
+    drafts: teamCampaigns.filter((c) => c.status === "draft"),
+    reviewCampaigns: reviewer ? teamCampaigns.filter((c) => c.status !== "draft") : [],
+    crusades,
+    top,
+  };
 }
 
 export default function ProjectShow({ loaderData }: Route.ComponentProps) {
-  const { project, userId, role, live, drafts, reviewCampaigns, crusades, top, flash, toReview } = loaderData;
-  useFlashToast(flash);
+  const { project, userId, role, live, drafts, reviewCampaigns, crusades, top, toReview } = loaderData;
   const slug = project.slug;
   return (
     <>

@@ -1,7 +1,8 @@
-import { data, redirect } from "react-router";
+import { data } from "react-router";
 import type { Route } from "./+types/edit";
 import { RewardPoolScreen, type RewardActionData } from "~/components/campaigns/reward-pool-screen";
 import { pageTitle } from "~/lib/meta";
+import { redirectWithToast } from "~/lib/flash.server";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
 import { requireUser } from "~/modules/auth/session.server";
@@ -36,11 +37,12 @@ export async function loader(args: Route.LoaderArgs) {
 export async function action(args: Route.ActionArgs) {
   const { db, services, user, project, campaign, pool } = await page(args);
   const formData = await args.request.formData();
-  const back = (saved: string) => redirect(route("campaigns.show", { project: project.slug, campaign: campaign.slug, saved }));
+  const back = (message: string) =>
+    redirectWithToast(route("campaigns.show", { project: project.slug, campaign: campaign.slug }), message, { appUrl: services.env.APP_URL });
   if (formData.get("intent") === "delete") {
     const deleted = await deleteRewardPool({ db, campaignId: campaign.id, poolId: pool.id, actorId: user.id });
     if (!deleted.ok) return data<RewardActionData>({ errors: { form: deleted.error } }, { status: 400 });
-    throw back("reward-deleted");
+    throw back("Reward deleted");
   }
   const { values, form } = parseRewardForm(formData);
   if (!form.ok) return data<RewardActionData>({ errors: form.errors, values }, { status: 400 });
@@ -53,7 +55,7 @@ export async function action(args: Route.ActionArgs) {
     raffleChainId: raffleChainIdOf(services),
   });
   if (!saved.ok) return data<RewardActionData>({ errors: { [saved.field]: saved.error }, values }, { status: 400 });
-  throw back("reward-updated");
+  throw back("Reward saved");
 }
 
 export default function EditReward({ loaderData: { project, campaign, values, closed, treasury } }: Route.ComponentProps) {

@@ -1,7 +1,8 @@
-import { data, redirect } from "react-router";
+import { data } from "react-router";
 import type { Route } from "./+types/new";
 import { RewardPoolScreen, type RewardActionData } from "~/components/campaigns/reward-pool-screen";
 import { pageTitle } from "~/lib/meta";
+import { redirectWithToast } from "~/lib/flash.server";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
 import { requireUser } from "~/modules/auth/session.server";
@@ -32,7 +33,7 @@ export async function action(args: Route.ActionArgs) {
   if (!form.ok) return data<RewardActionData>({ errors: form.errors, values }, { status: 400 });
   const saved = await createRewardPool({ db, campaignId: campaign.id, actorId: user.id, input: form.data, raffleChainId: raffleChainIdOf(services) });
   if (!saved.ok) return data<RewardActionData>({ errors: { [saved.field]: saved.error }, values }, { status: 400 });
-  throw redirect(route("campaigns.show", { project: project.slug, campaign: campaign.slug, saved: "reward-created" }));
+  throw redirectWithToast(route("campaigns.show", { project: project.slug, campaign: campaign.slug }), "Reward created", { appUrl: services.env.APP_URL });
 }
 
 export default function NewReward({ loaderData: { project, campaign, ended, treasury } }: Route.ComponentProps) {

@@ -1,8 +1,9 @@
-import { data, redirect, useActionData } from "react-router";
+import { data, useActionData } from "react-router";
 import type { Route } from "./+types/edit";
 import { PageHeader } from "~/components/page-header";
 import { TaskForm } from "~/components/tasks/task-form";
 import { pageTitle } from "~/lib/meta";
+import { redirectWithToast } from "~/lib/flash.server";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
 import { requireUser } from "~/modules/auth/session.server";
@@ -41,7 +42,7 @@ export async function action(args: Route.ActionArgs) {
   if (!form.ok) return data({ errors: form.errors, values: form.values }, { status: 400 });
   const saved = await saveTask({ db: services.database.db, projectId: project.id, taskId: task.id, input: form.input });
   if (!saved.ok) return data({ errors: { [saved.field]: saved.error }, values: form.values }, { status: 400 });
-  return redirect(route("tasks.show", { task: task.id, saved: "updated" }));
+  return redirectWithToast(route("tasks.show", { task: task.id }), "Task saved", { appUrl: services.env.APP_URL });
 }
 
 export default function EditTask({ loaderData: { task, project, values, types, campaigns, networks } }: Route.ComponentProps) {

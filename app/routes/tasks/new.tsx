@@ -1,8 +1,9 @@
-import { data, redirect, useActionData } from "react-router";
+import { data, useActionData } from "react-router";
 import type { Route } from "./+types/new";
 import { PageHeader } from "~/components/page-header";
 import { TaskForm } from "~/components/tasks/task-form";
 import { pageTitle } from "~/lib/meta";
+import { redirectWithToast } from "~/lib/flash.server";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
 import { requireUser } from "~/modules/auth/session.server";
@@ -40,7 +41,7 @@ export async function action(args: Route.ActionArgs) {
   if (!form.ok) return data({ errors: form.errors, values: form.values }, { status: 400 });
   const saved = await saveTask({ db: services.database.db, projectId: project.id, input: form.input });
   if (!saved.ok) return data({ errors: { [saved.field]: saved.error }, values: form.values }, { status: 400 });
-  return redirect(route("tasks.show", { task: saved.task.id, saved: "created" }));
+  return redirectWithToast(route("tasks.show", { task: saved.task.id }), "Task created", { appUrl: services.env.APP_URL });
 }
 
 export default function NewTask({ loaderData: { project, values, types, campaigns, networks } }: Route.ComponentProps) {

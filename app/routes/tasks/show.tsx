@@ -1,6 +1,6 @@
 import { Pencil, Trophy } from "lucide-react";
 import { useEffect } from "react";
-import { data, Link, useActionData, useLocation, useNavigate, useSearchParams } from "react-router";
+import { data, Link, useActionData, useLocation } from "react-router";
 import { toast } from "~/components/ui/toaster";
 import type { Route } from "./+types/show";
 import { PageHeader } from "~/components/page-header";
@@ -65,24 +65,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   return data(outcome, { status: outcome.ok ? 200 : 400 });
 }
 
-/** After a save on the edit screens (`?saved=`), a toast, then the address without it. */
-function useSavedToast() {
-  const [params] = useSearchParams();
-  const navigate = useNavigate();
-  const location = useLocation();
-  const saved = params.get("saved");
-  useEffect(() => {
-    if (!saved) return;
-    toast.success(saved === "created" ? "Task created" : "Task saved", { id: "task-saved" });
-    void navigate(location.pathname, { replace: true, preventScrollReset: true });
-  }, [saved, navigate, location.pathname]);
-}
-
 export default function TaskShow({ loaderData }: Route.ComponentProps) {
   const { task, project, brief, campaign, crusade, state, block, signedIn, team } = loaderData;
   const outcome = useActionData<typeof action>();
   const location = useLocation();
-  useSavedToast();
 
   useEffect(() => {
     if (outcome?.ok && outcome.status === "approved") toast.success(`+${outcome.xpAwarded.toLocaleString("en")} XP`, { description: task.title });

@@ -1,8 +1,10 @@
 import { randomBytes } from "node:crypto";
+import { redirect } from "react-router";
 
 /**
- * A one-time message carried across a redirect ("Project created"), shown as a toast by the page
- * the member lands on. It lives in a short cookie that the reading loader clears.
+ * A one-time message carried across a redirect ("Project created"), shown as a toast on the page
+ * the member lands on: the one way an action's outcome reaches the toaster after a redirect. It
+ * lives in a short cookie that the root loader reads and clears.
  */
 const FLASH_COOKIE = "flash";
 const MAX_AGE = 60;
@@ -30,4 +32,11 @@ export function readFlash(request: Request, { appUrl }: { appUrl: string }): { f
   }
   const clear = { "set-cookie": `${FLASH_COOKIE}=; Max-Age=0; ${attributes(appUrl)}` };
   return { flash: message ? { id: randomBytes(6).toString("hex"), message } : null, headers: clear };
+}
+
+/** A redirect after which the page the member lands on says `message` in a toast. */
+export function redirectWithToast(url: string, message: string, { appUrl, headers }: { appUrl: string; headers?: HeadersInit }) {
+  const all = new Headers(headers);
+  all.append("set-cookie", flashCookie(message, { appUrl }));
+  return redirect(url, { headers: all });
 }
