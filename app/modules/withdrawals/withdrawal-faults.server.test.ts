@@ -6,7 +6,7 @@ import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import pg from "pg";
 import { parseEther } from "viem";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { journalEntry, withdrawal } from "#db/schema/ledger";
 import { DEV_ADDRESSES } from "#contracts/dev-accounts";
 import { openDatabase, rowsOf, type Database, type Db } from "~/lib/db.server";
@@ -41,7 +41,14 @@ afterAll(async () => {
   await Promise.all([database.close(), node.stop()]);
 });
 
-const job = (db: Db, chain: WithdrawalChain) => processWithdrawals({ db, chains: new Map([[31337, chain]]), onError: (id, err) => console.error(id, err) });
+/** What the job reported as failed steps during the current test: a test that expects some takes them. */
+const jobErrors: { id: string; error: unknown }[] = [];
+const takeJobErrors = () => jobErrors.splice(0);
+afterEach(() => {
+  expect(takeJobErrors(), "the job reported errors this test did not expect").toEqual([]);
+});
+const job = (db: Db, chain: WithdrawalChain) =>
+  processWithdrawals({ db, chains: new Map([[31337, chain]]), onError: (id, error) => void jobErrors.push({ id, error }) });
 const rowOf = async (db: Db, id: string) => (await db.select().from(withdrawal).where(eq(withdrawal.id, id)))[0]!;
 
 async function requested(db: Db, userId: string, to: `0x${string}`, amount: bigint, requestKey?: string) {

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { parseEther, parseGwei } from "viem";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { withdrawal } from "#db/schema/ledger";
 import type { Database } from "~/lib/db.server";
 import { startLocalChain, type LocalChain } from "~/lib/local-chain.server";
@@ -28,7 +28,13 @@ afterAll(async () => {
   await Promise.all([database.close(), node.stop()]);
 });
 
-const run = (chains = new Map([[31337, chain]])) => processWithdrawals({ db: database.db, chains, onError: (id, err) => console.error(id, err) });
+/** What the job reported as failed steps during the current test: a test that expects some takes them. */
+const jobErrors: { id: string; error: unknown }[] = [];
+const takeJobErrors = () => jobErrors.splice(0);
+afterEach(() => {
+  expect(takeJobErrors(), "the job reported errors this test did not expect").toEqual([]);
+});
+const run = (chains = new Map([[31337, chain]])) => processWithdrawals({ db: database.db, chains, onError: (id, error) => void jobErrors.push({ id, error }) });
 const rowOf = async (id: string) => (await database.db.select().from(withdrawal).where(eq(withdrawal.id, id)))[0]!;
 const balance = async (userId: string) => (await balanceOf({ db: database.db, userId, asset: Q }))[0];
 const platform = (name: "withdrawals_in_flight" | "onchain" | "fees") => platformBalance({ db: database.db, name, asset: Q });
