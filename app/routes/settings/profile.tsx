@@ -1,13 +1,7 @@
-import { useEffect, useRef } from "react";
-import { data, Form, useActionData, useNavigation } from "react-router";
+import { useEffect } from "react";
+import { data, useActionData, useNavigation } from "react-router";
 import { toast } from "~/components/ui/toaster";
 import type { Route } from "./+types/profile";
-import { UserAvatar } from "~/components/ui/avatar";
-import { Button } from "~/components/ui/button";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
-import { Field, fieldProps } from "~/components/ui/field";
-import { ImageInput } from "~/components/ui/image-input";
-import { Input } from "~/components/ui/input";
 import { parseForm } from "~/lib/forms";
 import { pageTitle } from "~/lib/meta";
 import { servicesContext } from "~/services/services.server";
@@ -18,6 +12,7 @@ import { emailChangeCodeSchema, emailChangeSchema, profileSchema } from "~/modul
 import { getProfile, updateProfile } from "~/modules/users/profile.server";
 import { listWallets } from "~/modules/wallets/wallets.server";
 import { LinkedWallets } from "~/components/settings/linked-wallets";
+import { EmailCard, ProfileCard, type ProfileActionData } from "~/components/settings/profile-cards";
 
 export function meta({ matches }: Route.MetaArgs) {
   return [{ title: pageTitle(matches[0].loaderData.appName, "Profile") }];
@@ -32,12 +27,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { profile, wallets: wallets.map(({ address, chainIds, isPrimary }) => ({ address, chainIds, isPrimary })) };
 }
 
-type Errors = Record<string, string>;
-type ActionData =
-  | { intent: "profile"; errors?: Errors; values?: Record<string, string>; saved?: boolean }
-  | { intent: "email-request"; errors?: Errors; newEmail?: string; sent?: boolean }
-  | { intent: "email-confirm"; errors?: Errors; newEmail: string; changed?: boolean }
-  | { intent: "unlink-wallet"; error?: string; unlinked?: boolean };
+type ActionData = ProfileActionData;
 
 export async function action({ request, context }: Route.ActionArgs) {
   const services = context.get(servicesContext);
@@ -72,7 +62,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const values = { name: String(formData.get("name") ?? ""), username: String(formData.get("username") ?? "") };
   const form = parseForm(profileSchema, formData);
   const avatar = formData.get("avatar");
-  const errors: Errors = form.ok ? {} : { ...form.errors };
+  const errors: Record<string, string> = form.ok ? {} : { ...form.errors };
   let image: string | undefined;
   if (form.ok && avatar instanceof File && avatar.size > 0) {
     const saved = await saveAvatar({ dataDir: services.env.DATA_DIR, userId: user.id, file: avatar });
@@ -91,17 +81,13 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function ProfileSettings({ loaderData: { profile, wallets } }: Route.ComponentProps) {
-  const actionData = useActionData<ActionData>();
+  const actionData = useActionData<ProfileActionData>();
   const navigation = useNavigation();
   const submitting = navigation.state === "submitting" ? navigation.formData?.get("intent") : null;
   const profileResult = actionData?.intent === "profile" ? actionData : undefined;
-  const errors = profileResult?.errors ?? {};
-  const values = profileResult?.values;
   const emailRequest = actionData?.intent === "email-request" ? actionData : undefined;
   const emailConfirm = actionData?.intent === "email-confirm" ? actionData : undefined;
   const unlink = actionData?.intent === "unlink-wallet" ? actionData : undefined;
-  const pendingEmail = (emailRequest?.sent && emailRequest.newEmail) || (emailConfirm && !emailConfirm.changed ? emailConfirm.newEmail : undefined);
-  const profileForm = useRef<HTMLFormElement>(null);
 
   useEffect(() => {
     if (profileResult?.saved) toast.success("Profile saved");
@@ -112,86 +98,8 @@ export default function ProfileSettings({ loaderData: { profile, wallets } }: Ro
 
   return (
     <div className="grid gap-6">
-      <Card>
-        <CardHeader>
-          <CardTitle>Profile</CardTitle>
-          <CardDescription>How other members see you.</CardDescription>
-        </CardHeader>
-        <CardContent>
-          <Form method="post" encType="multipart/form-data" className="grid gap-5" ref={profileForm} noValidate>
-            <input type="hidden" name="intent" value="profile" />
-            <div className="flex items-center gap-4">
-              <UserAvatar name={profile.name || profile.email || "?"} image={profile.image} className="size-16 text-lg" />
-              <div className="grid flex-1 gap-2">
-                <ImageInput id="avatar" label="Avatar" hint="PNG, JPEG, GIF or WebP, up to 2 MB." error={errors.avatar} />
-              </div>
-            </div>
-            <Field id="name" label="Display name" error={errors.name}>
-              <Input {...fieldProps("name", errors.name)} defaultValue={values?.name ?? profile.name} autoComplete="nickname" maxLength={50} />
-            </Field>
-            <Field id="username" label="Username" hint="3–30 letters, digits or underscores. Unique on Questline." error={errors.username}>
-              <Input
-                {...fieldProps("username", errors.username)}
-                defaultValue={values?.username ?? profile.username ?? ""}
-                autoComplete="username"
-                autoCapitalize="none"
-                spellCheck={false}
-              />
-            </Field>
-            <Button type="submit" className="w-fit" pending={submitting === "profile"}>
-              Save profile
-            </Button>
-          </Form>
-        </CardContent>
-      </Card>
-
-      <Card>
-        <CardHeader>
-          <CardTitle>E-mail</CardTitle>
-          <CardDescription>
-            {profile.email ? (
-              <>
-                You sign in with <strong className="text-foreground wrap-anywhere">{profile.email}</strong>. To change it, we send a code to the new address.
-              </>
-            ) : (
-              "Add an e-mail to sign in without your wallet. We send a code to confirm it."
-            )}
-          </CardDescription>
-        </CardHeader>
-        <CardContent>
-          {pendingEmail ? (
-            <Form method="post" className="grid gap-4" key="confirm" noValidate>
-              <input type="hidden" name="intent" value="email-confirm" />
-              <input type="hidden" name="newEmail" value={pendingEmail} />
-              <Field id="code" label={`Code sent to ${pendingEmail}`} error={emailConfirm?.errors?.code}>
-                <Input
-                  {...fieldProps("code", emailConfirm?.errors?.code)}
-                  inputMode="numeric"
-                  autoComplete="one-time-code"
-                  maxLength={6}
-                  className="max-w-40 tracking-[0.4em]"
-                />
-              </Field>
-              <div className="flex flex-wrap gap-2">
-                <Button type="submit" pending={submitting === "email-confirm"}>
-                  Confirm new e-mail
-                </Button>
-              </div>
-            </Form>
-          ) : (
-            <Form method="post" className="grid gap-4" key="request" noValidate>
-              <input type="hidden" name="intent" value="email-request" />
-              <Field id="newEmail" label="New e-mail" error={emailRequest?.errors?.newEmail}>
-                <Input {...fieldProps("newEmail", emailRequest?.errors?.newEmail)} type="email" autoComplete="email" />
-              </Field>
-              <Button type="submit" variant="outline" className="w-fit" pending={submitting === "email-request"}>
-                Send code
-              </Button>
-            </Form>
-          )}
-        </CardContent>
-      </Card>
-
+      <ProfileCard profile={profile} result={profileResult} pending={submitting === "profile"} />
+      <EmailCard email={profile.email} request={emailRequest} confirm={emailConfirm} submitting={submitting} />
       <LinkedWallets wallets={wallets} error={unlink?.error} />
     </div>
   );
