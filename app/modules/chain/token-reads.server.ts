@@ -6,6 +6,7 @@ import { LOCAL_CHAIN_ID } from "~/wallet/local-chain-id";
 import { CHAIN_NAMES, NATIVE_SYMBOLS } from "~/wallet/chains";
 import { rememberedWallet } from "~/wallet/remembered-wallet";
 import type { ContractAddresses } from "./contract-addresses.server";
+import type { SaleReading, TokenScreen } from "./token-screens";
 
 /** The chain a token screen shows: `?chain=` when Questline has contracts there, else the local chain, else the first one. */
 function pickChain(services: Pick<Services, "contracts" | "chains">, requested: string | null) {
@@ -34,7 +35,7 @@ export async function loadTokenScreen<T>(
   services: Pick<Services, "contracts" | "chains" | "logger">,
   request: Request,
   read: (input: { transport: Transport; contracts: ContractAddresses; account: Address | null }) => Promise<T>,
-) {
+): Promise<TokenScreen<T>> {
   const url = new URL(request.url);
   const remembered = rememberedWallet(request.headers.get("cookie"));
   const chain = pickChain(services, url.searchParams.get("chain") ?? (remembered ? String(remembered.chainId) : null));
@@ -84,7 +85,15 @@ export async function readMint({ transport, contracts, account }: { transport: T
   return { token: contracts.QuestToken, symbol, open, price: s(price), walletCap: s(walletCap), totalSupply: s(totalSupply), cap: s(cap), member };
 }
 
-export async function readSale({ transport, contracts, account }: { transport: Transport; contracts: ContractAddresses; account: Address | null }) {
+export async function readSale({
+  transport,
+  contracts,
+  account,
+}: {
+  transport: Transport;
+  contracts: ContractAddresses;
+  account: Address | null;
+}): Promise<SaleReading> {
   const c = client(transport);
   const sale = { address: contracts.TokenSale, abi: tokenSaleAbi } as const;
   const [symbol, price, startTime, endTime, hardCap, walletCap, sold, block] = await Promise.all([
@@ -113,7 +122,6 @@ export async function readSale({ transport, contracts, account }: { transport: T
     hardCap: s(hardCap),
     walletCap: s(walletCap),
     sold: s(sold),
-    /** The chain's own clock (its latest block), which may run ahead of ours (a test chain). */
     chainTime: Number(block.timestamp),
     member,
   };
