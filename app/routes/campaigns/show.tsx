@@ -1,16 +1,13 @@
-import { ClipboardCheck, Pencil, Plus, Trophy } from "lucide-react";
-import { Link, useLocation } from "react-router";
+import { useLocation } from "react-router";
 import type { Route } from "./+types/show";
+import { CampaignActions, CampaignProgress } from "~/components/campaigns/campaign-header";
 import { CampaignStatusBadge, countdown } from "~/components/campaigns/campaign-status";
 import { CampaignTasks } from "~/components/campaigns/campaign-tasks";
 import { LocalTime } from "~/components/campaigns/local-time";
-import { ProgressMeter } from "~/components/campaigns/progress-meter";
 import { ProjectCrumb } from "~/components/campaigns/project-crumb";
 import { XpRewardCard } from "~/components/campaigns/reward-card";
 import { RewardPools } from "~/components/campaigns/reward-pools";
 import { PageHeader } from "~/components/page-header";
-import { Button } from "~/components/ui/button";
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { pageTitle } from "~/lib/meta";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
@@ -79,36 +76,7 @@ export default function CampaignShow({ loaderData }: Route.ComponentProps) {
             {when && <span className="font-medium text-foreground">{when}</span>}
           </span>
         }
-        actions={
-          <div className="flex flex-wrap gap-2">
-            <Button asChild variant="outline">
-              <Link to={route("campaigns.leaderboard", ids)}>
-                <Trophy /> Leaderboard
-              </Link>
-            </Button>
-            {canReview && (
-              <Button asChild variant="outline">
-                <Link to={route("campaigns.submissions", ids)}>
-                  <ClipboardCheck /> Submissions
-                </Link>
-              </Button>
-            )}
-            {canManage && (
-              <Button asChild variant="outline">
-                <Link to={route("campaigns.edit", ids)}>
-                  <Pencil /> Edit
-                </Link>
-              </Button>
-            )}
-            {addTask && (
-              <Button asChild>
-                <Link to={addTask}>
-                  <Plus /> Add task
-                </Link>
-              </Button>
-            )}
-          </div>
-        }
+        actions={<CampaignActions ids={ids} canReview={canReview} canManage={canManage} addTask={addTask} />}
       />
       <div className="grid gap-6 lg:grid-cols-3">
         <div className="grid content-start gap-6 lg:col-span-2">
@@ -127,21 +95,7 @@ export default function CampaignShow({ loaderData }: Route.ComponentProps) {
           </section>
         </div>
         <aside className="grid content-start gap-4">
-          <Card>
-            <CardHeader>
-              <CardTitle className="text-base">Your progress</CardTitle>
-              {!progress && <CardDescription>Sign in to take part and follow your progress.</CardDescription>}
-            </CardHeader>
-            <CardContent className="pt-4">
-              {progress ? (
-                <ProgressMeter done={progress.done} total={progress.total} label="Tasks done" />
-              ) : (
-                <Button asChild variant="brand" className="w-full">
-                  <Link to={route("login", { redirectTo: location.pathname })}>Sign in</Link>
-                </Button>
-              )}
-            </CardContent>
-          </Card>
+          <CampaignProgress progress={progress} signInTo={route("login", { redirectTo: location.pathname })} />
           <XpRewardCard xp={reward.xp} tasks={reward.tasks} daily={reward.daily} />
           <RewardPools
             pools={pools}
