@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { TransactionRollbackError } from "drizzle-orm/errors";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database, Db } from "~/lib/db.server";
+import type { Database } from "~/lib/db.server";
 import { createTestDatabase } from "#tests/setup/test-db";
 import { functionDrift, functionSources } from "./db-functions";
 
@@ -21,7 +21,7 @@ describe("db/functions", () => {
     // Changed inside a transaction that is rolled back: the database keeps its function.
     const changed = database.db.transaction(async (tx) => {
       await tx.execute(sql.raw("create or replace function questline_ledger_immutable() returns trigger language plpgsql as $$ begin return null; end $$"));
-      expect((await functionDrift(tx as unknown as Db)).problems).toEqual(["db/functions/questline_ledger_immutable.sql is not what the migrations install"]);
+      expect((await functionDrift(tx)).problems).toEqual(["db/functions/questline_ledger_immutable.sql is not what the migrations install"]);
       tx.rollback();
     });
     await expect(changed).rejects.toBeInstanceOf(TransactionRollbackError);

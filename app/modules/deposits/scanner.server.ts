@@ -113,7 +113,7 @@ async function recordChunk({
     .filter((entry) => !entry.removed)
     .map((entry) => ({ txHash: entry.transactionHash, logIndex: entry.logIndex, blockNumber: entry.blockNumber, blockHash: entry.blockHash, ...entry.args }));
   return db.transaction(async (transaction) => {
-    const tx = transaction as unknown as Db;
+    const tx: Db = transaction;
     let seen = 0;
     for (const log of logs) {
       const depth = Number(head - log.blockNumber + 1n);
@@ -166,7 +166,7 @@ async function settlePending({ db, chainId, client, head }: { db: Db; chainId: n
     const hash = await hashes.get(row.blockNumber)!;
     if (hash === null) continue;
     if (hash !== row.blockHash) {
-      if (await db.transaction((tx) => reorgDeposit(tx as unknown as Db, row))) reorged++;
+      if (await db.transaction((tx) => reorgDeposit(tx, row))) reorged++;
       continue;
     }
     if (await confirm(db, row, Number(head - BigInt(row.blockNumber) + 1n))) credited++;
@@ -177,7 +177,7 @@ async function settlePending({ db, chainId, client, head }: { db: Db; chainId: n
 /** Brings a pending deposit's confirmations up to date; credits it when they are enough. */
 async function confirm(db: Db, row: DepositRecord, confirmations: number): Promise<boolean> {
   if (confirmations >= row.required && (row.userId || row.projectId)) {
-    return db.transaction((tx) => creditDeposit(tx as unknown as Db, row, confirmations));
+    return db.transaction((tx) => creditDeposit(tx, row, confirmations));
   }
   if (confirmations !== row.confirmations) {
     await db

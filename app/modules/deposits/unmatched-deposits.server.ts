@@ -92,7 +92,7 @@ export async function assignUnmatchedDeposit({
   if (!found) return { ok: false, field: "member", message: "No member has that e-mail, username or wallet." };
   const label = memberLabel(found);
   const assigned = await db.transaction((tx) =>
-    assignDeposit(tx as unknown as Db, { depositId, userId: found.id, memo: `Assigned to ${label} (${found.id}) by operator ${operatorEmail}` }),
+    assignDeposit(tx, { depositId, userId: found.id, memo: `Assigned to ${label} (${found.id}) by operator ${operatorEmail}` }),
   );
   if (!assigned) {
     const [row] = await db.select({ status: deposit.status }).from(deposit).where(eq(deposit.id, depositId));

@@ -223,7 +223,7 @@ async function payPool({ db, poolId, chains, now }: { db: Db; poolId: string; ch
       .for("update", { of: rewardPool, skipLocked: true });
     if (!due) return null;
     const { pool } = due;
-    const db = tx as unknown as Db;
+    const db = tx;
     const raffle = pool.distribution === "raffle" && pool.secret ? pool : null;
     if (raffle && pool.status === "open") return freezeRaffle(db, due, chains, now);
     const draw = raffle ? await drawFrozenRaffle(db, pool, chains) : null;

@@ -84,7 +84,7 @@ export async function createRewardPool({
         .insert(rewardPool)
         .values({ id: randomUUID(), campaignId, ...stored(input), ...raffle, createdBy: actorId, createdAt: now, updatedAt: now })
         .returning();
-      await setEscrow(tx as unknown as Db, { pool: row!, projectId: managed.campaign.projectId, target: poolMaximum(input), now });
+      await setEscrow(tx, { pool: row!, projectId: managed.campaign.projectId, target: poolMaximum(input), now });
       return row!;
     });
     return { ok: true, value: (await poolIn(db, campaignId, created.id))! };
@@ -154,7 +154,7 @@ export async function updateRewardPool({
         .set({ ...stored(input), ...raffle, updatedAt: now })
         .where(eq(rewardPool.id, poolId))
         .returning();
-      await setEscrow(tx as unknown as Db, { pool: locked, projectId: managed.campaign.projectId, target, now });
+      await setEscrow(tx, { pool: locked, projectId: managed.campaign.projectId, target, now });
       return { ok: true, value: updated! };
     });
     return outcome.ok ? { ok: true, value: (await poolIn(db, campaignId, poolId))! } : outcome;
@@ -189,7 +189,7 @@ export async function deleteRewardPool({
       .for("update");
     if (!locked) return GONE;
     if (locked.status !== "open") return PAID;
-    await setEscrow(tx as unknown as Db, { pool: locked, projectId: managed.campaign.projectId, target: 0n, now });
+    await setEscrow(tx, { pool: locked, projectId: managed.campaign.projectId, target: 0n, now });
     await tx.delete(rewardPool).where(eq(rewardPool.id, poolId));
     return { ok: true } as const;
   });

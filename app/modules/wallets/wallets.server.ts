@@ -41,7 +41,7 @@ export async function linkWallet({ db, userId, address, chainId }: { db: Db; use
   return db.transaction(async (tx) => {
     const owners = await tx.select({ userId: walletAddress.userId }).from(walletAddress).where(eq(walletAddress.address, address));
     if (owners.some((o) => o.userId !== userId)) return { ok: false, reason: "owned-by-another" } as const;
-    if (await hasWalletOnChain({ db: tx as unknown as Db, userId, address, chainId })) return { ok: true, newWallet: false } as const;
+    if (await hasWalletOnChain({ db: tx, userId, address, chainId })) return { ok: true, newWallet: false } as const;
     const [primary] = await tx
       .select({ id: walletAddress.id })
       .from(walletAddress)

@@ -106,7 +106,7 @@ async function sendRequested(run: Run) {
         if (!row) return null;
         claimed.id = row.id;
         seen.push(row.id);
-        return startAttempt({ ...run, db: tx as unknown as Db }, row);
+        return startAttempt({ ...run, db: tx }, row);
       });
       if (!outcome) return;
       if (outcome.kind === "signed") await broadcast(run, outcome.id, outcome.attempt, outcome.signed);

@@ -60,9 +60,9 @@ export async function requestWithdrawal({
   try {
     return await db.transaction(async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`withdrawal:${userId}`}))`);
-      const again = await findByRequestKey(tx as unknown as Db, userId, input.requestKey);
+      const again = await findByRequestKey(tx, userId, input.requestKey);
       if (again) return { ok: true as const, id: again };
-      const room = limits.dailyLimit - (await withdrawnToday(tx as unknown as Db, userId, input.asset));
+      const room = limits.dailyLimit - (await withdrawnToday(tx, userId, input.asset));
       if (input.amount > room) {
         const error =
           room > 0n
@@ -82,7 +82,7 @@ export async function requestWithdrawal({
         requestKey: input.requestKey,
       });
       await hold({
-        db: tx as unknown as Db,
+        db: tx,
         key: ledgerKey.withdrawalHold(id),
         kind: "withdrawal_hold",
         userId,
@@ -161,7 +161,7 @@ export async function cancelWithdrawal({ db, userId, id, chains }: { db: Db; use
       return { ok: false as const, error: "This withdrawal changed in the meantime. Reload the page and try again." };
     }
     await release({
-      db: tx as unknown as Db,
+      db: tx,
       key: ledgerKey.withdrawalRelease(id),
       kind: "withdrawal_release",
       userId,
