@@ -10,6 +10,7 @@ const climbingOut = {
 };
 
 /** app/lib is the bottom layer: it depends on nothing of ours but itself and db/. */
+const outOfLib = { regex: "^\\.\\./", message: "app/lib is the bottom layer: it imports nothing outside itself but db/ (by #db/…)." };
 const aboveLib = {
   group: ["~/modules/*", "~/services/*", "~/components/*", "~/hooks/*", "~/routes/*", "~/root", "~/wallet/*"],
   message: "app/lib is the bottom layer: move what it needs into lib, or the caller into a module.",
@@ -58,7 +59,7 @@ export default tseslint.config(
   {
     files: ["app/lib/**/*.{ts,tsx}"],
     ignores: ["app/lib/**/*.test.{ts,tsx}"],
-    rules: { "no-restricted-imports": ["error", { patterns: [climbingOut, aboveLib] }] },
+    rules: { "no-restricted-imports": ["error", { patterns: [climbingOut, aboveLib, outOfLib] }] },
   },
   {
     files: ["app/components/**/*.{ts,tsx}", "app/hooks/**/*.{ts,tsx}"],

@@ -99,7 +99,7 @@ function standIn(specifier: string | RegExp, replacement: string): Plugin {
  * The module graph is recorded as it is parsed; the walk enters a package only from our code or
  * from inside that package, never through a barrel's re-exports of other packages (which
  * tree-shaking would mostly drop). The shell names networks through app/wallet/chains.ts and
- * local-chain-id.ts, never chain-config.ts: that one holds viem's transports and chain objects.
+ * app/lib/local-chain-id.ts, never chain-config.ts: that one holds viem's transports and chain objects.
  */
 function pageShell() {
   const staticImports = new Map<string, readonly string[]>();

@@ -2,7 +2,7 @@ import { createPublicClient } from "viem";
 import type { Services } from "~/services/services.server";
 import { scanDeposits } from "~/modules/deposits/scanner.server";
 import { questAsset } from "~/modules/ledger/assets";
-import { LOCAL_CHAIN_ID } from "~/wallet/local-chain-id";
+import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
 import { every, failureReporter } from "./every";
 
 export type DepositScannerServices = Pick<Services, "database" | "logger" | "env" | "chains" | "contracts">;

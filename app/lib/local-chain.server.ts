@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { LOCAL_CHAIN_ID } from "../wallet/local-chain-id.ts";
+import { LOCAL_CHAIN_ID } from "./local-chain-id.ts";
 
 export type LocalChain = { url: string; stop: () => Promise<void> };
 

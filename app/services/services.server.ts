@@ -8,7 +8,7 @@ import { openDatabase, type Database } from "~/lib/db.server";
 import type { Env } from "./env.server";
 import { startLocalChain, type LocalChain } from "~/lib/local-chain.server";
 import type { Logger } from "~/lib/logger.server";
-import { LOCAL_CHAIN_ID } from "~/wallet/local-chain-id";
+import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
 
 /** Everything a request may need, built once at start and handed to loaders and actions. */
 export type Services = {

@@ -6,7 +6,7 @@ import { bsc, defineChain, sepolia, type AppKitNetwork } from "@reown/appkit/net
 import { getAddress } from "viem";
 import { createSiweMessage } from "viem/siwe";
 import { chainTransport, nodeEndpoints, walletFeatures, type ChainConfig } from "./chain-config";
-import { LOCAL_CHAIN_ID } from "./local-chain-id";
+import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
 import { hasWalletCloud } from "./wallet-cloud";
 
 /**

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { describe, expect, it, vi } from "vitest";
 import { arbitrum, base, blast, bsc, linea, sepolia } from "viem/chains";
 import { chainTransport, ENDPOINT_CHAIN_IDS, nodeEndpoints, RANK_INTERVAL_MS, RETRY_COUNT, walletFeatures } from "./chain-config";
-import { LOCAL_CHAIN_ID } from "./local-chain-id";
+import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
 import { hasWalletCloud, LOCAL_PROJECT_ID } from "./wallet-cloud";
 import { shortAddress } from "./chains";
 

@@ -1,6 +1,6 @@
 import { defineChain, fallback, http, type Transport } from "viem";
 import { arbitrum, base, blast, bsc, linea, sepolia } from "viem/chains";
-import { LOCAL_CHAIN_ID } from "./local-chain-id";
+import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
 import { hasWalletCloud } from "./wallet-cloud";
 
 /**

@@ -1,4 +1,4 @@
-import { LOCAL_CHAIN_ID } from "./local-chain-id";
+import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
 
 // Plain numbers rather than viem's chain objects: every page loads this module (the page shell
 // names networks), and those objects would come with it.

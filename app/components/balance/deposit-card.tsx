@@ -13,7 +13,7 @@ import { toast } from "~/components/ui/toaster";
 import type { VaultChain } from "~/modules/balance/balance-page";
 import { checkAmount, formatAmount } from "~/modules/chain/amounts";
 import { isBusy } from "~/modules/chain/tx-machine";
-import { LOCAL_CHAIN_ID } from "~/wallet/local-chain-id";
+import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
 import { useWallet } from "~/wallet/wallet-provider";
 
 /**

@@ -4,7 +4,7 @@ import { anvil } from "viem/chains";
 import { deployQuestline, fundAccounts } from "#contracts/deploy";
 import { DEV_ADDRESSES, DEV_PRIVATE_KEYS } from "#contracts/dev-accounts";
 import type { Logger } from "~/lib/logger.server";
-import { LOCAL_CHAIN_ID } from "~/wallet/local-chain-id";
+import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
 import type { ContractAddresses } from "./contract-addresses.server";
 
 /** Tokens each anvil dev account gets on a fresh local chain. */

@@ -2,7 +2,7 @@ import { createPublicClient, getAddress, isAddress, type Address, type Transport
 import { questTokenAbi } from "#contracts/generated/quest-token";
 import { tokenSaleAbi } from "#contracts/generated/token-sale";
 import type { Services } from "~/services/services.server";
-import { LOCAL_CHAIN_ID } from "~/wallet/local-chain-id";
+import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
 import { CHAIN_NAMES, NATIVE_SYMBOLS } from "~/wallet/chains";
 import { rememberedWallet } from "~/wallet/remembered-wallet";
 import type { ContractAddresses } from "./contract-addresses.server";

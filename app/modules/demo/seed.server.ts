@@ -6,7 +6,7 @@ import { createProject } from "~/modules/projects/projects.server";
 import { distributeEndedCampaigns } from "~/modules/rewards/distribute.server";
 import { createRewardPool } from "~/modules/rewards/reward-pools.server";
 import type { RewardPoolInput } from "~/modules/rewards/reward.schema";
-import { LOCAL_CHAIN_ID } from "~/wallet/local-chain-id";
+import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
 import { saveCampaign, saveCrusade } from "~/modules/tasks/campaigns.server";
 import { attemptTask, reviewCompletion, type AttemptInput } from "~/modules/tasks/completions.server";
 import { saveTask, type TaskInput } from "~/modules/tasks/tasks.server";

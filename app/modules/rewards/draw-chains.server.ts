@@ -1,7 +1,7 @@
 import { createPublicClient, type Hex, type PublicClient } from "viem";
 import type { Env } from "~/services/env.server";
 import type { ChainAccess } from "~/modules/wallets/chain-access.server";
-import { LOCAL_CHAIN_ID } from "~/wallet/local-chain-id";
+import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
 
 /**
  * A chain whose blocks seed raffles: a raffle's seed takes the hash of a block that did not exist

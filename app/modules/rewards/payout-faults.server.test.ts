@@ -19,7 +19,7 @@ import { openDatabase, rowsOf, type Database, type Db } from "~/lib/db.server";
 import { questAsset } from "~/modules/ledger/assets";
 import { awardXp } from "~/modules/leaderboards/leaderboards.server";
 import { accountBalance, checkLedger, credit, poolEscrow, projectTreasury } from "~/modules/ledger/ledger.server";
-import { LOCAL_CHAIN_ID } from "~/wallet/local-chain-id";
+import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
 import { createTestDatabase } from "#tests/setup/test-db";
 import { distributeEndedCampaigns, GRANTS_PER_ENTRY } from "./distribute.server";
 import { createRewardPool, type RewardPool } from "./reward-pools.server";

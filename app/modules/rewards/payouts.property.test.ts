@@ -25,7 +25,7 @@ import { awardXp } from "~/modules/leaderboards/leaderboards.server";
 import { questAsset } from "~/modules/ledger/assets";
 import { accountBalance, checkLedger, credit, memberAvailable, poolEscrow, projectTreasury } from "~/modules/ledger/ledger.server";
 import { attemptTask } from "~/modules/tasks/completions.server";
-import { LOCAL_CHAIN_ID } from "~/wallet/local-chain-id";
+import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
 import { createTestDatabase } from "#tests/setup/test-db";
 import { distributeEndedCampaigns, GRANTS_PER_ENTRY } from "./distribute.server";
 import { drawChainOf, type DrawChains } from "./draw-chains.server";

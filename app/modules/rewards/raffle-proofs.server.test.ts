@@ -11,7 +11,7 @@ import { startLocalChain, type LocalChain } from "~/lib/local-chain.server";
 import { setLeaderboardDisplayName } from "~/modules/leaderboards/member-stats.server";
 import { setLeaderboardVisibility } from "~/modules/leaderboards/leaderboards.server";
 import { attemptTask } from "~/modules/tasks/completions.server";
-import { LOCAL_CHAIN_ID } from "~/wallet/local-chain-id";
+import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
 import { createTestDatabase } from "#tests/setup/test-db";
 import { distributeEndedCampaigns } from "./distribute.server";
 import { drawChainOf, type DrawChains } from "./draw-chains.server";

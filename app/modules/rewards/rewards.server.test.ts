@@ -14,7 +14,7 @@ import { completersOf, distributeEndedCampaigns } from "./distribute.server";
 import type { Hex } from "viem";
 import { createPublicClient, http, type PublicClient } from "viem";
 import { startLocalChain, type LocalChain } from "~/lib/local-chain.server";
-import { LOCAL_CHAIN_ID } from "~/wallet/local-chain-id";
+import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
 import { drawChainOf, type DrawChains } from "./draw-chains.server";
 import { drawRaffle } from "./draw-raffle";
 import { commitmentOf, entrantListHash, raffleSeed } from "./raffle-proof";

@@ -3,7 +3,7 @@ import { formatUnits } from "viem";
 import { bsc, sepolia } from "viem/chains";
 import { campaign, crusade } from "#db/schema/quests";
 import type { Db } from "~/lib/db.server";
-import { LOCAL_CHAIN_ID } from "~/wallet/local-chain-id";
+import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
 import { CHAIN_NAMES } from "~/wallet/chains";
 import { campaignStatus, type CampaignStatus } from "./campaign-status";
 import { crusadeSteps } from "./campaigns.server";

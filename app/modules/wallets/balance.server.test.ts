@@ -2,7 +2,7 @@ import { createPublicClient, http, parseEther } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalChain, type LocalChain } from "~/lib/local-chain.server";
 import { chainTransport } from "~/wallet/chain-config";
-import { LOCAL_CHAIN_ID } from "~/wallet/local-chain-id";
+import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
 import { balanceReader } from "./balance.server";
 
 let chain: LocalChain;

@@ -2,7 +2,7 @@ import { bsc, sepolia } from "viem/chains";
 import type { Env } from "~/services/env.server";
 import type { Logger } from "~/lib/logger.server";
 import { chainTransport, nodeEndpoints, type ChainConfig } from "~/wallet/chain-config";
-import { LOCAL_CHAIN_ID } from "~/wallet/local-chain-id";
+import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
 import { LOCAL_PROJECT_ID } from "~/wallet/wallet-cloud";
 
 export type ChainAccess = {

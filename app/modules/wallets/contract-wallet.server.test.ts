@@ -4,7 +4,7 @@ import { createPublicClient, getAddress, http, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalChain, type LocalChain } from "~/lib/local-chain.server";
 import { chainTransport } from "~/wallet/chain-config";
-import { LOCAL_CHAIN_ID } from "~/wallet/local-chain-id";
+import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
 import { checkSiweSignature } from "./siwe.server";
 
 /**

@@ -7,7 +7,7 @@ import type { Logger } from "~/lib/logger.server";
 import type { ContractAddresses } from "~/modules/chain/contract-addresses.server";
 import type { ChainAccess } from "~/modules/wallets/chain-access.server";
 import { localChain } from "~/wallet/chain-config";
-import { LOCAL_CHAIN_ID } from "~/wallet/local-chain-id";
+import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
 import type { WithdrawalChains } from "./withdrawal-chain.server";
 
 const CHAINS: Record<number, Chain> = { [bsc.id]: bsc, [sepolia.id]: sepolia, [LOCAL_CHAIN_ID]: localChain };
