@@ -5,7 +5,7 @@ import { ProgressBar } from "~/components/progress-bar";
 import { Toaster } from "~/components/ui/toaster";
 import { AppearanceProvider, useAppearance } from "~/hooks/use-appearance";
 import { useFlashToast } from "~/hooks/use-flash-toast";
-import { useAppName } from "~/lib/app-name";
+import { useAppName } from "~/hooks/root-data";
 import { readFlash } from "~/lib/flash.server";
 import { appearanceFromCookie, systemAppearanceScript } from "~/lib/appearance";
 import { checkFormBody } from "~/lib/form-body.server";

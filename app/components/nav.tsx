@@ -14,7 +14,7 @@ import {
   Trophy,
 } from "lucide-react";
 import { Link, NavLink, useLocation } from "react-router";
-import { useAppName } from "~/lib/app-name";
+import { useAppName } from "~/hooks/root-data";
 import { route } from "~/lib/routes";
 import { cn } from "~/lib/utils";
 import { useWallet } from "~/wallet/wallet-provider";

@@ -7,7 +7,7 @@ import { RewardsCard } from "~/components/dashboard/rewards-card";
 import { TokenCard } from "~/components/dashboard/token-card";
 import { TrendingTasks } from "~/components/dashboard/trending-tasks";
 import { PageHeader } from "~/components/page-header";
-import { useAppName } from "~/lib/app-name";
+import { useAppName } from "~/hooks/root-data";
 import { pageTitle } from "~/lib/meta";
 import { servicesContext } from "~/services/services.server";
 import { InvitationsCard } from "~/components/projects/invitations-card";

@@ -9,7 +9,7 @@ import { signInSchema } from "~/modules/auth/sign-in.schema";
 import { sendSignInEmail, signInWithCode, signInWithPassword } from "~/modules/auth/sign-in.server";
 import { getSession, safeRedirect } from "~/modules/auth/session.server";
 import { Link } from "react-router";
-import { useAppName } from "~/lib/app-name";
+import { useAppName } from "~/hooks/root-data";
 import { route } from "~/lib/routes";
 import { Sparkles } from "lucide-react";
 

@@ -4,7 +4,7 @@ import type { Route } from "./+types/welcome";
 import { AppearanceSwitch } from "~/components/appearance-switch";
 import { SignInDialog } from "~/components/auth/sign-in-dialog";
 import { Button } from "~/components/ui/button";
-import { useAppName } from "~/lib/app-name";
+import { useAppName } from "~/hooks/root-data";
 import { pageTitle } from "~/lib/meta";
 import { route } from "~/lib/routes";
 import { useRootData } from "~/root";
