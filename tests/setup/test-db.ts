@@ -1,6 +1,10 @@
 import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { sql } from "drizzle-orm";
 import pg from "pg";
-import { openDatabase, type Database } from "~/lib/db.server";
+import { openDatabase, rowsOf, type Database, type Db } from "~/lib/db.server";
 
 /**
  * A fresh, migrated database for one test file: in-memory PGlite by default, or a new database
@@ -29,6 +33,44 @@ export async function createTestDatabase(): Promise<Database> {
     close: async () => {
       await database.close();
       await admin(`drop database if exists ${name} with (force)`);
+    },
+  };
+}
+
+/** A database a child process can open too, handed over while the child runs. */
+export type SharedDatabase = {
+  db: Db;
+  /** What the child is told: `CHILD_DATABASE_URL`, or `CHILD_PGLITE_DIR`. */
+  env: Record<string, string>;
+  /** Before the child starts: PGlite lets one process at a time open its folder. */
+  handOver: () => Promise<void>;
+  /** After the child has ended: the database again, for the checks. */
+  takeBack: () => Promise<Db>;
+  close: () => Promise<void>;
+};
+
+/**
+ * The test file's database for a child process: on PostgreSQL, the same database by URL (tagged
+ * `applicationName`, so a test can find the child's connections); on PGlite, a folder of its own.
+ */
+export async function sharedDatabase(database: Database, { applicationName }: { applicationName: string }): Promise<SharedDatabase> {
+  if (process.env.DATABASE_URL) {
+    const [row] = rowsOf(await database.db.execute(sql`select current_database() as name`));
+    const url = new URL(process.env.DATABASE_URL);
+    url.pathname = `/${String(row!.name)}`;
+    url.searchParams.set("application_name", applicationName);
+    return { db: database.db, env: { CHILD_DATABASE_URL: url.toString() }, handOver: async () => {}, takeBack: async () => database.db, close: async () => {} };
+  }
+  const dir = mkdtempSync(path.join(tmpdir(), `${applicationName}-`));
+  let own = await openDatabase({ dataDir: dir });
+  return {
+    db: own.db,
+    env: { CHILD_PGLITE_DIR: dir },
+    handOver: () => own.close(),
+    takeBack: async () => (own = await openDatabase({ dataDir: dir })).db,
+    close: async () => {
+      await own.close();
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

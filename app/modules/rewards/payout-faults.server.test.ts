@@ -5,9 +5,6 @@
 
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { asc, eq, like, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { user } from "#db/schema/auth";
@@ -15,12 +12,12 @@ import { journalEntry } from "#db/schema/ledger";
 import { project, projectMember } from "#db/schema/projects";
 import { campaign, task } from "#db/schema/quests";
 import { rewardGrant, rewardPool } from "#db/schema/rewards";
-import { openDatabase, rowsOf, type Database, type Db } from "~/lib/db.server";
+import { rowsOf, type Database, type Db } from "~/lib/db.server";
 import { questAsset } from "~/modules/ledger/assets";
 import { awardXp } from "~/modules/leaderboards/leaderboards.server";
 import { accountBalance, checkLedger, credit, poolEscrow, projectTreasury } from "~/modules/ledger/ledger.server";
 import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
-import { createTestDatabase } from "#tests/setup/test-db";
+import { createTestDatabase, sharedDatabase } from "#tests/setup/test-db";
 import { distributeEndedCampaigns, GRANTS_PER_ENTRY } from "./distribute.server";
 import { createRewardPool, type RewardPool } from "./reward-pools.server";
 import type { RewardPoolInput } from "./reward.schema";
@@ -143,32 +140,9 @@ async function expectPaidOnce(db: Db, pool: RewardPool, expected: Map<string, bi
   return paid;
 }
 
-/** The job's database for a child process: this PostgreSQL database, or a PGlite folder handed over (one process at a time). */
-async function sharedDatabase() {
-  if (onPostgres) {
-    const [row] = rowsOf(await database.db.execute(sql`select current_database() as name`));
-    const url = new URL(process.env.DATABASE_URL!);
-    url.pathname = `/${String(row!.name)}`;
-    url.searchParams.set("application_name", "questline-rewards-child");
-    return { db: database.db, env: { CHILD_DATABASE_URL: url.toString() }, handOver: async () => {}, takeBack: async () => database.db, close: async () => {} };
-  }
-  const dir = mkdtempSync(path.join(tmpdir(), "questline-rewards-"));
-  let own = await openDatabase({ dataDir: dir });
-  return {
-    db: own.db,
-    env: { CHILD_PGLITE_DIR: dir },
-    handOver: () => own.close(),
-    takeBack: async () => (own = await openDatabase({ dataDir: dir })).db,
-    close: async () => {
-      await own.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
 describe("the job's process is killed (SIGKILL) in the middle of a large pool", () => {
   it("leaves that pool unpaid and whole; the next run pays every winner exactly once", async () => {
-    const shared = await sharedDatabase();
+    const shared = await sharedDatabase(database, { applicationName: "questline-rewards-child" });
     try {
       const members = 2_345; // three batches
       const fcfsWinners = 1_200; // two batches

@@ -1,19 +1,16 @@
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import pg from "pg";
 import { parseEther } from "viem";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { journalEntry, withdrawal } from "#db/schema/ledger";
 import { DEV_ADDRESSES } from "#contracts/dev-accounts";
-import { openDatabase, rowsOf, type Database, type Db } from "~/lib/db.server";
+import { rowsOf, type Database, type Db } from "~/lib/db.server";
 import { startLocalChain, type LocalChain } from "~/lib/local-chain.server";
 import { balanceOf, checkLedger, platformBalance } from "~/modules/ledger/ledger.server";
 import { startRpcProxy, type RpcProxy } from "#tests/setup/rpc-proxy";
-import { createTestDatabase } from "#tests/setup/test-db";
+import { createTestDatabase, sharedDatabase } from "#tests/setup/test-db";
 import { form, fundedMember, Q, rpc, vaultOnChain, type VaultOnChain } from "#tests/setup/withdrawal-chain";
 import type { WithdrawalChain } from "./withdrawal-chain.server";
 import { processWithdrawals } from "./withdrawal-job.server";
@@ -101,31 +98,9 @@ describe("the chain node stops during a withdrawal", () => {
   });
 });
 
-/** The job's database for a child process: this PostgreSQL database, or a PGlite folder (one process at a time). */
-async function sharedDatabase() {
-  if (onPostgres) {
-    const [row] = rowsOf(await database.db.execute(sql`select current_database() as name`));
-    const url = new URL(process.env.DATABASE_URL!);
-    url.pathname = `/${String(row!.name)}`;
-    return { db: database.db, env: { CHILD_DATABASE_URL: url.toString() }, handOver: async () => {}, takeBack: async () => database.db, close: async () => {} };
-  }
-  const dir = mkdtempSync(path.join(tmpdir(), "questline-withdrawal-"));
-  let own = await openDatabase({ dataDir: dir });
-  return {
-    db: own.db,
-    env: { CHILD_PGLITE_DIR: dir },
-    handOver: () => own.close(),
-    takeBack: async () => (own = await openDatabase({ dataDir: dir })).db,
-    close: async () => {
-      await own.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
 describe("the server process is killed (SIGKILL) between sending and recording", () => {
   it("re-broadcasts the stored transaction after the restart: confirmed, paid once, the ledger whole", async () => {
-    const shared = await sharedDatabase();
+    const shared = await sharedDatabase(database, { applicationName: "questline-withdrawal-child" });
     try {
       const { userId, wallet } = await fundedMember(shared.db, "killed", parseEther("10"));
       const id = await requested(shared.db, userId, wallet, parseEther("6"));
