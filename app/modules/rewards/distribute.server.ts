@@ -123,9 +123,10 @@ async function freezeRaffle(tx: Db, { pool }: Due, chains: DrawChains, now: Date
   const chain = chains.get(pool.drawChainId!);
   if (!chain) throw new Error(`No node for chain ${pool.drawChainId}: the raffle waits until one is configured`);
   const entrants = (await completersOf({ db: tx, campaignId: pool.campaignId, asOf: now })).map((c) => c.userId);
-  for (let i = 0; i < entrants.length; i += 5000) {
-    await tx.insert(raffleEntrant).values(entrants.slice(i, i + 5000).map((userId, j) => ({ poolId: pool.id, position: i + j + 1, userId })));
-  }
+  // The list travels as one JSON array (see insertGrants); its order is the draw's.
+  await tx.execute(sql`
+    insert into ${raffleEntrant} (pool_id, position, user_id)
+    select ${pool.id}, e.position, e.user_id from jsonb_array_elements_text(${JSON.stringify(entrants)}::jsonb) with ordinality as e(user_id, position)`);
   const drawBlock = (await chain.head()) + BigInt(chain.blocksAhead);
   await tx
     .update(rewardPool)
