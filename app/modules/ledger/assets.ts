@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { formatAmount } from "~/modules/chain/amounts";
 
 /**
  * An asset the ledger keeps: a token symbol and the chain it lives on, written `QUEST:31337`.
@@ -20,3 +21,6 @@ export function assetParts(asset: Asset): { symbol: string; chainId: number } {
   const [symbol, chainId] = asset.split(":");
   return { symbol: symbol!, chainId: Number(chainId) };
 }
+
+/** "1,250.5 QUEST": an amount of an asset in words, exact to its last base unit. */
+export const assetAmount = (units: bigint, asset: Asset) => `${formatAmount(units, { maxFraction: QUEST_DECIMALS })} ${assetParts(asset).symbol}`;

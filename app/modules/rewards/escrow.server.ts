@@ -1,21 +1,17 @@
 import { eq } from "drizzle-orm";
 import { rewardPool } from "#db/schema/rewards";
 import type { Db } from "~/lib/db.server";
-import { formatAmount } from "~/modules/chain/amounts";
-import { assetParts, type Asset } from "~/modules/ledger/assets";
+import { assetAmount, assetParts, type Asset } from "~/modules/ledger/assets";
 import { ledgerKey } from "~/modules/ledger/keys";
-import { accountBalance, InsufficientFunds, move, poolEscrow, projectTreasury } from "~/modules/ledger/ledger.server";
+import { accountBalance, move, poolEscrow, projectTreasury } from "~/modules/ledger/ledger.server";
 import type { RewardPool } from "./reward-pools.server";
-
-/** "1,250.5 QUEST": an asset amount in words. */
-export const tokens = (units: bigint, asset: Asset | string) => `${formatAmount(units)} ${assetParts(asset as Asset).symbol}`;
 
 /** Why a token pool cannot take more from the treasury, with what the treasury holds. */
 export async function treasuryShortBy({ db, projectId, asset, needed }: { db: Db; projectId: string; asset: Asset; needed: bigint }) {
   const held = await accountBalance({ db, account: projectTreasury(projectId), asset });
   return held === 0n
     ? `The project's treasury holds no ${assetParts(asset).symbol}: fund it on the project's Rewards page first.`
-    : `The project's treasury holds ${tokens(held, asset)}, not the ${tokens(needed, asset)} this needs: fund it on the project's Rewards page first.`;
+    : `The project's treasury holds ${assetAmount(held, asset)}, not the ${assetAmount(needed, asset)} this needs: fund it on the project's Rewards page first.`;
 }
 
 /**
@@ -43,5 +39,3 @@ export async function setEscrow(tx: Db, { pool, projectId, target, now }: { pool
   });
   await tx.update(rewardPool).set({ escrowed: target, escrowMoves: moveNumber, updatedAt: now }).where(eq(rewardPool.id, pool.id));
 }
-
-export { InsufficientFunds };

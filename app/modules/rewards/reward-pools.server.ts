@@ -7,7 +7,8 @@ import type { Db } from "~/lib/db.server";
 import { assetParts } from "~/modules/ledger/assets";
 import { authorize } from "~/modules/projects/permissions.server";
 import { campaignStatus } from "~/modules/tasks/campaign-status";
-import { InsufficientFunds, setEscrow, treasuryShortBy } from "./escrow.server";
+import { InsufficientFunds } from "~/modules/ledger/ledger.server";
+import { setEscrow, treasuryShortBy } from "./escrow.server";
 import { commitmentOf } from "./raffle-proof";
 import { poolMaximum, type RewardPoolInput } from "./reward.schema";
 

@@ -5,12 +5,11 @@ import { rewardGrant, rewardPool } from "#db/schema/rewards";
 import type { Db } from "~/lib/db.server";
 import { checkAmount } from "~/modules/chain/amounts";
 import { projectDepositRefOf } from "~/modules/deposits/deposit-refs.server";
-import { assetSchema, type Asset } from "~/modules/ledger/assets";
+import { assetAmount, assetParts, assetSchema, type Asset } from "~/modules/ledger/assets";
 import { ledgerKey } from "~/modules/ledger/keys";
 import { balanceOf, balancesOf, InsufficientFunds, memberAvailable, move, projectTreasury } from "~/modules/ledger/ledger.server";
 import { authorize, can, type ProjectRole } from "~/modules/projects/permissions.server";
 import { campaignStatus } from "~/modules/tasks/campaign-status";
-import { tokens } from "./escrow.server";
 import type { PoolState } from "./pool-types";
 import { publicPool } from "./reward-pools.server";
 
@@ -57,7 +56,9 @@ export async function fundProject({ db, projectId, actorId, input }: { db: Db; p
       ok: false,
       field: "amount",
       error:
-        available === 0n ? `You hold no ${input.asset.split(":")[0]} to send.` : `You have ${tokens(available, input.asset)} available: send at most that.`,
+        available === 0n
+          ? `You hold no ${assetParts(input.asset).symbol} to send.`
+          : `You have ${assetAmount(available, input.asset)} available: send at most that.`,
     };
   }
 }

@@ -5,8 +5,7 @@ import { withdrawal, type WithdrawalStatus } from "#db/schema/ledger";
 import { walletAddress } from "#db/schema/wallets";
 import { rowsOf, type Db } from "~/lib/db.server";
 import type { Env } from "~/services/env.server";
-import { formatAmount } from "~/modules/chain/amounts";
-import { assetParts, QUEST_DECIMALS, type Asset } from "~/modules/ledger/assets";
+import { assetAmount, assetParts, QUEST_DECIMALS, type Asset } from "~/modules/ledger/assets";
 import { hold, InsufficientFunds, release } from "~/modules/ledger/ledger.server";
 import { explorerTxUrl } from "~/wallet/chains";
 import { nonceUsed, paidState, type WithdrawalChain, type WithdrawalChains } from "./withdrawal-chain.server";
@@ -31,8 +30,6 @@ export function withdrawalLimits(env: Pick<Env, "WITHDRAWAL_MIN" | "WITHDRAWAL_D
 }
 
 export type ActionResult<T = object> = ({ ok: true } & T) | { ok: false; error: string; field?: "amount" | "destination" | "asset" };
-
-const tokens = (amount: bigint, asset: Asset) => `${formatAmount(amount, { maxFraction: 18 })} ${assetParts(asset).symbol}`;
 
 /** A withdrawal id: 32 random bytes, the vault's `withdrawalId`. */
 const newWithdrawalId = (): Hex => `0x${randomBytes(32).toString("hex")}`;
@@ -66,8 +63,8 @@ export async function requestWithdrawal({
       if (input.amount > room) {
         const error =
           room > 0n
-            ? `That is over your daily withdrawal limit: you may withdraw ${tokens(room, input.asset)} more today.`
-            : `You have reached your daily withdrawal limit of ${tokens(limits.dailyLimit, input.asset)}. Try again tomorrow.`;
+            ? `That is over your daily withdrawal limit: you may withdraw ${assetAmount(room, input.asset)} more today.`
+            : `You have reached your daily withdrawal limit of ${assetAmount(limits.dailyLimit, input.asset)}. Try again tomorrow.`;
         return { ok: false as const, error, field: "amount" as const };
       }
       const id = newWithdrawalId();
@@ -120,9 +117,9 @@ async function validateRequest({ db, userId, input, limits }: { db: Db; userId: 
       field: "destination" as const,
     };
   if (input.amount < limits.minimum)
-    return { ok: false as const, error: `The smallest withdrawal is ${tokens(limits.minimum, input.asset)}.`, field: "amount" as const };
+    return { ok: false as const, error: `The smallest withdrawal is ${assetAmount(limits.minimum, input.asset)}.`, field: "amount" as const };
   if (input.amount <= limits.fee)
-    return { ok: false as const, error: `The amount must be more than the ${tokens(limits.fee, input.asset)} fee.`, field: "amount" as const };
+    return { ok: false as const, error: `The amount must be more than the ${assetAmount(limits.fee, input.asset)} fee.`, field: "amount" as const };
   return null;
 }
 
