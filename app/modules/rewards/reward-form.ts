@@ -44,3 +44,7 @@ export function rewardPoolValues(pool: RewardPoolInput): RewardPoolValues {
     rankAmounts: pool.rankAmounts?.map(text).join(", ") ?? "",
   };
 }
+
+/** Saves, deletes and funding by one member, per minute: enough for any real session, not for a script. */
+export const REWARD_ACTIONS_PER_MINUTE = 60;
+export const REWARD_ACTIONS_FLOODED = "Too many changes at once: wait a minute and try again.";

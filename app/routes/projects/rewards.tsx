@@ -9,7 +9,9 @@ import { pageTitle } from "~/lib/meta";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
 import { getSession, requireUser } from "~/modules/auth/session.server";
-import { formatAmount } from "~/modules/chain/amounts";
+import { withinRateLimit } from "~/lib/rate-limit.server";
+import { assetAmount } from "~/modules/ledger/assets";
+import { REWARD_ACTIONS_FLOODED, REWARD_ACTIONS_PER_MINUTE } from "~/modules/rewards/reward-form";
 import { loadTokenScreen, readVault } from "~/modules/chain/token-reads.server";
 import { redirectWithToast } from "~/lib/flash.server";
 import { fundProject, fundSchema, projectRewards } from "~/modules/rewards/treasury.server";
@@ -41,12 +43,14 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const services = context.get(servicesContext);
   const db = services.database.db;
   const { project } = await projectPage({ db, slug: params.project, userId: user.id });
+  if (!(await withinRateLimit({ db: db, key: `rewards:${user.id}`, max: REWARD_ACTIONS_PER_MINUTE, windowSeconds: 60 }))) {
+    return data({ errors: { form: REWARD_ACTIONS_FLOODED } }, { status: 429 });
+  }
   const form = parseForm(fundSchema, await request.formData());
   if (!form.ok) return data({ errors: form.errors }, { status: 400 });
   const funded = await fundProject({ db, projectId: project.id, actorId: user.id, input: form.data });
   if (!funded.ok) return data({ errors: { [funded.field]: funded.error } }, { status: 400 });
-  const [symbol] = form.data.asset.split(":");
-  const message = `Sent ${formatAmount(form.data.amount)} ${symbol} to the treasury of ${project.name}`;
+  const message = `Sent ${assetAmount(form.data.amount, form.data.asset)} to the treasury of ${project.name}`;
   throw redirectWithToast(route("projects.rewards", { project: project.slug }), message, { appUrl: services.env.APP_URL });
 }
 

@@ -6,7 +6,8 @@ import { redirectWithToast } from "~/lib/flash.server";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
 import { requireUser } from "~/modules/auth/session.server";
-import { parseRewardForm } from "~/modules/rewards/reward-form";
+import { withinRateLimit } from "~/lib/rate-limit.server";
+import { parseRewardForm, REWARD_ACTIONS_FLOODED, REWARD_ACTIONS_PER_MINUTE } from "~/modules/rewards/reward-form";
 import { rewardPage } from "~/modules/rewards/reward-pages.server";
 import { raffleChainIdOf } from "~/modules/rewards/draw-chains.server";
 import { createRewardPool } from "~/modules/rewards/reward-pools.server";
@@ -29,6 +30,9 @@ export async function loader(args: Route.LoaderArgs) {
 
 export async function action(args: Route.ActionArgs) {
   const { db, services, user, project, campaign } = await page(args);
+  if (!(await withinRateLimit({ db: db, key: `rewards:${user.id}`, max: REWARD_ACTIONS_PER_MINUTE, windowSeconds: 60 }))) {
+    return data<RewardActionData>({ errors: { form: REWARD_ACTIONS_FLOODED } }, { status: 429 });
+  }
   const { values, form } = parseRewardForm(await args.request.formData());
   if (!form.ok) return data<RewardActionData>({ errors: form.errors, values }, { status: 400 });
   const saved = await createRewardPool({ db, campaignId: campaign.id, actorId: user.id, input: form.data, raffleChainId: raffleChainIdOf(services) });
