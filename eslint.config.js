@@ -38,6 +38,13 @@ const serverSide = [
   },
 ];
 
+/** Server code reads and signs on chains through the one registry the services build at start. */
+const ownChainClients = {
+  name: "viem",
+  importNames: ["createPublicClient", "createWalletClient"],
+  message: "Read and sign through the chain registry (services.chains, app/modules/chain/chain-registry.server.ts), not a client of your own.",
+};
+
 export default tseslint.config(
   { ignores: ["build/", "node_modules/", ".react-router/", "data/", ".e2e/", "test-results/", "playwright-report/", "db/migrations/"] },
   js.configs.recommended,
@@ -64,5 +71,11 @@ export default tseslint.config(
   {
     files: ["app/components/**/*.{ts,tsx}", "app/hooks/**/*.{ts,tsx}"],
     rules: { "no-restricted-imports": ["error", { patterns: [climbingOut, ...serverSide] }] },
+  },
+  {
+    files: ["app/modules/**/*.ts", "app/routes/**/*.{ts,tsx}", "server/**/*.ts"],
+    // The registry builds the clients; the local chain's deployment at start signs as its own deployer.
+    ignores: ["**/*.test.ts", "app/modules/chain/chain-registry.server.ts", "app/modules/chain/contracts.server.ts"],
+    rules: { "no-restricted-imports": ["error", { paths: [ownChainClients], patterns: [climbingOut] }] },
   },
 );

@@ -28,10 +28,10 @@ import { createLogger } from "../app/lib/logger.server.ts";
 import { ensureLocalContracts } from "../app/modules/chain/contracts.server.ts";
 import { depositRefOf } from "../app/modules/deposits/deposit-refs.server.ts";
 import { startDepositScanners } from "../server/deposit-scanners.ts";
+import { localRegistry } from "../tests/setup/local-registry.ts";
 import { bench, log, median } from "./stats.ts";
 
 type Database = Awaited<ReturnType<typeof openDatabase>>;
-type ChainAccess = Parameters<typeof startDepositScanners>[0]["chains"];
 
 const CHAIN_ID = 31337;
 const DEPOSITS = Number(process.env.BENCH_DEPOSITS ?? 10);
@@ -95,8 +95,8 @@ try {
   const samples = await withDatabase(async (database) => {
     await database.db.insert(user).values({ id: "bench", email: "bench@bench.invalid", name: "Bench" });
     const ref = await depositRefOf({ db: database.db, userId: "bench" });
-    const chains = { transportFor: (chainId: number) => (chainId === CHAIN_ID ? transport : undefined) } as ChainAccess;
-    const stop = startDepositScanners({ database, logger: createLogger("silent"), env, chains, contracts: new Map([[CHAIN_ID, addresses]]) });
+    const chains = localRegistry({ url: chain.url, contracts: addresses, confirmations: required });
+    const stop = startDepositScanners({ database, logger: createLogger("silent"), env, chains });
     const latencies: number[] = [];
     try {
       while ((await database.db.select().from(depositCursor)).length === 0) await sleep(10);

@@ -19,7 +19,7 @@ import { depositRefOf } from "~/modules/deposits/deposit-refs.server";
 import { listDeposits } from "~/modules/deposits/deposits.server";
 import { questAsset } from "~/modules/ledger/assets";
 import { balanceOf } from "~/modules/ledger/ledger.server";
-import type { ChainAccess } from "~/modules/wallets/chain-access.server";
+import { localRegistry } from "#tests/setup/local-registry";
 import { createTestDatabase } from "#tests/setup/test-db";
 import { startDepositScanners } from "./deposit-scanners";
 
@@ -43,15 +43,11 @@ describe("startDepositScanners", () => {
     const ref = await depositRefOf({ db: database.db, userId: "w" });
     const env = loadEnv({ DATA_DIR: mkdtempSync(path.join(tmpdir(), "questline-scan-")), DEPOSIT_SCAN_EVERY_MS: "100" });
     const transport = http(chain.url);
-    const chains = { transportFor: (chainId: number) => (chainId === 31337 ? transport : undefined) } as Pick<ChainAccess, "transportFor"> as ChainAccess;
-    // Chain 56 has contracts but no node here: it is skipped, not an error every interval.
-    const contracts = new Map([
-      [31337, addresses],
-      [56, addresses],
-    ]);
+    // Chain 56 has contracts but no node here: the registry leaves it out, so it is not an error every interval.
+    const chains = localRegistry({ url: chain.url, contracts: addresses });
     const logger = createLogger("silent");
     const errors = vi.spyOn(logger, "error");
-    const stop = startDepositScanners({ database, logger, env, chains, contracts });
+    const stop = startDepositScanners({ database, logger, env, chains });
     try {
       const client = createPublicClient({ chain: anvil, transport, pollingInterval: 10 });
       const wallet = createWalletClient({ chain: anvil, transport, account: privateKeyToAccount(DEV_PRIVATE_KEYS[2]) });

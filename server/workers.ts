@@ -5,7 +5,7 @@ import { drawChainsFrom } from "~/modules/rewards/draw-chains.server";
 import { startDepositScanners, type DepositScannerServices } from "./deposit-scanners";
 import { every, failureReporter } from "./every";
 import { processWithdrawals } from "~/modules/withdrawals/withdrawal-job.server";
-import { withdrawalChains } from "~/modules/withdrawals/withdrawal-chains.server";
+import { withdrawalChainsOf } from "~/modules/withdrawals/withdrawal-chain.server";
 
 const PURGE_EVERY_MS = 10 * 60 * 1000;
 /** Days leave the 7- and 30-day boards at midnight UTC; an hourly run (idempotent) catches each soon after. */
@@ -17,8 +17,8 @@ const EXPIRE_WINDOWS_EVERY_MS = 60 * 60 * 1000;
  */
 export function startWorkers(services: DepositScannerServices) {
   const { database, logger, env } = services;
-  const withdrawalsOn = withdrawalChains(services);
-  const drawChains = drawChainsFrom(services);
+  const withdrawalsOn = withdrawalChainsOf(services.chains);
+  const drawChains = drawChainsFrom(services.chains);
   const withdrawalFailures = failureReporter({
     report: (err, times) => logger.error({ err, times }, "the withdrawal job failed; it runs again soon"),
     recovered: (times) => logger.info({ times }, "the withdrawal job works again"),

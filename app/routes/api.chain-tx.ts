@@ -1,4 +1,4 @@
-import { createPublicClient, type Hex } from "viem";
+import type { Hex } from "viem";
 import { z } from "zod";
 import type { Route } from "./+types/api.chain-tx";
 import { questTokenAbi } from "#contracts/generated/quest-token";
@@ -23,10 +23,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const query = querySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   if (!query.success) return Response.json({ message: query.error.issues[0]!.message }, { status: 400 });
   const { chainId, hash } = query.data;
-  const transport = services.chains.transportFor(chainId);
-  if (!transport) return Response.json({ message: `No node for chain ${chainId}` }, { status: 400 });
-  const client = createPublicClient({ transport });
-  const token = services.contracts.get(chainId)?.QuestToken;
+  const chain = services.chains.get(chainId);
+  if (!chain) return Response.json({ message: `No node for chain ${chainId}` }, { status: 400 });
+  const { client } = chain;
+  const token = chain.contracts?.QuestToken;
   const errorContext = async () => ({
     token: token ? await client.readContract({ address: token, abi: questTokenAbi, functionName: "symbol" }).catch(() => "tokens") : "tokens",
     coin: NATIVE_SYMBOLS[chainId] ?? "ETH",

@@ -22,7 +22,7 @@ import type { BalanceActionData } from "~/modules/balance/balance-page";
 import { loadBalancePage } from "~/modules/balance/balance-page.server";
 import { cancelWithdrawal, requestWithdrawal, retryWithdrawal, withdrawalLimits } from "~/modules/withdrawals/withdrawals.server";
 import { withdrawalFormSchema } from "~/modules/withdrawals/withdrawal.schema";
-import { withdrawalChains } from "~/modules/withdrawals/withdrawal-chains.server";
+import { withdrawalChainsOf } from "~/modules/withdrawals/withdrawal-chain.server";
 
 export function meta({ matches }: Route.MetaArgs) {
   return [{ title: pageTitle(matches[0].loaderData.appName, "Balance") }];
@@ -65,7 +65,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!row.success) return reply({ intent, ok: false, id: "", error: "Choose a withdrawal." }, 400);
     const result =
       intent === "cancel"
-        ? await cancelWithdrawal({ db, userId: user.id, id: row.data.id, chains: withdrawalChains(services) })
+        ? await cancelWithdrawal({ db, userId: user.id, id: row.data.id, chains: withdrawalChainsOf(services.chains) })
         : await retryWithdrawal({ db, userId: user.id, id: row.data.id });
     return reply({ intent, ok: result.ok, id: row.data.id, error: result.ok ? undefined : result.error }, result.ok ? 200 : 400);
   }

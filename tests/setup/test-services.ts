@@ -6,7 +6,7 @@ import { createLogger } from "~/lib/logger.server";
 import type { Services } from "~/services/services.server";
 import { createAuth } from "~/modules/auth/auth.server";
 import { createMailer } from "~/modules/mail/mailer.server";
-import { createChainAccess } from "~/modules/wallets/chain-access.server";
+import { createChainRegistry } from "~/modules/chain/chain-registry.server";
 import { createTestDatabase } from "./test-db";
 
 /** The app's real services on a fresh test database; mail goes to `smtpUrl` or the dev inbox. */
@@ -22,9 +22,9 @@ export async function createTestServices(overrides: Record<string, string> = {})
   const logger = createLogger("silent");
   const database = await createTestDatabase();
   const mailer = createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, db: database.db, logger });
-  const chains = createChainAccess({ env, localChainUrl: env.LOCAL_CHAIN_RPC_URL ?? null, logger });
+  const chains = await createChainRegistry({ env, localChainUrl: env.LOCAL_CHAIN_RPC_URL ?? null, logger });
   const auth = createAuth({ db: database.db, env, mailer, logger, chains });
-  return { env, database, auth, mailer, chains, contracts: new Map(), logger, close: () => database.close() };
+  return { env, database, auth, mailer, chains, logger, close: () => database.close() };
 }
 
 let address = 0;

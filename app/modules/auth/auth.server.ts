@@ -12,7 +12,7 @@ import type { Env } from "~/services/env.server";
 import type { Logger } from "~/lib/logger.server";
 import type { Mailer } from "~/modules/mail/mailer.server";
 import { changeEmailMail, signInMail } from "~/modules/mail/templates.server";
-import type { ChainAccess } from "~/modules/wallets/chain-access.server";
+import type { ChainRegistry } from "~/modules/chain/chain-registry.server";
 import { checkSiweFields, checkSiweSignature } from "~/modules/wallets/siwe.server";
 import { walletPlugin } from "~/modules/wallets/wallet-plugin.server";
 import { WALLET_EMAIL_DOMAIN } from "~/modules/wallets/wallets.server";
@@ -75,10 +75,10 @@ export function createAuth({
   env: Env;
   mailer: Mailer;
   logger: Logger;
-  chains: Pick<ChainAccess, "chainIds" | "transportFor">;
+  chains: Pick<ChainRegistry, "chainIds" | "get">;
 }) {
   const appName = env.APP_NAME;
-  const siweOptions = () => ({ appUrl: env.APP_URL, chainIds: chains.chainIds, transportFor: chains.transportFor });
+  const siweOptions = () => ({ appUrl: env.APP_URL, chainIds: chains.chainIds, clientFor: (chainId: number) => chains.get(chainId)?.client });
   // Production runs behind https; cookies are Secure whenever the site is served over https.
   const secure = env.APP_URL.startsWith("https://");
 

@@ -39,7 +39,7 @@ const kindLabel = (kind: string) => KIND_LABELS[kind] ?? kind.charAt(0).toUpperC
  * deposits and withdrawals under way, and a page of transactions (`?page=`).
  */
 export async function loadBalancePage(
-  services: Pick<Services, "database" | "contracts" | "chains" | "logger" | "env">,
+  services: Pick<Services, "database" | "chains" | "logger" | "env">,
   userId: string,
   request: Request,
 ): Promise<BalancePage> {

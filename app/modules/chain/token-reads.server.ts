@@ -1,27 +1,23 @@
-import { createPublicClient, getAddress, isAddress, type Address, type Transport } from "viem";
+import { getAddress, isAddress, type Address, type PublicClient } from "viem";
 import { questTokenAbi } from "#contracts/generated/quest-token";
 import { tokenSaleAbi } from "#contracts/generated/token-sale";
 import type { Services } from "~/services/services.server";
 import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
-import { CHAIN_NAMES, NATIVE_SYMBOLS } from "~/wallet/chains";
+import { NATIVE_SYMBOLS } from "~/wallet/chains";
 import { rememberedWallet } from "~/wallet/remembered-wallet";
+import type { ChainRegistry } from "./chain-registry.server";
 import type { ContractAddresses } from "./contract-addresses.server";
 import type { SaleReading, TokenScreen } from "./token-screens";
 
 /** The chain a token screen shows: `?chain=` when Questline has contracts there, else the local chain, else the first one. */
-function pickChain(services: Pick<Services, "contracts" | "chains">, requested: string | null) {
-  const usable = [...services.contracts.keys()].filter((id) => services.chains.transportFor(id));
+function pickChain(chains: ChainRegistry, requested: string | null) {
+  const usable = chains.list.flatMap((chain) => (chain.contracts ? [{ ...chain, contracts: chain.contracts }] : []));
+  const ids = usable.map((chain) => chain.id);
   const wanted = Number(requested);
-  const chainId = usable.includes(wanted) ? wanted : usable.includes(LOCAL_CHAIN_ID) ? LOCAL_CHAIN_ID : usable[0];
-  if (chainId === undefined) return null;
-  return {
-    chainId,
-    chainName: CHAIN_NAMES[chainId] ?? `chain ${chainId}`,
-    coin: NATIVE_SYMBOLS[chainId] ?? "ETH",
-    contracts: services.contracts.get(chainId)!,
-    transport: services.chains.transportFor(chainId)!,
-    chainIds: usable,
-  };
+  const chainId = ids.includes(wanted) ? wanted : ids.includes(LOCAL_CHAIN_ID) ? LOCAL_CHAIN_ID : ids[0];
+  const chain = usable.find((candidate) => candidate.id === chainId);
+  if (!chain) return null;
+  return { chainId: chain.id, chainName: chain.name, coin: NATIVE_SYMBOLS[chain.id] ?? "ETH", contracts: chain.contracts, client: chain.client, chainIds: ids };
 }
 
 /**
@@ -32,18 +28,18 @@ function pickChain(services: Pick<Services, "contracts" | "chains">, requested: 
  * shows, not errors.
  */
 export async function loadTokenScreen<T>(
-  services: Pick<Services, "contracts" | "chains" | "logger">,
+  services: Pick<Services, "chains" | "logger">,
   request: Request,
-  read: (input: { transport: Transport; contracts: ContractAddresses; account: Address | null }) => Promise<T>,
+  read: (input: ChainReadInput) => Promise<T>,
 ): Promise<TokenScreen<T>> {
   const url = new URL(request.url);
   const remembered = rememberedWallet(request.headers.get("cookie"));
-  const chain = pickChain(services, url.searchParams.get("chain") ?? (remembered ? String(remembered.chainId) : null));
+  const chain = pickChain(services.chains, url.searchParams.get("chain") ?? (remembered ? String(remembered.chainId) : null));
   if (!chain) return { ok: false as const, reason: "none" as const };
   const head = { chainId: chain.chainId, chainName: chain.chainName, coin: chain.coin, chainIds: chain.chainIds };
   try {
     const facts = await read({
-      transport: chain.transport,
+      client: chain.client,
       contracts: chain.contracts,
       account: accountParam(url.searchParams.get("account") ?? remembered?.address ?? null),
     });
@@ -59,13 +55,13 @@ function accountParam(value: string | null): Address | null {
   return value && isAddress(value) ? getAddress(value) : null;
 }
 
-const client = (transport: Transport) => createPublicClient({ transport });
+/** What a token screen's read gets: the registry's client for the chain shown, our contracts there, the account asked about. */
+type ChainReadInput = { client: PublicClient; contracts: ContractAddresses; account: Address | null };
 
 /** Bigints travel as decimal strings. */
 const s = (value: bigint) => value.toString();
 
-export async function readMint({ transport, contracts, account }: { transport: Transport; contracts: ContractAddresses; account: Address | null }) {
-  const c = client(transport);
+export async function readMint({ client: c, contracts, account }: ChainReadInput) {
   const token = { address: contracts.QuestToken, abi: questTokenAbi } as const;
   const [symbol, open, price, walletCap, totalSupply, cap] = await Promise.all([
     c.readContract({ ...token, functionName: "symbol" }),
@@ -85,16 +81,7 @@ export async function readMint({ transport, contracts, account }: { transport: T
   return { token: contracts.QuestToken, symbol, open, price: s(price), walletCap: s(walletCap), totalSupply: s(totalSupply), cap: s(cap), member };
 }
 
-export async function readSale({
-  transport,
-  contracts,
-  account,
-}: {
-  transport: Transport;
-  contracts: ContractAddresses;
-  account: Address | null;
-}): Promise<SaleReading> {
-  const c = client(transport);
+export async function readSale({ client: c, contracts, account }: ChainReadInput): Promise<SaleReading> {
   const sale = { address: contracts.TokenSale, abi: tokenSaleAbi } as const;
   const [symbol, price, startTime, endTime, hardCap, walletCap, sold, block] = await Promise.all([
     c.readContract({ address: contracts.QuestToken, abi: questTokenAbi, functionName: "symbol" }),
@@ -128,8 +115,7 @@ export async function readSale({
 }
 
 /** The Balance screen's chain facts: the token, the vault, and the connected wallet's token balance and allowance for the vault. */
-export async function readVault({ transport, contracts, account }: { transport: Transport; contracts: ContractAddresses; account: Address | null }) {
-  const c = client(transport);
+export async function readVault({ client: c, contracts, account }: ChainReadInput) {
   const token = { address: contracts.QuestToken, abi: questTokenAbi } as const;
   const symbol = await c.readContract({ ...token, functionName: "symbol" });
   const member = account

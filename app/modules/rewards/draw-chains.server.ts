@@ -1,6 +1,5 @@
-import { createPublicClient, type Hex, type PublicClient } from "viem";
-import type { Env } from "~/services/env.server";
-import type { ChainAccess } from "~/modules/wallets/chain-access.server";
+import type { Hex, PublicClient } from "viem";
+import type { ChainRegistry } from "~/modules/chain/chain-registry.server";
 import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
 
 /**
@@ -26,8 +25,8 @@ export function defaultDrawChainId(chains: DrawChains): number | null {
 }
 
 /** The chain this server's XP raffles draw from (see `defaultDrawChainId`), or null when none has a node. */
-export function raffleChainIdOf(services: { env: Pick<Env, "confirmations">; chains: ChainAccess }): number | null {
-  return defaultDrawChainId(drawChainsFrom(services));
+export function raffleChainIdOf(chains: Pick<ChainRegistry, "confirmedChains">): number | null {
+  return defaultDrawChainId(drawChainsFrom(chains));
 }
 
 /** A draw chain read through a viem client. */
@@ -49,14 +48,7 @@ export function drawChainOf(client: PublicClient, { chainId, confirmations }: { 
   };
 }
 
-/** Every chain with a node and a confirmation count, as draw chains. */
-export function drawChainsFrom({ env, chains }: { env: Pick<Env, "confirmations">; chains: ChainAccess }): DrawChains {
-  const out = new Map<number, DrawChain>();
-  for (const chainId of chains.chainIds) {
-    const transport = chains.transportFor(chainId);
-    const confirmations = env.confirmations.get(chainId);
-    if (!transport || !confirmations) continue;
-    out.set(chainId, drawChainOf(createPublicClient({ transport }) as PublicClient, { chainId, confirmations }));
-  }
-  return out;
+/** Every chain of the registry with a node and a confirmation count, as draw chains. */
+export function drawChainsFrom(chains: Pick<ChainRegistry, "confirmedChains">): DrawChains {
+  return new Map(chains.confirmedChains().map((chain) => [chain.id, drawChainOf(chain.client, { chainId: chain.id, confirmations: chain.confirmations })]));
 }

@@ -1,10 +1,8 @@
 import { eq, inArray } from "drizzle-orm";
 import { formatUnits } from "viem";
-import { bsc, sepolia } from "viem/chains";
 import { campaign, crusade } from "#db/schema/quests";
 import type { Db } from "~/lib/db.server";
-import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
-import { CHAIN_NAMES } from "~/wallet/chains";
+import { CHAIN_NAMES, NATIVE_SYMBOLS } from "~/wallet/chains";
 import { campaignStatus, type CampaignStatus } from "./campaign-status";
 import { crusadeSteps } from "./campaigns.server";
 import type { Task } from "./completions.server";
@@ -15,8 +13,6 @@ import { memberStates } from "./tasks.server";
 
 /** The member's standing on a task (see memberStates), null when they have not tried it. */
 type MemberState = { status: "approved" | "pending" | "rejected"; reason: string | null } | null;
-
-const NATIVE_SYMBOLS: Record<number, string> = { [bsc.id]: bsc.nativeCurrency.symbol, [sepolia.id]: sepolia.nativeCurrency.symbol, [LOCAL_CHAIN_ID]: "ETH" };
 
 /** A task as the browser may see it: everything but its settings (`config`), with its type's label. */
 export function publicTask(t: Task) {

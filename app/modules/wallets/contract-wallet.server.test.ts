@@ -3,13 +3,13 @@ import { SiweMessage } from "siwe";
 import { createPublicClient, getAddress, http, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalChain, type LocalChain } from "~/lib/local-chain.server";
-import { chainTransport } from "~/wallet/chain-config";
+import { localRegistry } from "#tests/setup/local-registry";
 import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
 import { checkSiweSignature } from "./siwe.server";
 
 /**
  * A contract wallet (ERC-1271) cannot sign with a key: its signature is checked by asking the
- * contract, on the chain, through our own transport. The local chain hosts a wallet contract
+ * contract, on the chain, through our own node. The local chain hosts a wallet contract
  * whose `isValidSignature` approves a signature only from its owner.
  */
 let chain: LocalChain;
@@ -55,7 +55,7 @@ beforeAll(async () => {
 });
 afterAll(() => chain.stop());
 
-const transportFor = (chainId: number) => (chainId === LOCAL_CHAIN_ID ? chainTransport([chain.url]) : undefined);
+const clientFor = (chainId: number) => localRegistry({ url: chain.url }).get(chainId)?.client;
 
 function message(address: string) {
   return new SiweMessage({
@@ -73,13 +73,13 @@ describe("contract wallet signatures", () => {
   it("are accepted when the wallet contract approves them", async () => {
     const signature = `${tag}${"00".repeat(33)}`;
     await expect(
-      checkSiweSignature({ message: message(contract), signature, address: contract, chainId: LOCAL_CHAIN_ID }, { transportFor }),
+      checkSiweSignature({ message: message(contract), signature, address: contract, chainId: LOCAL_CHAIN_ID }, { clientFor }),
     ).resolves.toBeUndefined();
   });
 
   it("are refused when the contract does not approve them", async () => {
     const signature = `0x${"cd".repeat(32)}${"00".repeat(33)}`;
-    await expect(checkSiweSignature({ message: message(contract), signature, address: contract, chainId: LOCAL_CHAIN_ID }, { transportFor })).rejects.toThrow(
+    await expect(checkSiweSignature({ message: message(contract), signature, address: contract, chainId: LOCAL_CHAIN_ID }, { clientFor })).rejects.toThrow(
       /signature does not match/,
     );
   });
@@ -89,7 +89,7 @@ describe("contract wallet signatures", () => {
     await expect(
       checkSiweSignature(
         { message: text, signature: await owner.signMessage(text), address: owner.address as Hex, chainId: 56 },
-        { transportFor: () => undefined },
+        { clientFor: () => undefined },
       ),
     ).resolves.toBeUndefined();
   });

@@ -1,5 +1,5 @@
 import { APIError } from "better-auth/api";
-import { createPublicClient, getAddress, isAddressEqual, recoverMessageAddress, type Hex, type Transport } from "viem";
+import { getAddress, isAddressEqual, recoverMessageAddress, type Hex, type PublicClient } from "viem";
 import { parseSiweMessage, type SiweMessage } from "viem/siwe";
 import { isErc6492Signature } from "viem/utils";
 import { z } from "zod";
@@ -16,8 +16,8 @@ export type SiweCheckOptions = {
   appUrl: string;
   /** Chain ids members may sign in on. */
   chainIds: readonly number[];
-  /** The transport for a chain, to check contract-wallet signatures (ERC-1271 / ERC-6492). */
-  transportFor: (chainId: number) => Transport | undefined;
+  /** The registry's client for a chain, to check contract-wallet signatures (ERC-1271 / ERC-6492). */
+  clientFor: (chainId: number) => PublicClient | undefined;
   now?: Date;
 };
 
@@ -60,11 +60,11 @@ export function checkSiweFields(message: string, { appUrl, chainIds, now = new D
 
 /**
  * Checks that `address` signed `message`. An ordinary account's signature is checked here, with
- * no network; a contract wallet's (ERC-1271, or ERC-6492 before deployment) through our transport.
+ * no network; a contract wallet's (ERC-1271, or ERC-6492 before deployment) through our node.
  */
 export async function checkSiweSignature(
   { message, signature, address, chainId }: { message: string; signature: string; address: Hex; chainId: number },
-  { transportFor }: Pick<SiweCheckOptions, "transportFor">,
+  { clientFor }: Pick<SiweCheckOptions, "clientFor">,
 ) {
   const parsedSignature = hexSignature.safeParse(signature);
   if (!parsedSignature.success) refuse("Unauthorized: the signature is not valid", "SIWE_BAD_SIGNATURE");
@@ -73,9 +73,8 @@ export async function checkSiweSignature(
     const signer = await recoverMessageAddress({ message, signature: sig }).catch(() => null);
     if (signer && isAddressEqual(signer, address)) return;
   }
-  const transport = transportFor(chainId);
-  if (transport) {
-    const client = createPublicClient({ transport });
+  const client = clientFor(chainId);
+  if (client) {
     const valid = await client.verifyMessage({ address, message, signature: sig }).catch(() => false);
     if (valid) return;
   }

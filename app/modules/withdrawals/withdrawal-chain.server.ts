@@ -18,6 +18,7 @@ import {
 } from "viem";
 import { depositVaultAbi } from "#contracts/generated/deposit-vault";
 import { questTokenAbi } from "#contracts/generated/quest-token";
+import type { ChainRegistry } from "~/modules/chain/chain-registry.server";
 
 /** The operator's wallet on one chain: it holds the vault's OPERATOR_ROLE and signs `withdraw`. */
 export type OperatorWallet = WalletClient<Transport, Chain, Account>;
@@ -33,6 +34,15 @@ export type WithdrawalChain = {
 };
 
 export type WithdrawalChains = Map<number, WithdrawalChain>;
+
+/** The registry's vault chains as the withdrawal job and a cancel read them (the clients are the registry's own). */
+export function withdrawalChainsOf(chains: Pick<ChainRegistry, "vaultChains">): WithdrawalChains {
+  return new Map(
+    chains
+      .vaultChains()
+      .map((chain) => [chain.id, { publicClient: chain.client, walletClient: chain.operator, vault: chain.vault, confirmations: chain.confirmations }]),
+  );
+}
 
 /** Said when a node does not answer before anything was signed. */
 export const NODE_DOWN = "The chain node did not answer; nothing was paid. Retry when it is back.";

@@ -56,7 +56,7 @@ export async function action(args: Route.ActionArgs) {
     poolId: pool.id,
     actorId: user.id,
     input: form.data,
-    raffleChainId: raffleChainIdOf(services),
+    raffleChainId: raffleChainIdOf(services.chains),
   });
   if (!saved.ok) return data<RewardActionData>({ errors: { [saved.field]: saved.error }, values }, { status: 400 });
   throw back("Reward saved");

@@ -35,7 +35,7 @@ export async function action(args: Route.ActionArgs) {
   }
   const { values, form } = parseRewardForm(await args.request.formData());
   if (!form.ok) return data<RewardActionData>({ errors: form.errors, values }, { status: 400 });
-  const saved = await createRewardPool({ db, campaignId: campaign.id, actorId: user.id, input: form.data, raffleChainId: raffleChainIdOf(services) });
+  const saved = await createRewardPool({ db, campaignId: campaign.id, actorId: user.id, input: form.data, raffleChainId: raffleChainIdOf(services.chains) });
   if (!saved.ok) return data<RewardActionData>({ errors: { [saved.field]: saved.error }, values }, { status: 400 });
   throw redirectWithToast(route("campaigns.show", { project: project.slug, campaign: campaign.slug }), "Reward created", { appUrl: services.env.APP_URL });
 }

@@ -1,0 +1,90 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { http, zeroAddress } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { describe, expect, it } from "vitest";
+import { DEV_ADDRESSES, DEV_OPERATOR_PRIVATE_KEY } from "#contracts/dev-accounts";
+import { createLogger } from "~/lib/logger.server";
+import { loadEnv } from "~/services/env.server";
+import type { ContractAddresses } from "~/modules/chain/contract-addresses.server";
+import { withdrawalChainsOf } from "~/modules/withdrawals/withdrawal-chain.server";
+import { drawChainsFrom } from "~/modules/rewards/draw-chains.server";
+import { LOCAL_PROJECT_ID } from "~/wallet/wallet-cloud";
+import { buildChainRegistry, createChainRegistry, type ChainSetup } from "./chain-registry.server";
+
+const addresses = (vault: `0x${string}`): ContractAddresses => ({
+  QuestToken: zeroAddress,
+  TokenSale: zeroAddress,
+  DepositVault: vault,
+  AirdropDistributor: zeroAddress,
+});
+const VAULT = "0x00000000000000000000000000000000000000AA";
+const transport = http("http://127.0.0.1:9");
+const config = { rpc: "http://127.0.0.1:9", ankr: null, infura: null, blast: null, projectId: LOCAL_PROJECT_ID };
+
+function registry(chains: ChainSetup[]) {
+  return buildChainRegistry({ config, chainIds: [56, 11155111, 31337], chains, logger: createLogger("silent") });
+}
+
+describe("buildChainRegistry", () => {
+  it("signs with anvil's dev account 9 on the local chain and leaves other chains without a wallet when no key is set", () => {
+    expect(privateKeyToAccount(DEV_OPERATOR_PRIVATE_KEY).address).toBe(DEV_ADDRESSES[9]);
+    const chains = registry([
+      { id: 31337, transport, contracts: addresses(VAULT), confirmations: 1 },
+      { id: 56, transport, contracts: addresses(VAULT), confirmations: 15 },
+      { id: 11155111, transport, confirmations: 6 },
+    ]);
+    const result = withdrawalChainsOf(chains);
+    expect([...result.keys()]).toEqual([31337, 56]);
+    expect(result.get(31337)).toMatchObject({ vault: VAULT, confirmations: 1 });
+    expect(result.get(31337)!.walletClient!.account.address).toBe(DEV_ADDRESSES[9]);
+    expect(result.get(56)).toMatchObject({ walletClient: null, confirmations: 15 });
+    // The withdrawal job, the deposit scanners and the raffle draws read the same clients.
+    expect(result.get(56)!.publicClient).toBe(chains.get(56)!.client);
+    expect(chains.vaultChains().map((chain) => chain.client)).toEqual([chains.get(31337)!.client, chains.get(56)!.client]);
+    expect([...drawChainsFrom(chains).keys()]).toEqual([31337, 56, 11155111]);
+  });
+
+  it("signs with OPERATOR_PRIVATE_KEY on every chain when it is set", () => {
+    const key = `0x${"11".repeat(32)}` as const;
+    const chains = registry([
+      { id: 31337, transport, contracts: addresses(VAULT), confirmations: 1, operatorKey: key },
+      { id: 56, transport, contracts: addresses(VAULT), confirmations: 15, operatorKey: key },
+    ]);
+    const operator = privateKeyToAccount(key).address;
+    expect([...withdrawalChainsOf(chains).values()].map((chain) => chain.walletClient?.account.address)).toEqual([operator, operator]);
+  });
+
+  it("keeps a chain without a confirmation count out of deposits, withdrawals and draws", () => {
+    const chains = registry([{ id: 56, transport, contracts: addresses(VAULT), confirmations: null }]);
+    expect(chains.get(56)?.contracts?.DepositVault).toBe(VAULT);
+    expect(chains.vaultChains()).toEqual([]);
+    expect(drawChainsFrom(chains).size).toBe(0);
+  });
+});
+
+describe("createChainRegistry", () => {
+  it("registers the chains this server has a node for, with their contracts, confirmations and start blocks", async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "questline-registry-"));
+    const deployments = mkdtempSync(path.join(tmpdir(), "questline-deployments-"));
+    writeFileSync(path.join(deployments, "56.json"), JSON.stringify({ chainId: 56, contracts: addresses(VAULT) }));
+    writeFileSync(path.join(deployments, "97.json"), JSON.stringify({ chainId: 97, contracts: addresses(VAULT) }));
+    const env = loadEnv({ DATA_DIR: dataDir, DEPLOYMENTS_DIR: deployments, ANKR_KEY: "key", DEPOSIT_START_BLOCKS: "56:41000000", LOCAL_CHAIN: "off" });
+    const chains = await createChainRegistry({ env, localChainUrl: null, logger: createLogger("silent") });
+    // Chain 97 has contracts but no node: it is not registered, so nothing tries to read it.
+    expect(chains.list.map((chain) => chain.id)).toEqual(expect.arrayContaining([56, 11155111]));
+    expect(chains.get(97)).toBeUndefined();
+    expect(chains.get(56)).toMatchObject({
+      name: "BNB Smart Chain",
+      contracts: { DepositVault: VAULT },
+      confirmations: 15,
+      startBlock: 41000000n,
+      operator: null,
+    });
+    expect(chains.get(11155111)).toMatchObject({ contracts: null, startBlock: null });
+    expect(chains.vaultChains().map((chain) => chain.id)).toEqual([56]);
+    expect(chains.chainIds).toEqual([56, 11155111]);
+    expect(chains.config).toMatchObject({ rpc: null, ankr: "key" });
+  });
+});

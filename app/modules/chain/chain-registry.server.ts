@@ -1,0 +1,143 @@
+import { createPublicClient, createWalletClient, type Address, type Chain, type Hex, type PublicClient, type Transport } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { bsc, sepolia } from "viem/chains";
+import { DEV_OPERATOR_PRIVATE_KEY } from "#contracts/dev-accounts";
+import type { Env } from "~/services/env.server";
+import type { Logger } from "~/lib/logger.server";
+import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
+import { chainTransport, localChain, nodeEndpoints, type ChainConfig } from "~/wallet/chain-config";
+import { CHAIN_NAMES } from "~/wallet/chains";
+import { LOCAL_PROJECT_ID } from "~/wallet/wallet-cloud";
+import type { OperatorWallet } from "~/modules/withdrawals/withdrawal-chain.server";
+import { readContractAddresses, type ContractAddresses } from "./contract-addresses.server";
+import { ensureLocalContracts } from "./contracts.server";
+
+const VIEM_CHAINS: Record<number, Chain> = { [bsc.id]: bsc, [sepolia.id]: sepolia, [LOCAL_CHAIN_ID]: localChain };
+
+/** One chain as the server reaches it: built once at start, shared by every request and job. */
+export type RegisteredChain = {
+  id: number;
+  name: string;
+  /** The local development chain (anvil), which mines only when asked. */
+  local: boolean;
+  /** Reads through the chain's ranked fallback transport. */
+  client: PublicClient;
+  /** Signs as the vault's operator (withdrawals, and later airdrop rounds); null where no key is configured. */
+  operator: OperatorWallet | null;
+  /** Questline's contracts on this chain, or null where none are deployed. */
+  contracts: ContractAddresses | null;
+  /** Blocks an event needs (its own included) before it counts; null: nothing on this chain is scanned, paid or drawn. */
+  confirmations: number | null;
+  /** The first block deposits are read from (DEPOSIT_START_BLOCKS), when configured. */
+  startBlock: bigint | null;
+};
+
+/** A chain with a vault, a node and a confirmation count: deposits are scanned and withdrawals paid there. */
+export type VaultChain = RegisteredChain & { contracts: ContractAddresses; confirmations: number; vault: Address };
+
+export type ChainRegistry = {
+  /** The initial page props the browser gets: what it needs to reach the chains, nothing more. */
+  config: ChainConfig;
+  /** Chains members may sign in on (a chain without a node too: an ordinary account's signature needs none). */
+  chainIds: number[];
+  /** Every chain with a node, in chain id order of the configuration. */
+  list: readonly RegisteredChain[];
+  get: (chainId: number) => RegisteredChain | undefined;
+  /** Chains with a vault, a node and a confirmation count. */
+  vaultChains: () => VaultChain[];
+  /** Chains with a node and a confirmation count: where raffles may draw their seed block. */
+  confirmedChains: () => Array<RegisteredChain & { confirmations: number }>;
+};
+
+/** What one chain is made of, before its clients are built. */
+export type ChainSetup = {
+  id: number;
+  transport: Transport;
+  contracts?: ContractAddresses | null;
+  confirmations?: number | null;
+  startBlock?: number | null;
+  /** The operator's key; on the local chain anvil's dev account 9 signs when it is unset. */
+  operatorKey?: Hex | null;
+};
+
+/**
+ * Builds the registry from chains already described: each gets one public client over its
+ * transport and, where a key is known, one operator wallet. Nothing else in the server builds a
+ * client for serving (the local chain's deployment at start uses its own deployer account).
+ */
+export function buildChainRegistry({
+  config,
+  chainIds,
+  chains,
+  logger,
+}: {
+  config: ChainConfig;
+  chainIds: number[];
+  chains: ChainSetup[];
+  logger: Logger;
+}): ChainRegistry {
+  const list = chains.map((setup) => registerChain(setup, logger));
+  const byId = new Map(list.map((chain) => [chain.id, chain]));
+  const vaultChains = list.flatMap((chain): VaultChain[] =>
+    chain.contracts && chain.confirmations !== null
+      ? [{ ...chain, contracts: chain.contracts, confirmations: chain.confirmations, vault: chain.contracts.DepositVault }]
+      : [],
+  );
+  const confirmedChains = list.flatMap((chain) => (chain.confirmations !== null ? [{ ...chain, confirmations: chain.confirmations }] : []));
+  return { config, chainIds, list, get: (chainId) => byId.get(chainId), vaultChains: () => vaultChains, confirmedChains: () => confirmedChains };
+}
+
+function registerChain(
+  { id, transport, contracts = null, confirmations = null, startBlock = null, operatorKey = null }: ChainSetup,
+  logger: Logger,
+): RegisteredChain {
+  const chain = VIEM_CHAINS[id];
+  const local = id === LOCAL_CHAIN_ID;
+  const key = operatorKey ?? (local ? DEV_OPERATOR_PRIVATE_KEY : null);
+  if (contracts && confirmations === null) {
+    logger.warn({ chainId: id }, "this chain's deposits are not scanned nor its withdrawals paid: CONFIRMATIONS names no confirmation count for it");
+  } else if (contracts && !key) {
+    logger.warn({ chainId: id }, "OPERATOR_PRIVATE_KEY is not set: withdrawals on this chain wait");
+  }
+  return {
+    id,
+    name: CHAIN_NAMES[id] ?? `chain ${id}`,
+    local,
+    client: createPublicClient({ chain, transport }) as PublicClient,
+    operator: key && chain ? createWalletClient({ chain, transport, account: privateKeyToAccount(key) }) : null,
+    contracts,
+    confirmations,
+    startBlock: startBlock === null ? null : BigInt(startBlock),
+  };
+}
+
+/**
+ * The registry this server runs with: node endpoints from the keys in the environment (and the
+ * local chain's URL), contract addresses from `deployments/` and the environment, Questline's
+ * contracts deployed to a fresh local chain, confirmations and start blocks per chain.
+ */
+export async function createChainRegistry({ env, localChainUrl, logger }: { env: Env; localChainUrl: string | null; logger: Logger }): Promise<ChainRegistry> {
+  const config: ChainConfig = {
+    rpc: localChainUrl,
+    ankr: env.ANKR_KEY ?? null,
+    infura: env.INFURA_KEY ?? null,
+    blast: env.BLAST_KEY ?? null,
+    projectId: env.REOWN_PROJECT_ID ?? LOCAL_PROJECT_ID,
+  };
+  const contracts = readContractAddresses({ dir: env.DEPLOYMENTS_DIR, overrides: env.contractAddresses });
+  // The local chain gets its contracts (once per fresh chain) and the dev accounts their tokens.
+  if (localChainUrl) {
+    const local = await ensureLocalContracts({ rpcUrl: localChainUrl, known: contracts.get(LOCAL_CHAIN_ID), logger });
+    contracts.set(LOCAL_CHAIN_ID, local.addresses);
+  }
+  const endpoints = nodeEndpoints(config, (message) => logger.warn(message));
+  const chains = [...endpoints].map(([id, urls]): ChainSetup => ({
+    id,
+    transport: chainTransport(urls),
+    contracts: contracts.get(id) ?? null,
+    confirmations: env.confirmations.get(id) ?? null,
+    startBlock: env.depositStartBlocks.get(id) ?? null,
+    operatorKey: (env.OPERATOR_PRIVATE_KEY as Hex | undefined) ?? null,
+  }));
+  return buildChainRegistry({ config, chainIds: [bsc.id, sepolia.id, ...(localChainUrl ? [LOCAL_CHAIN_ID] : [])], chains, logger });
+}

@@ -1,0 +1,32 @@
+import type { Hex } from "viem";
+import { createLogger } from "~/lib/logger.server";
+import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
+import { buildChainRegistry, type ChainRegistry } from "~/modules/chain/chain-registry.server";
+import type { ContractAddresses } from "~/modules/chain/contract-addresses.server";
+import { chainTransport } from "~/wallet/chain-config";
+import { LOCAL_PROJECT_ID } from "~/wallet/wallet-cloud";
+
+/**
+ * The registry a server started on the local chain at `url` would build (the same builder), with
+ * the contracts given; `others` adds chains as the test describes them.
+ */
+export function localRegistry({
+  url,
+  contracts = null,
+  confirmations = 1,
+  operatorKey = null,
+  others = [],
+}: {
+  url: string;
+  contracts?: ContractAddresses | null;
+  confirmations?: number;
+  operatorKey?: Hex | null;
+  others?: Parameters<typeof buildChainRegistry>[0]["chains"];
+}): ChainRegistry {
+  return buildChainRegistry({
+    config: { rpc: url, ankr: null, infura: null, blast: null, projectId: LOCAL_PROJECT_ID },
+    chainIds: [56, 11155111, LOCAL_CHAIN_ID],
+    chains: [{ id: LOCAL_CHAIN_ID, transport: chainTransport([url]), contracts, confirmations, operatorKey }, ...others],
+    logger: createLogger("silent"),
+  });
+}
