@@ -18,7 +18,11 @@ describe("form text", () => {
     expect(typed.length).toBe(2000);
     const sent = typed.replace(/\n/g, "\r\n");
     expect(parseForm(schema, form({ description: sent }))).toEqual({ ok: true, data: { description: typed } });
-    expect(parseForm(schema, form({ description: sent + "x" }))).toEqual({ ok: false, errors: { description: "Keep it under 2000 characters" } });
+    expect(parseForm(schema, form({ description: sent + "x" }))).toEqual({
+      ok: false,
+      code: "invalid",
+      errors: { description: "Keep it under 2000 characters" },
+    });
     expect(normalizeLineBreaks("a\r\nb\rc\nd")).toBe("a\nb\nc\nd");
   });
 

@@ -1,0 +1,64 @@
+import { data } from "react-router";
+
+/**
+ * What a domain function that can refuse returns: `ok` with its value, field errors (the input is
+ * refused, field by field: `form` names the whole form), or a coded failure from one table.
+ * Messages are whole sentences for the member; the code says what kind of refusal it is, and so
+ * which HTTP status an action answers with.
+ */
+export const FAILURE_STATUS = {
+  /** The input is refused: `errors` says why, field by field. */
+  invalid: 400,
+  /** The acting member may not do this. */
+  forbidden: 403,
+  /** What the action names does not exist (any more). */
+  not_found: 404,
+  /** What the action names is in a state that does not allow it (taken, paid, ended, changed meanwhile). */
+  conflict: 409,
+  /** Too many attempts: `retryAfterSeconds` says when to come back. */
+  limited: 429,
+  /** A service we depend on (a chain node, the mail server) did not answer; nothing changed. */
+  unavailable: 503,
+} as const;
+
+export type FailureCode = keyof typeof FAILURE_STATUS;
+export type FieldErrors = Record<string, string>;
+
+export type Ok<T extends object = object> = { ok: true } & T;
+export type FieldFailure = { ok: false; code: "invalid"; errors: FieldErrors };
+export type CodedFailure = { ok: false; code: Exclude<FailureCode, "invalid">; message: string; retryAfterSeconds?: number };
+export type Failure = FieldFailure | CodedFailure;
+export type Result<T extends object = object> = Ok<T> | Failure;
+
+export function ok(): Ok;
+export function ok<T extends object>(value: T): Ok<T>;
+export function ok(value: object = {}) {
+  return { ok: true, ...value };
+}
+
+/** The input is refused: `field` (or `form`, the whole form) gets `message`. */
+export const invalid = (field: string, message: string): FieldFailure => ({ ok: false, code: "invalid", errors: { [field]: message } });
+
+/** Several fields refused at once, as a form parser finds them. */
+export const invalidFields = (errors: FieldErrors): FieldFailure => ({ ok: false, code: "invalid", errors });
+
+/** A refusal of another kind than the input's: a state, a permission, a limit or a service. */
+export const failure = (code: CodedFailure["code"], message: string, retryAfterSeconds?: number): CodedFailure =>
+  retryAfterSeconds === undefined ? { ok: false, code, message } : { ok: false, code, message, retryAfterSeconds };
+
+/** The failure as a form shows it: field errors as they are, a coded failure's message as the form's. */
+export const failureErrors = (result: Failure): FieldErrors => (result.code === "invalid" ? result.errors : { form: result.message });
+
+/** The failure in one sentence (a toast, a log line): the first field error, or the message. */
+export const failureMessage = (result: Failure): string =>
+  result.code === "invalid" ? (Object.values(result.errors)[0] ?? "Check what you entered.") : result.message;
+
+/**
+ * The one way an action answers a failure: `{ ...extra, errors }` (read by `Field` and
+ * `FormError`) with the code's status, and Retry-After for a limit.
+ */
+export function formFailure<T extends object = object>(result: Failure, extra?: T) {
+  const headers: HeadersInit | undefined =
+    result.code !== "invalid" && result.retryAfterSeconds !== undefined ? { "Retry-After": String(result.retryAfterSeconds) } : undefined;
+  return data({ ...(extra as T), errors: failureErrors(result) }, { status: FAILURE_STATUS[result.code], headers });
+}
