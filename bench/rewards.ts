@@ -20,6 +20,7 @@ import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { rewardPool } from "../db/schema/rewards.ts";
 import { rowsOf, type Database, type Db } from "../app/lib/db.server.ts";
+import { failureMessage } from "../app/lib/result.ts";
 import { questAsset } from "../app/modules/ledger/assets.ts";
 import { accountBalance, checkLedger, credit, poolEscrow } from "../app/modules/ledger/ledger.server.ts";
 import { distributeEndedCampaigns, GRANTS_PER_ENTRY } from "../app/modules/rewards/distribute.server.ts";
@@ -73,14 +74,14 @@ async function seed({ db }: Database, funding: bigint) {
   await db.execute(sql`analyze "user", completion, task, campaign`);
   await credit({ db, key: "bench:owner-grant", kind: "bench_credit", userId: OWNER, asset: ASSET, amount: funding });
   const funded = await fundProject({ db, projectId: PROJECT, actorId: OWNER, input: { asset: ASSET, amount: funding, requestKey: randomUUID() } });
-  if (!funded.ok) throw new Error(`funding the treasury failed: ${funded.error}`);
+  if (!funded.ok) throw new Error(`funding the treasury failed: ${failureMessage(funded)}`);
   if (env.BENCH_REWARD_STALE_STATS === "1") await db.execute(sql`analyze ledger_account, journal_entry, journal_line`);
 }
 
 /** Saves a token pool on the campaign while it was live (escrowing its maximum). */
 async function savePool(db: Db, input: Omit<RewardPoolInput, "kind" | "asset">) {
   const created = await createRewardPool({ db, campaignId: CAMPAIGN, actorId: OWNER, input: { kind: "token", asset: ASSET, ...input }, now: at(-9.5) });
-  if (!created.ok) throw new Error(`saving the pool failed: ${created.error}`);
+  if (!created.ok) throw new Error(`saving the pool failed: ${failureMessage(created)}`);
   return created.value;
 }
 

@@ -12,6 +12,7 @@ import { TokenScreenUnavailable } from "~/components/chain/wallet-gate";
 import { PageHeader } from "~/components/page-header";
 import { Button } from "~/components/ui/button";
 import { formText, parseForm } from "~/lib/forms";
+import { FAILURE_STATUS, failureMessage, formFailure } from "~/lib/result";
 import { route } from "~/lib/routes";
 import { pageTitle } from "~/lib/meta";
 import { withinRateLimit } from "~/lib/rate-limit.server";
@@ -55,9 +56,9 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   if (intent === "withdraw") {
     const form = parseForm(withdrawalFormSchema, formData);
-    if (!form.ok) return reply({ intent, ok: false, errors: form.errors }, 400);
+    if (!form.ok) return formFailure(form, { intent, ok: false as const });
     const result = await requestWithdrawal({ db, userId: user.id, input: form.data, limits: withdrawalLimits(services.env) });
-    if (!result.ok) return reply({ intent, ok: false, errors: { [result.field ?? "form"]: result.error } }, 400);
+    if (!result.ok) return formFailure(result, { intent, ok: false as const });
     return reply({ intent, ok: true, id: result.id });
   }
   if (intent === "cancel" || intent === "retry") {
@@ -67,7 +68,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       intent === "cancel"
         ? await cancelWithdrawal({ db, userId: user.id, id: row.data.id, chains: withdrawalChainsOf(services.chains) })
         : await retryWithdrawal({ db, userId: user.id, id: row.data.id });
-    return reply({ intent, ok: result.ok, id: row.data.id, error: result.ok ? undefined : result.error }, result.ok ? 200 : 400);
+    if (!result.ok) return reply({ intent, ok: false, id: row.data.id, error: failureMessage(result) }, FAILURE_STATUS[result.code]);
+    return reply({ intent, ok: true, id: row.data.id });
   }
   return reply({ intent: "withdraw", ok: false, errors: { form: "That action is not known." } }, 400);
 }

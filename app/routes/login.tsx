@@ -4,6 +4,7 @@ import { SignInForm } from "~/components/auth/sign-in-form";
 import { Card, CardContent } from "~/components/ui/card";
 import { parseForm } from "~/lib/forms";
 import { pageTitle } from "~/lib/meta";
+import { failureMessage, formFailure } from "~/lib/result";
 import { servicesContext } from "~/services/services.server";
 import { signInSchema } from "~/modules/auth/sign-in.schema";
 import { sendSignInEmail, signInWithCode, signInWithPassword } from "~/modules/auth/sign-in.server";
@@ -33,9 +34,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     // A bad code keeps the member on the code step, where the error is shown.
     const email = formData.get("email");
     if (formData.get("intent") === "code" && typeof email === "string") {
-      return data({ step: "code" as const, email, errors: form.errors }, { status: 400 });
+      return formFailure(form, { step: "code" as const, email });
     }
-    return data({ step: "email" as const, errors: form.errors }, { status: 400 });
+    return formFailure(form, { step: "email" as const });
   }
   const input = form.data;
   const redirectTo = safeRedirect(input.redirectTo);
@@ -43,7 +44,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (input.intent === "send") {
     const sent = await sendSignInEmail(services, { request, email: input.email, redirectTo });
     const step = input.resend ? ("code" as const) : ("email" as const);
-    if (!sent.ok) return data({ step, email: input.email, errors: { email: sent.error } }, { status: 429 });
+    // Any refusal to send (the cooldown, the auth service, the mail server) shows on the e-mail field, answered 429.
+    if (!sent.ok) return data({ step, email: input.email, errors: { email: failureMessage(sent) } }, { status: 429 });
     return { step: "code" as const, email: input.email, resent: Boolean(input.resend) };
   }
   const result =
@@ -51,9 +53,10 @@ export async function action({ request, context }: Route.ActionArgs) {
       ? await signInWithCode(services, { request, email: input.email, code: input.code })
       : await signInWithPassword(services, { request, email: input.email, password: input.password });
   if (!result.ok) {
+    // A wrong guess and a limit alike show on the code or password field, answered 400.
     const field = input.intent === "code" ? "code" : "password";
     return data(
-      { step: input.intent === "code" ? ("code" as const) : ("password" as const), email: input.email, errors: { [field]: result.error } },
+      { step: input.intent === "code" ? ("code" as const) : ("password" as const), email: input.email, errors: { [field]: failureMessage(result) } },
       { status: 400 },
     );
   }

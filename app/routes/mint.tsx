@@ -13,6 +13,7 @@ import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { toast } from "~/components/ui/toaster";
 import { pageTitle } from "~/lib/meta";
+import { failureMessage } from "~/lib/result";
 import { servicesContext } from "~/services/services.server";
 import { requireUser } from "~/modules/auth/session.server";
 import { checkAmount, costOf, formatAmount, parseAmount } from "~/modules/chain/amounts";
@@ -67,7 +68,7 @@ function MintScreen({ data }: { data: MintData }) {
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const checked = checkAmount(amount);
-    if (!checked.ok) return setError(checked.error);
+    if (!checked.ok) return setError(failureMessage(checked));
     if (!member) return setError("Your wallet's numbers are still loading: try again in a moment.");
     const refusal = mintRefusal(checked.units, {
       open: mint.open,

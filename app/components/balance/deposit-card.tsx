@@ -14,6 +14,7 @@ import type { VaultChain } from "~/modules/balance/balance-page";
 import { checkAmount, formatAmount } from "~/modules/chain/amounts";
 import { isBusy } from "~/modules/chain/tx-machine";
 import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
+import { failureMessage } from "~/lib/result";
 import { useWallet } from "~/wallet/wallet-provider";
 
 /**
@@ -84,7 +85,7 @@ export function DepositCard({
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const checked = checkAmount(amount);
-    if (!checked.ok) return setError(checked.error);
+    if (!checked.ok) return setError(failureMessage(checked));
     if (!member) return setError("Your wallet's numbers are still loading: try again in a moment.");
     if (checked.units > BigInt(member.balance)) return setError(`Your wallet holds ${formatAmount(BigInt(member.balance))} ${facts.symbol}.`);
     setError(undefined);

@@ -11,6 +11,7 @@ import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from "~/components/ui/dialog";
 import { toast } from "~/components/ui/toaster";
+import { failureMessage } from "~/lib/result";
 import { checkAmount, costOf, formatAmount, parseAmount, tokensFor } from "~/modules/chain/amounts";
 import { countdown, salePhase, saleRefusal, type SaleFacts } from "~/modules/chain/checks";
 import type { SaleReading, TokenScreen } from "~/modules/chain/token-screens";
@@ -221,7 +222,7 @@ function BuyForm({
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const checked = checkAmount(edited === "tokens" ? tokens : pay);
-    if (!checked.ok) return setError(checked.error);
+    if (!checked.ok) return setError(failureMessage(checked));
     const amount = edited === "tokens" ? checked.units : tokensFor(checked.units, price);
     if (amount <= 0n) return setError(`That buys less than the smallest unit of ${token}.`);
     if (!facts) return setError("Your wallet's numbers are still loading: try again in a moment.");

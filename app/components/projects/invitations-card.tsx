@@ -19,7 +19,7 @@ export type InvitationCardItem = {
 };
 
 /** What /invites/:token answers to a card's form (an accepted invite redirects to its project instead). */
-export type AnswerActionData = { ok: true; declined: true } | { ok: false; error: string };
+export type AnswerActionData = { ok: true; declined: true } | { ok: false; errors: Record<string, string> };
 
 /**
  * The signed-in member's pending team invitations (by e-mail or by a linked wallet), each with
@@ -56,7 +56,7 @@ function Invitation({ invitation }: { invitation: InvitationCardItem }) {
   useEffect(() => {
     if (!fetcher.data) return;
     if (fetcher.data.ok) toast.success(`Invitation to ${invitation.project.name} declined`);
-    else toast.error(fetcher.data.error);
+    else toast.error(fetcher.data.errors.form ?? "That did not work.");
   }, [fetcher.data, invitation.project.name]);
 
   const sentTo = invitation.sentTo.startsWith("0x") ? shortAddress(invitation.sentTo) : invitation.sentTo;

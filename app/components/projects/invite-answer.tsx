@@ -34,7 +34,7 @@ export function InviteAnswer({
 }) {
   useEffect(() => {
     if (actionData?.ok) toast.success("Invitation declined");
-    else if (actionData) toast.error(actionData.error);
+    else if (actionData) toast.error(actionData.errors.form ?? "That did not work.");
   }, [actionData]);
 
   if (!invitation) {
@@ -76,7 +76,7 @@ export function InviteAnswer({
           <p className="text-center text-xs text-muted-foreground">
             Sent to <span className="font-medium text-foreground wrap-anywhere">{sentTo}</span>
           </p>
-          <Answer invitation={invitation} signedIn={signedIn} signIn={signIn} error={actionData && !actionData.ok ? actionData.error : undefined} />
+          <Answer invitation={invitation} signedIn={signedIn} signIn={signIn} error={actionData && !actionData.ok ? actionData.errors.form : undefined} />
         </CardContent>
       </Card>
     </Frame>

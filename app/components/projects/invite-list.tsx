@@ -70,7 +70,7 @@ function InviteItem({ invite }: { invite: InviteRow }) {
 
   useEffect(() => {
     if (!result) return;
-    if (!result.ok) toast.error(result.error ?? "That did not work.");
+    if (!result.ok) toast.error(result.errors?.form ?? "That did not work.");
     else if (result.intent === "revoke") toast.success(`Invitation for ${target} revoked`);
     else if (result.mailed) toast.success(`New invitation e-mailed to ${target}`);
     else if (result.mailed === false) toast.error("A new link is made but the e-mail could not be sent: share the link.");

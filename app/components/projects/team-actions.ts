@@ -4,7 +4,7 @@ export type TeamActionData = {
   /** The invite or member the action was about. */
   id?: string;
   ok: boolean;
-  error?: string;
+  /** Field errors; `form` is the whole action's (a row's fetcher shows it). */
   errors?: Record<string, string>;
   values?: { target: string; role: string };
   /** Who an invite went to. */

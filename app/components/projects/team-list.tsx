@@ -21,7 +21,7 @@ export function TeamList({ members, me, canManage }: { members: TeamMember[]; me
   const answer = remover.state === "idle" ? remover.data : undefined;
   useEffect(() => {
     if (answer?.ok) toast.success(`${removed.current} is removed from the team`);
-    else if (answer) toast.error(answer.error ?? "That did not work.");
+    else if (answer) toast.error(answer.errors?.form ?? "That did not work.");
   }, [answer]);
   const remove = (member: TeamMember, display: string) => {
     removed.current = display;
@@ -82,7 +82,7 @@ function MemberRow({
   useEffect(() => {
     if (!result) return;
     if (result.ok) toast.success(`${display}'s role is saved`);
-    else toast.error(result.error ?? "That did not work.");
+    else toast.error(result.errors?.form ?? "That did not work.");
   }, [result, display]);
 
   const submit = (intent: string) => fetcher.submit({ intent, id: member.userId }, { method: "post" });
@@ -101,7 +101,7 @@ function MemberRow({
           </p>
           {result && !result.ok && (
             <p className="text-xs text-destructive" role="alert">
-              {result.error}
+              {result.errors?.form}
             </p>
           )}
         </div>

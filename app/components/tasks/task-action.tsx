@@ -6,17 +6,20 @@ import { Field, fieldProps } from "~/components/ui/field";
 import { ImageInput } from "~/components/ui/image-input";
 import { Input } from "~/components/ui/input";
 import { Textarea } from "~/components/ui/textarea";
-import type { ATTEMPT_KINDS, AttemptOutcome } from "~/modules/tasks/attempt.schema";
+import type { FieldErrors } from "~/lib/result";
+import type { ATTEMPT_KINDS } from "~/modules/tasks/attempt.schema";
 import type { TaskBrief } from "~/modules/tasks/task-page";
 
-type Failure = Extract<AttemptOutcome, { ok: false }>;
+/** A refused attempt as the task page's action answers it: one error (on the task's field or `form`), the quiz's wait, what was typed. */
+type Failure = { errors: FieldErrors; retryAfterSeconds?: number; value?: string };
 
 const seconds = (n: number) => (n < 120 ? `${n} seconds` : `${Math.ceil(n / 60)} minutes`);
 
 /** The failure in words, with the quiz's wait when there is one. */
 function failureText(failure: Failure) {
+  const message = Object.values(failure.errors)[0] ?? "";
   const wait = failure.retryAfterSeconds;
-  return wait && !/try again/i.test(failure.error) ? `${failure.error} Try again in ${seconds(wait)}.` : failure.error;
+  return wait && !/try again/i.test(message) ? `${message} Try again in ${seconds(wait)}.` : message;
 }
 
 /** The task's one form: its intent follows the type (visit, answer, text, url, image or check). */
@@ -34,8 +37,9 @@ export function TaskAction({
   const pending = navigation.state === "submitting" && navigation.formData?.get("intent") === kind;
   const [opened, setOpened] = useState(false);
   const error = failure ? failureText(failure) : undefined;
-  const fieldError = failure && failure.field !== "form" ? error : undefined;
-  const formError = failure && failure.field === "form" ? error : undefined;
+  const onForm = failure !== undefined && failure.errors.form !== undefined;
+  const fieldError = failure && !onForm ? error : undefined;
+  const formError = onForm ? error : undefined;
   const submit = (label: string, variant: "brand" | "default" = "brand") => (
     <Button type="submit" variant={variant} pending={pending} className="w-fit">
       {retry ? "Try again" : label}

@@ -17,7 +17,12 @@ it("lets an account take a few guesses, then doubles the wait each time, whateve
   // Racing guesses: exactly the free ones pass.
   const racing = await Promise.all(Array.from({ length: 12 }, () => guess(t0)));
   expect(racing.filter((r) => r.ok)).toHaveLength(FREE_GUESSES.password);
-  expect(racing.find((r) => !r.ok)).toEqual({ ok: false, retryAfterSeconds: 1, error: "Too many attempts for this account. Try again in 1 second." });
+  expect(racing.find((r) => !r.ok)).toEqual({
+    ok: false,
+    code: "limited",
+    message: "Too many attempts for this account. Try again in 1 second.",
+    retryAfterSeconds: 1,
+  });
   // The same account in other spelling counts the same.
   expect((await guess(t0 + 500, " ANN@example.com ")).ok).toBe(false);
   expect((await guess(t0 + 1000)).ok).toBe(true);

@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { rateLimit } from "#db/schema/auth";
 import { rowsOf, type Db } from "~/lib/db.server";
+import { failure, ok, type CodedFailure, type Ok } from "~/lib/result";
 import { waitWords } from "~/lib/wait-words";
 
 /**
@@ -24,11 +25,14 @@ export function guessWaitMs(kind: GuessKind, attempts: number) {
   return attempts < free ? 0 : Math.min(MAX_WAIT_MS, 1000 * 2 ** (attempts - free));
 }
 
+/** Too many guesses for the account (`limited`), with how long to wait. */
+export type GuessRefused = CodedFailure & { retryAfterSeconds: number };
+
 /**
  * Takes one attempt for the account, or says how long to wait. Atomic: racing guesses cannot
  * all pass the check before any of them is counted.
  */
-export async function takeGuess({ db, kind, email, now = Date.now() }: { db: Db; kind: GuessKind; email: string; now?: number }) {
+export async function takeGuess({ db, kind, email, now = Date.now() }: { db: Db; kind: GuessKind; email: string; now?: number }): Promise<Ok | GuessRefused> {
   const key = keyOf(kind, email);
   const free = FREE_GUESSES[kind];
   const quietSince = now - QUIET_MS;
@@ -43,11 +47,11 @@ export async function takeGuess({ db, kind, email, now = Date.now() }: { db: Db;
         or rate_limit.last_request + least(${MAX_WAIT_MS}, 1000 * power(2, rate_limit.count - ${free})) <= ${now}
       returning count`),
   );
-  if (taken.length > 0) return { ok: true } as const;
+  if (taken.length > 0) return ok();
   const [row] = await db.select().from(rateLimit).where(eq(rateLimit.key, key));
   const waitMs = row ? row.lastRequest + guessWaitMs(kind, row.count) - now : 1000;
   const seconds = Math.max(1, Math.ceil(waitMs / 1000));
-  return { ok: false, retryAfterSeconds: seconds, error: `Too many attempts for this account. Try again in ${waitWords(seconds)}.` } as const;
+  return { ...failure("limited", `Too many attempts for this account. Try again in ${waitWords(seconds)}.`), retryAfterSeconds: seconds };
 }
 
 /** A right guess: the account starts afresh. */

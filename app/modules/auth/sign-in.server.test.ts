@@ -74,7 +74,7 @@ describe("the sign-in e-mail", () => {
     await requestEmail(email);
     const again = await sendSignInEmail(services, { request: browserRequest(services), email: email.toUpperCase(), redirectTo: "/" });
     expect(again.ok).toBe(false);
-    expect(!again.ok && again.error).toMatch(/^Please try again after (30|29|28) seconds$/);
+    expect(again).toMatchObject({ ok: false, code: "limited", message: expect.stringMatching(/^Please try again after (30|29|28) seconds$/) });
     expect(smtp.to(email)).toHaveLength(1);
 
     await expireCooldown(email);
@@ -126,10 +126,10 @@ describe("signing in with the code", () => {
     const wrong = code === "000000" ? "111111" : "000000";
     for (let i = 0; i < 5; i++) {
       const attempt = await signInWithCode(services, { request: browserRequest(services), email, code: wrong });
-      expect(attempt).toEqual({ ok: false, error: "That code is not right. Check the e-mail and try again." });
+      expect(attempt).toEqual({ ok: false, code: "invalid", errors: { code: "That code is not right. Check the e-mail and try again." } });
     }
     const right = await signInWithCode(services, { request: browserRequest(services), email, code });
-    expect(right).toEqual({ ok: false, error: "Too many wrong codes. This code no longer works: send a new one." });
+    expect(right).toEqual({ ok: false, code: "invalid", errors: { code: "Too many wrong codes. This code no longer works: send a new one." } });
     expect(await services.database.db.select().from(user).where(eq(user.email, email))).toHaveLength(0);
   });
 
@@ -141,7 +141,7 @@ describe("signing in with the code", () => {
       .set({ expiresAt: new Date(Date.now() - 1000) })
       .where(like(verification.identifier, `%${email}%`));
     const result = await signInWithCode(services, { request: browserRequest(services), email, code });
-    expect(result).toEqual({ ok: false, error: "That code has expired. Send a new one." });
+    expect(result).toEqual({ ok: false, code: "invalid", errors: { code: "That code has expired. Send a new one." } });
   });
 
   it("sets codes to expire in 10 minutes and links in 15", async () => {
@@ -194,13 +194,14 @@ describe("passwords", () => {
 
     expect(await signInWithPassword(services, { request: browserRequest(services), email, password: "correct horse" })).toEqual({
       ok: false,
-      error: "Wrong e-mail or password.",
+      code: "invalid",
+      errors: { password: "Wrong e-mail or password." },
     });
     await services.auth.api.setPassword({ body: { newPassword: "correct horse" }, headers });
     const result = await signInWithPassword(services, { request: browserRequest(services), email, password: "correct horse" });
     expect(result.ok).toBe(true);
     const wrong = await signInWithPassword(services, { request: browserRequest(services), email, password: "wrong horse" });
-    expect(wrong).toEqual({ ok: false, error: "Wrong e-mail or password." });
+    expect(wrong).toEqual({ ok: false, code: "invalid", errors: { password: "Wrong e-mail or password." } });
   });
 });
 
@@ -263,8 +264,13 @@ describe("limits that hold back abuse without locking a room out", () => {
       // A new client address for each guess, as behind a proxy that forwards rotating addresses.
       answers.push(await signInWithPassword(services, { request: browserRequest(services, "/login", `10.77.${i}.1`), email, password: `guess ${i}` }));
     }
-    expect(answers.slice(0, 5).every((a) => !a.ok && a.error === "Wrong e-mail or password.")).toBe(true);
-    expect(answers[5]).toEqual({ ok: false, error: expect.stringMatching(/^Too many attempts for this account\. Try again in \d+ seconds?\.$/) });
+    expect(answers.slice(0, 5).every((a) => !a.ok && a.code === "invalid" && a.errors.password === "Wrong e-mail or password.")).toBe(true);
+    expect(answers[5]).toEqual({
+      ok: false,
+      code: "limited",
+      message: expect.stringMatching(/^Too many attempts for this account\. Try again in \d+ seconds?\.$/),
+      retryAfterSeconds: expect.any(Number),
+    });
     // Even the right password waits its turn; the account is not locked for good (see account-guesses tests).
     expect(await signInWithPassword(services, { request: browserRequest(services), email, password: "correct horse" })).toMatchObject({ ok: false });
   });

@@ -32,10 +32,10 @@ describe("amounts", () => {
   });
 
   it("checks typed amounts with one message each", () => {
-    expect(checkAmount("")).toEqual({ ok: false, error: "Enter an amount." });
-    expect(checkAmount("ten")).toEqual({ ok: false, error: "Enter a number, like 10 or 2.5 (at most 18 decimals)." });
-    expect(checkAmount("0")).toEqual({ ok: false, error: "Enter an amount above 0." });
-    expect(checkAmount("-3")).toEqual({ ok: false, error: "Enter a number, like 10 or 2.5 (at most 18 decimals)." });
+    expect(checkAmount("")).toEqual({ ok: false, code: "invalid", errors: { amount: "Enter an amount." } });
+    expect(checkAmount("ten")).toEqual({ ok: false, code: "invalid", errors: { amount: "Enter a number, like 10 or 2.5 (at most 18 decimals)." } });
+    expect(checkAmount("0")).toEqual({ ok: false, code: "invalid", errors: { amount: "Enter an amount above 0." } });
+    expect(checkAmount("-3")).toEqual({ ok: false, code: "invalid", errors: { amount: "Enter a number, like 10 or 2.5 (at most 18 decimals)." } });
     expect(checkAmount("3")).toEqual({ ok: true, units: 3n * E18 });
   });
 });

@@ -1,4 +1,6 @@
 /** Token and native-coin amounts: 18 decimals, kept as bigint units. No viem here: this runs in page bundles. */
+import { invalid, ok, type FieldFailure, type Ok } from "~/lib/result";
+
 const DECIMALS = 18;
 const ONE = 10n ** BigInt(DECIMALS);
 
@@ -37,11 +39,14 @@ export function tokensFor(wei: bigint, price: bigint): bigint {
   return (wei * ONE) / price;
 }
 
-/** A positive amount typed by the member, as token (or native-coin) units, or the first thing wrong with it. */
-export function checkAmount(text: string): { ok: true; units: bigint } | { ok: false; error: string } {
-  if (text.trim() === "") return { ok: false, error: "Enter an amount." };
+/**
+ * A positive amount typed by the member, as token (or native-coin) units, or the first thing wrong
+ * with it (on the `amount` field; a screen whose field has another name shows `failureMessage`).
+ */
+export function checkAmount(text: string): Ok<{ units: bigint }> | FieldFailure {
+  if (text.trim() === "") return invalid("amount", "Enter an amount.");
   const units = parseAmount(text);
-  if (units === null) return { ok: false, error: "Enter a number, like 10 or 2.5 (at most 18 decimals)." };
-  if (units <= 0n) return { ok: false, error: "Enter an amount above 0." };
-  return { ok: true, units };
+  if (units === null) return invalid("amount", "Enter a number, like 10 or 2.5 (at most 18 decimals).");
+  if (units <= 0n) return invalid("amount", "Enter an amount above 0.");
+  return ok({ units });
 }

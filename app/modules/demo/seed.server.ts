@@ -2,6 +2,7 @@ import { count } from "drizzle-orm";
 import { user } from "#db/schema/auth";
 import { category, project } from "#db/schema/projects";
 import type { Db } from "~/lib/db.server";
+import { failureMessage } from "~/lib/result";
 import { createProject } from "~/modules/projects/projects.server";
 import { distributeEndedCampaigns } from "~/modules/rewards/distribute.server";
 import { createRewardPool } from "~/modules/rewards/reward-pools.server";
@@ -204,7 +205,7 @@ export async function seedDemo({ db, now = new Date() }: { db: Db; now?: Date })
         telegramUrl: null,
       },
     });
-    if (!created.ok) throw new Error(`demo project ${spec.slug}: ${created.error}`);
+    if (!created.ok) throw new Error(`demo project ${spec.slug}: ${failureMessage(created)}`);
     const projectId = created.project.id;
 
     const live = await saveCampaign({
@@ -265,7 +266,7 @@ export async function seedDemo({ db, now = new Date() }: { db: Db; now?: Date })
         },
         now: new Date(now.getTime() - 25 * DAY),
       });
-      if (!saved.ok) throw new Error(`demo task: ${saved.error}`);
+      if (!saved.ok) throw new Error(`demo task: ${failureMessage(saved)}`);
       taskIds.push({ id: saved.task.id, spec: demo });
     }
     const crusadeTasks = taskIds.slice(0, 3).map((t) => t.id);
@@ -292,7 +293,7 @@ export async function seedDemo({ db, now = new Date() }: { db: Db; now?: Date })
         raffleChainId: LOCAL_CHAIN_ID,
         now: new Date(now.getTime() - 19 * DAY + i * 60_000),
       });
-      if (!created.ok) throw new Error(`demo reward: ${created.error}`);
+      if (!created.ok) throw new Error(`demo reward: ${failureMessage(created)}`);
     }
 
     // Launch week: two tasks, done by most members during that week, and rewards paid at its end.
@@ -323,12 +324,12 @@ export async function seedDemo({ db, now = new Date() }: { db: Db; now?: Date })
         input: { description: "", recurrence: "once", startsAt: null, endsAt: null, cap: null, campaignId: ended.value.id, published: true, ...fields },
         now: new Date(launchStart - DAY),
       });
-      if (!saved.ok) throw new Error(`demo task: ${saved.error}`);
+      if (!saved.ok) throw new Error(`demo task: ${failureMessage(saved)}`);
       launchTasks.push({ id: saved.task.id, answer });
     }
     for (const [i, input] of LAUNCH_POOLS.entries()) {
       const created = await createRewardPool({ db, campaignId: ended.value.id, actorId: owner, input, now: new Date(launchStart - DAY + i * 60_000) });
-      if (!created.ok) throw new Error(`demo reward: ${created.error}`);
+      if (!created.ok) throw new Error(`demo reward: ${failureMessage(created)}`);
     }
     for (const member of members) {
       if (next() < 0.3) continue;

@@ -293,7 +293,7 @@ describe("unmatched deposits", () => {
 
     expect(await give(listed!.id, "@Sender")).toEqual({ ok: true, member: "@sender" });
     expect(await unmatchedDeposits({ db: database.db })).toEqual([]);
-    expect(await give(listed!.id, "sender")).toEqual({ ok: false, field: "deposit", message: expect.stringMatching(/no longer unmatched/) });
+    expect(await give(listed!.id, "sender")).toEqual({ ok: false, code: "conflict", message: expect.stringMatching(/no longer unmatched/) });
     expect(await scan()).toMatchObject({ credited: 1 });
     expect(await scan()).toMatchObject({ credited: 0 });
     expect(await available("sender")).toBe(parseEther("4"));
@@ -307,8 +307,12 @@ describe("unmatched deposits", () => {
     await scan();
     const [listed] = await unmatchedDeposits({ db: database.db });
     expect(listed?.sender).toBeNull();
-    expect(await give(listed!.id, "ghost@example.com")).toEqual({ ok: false, field: "member", message: "No member has that e-mail, username or wallet." });
-    expect(await give("dep_missing", "ghost@example.com")).toMatchObject({ ok: false, field: "member" });
+    expect(await give(listed!.id, "ghost@example.com")).toEqual({
+      ok: false,
+      code: "invalid",
+      errors: { member: "No member has that e-mail, username or wallet." },
+    });
+    expect(await give("dep_missing", "ghost@example.com")).toMatchObject({ ok: false, code: "invalid", errors: { member: expect.any(String) } });
     expect((await rowsOf())[0]).toMatchObject({ status: "unmatched", userId: null });
     expect(await database.db.select().from(journalEntry)).toEqual([]);
   });

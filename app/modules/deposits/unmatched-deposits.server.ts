@@ -4,6 +4,7 @@ import { user } from "#db/schema/auth";
 import { deposit } from "#db/schema/ledger";
 import { walletAddress } from "#db/schema/wallets";
 import type { Db } from "~/lib/db.server";
+import { failure, invalid, ok, type CodedFailure, type FieldFailure, type Ok } from "~/lib/result";
 import { WALLET_EMAIL_DOMAIN } from "~/modules/wallets/wallets.server";
 import { shortAddress } from "~/wallet/chains";
 import { assignDeposit } from "./deposit-postings.server";
@@ -58,7 +59,8 @@ export const assignDepositSchema = z.object({
   member: z.string().trim().min(1, "Enter the member's e-mail, username or wallet address").max(320, "Enter the member's e-mail, username or wallet address"),
 });
 
-export type AssignResult = { ok: true; member: string } | { ok: false; field: "member" | "deposit"; message: string };
+/** Refused: no such member (`invalid` on `member`), or the deposit is not unmatched any more or not there (`conflict`, the form's). */
+export type AssignResult = Ok<{ member: string }> | FieldFailure | CodedFailure;
 
 /** The member an operator names by e-mail, username (with or without @) or linked wallet address. */
 async function findMember(db: Db, named: string): Promise<{ id: string; email: string; username: string | null; address: string } | undefined> {
@@ -89,14 +91,15 @@ export async function assignUnmatchedDeposit({
   operatorEmail: string;
 }): Promise<AssignResult> {
   const found = await findMember(db, member);
-  if (!found) return { ok: false, field: "member", message: "No member has that e-mail, username or wallet." };
+  if (!found) return invalid("member", "No member has that e-mail, username or wallet.");
   const label = memberLabel(found);
   const assigned = await db.transaction((tx) =>
     assignDeposit(tx, { depositId, userId: found.id, memo: `Assigned to ${label} (${found.id}) by operator ${operatorEmail}` }),
   );
   if (!assigned) {
     const [row] = await db.select({ status: deposit.status }).from(deposit).where(eq(deposit.id, depositId));
-    return { ok: false, field: "deposit", message: row ? "That deposit is no longer unmatched: someone assigned it already." : "There is no such deposit." };
+    // Both answered 409, as the operator's page always did: the list they acted on is out of date.
+    return failure("conflict", row ? "That deposit is no longer unmatched: someone assigned it already." : "There is no such deposit.");
   }
-  return { ok: true, member: label };
+  return ok({ member: label });
 }

@@ -39,10 +39,14 @@ describe("categories", () => {
     expect(created).toMatchObject({ ok: true, category: { slug: "real-world-assets" } });
     expect(await createCategory({ db: database.db, input: { name: "real world assets!", description: "" } })).toEqual({
       ok: false,
-      field: "name",
-      error: "A category with this address already exists",
+      code: "invalid",
+      errors: { name: "A category with this address already exists" },
     });
-    expect(await createCategory({ db: database.db, input: { name: "??", description: "" } })).toMatchObject({ ok: false, field: "name" });
+    expect(await createCategory({ db: database.db, input: { name: "??", description: "" } })).toMatchObject({
+      ok: false,
+      code: "invalid",
+      errors: { name: expect.any(String) },
+    });
   });
 
   it("keep their address when renamed, and their projects when deleted", async () => {

@@ -4,10 +4,12 @@ import { category, project } from "#db/schema/projects";
 import type { Db } from "~/lib/db.server";
 import { slugify, type categorySchema } from "./project.schema";
 import { isUniqueViolation } from "~/lib/db-errors";
+import { invalid, ok, type FieldFailure, type Ok } from "~/lib/result";
 
 export type Category = typeof category.$inferSelect;
 export type CategoryInput = z.output<typeof categorySchema>;
-export type CategoryResult = { ok: true; category: Category } | { ok: false; field: "name" | "form"; error: string };
+/** A saved category, or the name (or, for a category gone meanwhile, the whole form) refused. */
+export type CategoryResult = Ok<{ category: Category }> | FieldFailure;
 
 export async function categoryBySlug({ db, slug }: { db: Db; slug: string }) {
   const [row] = await db.select().from(category).where(eq(category.slug, slug));
@@ -28,12 +30,12 @@ export async function listCategoriesWithCounts({ db }: { db: Db }) {
 /** Creates a category; its address (slug) comes from the name and must be unique. */
 export async function createCategory({ db, input }: { db: Db; input: CategoryInput }): Promise<CategoryResult> {
   const slug = slugify(input.name);
-  if (slug.length < 2) return { ok: false, field: "name", error: "Use at least 2 letters or digits in the name" };
+  if (slug.length < 2) return invalid("name", "Use at least 2 letters or digits in the name");
   try {
     const [created] = await db.insert(category).values({ slug, name: input.name, description: input.description }).returning();
-    return { ok: true, category: created! };
+    return ok({ category: created! });
   } catch (error) {
-    if (isUniqueViolation(error)) return { ok: false, field: "name", error: "A category with this address already exists" };
+    if (isUniqueViolation(error)) return invalid("name", "A category with this address already exists");
     throw error;
   }
 }
@@ -41,7 +43,8 @@ export async function createCategory({ db, input }: { db: Db; input: CategoryInp
 /** Renames a category; its address stays the same, so links to it keep working. */
 export async function renameCategory({ db, id, input }: { db: Db; id: number; input: CategoryInput }): Promise<CategoryResult> {
   const [updated] = await db.update(category).set({ name: input.name, description: input.description }).where(eq(category.id, id)).returning();
-  return updated ? { ok: true, category: updated } : { ok: false, field: "form", error: "This category no longer exists." };
+  // Gone meanwhile: the whole form's error, answered 400 as the rename's other refusals.
+  return updated ? ok({ category: updated }) : invalid("form", "This category no longer exists.");
 }
 
 /** Deletes a category; its projects stay, without a category. */

@@ -4,6 +4,7 @@ import { user } from "#db/schema/auth";
 import { project, projectInvite, projectMember } from "#db/schema/projects";
 import { walletAddress } from "#db/schema/wallets";
 import type { Db } from "~/lib/db.server";
+import { invalid, ok, type FieldFailure, type Ok } from "~/lib/result";
 import type { ProjectRole } from "./permissions.server";
 
 export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -141,7 +142,8 @@ export async function invitesFor({ db, userId, now = new Date() }: { db: Db; use
     .orderBy(desc(projectInvite.createdAt));
 }
 
-export type AnswerResult = { ok: true; projectSlug: string } | { ok: false; error: string };
+/** Refusals are the whole form's (`invalid` on "form"): the invitation screens answer them with 400. */
+export type AnswerResult = Ok<{ projectSlug: string }> | FieldFailure;
 
 /** Accepts or declines an invite addressed to this member. Accepting joins the team with its role. */
 export async function answerInvite({
@@ -165,15 +167,15 @@ export async function answerInvite({
       .innerJoin(project, eq(project.id, projectInvite.projectId))
       .where(eq(projectInvite.id, inviteId))
       .for("update");
-    if (!row) return { ok: false, error: "This invitation does not exist." } as const;
+    if (!row) return invalid("form", "This invitation does not exist.");
     const { invite } = row;
     const mine = (invite.email !== null && invite.email === email) || (invite.walletAddress !== null && wallets.includes(invite.walletAddress.toLowerCase()));
-    if (!mine) return { ok: false, error: "This invitation is for someone else. Sign in with the invited e-mail or wallet." } as const;
+    if (!mine) return invalid("form", "This invitation is for someone else. Sign in with the invited e-mail or wallet.");
     const state = inviteState(invite, now);
-    if (state !== "pending") return { ok: false, error: `This invitation is ${state}.` } as const;
+    if (state !== "pending") return invalid("form", `This invitation is ${state}.`);
     if (!accept) {
       await tx.update(projectInvite).set({ declinedAt: now }).where(eq(projectInvite.id, inviteId));
-      return { ok: true, projectSlug: row.slug } as const;
+      return ok({ projectSlug: row.slug });
     }
     await tx.update(projectInvite).set({ acceptedAt: now, acceptedBy: userId }).where(eq(projectInvite.id, inviteId));
     const [existing] = await tx
@@ -189,6 +191,6 @@ export async function answerInvite({
         .set({ role: invite.role })
         .where(and(eq(projectMember.projectId, invite.projectId), eq(projectMember.userId, userId)));
     }
-    return { ok: true, projectSlug: row.slug } as const;
+    return ok({ projectSlug: row.slug });
   });
 }

@@ -45,8 +45,8 @@ describe("projects", () => {
     expect(await roleIn({ db: database.db, projectId, userId: "owner" })).toBe("owner");
     expect(await createProject({ db: database.db, userId: "other", input: input({ name: "Other" }) })).toEqual({
       ok: false,
-      field: "slug",
-      error: "That address is taken",
+      code: "invalid",
+      errors: { slug: "That address is taken" },
     });
     const found = await projectBySlug({ db: database.db, slug: "acme" });
     expect(found?.category?.name).toBe("DeFi");
@@ -107,7 +107,8 @@ describe("teams and invites", () => {
     expect(await roleIn({ db: database.db, projectId, userId: "admin" })).toBe("admin");
     expect(await answerInvite({ db: database.db, inviteId: invite.id, userId: "admin", accept: true })).toEqual({
       ok: false,
-      error: "This invitation is accepted.",
+      code: "invalid",
+      errors: { form: "This invitation is accepted." },
     });
   });
 
@@ -140,7 +141,8 @@ describe("teams and invites", () => {
     expect(await invitesFor({ db: database.db, userId: "reviewer", now: later })).toHaveLength(0);
     expect(await answerInvite({ db: database.db, inviteId: invite.id, userId: "reviewer", accept: true, now: later })).toEqual({
       ok: false,
-      error: "This invitation is expired.",
+      code: "invalid",
+      errors: { form: "This invitation is expired." },
     });
     const resent = await resendInvite({ db: database.db, projectId, inviteId: invite.id, now: later });
     expect(resent?.invite.expiresAt.getTime()).toBe(later.getTime() + INVITE_TTL_MS);
@@ -151,14 +153,16 @@ describe("teams and invites", () => {
     expect(await revokeInvite({ db: database.db, projectId, inviteId: second.invite.id })).toBe(true);
     expect(await answerInvite({ db: database.db, inviteId: second.invite.id, userId: "reviewer", accept: true })).toEqual({
       ok: false,
-      error: "This invitation is revoked.",
+      code: "invalid",
+      errors: { form: "This invitation is revoked." },
     });
   });
 
   it("never lose their last owner", async () => {
     expect(await changeTeamRole({ db: database.db, projectId, userId: "owner", role: "admin" })).toEqual({
       ok: false,
-      error: "A project needs an owner: make someone else owner first.",
+      code: "invalid",
+      errors: { form: "A project needs an owner: make someone else owner first." },
     });
     expect(await changeTeamRole({ db: database.db, projectId, userId: "owner", role: null })).toMatchObject({ ok: false });
     expect(await changeTeamRole({ db: database.db, projectId, userId: "admin", role: "owner" })).toEqual({ ok: true });

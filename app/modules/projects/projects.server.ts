@@ -7,12 +7,14 @@ import type { Db } from "~/lib/db.server";
 import type { ProjectRole } from "./permissions.server";
 import type { ProjectInput } from "./project.schema";
 import { isUniqueViolation } from "~/lib/db-errors";
+import { invalid, ok, type FieldFailure, type Ok } from "~/lib/result";
 
 export type Project = typeof project.$inferSelect;
 
-export type SaveResult = { ok: true; project: Project } | { ok: false; field: "slug"; error: string };
+/** A saved project, or the address (slug) refused: another project has it. */
+export type SaveResult = Ok<{ project: Project }> | FieldFailure;
 
-const SLUG_TAKEN = { ok: false, field: "slug", error: "That address is taken" } as const;
+const SLUG_TAKEN = invalid("slug", "That address is taken");
 
 /** Creates a project; its creator becomes its first owner. */
 export async function createProject({ db, userId, input }: { db: Db; userId: string; input: ProjectInput }): Promise<SaveResult> {
@@ -23,7 +25,7 @@ export async function createProject({ db, userId, input }: { db: Db; userId: str
         .values({ id: randomUUID(), ...input, createdBy: userId })
         .returning();
       await tx.insert(projectMember).values({ projectId: created!.id, userId, role: "owner" });
-      return { ok: true, project: created! } as const;
+      return ok({ project: created! });
     });
   } catch (error) {
     if (isUniqueViolation(error)) return SLUG_TAKEN;
@@ -38,7 +40,7 @@ export async function updateProject({ db, projectId, input }: { db: Db; projectI
       .set({ ...input, updatedAt: new Date() })
       .where(eq(project.id, projectId))
       .returning();
-    return { ok: true, project: updated! };
+    return ok({ project: updated! });
   } catch (error) {
     if (isUniqueViolation(error)) return SLUG_TAKEN;
     throw error;
@@ -109,8 +111,9 @@ export async function listTeam({ db, projectId }: { db: Db; projectId: string })
     .orderBy(projectMember.createdAt);
 }
 
-export type TeamChange = { ok: true } | { ok: false; error: string };
-const LAST_OWNER = { ok: false, error: "A project needs an owner: make someone else owner first." } as const;
+/** Refusals are the whole form's (`invalid` on "form"): the team screen answers them with 400. */
+export type TeamChange = Ok | FieldFailure;
+const LAST_OWNER = invalid("form", "A project needs an owner: make someone else owner first.");
 
 /**
  * Changes a member's role, or removes them when `role` is null (leaving is removing oneself).
@@ -138,11 +141,11 @@ export async function changeTeamRole({
       .select({ role: projectMember.role })
       .from(projectMember)
       .where(and(eq(projectMember.projectId, projectId), eq(projectMember.userId, userId)));
-    if (!current) return { ok: false, error: "That member is not on the team." } as const;
+    if (!current) return invalid("form", "That member is not on the team.");
     if (current.role === "owner" && role !== "owner" && owners.length <= 1) return LAST_OWNER;
     const where = and(eq(projectMember.projectId, projectId), eq(projectMember.userId, userId));
     if (role === null) await tx.delete(projectMember).where(where);
     else await tx.update(projectMember).set({ role }).where(where);
-    return { ok: true } as const;
+    return ok();
   });
 }

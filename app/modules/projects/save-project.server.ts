@@ -3,14 +3,14 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import { category } from "#db/schema/projects";
 import type { Db } from "~/lib/db.server";
-import type { FieldErrors } from "~/lib/forms";
+import { invalidFields, ok, type FieldErrors, type FieldFailure, type Ok } from "~/lib/result";
 import { AVATAR_FILE_PATTERN, saveImage } from "~/modules/users/avatar.server";
 import type { ProjectInput } from "./project.schema";
 import { createProject, updateProject, type Project } from "./projects.server";
 import { setProjectImages } from "./project-images.server";
 
 export type ProjectImages = { logo: File | null; banner: File | null };
-export type SaveProjectResult = { ok: true; project: Project } | { ok: false; errors: FieldErrors };
+export type SaveProjectResult = Ok<{ project: Project }> | FieldFailure;
 
 const given = (file: File | null) => (file && file.size > 0 ? file : null);
 
@@ -53,23 +53,23 @@ export async function saveProject({
   ] as const) {
     const file = given(images[field]);
     if (!file || errors.categoryId) continue;
-    const result = await saveImage({ dataDir, folder: "uploads", owner: "project", file });
+    const result = await saveImage({ dataDir, folder: "uploads", owner: "project", file, field });
     if (result.ok) saved[key] = result.url;
-    else errors[field] = result.error;
+    else Object.assign(errors, result.errors);
   }
   const discard = () => Promise.all([removeUpload(dataDir, saved.logoUrl), removeUpload(dataDir, saved.bannerUrl)]);
   if (Object.keys(errors).length > 0) {
     await discard();
-    return { ok: false, errors };
+    return invalidFields(errors);
   }
 
   const result = current ? await updateProject({ db, projectId: current.id, input }) : await createProject({ db, userId, input });
   if (!result.ok) {
     await discard();
-    return { ok: false, errors: { [result.field]: result.error } };
+    return result;
   }
   await setProjectImages({ db, projectId: result.project.id, ...saved });
   if (saved.logoUrl) await removeUpload(dataDir, current?.logoUrl);
   if (saved.bannerUrl) await removeUpload(dataDir, current?.bannerUrl);
-  return { ok: true, project: { ...result.project, ...saved } };
+  return ok({ project: { ...result.project, ...saved } });
 }

@@ -147,7 +147,9 @@ describe("sending limits", () => {
     expect(await claimNewProject({ db, limits, userId: "maker", now: clock + 1000 })).toEqual({ ok: true });
     expect(await claimNewProject({ db, limits, userId: "maker", now: clock + 3_600_000 })).toEqual({
       ok: false,
-      error: "You have created 2 projects today. Try again in 23 hours.",
+      code: "limited",
+      message: "You have created 2 projects today. Try again in 23 hours.",
+      retryAfterSeconds: 82_800,
     });
     expect(await claimNewProject({ db, limits, userId: "maker", now: clock + 86_400_001 })).toEqual({ ok: true });
   });

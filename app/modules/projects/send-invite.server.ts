@@ -45,7 +45,7 @@ export async function sendInvite(
 ): Promise<SentInvite | Refused> {
   const now = outbox.now?.getTime();
   const claim = await claimInvitation({ db: outbox.db, limits: outbox.limits, projectId: sender.project.id, inviterId: sender.invitedBy, now });
-  if (!claim.ok) return { refused: claim.error };
+  if (!claim.ok) return { refused: claim.message };
   const { invite, token } = await createInvite({
     db: outbox.db,
     projectId: sender.project.id,
@@ -74,7 +74,7 @@ export async function resendAndMail(outbox: Outbox, sender: Sender & { inviteId:
     inviteId: sender.inviteId,
     now: outbox.now?.getTime(),
   });
-  if (!claim.ok) return { refused: claim.error };
+  if (!claim.ok) return { refused: claim.message };
   const resent = await resendInvite({ db: outbox.db, projectId: sender.project.id, inviteId: sender.inviteId, now: outbox.now });
   if (!resent) return null;
   const url = inviteUrl(outbox.appUrl, resent.token);

@@ -1,6 +1,7 @@
 import type { Db } from "~/lib/db.server";
 import type { Env } from "~/services/env.server";
 import { rateLimitWait, takeRateLimit } from "~/lib/rate-limit.server";
+import { failure, ok, type CodedFailure, type Ok } from "~/lib/result";
 import { waitWords } from "~/lib/wait-words";
 
 /**
@@ -14,7 +15,8 @@ export type SendLimits = Pick<
   "INVITES_PER_PROJECT_PER_HOUR" | "INVITES_PER_INVITER_PER_HOUR" | "INVITE_RESEND_COOLDOWN_SECONDS" | "PROJECTS_PER_MEMBER_PER_DAY"
 >;
 
-export type Claim = { ok: true } | { ok: false; error: string };
+/** Allowed, or refused as `limited` with when to come back. */
+export type Claim = Ok | CodedFailure;
 
 const HOUR = 3600;
 const DAY = 24 * HOUR;
@@ -36,26 +38,30 @@ export async function claimInvitation({
 }): Promise<Claim> {
   const mine = await takeRateLimit({ db, key: `invites-by:${inviterId}`, max: limits.INVITES_PER_INVITER_PER_HOUR, windowSeconds: HOUR, now });
   if (!mine.ok) {
-    return {
-      ok: false,
-      error: `You have sent ${limits.INVITES_PER_INVITER_PER_HOUR} invitations in the last hour. Try again in ${waitWords(mine.retryAfterSeconds)}.`,
-    };
+    return failure(
+      "limited",
+      `You have sent ${limits.INVITES_PER_INVITER_PER_HOUR} invitations in the last hour. Try again in ${waitWords(mine.retryAfterSeconds)}.`,
+      mine.retryAfterSeconds,
+    );
   }
   const project = await takeRateLimit({ db, key: `invites-of:${projectId}`, max: limits.INVITES_PER_PROJECT_PER_HOUR, windowSeconds: HOUR, now });
   if (!project.ok) {
-    return {
-      ok: false,
-      error: `This project has sent ${limits.INVITES_PER_PROJECT_PER_HOUR} invitations in the last hour. Try again in ${waitWords(project.retryAfterSeconds)}.`,
-    };
+    return failure(
+      "limited",
+      `This project has sent ${limits.INVITES_PER_PROJECT_PER_HOUR} invitations in the last hour. Try again in ${waitWords(project.retryAfterSeconds)}.`,
+      project.retryAfterSeconds,
+    );
   }
-  return { ok: true };
+  return ok();
 }
 
 /** One resend of an invitation per cooldown; then it counts as an invitation like any other. */
 export async function claimResend(args: { db: Db; limits: SendLimits; projectId: string; inviterId: string; inviteId: string; now?: number }): Promise<Claim> {
   const { db, limits, inviteId, now } = args;
   const cooldown = await takeRateLimit({ db, key: resendKey(inviteId), max: 1, windowSeconds: limits.INVITE_RESEND_COOLDOWN_SECONDS, now });
-  if (!cooldown.ok) return { ok: false, error: `This invitation was just sent. You can resend it in ${waitWords(cooldown.retryAfterSeconds)}.` };
+  if (!cooldown.ok) {
+    return failure("limited", `This invitation was just sent. You can resend it in ${waitWords(cooldown.retryAfterSeconds)}.`, cooldown.retryAfterSeconds);
+  }
   return claimInvitation(args);
 }
 
@@ -73,6 +79,10 @@ export async function resendWaits({ db, limits, inviteIds, now }: { db: Db; limi
 /** Counts one new project for the member; refuses past the daily limit. */
 export async function claimNewProject({ db, limits, userId, now }: { db: Db; limits: SendLimits; userId: string; now?: number }): Promise<Claim> {
   const claim = await takeRateLimit({ db, key: `projects-by:${userId}`, max: limits.PROJECTS_PER_MEMBER_PER_DAY, windowSeconds: DAY, now });
-  if (claim.ok) return claim;
-  return { ok: false, error: `You have created ${limits.PROJECTS_PER_MEMBER_PER_DAY} projects today. Try again in ${waitWords(claim.retryAfterSeconds)}.` };
+  if (claim.ok) return ok();
+  return failure(
+    "limited",
+    `You have created ${limits.PROJECTS_PER_MEMBER_PER_DAY} projects today. Try again in ${waitWords(claim.retryAfterSeconds)}.`,
+    claim.retryAfterSeconds,
+  );
 }

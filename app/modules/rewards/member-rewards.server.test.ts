@@ -10,6 +10,7 @@ import { createTestDatabase } from "#tests/setup/test-db";
 import { memberRewards } from "./member-rewards.server";
 import { createRewardPool } from "./reward-pools.server";
 import type { RewardPoolInput } from "./reward.schema";
+import { failureMessage } from "~/lib/result";
 
 const DAY = 86_400_000;
 const T = new Date("2026-11-20T12:00:00Z");
@@ -67,7 +68,7 @@ async function liveCampaign({
       input: { kind: "xp", asset: null, distribution: "ranking", winners: 2, amount: null, rankAmounts: [100n, 50n], ...input },
       now: at(-1),
     });
-    if (!created.ok) throw new Error(created.error);
+    if (!created.ok) throw new Error(failureMessage(created));
     ids.push(created.value.id);
   }
   // Scores in the order given: earlier members reach a tied score first.

@@ -22,6 +22,7 @@ import { distributeEndedCampaigns, GRANTS_PER_ENTRY } from "./distribute.server"
 import { createRewardPool, type RewardPool } from "./reward-pools.server";
 import type { RewardPoolInput } from "./reward.schema";
 import { fundProject } from "./treasury.server";
+import { failureMessage } from "~/lib/result";
 
 const ASSET = questAsset(LOCAL_CHAIN_ID);
 const DAY = 86_400_000;
@@ -88,7 +89,7 @@ async function seedCampaign(
 async function tokenPool(db: Db, seeded: Seeded, input: Omit<RewardPoolInput, "kind" | "asset">, minute = 0) {
   const now = new Date(at(-9.5).getTime() + minute * 60_000);
   const created = await createRewardPool({ db, campaignId: seeded.campaignId, actorId: seeded.owner, input: { kind: "token", asset: ASSET, ...input }, now });
-  if (!created.ok) throw new Error(created.error);
+  if (!created.ok) throw new Error(failureMessage(created));
   return created.value;
 }
 

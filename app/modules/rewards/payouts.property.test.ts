@@ -222,7 +222,7 @@ async function check({ members: memberSpecs, pools: poolSpecs, spare }: Case) {
   const pools: RewardPool[] = [];
   for (const input of inputs) {
     const created = await createRewardPool({ db, campaignId, actorId: owner, input, raffleChainId: LOCAL_CHAIN_ID, now: at(-9.5) });
-    if (!created.ok) throw new Error(`${created.field}: ${created.error}`);
+    if (!created.ok) throw new Error(JSON.stringify(created.errors));
     expect(created.value.escrowed).toBe(poolMaximum(input));
     expect(await accountBalance({ db, account: poolEscrow(created.value.id), asset: ASSET })).toBe(poolMaximum(input));
     pools.push(created.value);

@@ -19,6 +19,7 @@ import { entrantListHash, verifyRaffle } from "./raffle-proof";
 import { entrantLabel, raffleProofOf } from "./raffle-proofs.server";
 import { createRewardPool } from "./reward-pools.server";
 import type { RewardPoolInput } from "./reward.schema";
+import { failureMessage } from "~/lib/result";
 
 let database: Database;
 let localChain: LocalChain;
@@ -83,7 +84,7 @@ async function campaignWith(entrants: string[], { draft = false } = {}) {
       raffleChainId: LOCAL_CHAIN_ID,
       now: at(-10),
     });
-    if (!created.ok) throw new Error(created.error);
+    if (!created.ok) throw new Error(failureMessage(created));
     return created.value;
   };
   for (const [i, userId] of entrants.entries()) {

@@ -4,6 +4,7 @@ import type { Hex } from "viem";
 import { campaign } from "#db/schema/quests";
 import { rewardGrant, rewardPool } from "#db/schema/rewards";
 import type { Db } from "~/lib/db.server";
+import { invalid, ok, type FieldFailure, type Ok } from "~/lib/result";
 import { assetParts } from "~/modules/ledger/assets";
 import { authorize } from "~/modules/projects/permissions.server";
 import { campaignStatus } from "~/modules/tasks/campaign-status";
@@ -14,12 +15,16 @@ import { poolMaximum, type RewardPoolInput } from "./reward.schema";
 
 export type RewardPool = typeof rewardPool.$inferSelect;
 
-type Saved<T> = { ok: true; value: T } | { ok: false; field: string; error: string };
-const ENDED = { ok: false, field: "form", error: "This campaign has ended: its rewards can no longer change." } as const;
-const GONE = { ok: false, field: "form", error: "This reward does not exist any more." } as const;
-const PAID = { ok: false, field: "form", error: "This reward has been paid: it can no longer change." } as const;
-const NO_DRAW_CHAIN = { ok: false, field: "distribution", error: "Raffles need a chain to draw from, and none is configured here." } as const;
-const KIND_FIXED = { ok: false, field: "kind", error: "What a reward pays cannot change once saved: delete it and add another." } as const;
+/**
+ * Every refusal here is a field's (the whole form's when no field is at fault): the reward forms
+ * answer them all with 400, an ended campaign or a paid reward included.
+ */
+type Saved<T> = Ok<{ value: T }> | FieldFailure;
+const ENDED = invalid("form", "This campaign has ended: its rewards can no longer change.");
+const GONE = invalid("form", "This reward does not exist any more.");
+const PAID = invalid("form", "This reward has been paid: it can no longer change.");
+const NO_DRAW_CHAIN = invalid("distribution", "Raffles need a chain to draw from, and none is configured here.");
+const KIND_FIXED = invalid("kind", "What a reward pays cannot change once saved: delete it and add another.");
 
 /** The stored pool's terms, amounts as bigint. */
 export function poolTerms(pool: RewardPool): RewardPoolInput {
@@ -49,7 +54,7 @@ async function managedCampaign(db: Db, campaignId: string, actorId: string, now:
 /** A token pool's treasury shortfall as the amount field's message (the field the total comes from). */
 async function shortfall(db: Db, projectId: string, input: RewardPoolInput) {
   const field = input.distribution === "everyone" ? "total" : input.distribution === "ranking" ? "rankAmounts" : "amount";
-  return { ok: false as const, field, error: await treasuryShortBy({ db, projectId, asset: input.asset!, needed: poolMaximum(input) }) };
+  return invalid(field, await treasuryShortBy({ db, projectId, asset: input.asset!, needed: poolMaximum(input) }));
 }
 
 /**
@@ -75,7 +80,7 @@ export async function createRewardPool({
   now?: Date;
 }): Promise<Saved<RewardPool>> {
   const managed = await managedCampaign(db, campaignId, actorId, now);
-  if (!managed) return { ok: false, field: "form", error: "This campaign does not exist." };
+  if (!managed) return invalid("form", "This campaign does not exist.");
   if (managed.status === "ended") return ENDED;
   const raffle = input.distribution === "raffle" ? raffleCommitment(chainOfRaffle(input, raffleChainId)) : {};
   if (raffle === null) return NO_DRAW_CHAIN;
@@ -88,7 +93,7 @@ export async function createRewardPool({
       await setEscrow(tx, { pool: row!, projectId: managed.campaign.projectId, target: poolMaximum(input), now });
       return row!;
     });
-    return { ok: true, value: (await poolIn(db, campaignId, created.id))! };
+    return ok({ value: (await poolIn(db, campaignId, created.id))! });
   } catch (error) {
     if (error instanceof InsufficientFunds) return shortfall(db, managed.campaign.projectId, input);
     throw error;
@@ -141,12 +146,12 @@ export async function updateRewardPool({
       if (locked.status !== "open") return PAID;
       if (locked.kind !== input.kind || locked.asset !== input.asset) return KIND_FIXED;
       if (locked.distribution === "raffle" && input.distribution !== "raffle") {
-        return { ok: false, field: "distribution", error: "A raffle stays a raffle: its commitment is published. Delete it and add another reward." };
+        return invalid("distribution", "A raffle stays a raffle: its commitment is published. Delete it and add another reward.");
       }
       const target = input.kind === "token" ? poolMaximum(input) : 0n;
       if (managed.status === "live" && target < locked.escrowed) {
         const field = input.distribution === "everyone" ? "total" : "amount";
-        return { ok: false, field, error: "This campaign is live: its token reward can be raised, not lowered." };
+        return invalid(field, "This campaign is live: its token reward can be raised, not lowered.");
       }
       const raffle = input.distribution === "raffle" && !locked.commitment ? raffleCommitment(chainOfRaffle(input, raffleChainId)) : {};
       if (raffle === null) return NO_DRAW_CHAIN;
@@ -156,9 +161,9 @@ export async function updateRewardPool({
         .where(eq(rewardPool.id, poolId))
         .returning();
       await setEscrow(tx, { pool: locked, projectId: managed.campaign.projectId, target, now });
-      return { ok: true, value: updated! };
+      return ok({ value: updated! });
     });
-    return outcome.ok ? { ok: true, value: (await poolIn(db, campaignId, poolId))! } : outcome;
+    return outcome.ok ? ok({ value: (await poolIn(db, campaignId, poolId))! }) : outcome;
   } catch (error) {
     if (error instanceof InsufficientFunds) return shortfall(db, managed.campaign.projectId, input);
     throw error;
@@ -178,7 +183,7 @@ export async function deleteRewardPool({
   poolId: string;
   actorId: string;
   now?: Date;
-}): Promise<{ ok: true } | { ok: false; error: string }> {
+}): Promise<Ok | FieldFailure> {
   const managed = await managedCampaign(db, campaignId, actorId, now);
   if (!managed) return GONE;
   if (managed.status === "ended") return ENDED;
@@ -192,7 +197,7 @@ export async function deleteRewardPool({
     if (locked.status !== "open") return PAID;
     await setEscrow(tx, { pool: locked, projectId: managed.campaign.projectId, target: 0n, now });
     await tx.delete(rewardPool).where(eq(rewardPool.id, poolId));
-    return { ok: true } as const;
+    return ok();
   });
 }
 

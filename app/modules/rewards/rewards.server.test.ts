@@ -20,6 +20,7 @@ import { drawRaffle } from "./draw-raffle";
 import { commitmentOf, entrantListHash, raffleSeed } from "./raffle-proof";
 import { createRewardPool, deleteRewardPool, listRewardPools, updateRewardPool } from "./reward-pools.server";
 import type { RewardPoolInput } from "./reward.schema";
+import { failureMessage } from "~/lib/result";
 
 let database: Database;
 let localChain: LocalChain;
@@ -86,7 +87,7 @@ const visit = async (taskId: string, userId: string, days: number) => {
 };
 const write = async (taskId: string, userId: string, submitted: number, approved?: number) => {
   const result = await attemptTask({ db: database.db, taskId, userId, input: { kind: "text", text: "Here it is" }, readBalance: noChain, now: at(submitted) });
-  if (!result.ok) throw new Error(result.reason);
+  if (!result.ok) throw new Error(failureMessage(result));
   if (approved !== undefined)
     await reviewCompletion({ db: database.db, completionId: result.completionId, reviewerId: "rev", decision: "approved", now: at(approved) });
 };
@@ -132,7 +133,7 @@ const pool = (input: Partial<RewardPoolInput> & Pick<RewardPoolInput, "distribut
 
 async function create(campaignId: string, input: RewardPoolInput, actorId = "own", now = at(-9.5)) {
   const created = await createRewardPool({ db: database.db, campaignId, actorId, input, raffleChainId: LOCAL_CHAIN_ID, now });
-  if (!created.ok) throw new Error(created.error);
+  if (!created.ok) throw new Error(failureMessage(created));
   return created.value;
 }
 
@@ -369,7 +370,7 @@ describe("managing pools", () => {
     expect(await updateRewardPool({ db: database.db, campaignId: other.id, poolId, actorId: "own", input, now })).toMatchObject({ ok: false });
     expect(await deleteRewardPool({ db: database.db, campaignId: other.id, poolId, actorId: "own", now })).toMatchObject({ ok: false });
 
-    const ended = { ok: false, error: "This campaign has ended: its rewards can no longer change." };
+    const ended = { ok: false, code: "invalid", errors: { form: "This campaign has ended: its rewards can no longer change." } };
     expect(await createRewardPool({ db: database.db, campaignId: c.id, actorId: "own", input, now: at(6) })).toMatchObject(ended);
     expect(await updateRewardPool({ db: database.db, campaignId: c.id, poolId, actorId: "own", input, now: at(6) })).toMatchObject(ended);
     expect(await deleteRewardPool({ db: database.db, campaignId: c.id, poolId, actorId: "own", now: at(6) })).toMatchObject(ended);
@@ -382,7 +383,7 @@ describe("managing pools", () => {
     const c = await makeCampaign(-5, 5);
     const p = await create(c.id, pool({ distribution: "everyone", amount: 100n }), "own", at(0));
     await database.db.update(rewardPool).set({ status: "paid" }).where(eq(rewardPool.id, p.id));
-    const paid = { ok: false, error: "This reward has been paid: it can no longer change." };
+    const paid = { ok: false, code: "invalid", errors: { form: "This reward has been paid: it can no longer change." } };
     expect(
       await updateRewardPool({
         db: database.db,

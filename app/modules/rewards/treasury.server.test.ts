@@ -15,6 +15,7 @@ import { memberRewards } from "./member-rewards.server";
 import { createRewardPool, deleteRewardPool, updateRewardPool } from "./reward-pools.server";
 import type { RewardPoolInput } from "./reward.schema";
 import { fundProject, fundSchema, projectRewards } from "./treasury.server";
+import { failureMessage } from "~/lib/result";
 
 const Q = questAsset(31337);
 const E = 10n ** 18n;
@@ -94,8 +95,8 @@ describe("funding a project", () => {
   it("refuses anyone else, more than they hold, and bad amounts, moving nothing", async () => {
     const before = await treasury();
     for (const actorId of ["rev", "out", "m1"]) await expect(fund(actorId, "1")).rejects.toMatchObject({ init: { status: 403 } });
-    expect(await fund("adm", "5000")).toEqual({ ok: false, field: "amount", error: "You have 949.5 QUEST available: send at most that." });
-    expect(await fund("adm", "1", randomUUID(), "USDT:31337")).toEqual({ ok: false, field: "amount", error: "You hold no USDT to send." });
+    expect(await fund("adm", "5000")).toEqual({ ok: false, code: "invalid", errors: { amount: "You have 949.5 QUEST available: send at most that." } });
+    expect(await fund("adm", "1", randomUUID(), "USDT:31337")).toEqual({ ok: false, code: "invalid", errors: { amount: "You hold no USDT to send." } });
     for (const amount of ["0", "-1", "1.0000000000000000001", "ten"])
       expect(fundSchema.safeParse({ asset: Q, amount, requestKey: randomUUID() }).success).toBe(false);
     expect(fundSchema.safeParse({ asset: Q, amount: "1", requestKey: "x" }).success).toBe(false);
@@ -114,7 +115,7 @@ describe("token pools", () => {
       input: token({ distribution: "fcfs", winners: 3, amount: 10n * E }),
       now: T,
     });
-    if (!created.ok) throw new Error(created.error);
+    if (!created.ok) throw new Error(failureMessage(created));
     const pool = created.value;
     expect(pool.escrowed).toBe(30n * E);
     expect(await accountBalance({ db: db(), account: poolEscrow(pool.id), asset: Q })).toBe(30n * E);
@@ -156,8 +157,8 @@ describe("token pools", () => {
       input: token({ distribution: "everyone", amount: 100_000n * E }),
       now: T,
     });
-    expect(tooMuch).toMatchObject({ ok: false, field: "total" });
-    expect(tooMuch.ok ? "" : tooMuch.error).toMatch(/^The project's treasury holds [\d,.]+ QUEST, not the 100,000 QUEST this needs/);
+    expect(tooMuch).toMatchObject({ ok: false, code: "invalid", errors: { total: expect.any(String) } });
+    expect(tooMuch.ok ? "" : tooMuch.errors.total).toMatch(/^The project's treasury holds [\d,.]+ QUEST, not the 100,000 QUEST this needs/);
     expect(
       await updateRewardPool({
         db: db(),
@@ -169,7 +170,8 @@ describe("token pools", () => {
       }),
     ).toMatchObject({
       ok: false,
-      field: "kind",
+      code: "invalid",
+      errors: { kind: expect.any(String) },
     });
     expect(await deleteRewardPool({ db: db(), campaignId: c.id, poolId: pool.id, actorId: "own", now: T })).toEqual({ ok: true });
     expect(await treasury()).toBe(start);
@@ -187,7 +189,7 @@ describe("token pools", () => {
       input: token({ distribution: "everyone", amount: start + 1n }),
       now: T,
     });
-    expect(short).toMatchObject({ ok: false, field: "total" });
+    expect(short).toMatchObject({ ok: false, code: "invalid", errors: { total: expect.any(String) } });
     const other = await createRewardPool({
       db: db(),
       campaignId: c.id,
@@ -195,11 +197,15 @@ describe("token pools", () => {
       input: token({ asset: "USDT:31337", distribution: "everyone", amount: 1n }),
       now: T,
     });
-    expect(other).toEqual({ ok: false, field: "total", error: "The project's treasury holds no USDT: fund it on the project's Rewards page first." });
+    expect(other).toEqual({
+      ok: false,
+      code: "invalid",
+      errors: { total: "The project's treasury holds no USDT: fund it on the project's Rewards page first." },
+    });
     expect((await db().select().from(rewardPool).where(eq(rewardPool.campaignId, c.id))).length).toBe(0);
 
     const live = await createRewardPool({ db: db(), campaignId: c.id, actorId: "adm", input: token({ distribution: "everyone", amount: 10n * E }), now: T });
-    if (!live.ok) throw new Error(live.error);
+    if (!live.ok) throw new Error(failureMessage(live));
     const lower = await updateRewardPool({
       db: db(),
       campaignId: c.id,
@@ -208,7 +214,7 @@ describe("token pools", () => {
       input: token({ distribution: "everyone", amount: 9n * E }),
       now: T,
     });
-    expect(lower).toEqual({ ok: false, field: "total", error: "This campaign is live: its token reward can be raised, not lowered." });
+    expect(lower).toEqual({ ok: false, code: "invalid", errors: { total: "This campaign is live: its token reward can be raised, not lowered." } });
     expect(
       await updateRewardPool({
         db: db(),
@@ -232,7 +238,7 @@ describe("token pools", () => {
       input: token({ distribution: "fcfs", winners: 3, amount: 7n * E }),
       now: at(-6),
     });
-    if (!created.ok) throw new Error(created.error);
+    if (!created.ok) throw new Error(failureMessage(created));
     for (const [i, userId] of ["m1", "m2"].entries()) {
       await attemptTask({ db: db(), taskId: c.taskId, userId, input: { kind: "visit" }, readBalance: async () => 0n, now: at(-4 + i) });
     }

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { campaign } from "#db/schema/quests";
 import { rewardGrant, rewardPool } from "#db/schema/rewards";
 import type { Db } from "~/lib/db.server";
+import { failureMessage, invalid, ok, type FieldFailure, type Ok } from "~/lib/result";
 import { checkAmount } from "~/modules/chain/amounts";
 import { projectDepositRefOf } from "~/modules/deposits/deposit-refs.server";
 import { assetAmount, assetParts, assetSchema, type Asset } from "~/modules/ledger/assets";
@@ -19,14 +20,14 @@ export const fundSchema = z.object({
   amount: z.string({ error: "Enter an amount." }).transform((text, ctx) => {
     const checked = checkAmount(text);
     if (checked.ok) return checked.units;
-    ctx.addIssue({ code: "custom", message: checked.error });
+    ctx.addIssue({ code: "custom", message: failureMessage(checked) });
     return z.NEVER;
   }),
   requestKey: z.uuid("Reload the page and send the form again."),
 });
 export type FundInput = z.infer<typeof fundSchema>;
 
-type Funded = { ok: true; entryId: number } | { ok: false; field: string; error: string };
+type Funded = Ok<{ entryId: number }> | FieldFailure;
 
 /**
  * An owner or admin moves tokens from their own available balance to the project's treasury, in
@@ -47,19 +48,17 @@ export async function fundProject({ db, projectId, actorId, input }: { db: Db; p
       from: memberAvailable(actorId),
       to: projectTreasury(projectId),
     });
-    return { ok: true, entryId: posted.entryId };
+    return ok({ entryId: posted.entryId });
   } catch (error) {
     if (!(error instanceof InsufficientFunds)) throw error;
     const [held] = await balanceOf({ db, userId: actorId, asset: input.asset });
     const available = held?.available ?? 0n;
-    return {
-      ok: false,
-      field: "amount",
-      error:
-        available === 0n
-          ? `You hold no ${assetParts(input.asset).symbol} to send.`
-          : `You have ${assetAmount(available, input.asset)} available: send at most that.`,
-    };
+    return invalid(
+      "amount",
+      available === 0n
+        ? `You hold no ${assetParts(input.asset).symbol} to send.`
+        : `You have ${assetAmount(available, input.asset)} available: send at most that.`,
+    );
   }
 }
 

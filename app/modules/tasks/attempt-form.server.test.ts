@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { user } from "#db/schema/auth";
 import { project } from "#db/schema/projects";
 import type { Database } from "~/lib/db.server";
+import { failureMessage } from "~/lib/result";
 import { createTestDatabase } from "#tests/setup/test-db";
 import { attemptFromForm } from "./attempt-form.server";
 import { saveTask, type TaskInput } from "./tasks.server";
@@ -39,7 +40,7 @@ const createTask = async (fields: Partial<TaskInput>) => {
     ...fields,
   };
   const saved = await saveTask({ db: database.db, projectId: "p", input });
-  if (!saved.ok) throw new Error(saved.error);
+  if (!saved.ok) throw new Error(failureMessage(saved));
   return saved.task;
 };
 const form = (fields: Record<string, string | File>) => {
@@ -53,17 +54,17 @@ const attempt = (task: Awaited<ReturnType<typeof createTask>>, fields: Record<st
 describe("attempting a task from its page", () => {
   it("refuses an intent of another type", async () => {
     const task = await createTask({});
-    expect(await attempt(task, { intent: "check" })).toMatchObject({ ok: false, field: "form" });
+    expect(await attempt(task, { intent: "check" })).toMatchObject({ ok: false, code: "invalid", errors: { form: expect.any(String) } });
     expect(await attempt(task, { intent: "visit" })).toEqual({ ok: true, status: "approved", xpAwarded: 10 });
   });
 
   it("keeps a wrong quiz answer in the field with the retry wait", async () => {
     const task = await createTask({ type: "quiz", verification: "auto", config: { question: "2 + 2?", answers: ["4"], retryDelaySeconds: 30 } });
-    expect(await attempt(task, { intent: "answer", answer: "" })).toMatchObject({ ok: false, field: "answer", error: "Enter your answer" });
+    expect(await attempt(task, { intent: "answer", answer: "" })).toMatchObject({ ok: false, code: "invalid", errors: { answer: "Enter your answer" } });
     expect(await attempt(task, { intent: "answer", answer: "five" })).toMatchObject({
       ok: false,
-      field: "answer",
-      error: "That is not the answer.",
+      code: "invalid",
+      errors: { answer: "That is not the answer." },
       retryAfterSeconds: 30,
       value: "five",
     });
@@ -72,11 +73,15 @@ describe("attempting a task from its page", () => {
   it("stores a submitted image for review, and removes it when the attempt fails", async () => {
     const task = await createTask({ type: "submit_image", verification: "review", config: { prompt: "" } });
     const image = () => new File([PNG], "shot.png", { type: "image/png" });
-    expect(await attempt(task, { intent: "image", image: new File(["hello"], "a.png") })).toMatchObject({ ok: false, field: "image" });
+    expect(await attempt(task, { intent: "image", image: new File(["hello"], "a.png") })).toMatchObject({
+      ok: false,
+      code: "invalid",
+      errors: { image: expect.any(String) },
+    });
     expect(await attempt(task, { intent: "image", image: image() })).toEqual({ ok: true, status: "pending", xpAwarded: 0 });
     expect(await readdir(path.join(dataDir, "uploads"))).toHaveLength(1);
     // Already waiting for review: the second image is not kept.
-    expect(await attempt(task, { intent: "image", image: image() })).toMatchObject({ ok: false, field: "image" });
+    expect(await attempt(task, { intent: "image", image: image() })).toMatchObject({ ok: false, code: "invalid", errors: { image: expect.any(String) } });
     expect(await readdir(path.join(dataDir, "uploads"))).toHaveLength(1);
   });
 });

@@ -1,13 +1,16 @@
 import type { Db } from "~/lib/db.server";
 import { parseForm } from "~/lib/forms";
+import { failureMessage, invalid, ok } from "~/lib/result";
 import { deleteUpload } from "~/modules/users/delete-upload.server";
 import { saveImage } from "~/modules/users/avatar.server";
-import { ATTEMPT_KINDS, attemptSchema, type AttemptOutcome } from "./attempt.schema";
+import { ATTEMPT_KINDS, attemptField, attemptSchema, type AttemptOutcome } from "./attempt.schema";
 import { attemptTask, type AttemptInput, type BalanceReader, type Task } from "./completions.server";
 
 /**
  * A member's attempt from the task page's form: the input of the task's kind (an uploaded image
- * is stored first and removed again when the attempt fails), then `attemptTask`.
+ * is stored first and removed again when the attempt fails), then `attemptTask`. Any refusal,
+ * whatever its code, is shown on the task's field as a field error (so answered 400), keeping a
+ * quiz's `retryAfterSeconds`.
  */
 export async function attemptFromForm({
   db,
@@ -25,21 +28,21 @@ export async function attemptFromForm({
   readBalance: BalanceReader;
 }): Promise<AttemptOutcome> {
   const kind = ATTEMPT_KINDS[task.type];
-  const field = kind === "visit" || kind === "check" ? "form" : kind;
+  const field = attemptField(task.type);
   // What the member typed comes back with a failure, so the form keeps it.
   const typed = formData.get(field);
   const value = typeof typed === "string" ? typed : undefined;
-  if (formData.get("intent") !== kind) return { ok: false, field: "form", error: "This page is out of date. Reload it and try again." };
+  if (formData.get("intent") !== kind) return invalid("form", "This page is out of date. Reload it and try again.");
   const form = parseForm(attemptSchema, formData);
-  if (!form.ok) return { ok: false, field, value, error: form.errors[field] ?? Object.values(form.errors)[0] ?? "Check what you entered." };
+  if (!form.ok) return { ...invalid(field, form.errors[field] ?? failureMessage(form)), value };
 
   let input: AttemptInput;
   let uploaded: string | null = null;
   switch (form.data.intent) {
     case "image": {
-      if (form.data.image.size === 0) return { ok: false, field, error: "Choose an image" };
-      const saved = await saveImage({ dataDir, folder: "uploads", owner: userId, file: form.data.image });
-      if (!saved.ok) return { ok: false, field, error: saved.error };
+      if (form.data.image.size === 0) return invalid(field, "Choose an image");
+      const saved = await saveImage({ dataDir, folder: "uploads", owner: userId, file: form.data.image, field });
+      if (!saved.ok) return invalid(field, failureMessage(saved));
       uploaded = saved.url;
       input = { kind: "image", imageUrl: saved.url };
       break;
@@ -61,7 +64,8 @@ export async function attemptFromForm({
     if (uploaded) await deleteUpload({ dataDir, url: uploaded });
     throw error;
   });
-  if (result.ok) return { ok: true, status: result.status, xpAwarded: result.xpAwarded };
+  if (result.ok) return ok({ status: result.status, xpAwarded: result.xpAwarded });
   if (uploaded) await deleteUpload({ dataDir, url: uploaded });
-  return { ok: false, field, value, error: result.reason, retryAfterSeconds: result.retryAfterSeconds };
+  const retryAfterSeconds = result.code === "invalid" ? undefined : result.retryAfterSeconds;
+  return { ...invalid(field, failureMessage(result)), value, retryAfterSeconds };
 }

@@ -3,6 +3,7 @@ import { and, asc, count, desc, eq, inArray, isNotNull, sql } from "drizzle-orm"
 import { project } from "#db/schema/projects";
 import { campaign, completion, crusade, task } from "#db/schema/quests";
 import type { Db } from "~/lib/db.server";
+import { invalid, ok, type FieldFailure, type Ok } from "~/lib/result";
 import { campaignStatus, type CampaignStatus } from "./campaign-status";
 import type { CampaignInput, CrusadeInput } from "./quests.schema";
 import { isUniqueViolation } from "~/lib/db-errors";
@@ -10,8 +11,9 @@ import { isUniqueViolation } from "~/lib/db-errors";
 export type Campaign = typeof campaign.$inferSelect;
 export type Crusade = typeof crusade.$inferSelect;
 
-type Saved<T> = { ok: true; value: T } | { ok: false; field: string; error: string };
-const SLUG_TAKEN = { ok: false, field: "slug", error: "This project already uses that address" } as const;
+/** The campaign and crusade forms answer every refusal with 400, on its field (`form` for a row gone meanwhile). */
+type Saved<T> = Ok<{ value: T }> | FieldFailure;
+const SLUG_TAKEN = invalid("slug", "This project already uses that address");
 
 export async function saveCampaign({
   db,
@@ -33,19 +35,19 @@ export async function saveCampaign({
         .insert(campaign)
         .values({ id: randomUUID(), projectId, ...fields, publishedAt: published ? now : null })
         .returning();
-      return { ok: true, value: created! };
+      return ok({ value: created! });
     }
     const [current] = await db
       .select()
       .from(campaign)
       .where(and(eq(campaign.id, campaignId), eq(campaign.projectId, projectId)));
-    if (!current) return { ok: false, field: "form", error: "This campaign does not exist." };
+    if (!current) return invalid("form", "This campaign does not exist.");
     const [updated] = await db
       .update(campaign)
       .set({ ...fields, publishedAt: published ? (current.publishedAt ?? now) : null, updatedAt: now })
       .where(eq(campaign.id, campaignId))
       .returning();
-    return { ok: true, value: updated! };
+    return ok({ value: updated! });
   } catch (error) {
     if (isUniqueViolation(error)) return SLUG_TAKEN;
     throw error;
@@ -149,7 +151,7 @@ export async function saveCrusade({
           .select({ id: task.id })
           .from(task)
           .where(and(eq(task.projectId, projectId), inArray(task.id, taskIds)));
-        if (owned.length !== new Set(taskIds).size) return { ok: false, field: "taskIds", error: "Choose tasks of this project, each once." } as const;
+        if (owned.length !== new Set(taskIds).size) return invalid("taskIds", "Choose tasks of this project, each once.");
       }
       let saved: Crusade;
       if (!crusadeId) {
@@ -162,7 +164,7 @@ export async function saveCrusade({
           .select()
           .from(crusade)
           .where(and(eq(crusade.id, crusadeId), eq(crusade.projectId, projectId)));
-        if (!current) return { ok: false, field: "form", error: "This crusade does not exist." } as const;
+        if (!current) return invalid("form", "This crusade does not exist.");
         [saved] = (await tx
           .update(crusade)
           .set({ ...fields, publishedAt: published ? (current.publishedAt ?? now) : null, updatedAt: now })
@@ -176,7 +178,7 @@ export async function saveCrusade({
           .set({ crusadeId: saved.id, crusadePosition: i + 1 })
           .where(eq(task.id, id));
       }
-      return { ok: true, value: saved } as const;
+      return ok({ value: saved });
     });
   } catch (error) {
     if (isUniqueViolation(error)) return SLUG_TAKEN;

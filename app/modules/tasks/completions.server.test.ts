@@ -44,7 +44,7 @@ describe("attempting tasks", () => {
     expect(results.find((r) => r.ok)).toMatchObject({ status: "approved", xpAwarded: 25 });
     expect(await xpOf("m1")).toBe(25);
     expect(await database.db.select().from(xpEvent).where(eq(xpEvent.userId, "m1"))).toHaveLength(1);
-    expect(await attempt(id, "m1", { kind: "visit" })).toEqual({ ok: false, reason: "You have completed this task." });
+    expect(await attempt(id, "m1", { kind: "visit" })).toEqual({ ok: false, code: "conflict", message: "You have completed this task." });
   });
 
   it("admits exactly `cap` completers, however many race for the last places", async () => {
@@ -52,7 +52,7 @@ describe("attempting tasks", () => {
     const members = Array.from({ length: 120 }, (_, i) => `m${i + 10}`);
     const results = await Promise.all(members.map((m) => attempt(id, m, { kind: "visit" })));
     expect(results.filter((r) => r.ok)).toHaveLength(100);
-    expect(results.filter((r) => !r.ok && r.reason.startsWith("This task is full"))).toHaveLength(20);
+    expect(results.filter((r) => !r.ok && r.code === "conflict" && r.message.startsWith("This task is full"))).toHaveLength(20);
     const [row] = await database.db.select().from(task).where(eq(task.id, id));
     expect(row?.slotsTaken).toBe(100);
     expect(await database.db.select().from(completion).where(eq(completion.taskId, id))).toHaveLength(100);
@@ -65,10 +65,11 @@ describe("attempting tasks", () => {
       config: { question: "Capital of France?", answers: ["Paris"], retryDelaySeconds: 60 },
     });
     const t0 = new Date();
-    expect(await attempt(id, "m2", { kind: "answer", answer: "Lyon" }, t0)).toMatchObject({ ok: false, reason: "That is not the answer." });
+    expect(await attempt(id, "m2", { kind: "answer", answer: "Lyon" }, t0)).toMatchObject({ ok: false, code: "limited", message: "That is not the answer." });
     expect(await attempt(id, "m2", { kind: "answer", answer: " p a R i s " }, new Date(t0.getTime() + 10_000))).toMatchObject({
       ok: false,
-      reason: "Try again in 50 seconds.",
+      code: "limited",
+      message: "Try again in 50 seconds.",
     });
     expect(await attempt(id, "m2", { kind: "answer", answer: " p a R i s " }, new Date(t0.getTime() + 61_000))).toMatchObject({
       ok: true,
@@ -85,7 +86,11 @@ describe("attempting tasks", () => {
     const id = await makeTask({ type: "visit_link", verification: "none", recurrence: "daily", config: { url: "https://example.com" } });
     const day1 = new Date("2026-11-20T23:00:00Z");
     expect((await attempt(id, "m3", { kind: "visit" }, day1)).ok).toBe(true);
-    expect(await attempt(id, "m3", { kind: "visit" }, new Date("2026-11-20T23:59:00Z"))).toEqual({ ok: false, reason: "Done for today. Come back tomorrow." });
+    expect(await attempt(id, "m3", { kind: "visit" }, new Date("2026-11-20T23:59:00Z"))).toEqual({
+      ok: false,
+      code: "conflict",
+      message: "Done for today. Come back tomorrow.",
+    });
     expect((await attempt(id, "m3", { kind: "visit" }, new Date("2026-11-21T00:01:00Z"))).ok).toBe(true);
   });
 
@@ -101,11 +106,11 @@ describe("attempting tasks", () => {
       publishedAt: published,
     });
     const inCampaign = await makeTask({ type: "visit_link", verification: "none", config: { url: "https://x.y" }, campaignId: c });
-    expect(await attempt(inCampaign, "m4", { kind: "visit" })).toEqual({ ok: false, reason: "This campaign has not started yet." });
+    expect(await attempt(inCampaign, "m4", { kind: "visit" })).toEqual({ ok: false, code: "conflict", message: "This campaign has not started yet." });
     const ended = await makeTask({ type: "visit_link", verification: "none", config: { url: "https://x.y" }, endsAt: new Date(Date.now() - 1000) });
-    expect(await attempt(ended, "m4", { kind: "visit" })).toEqual({ ok: false, reason: "This task has ended." });
+    expect(await attempt(ended, "m4", { kind: "visit" })).toEqual({ ok: false, code: "conflict", message: "This task has ended." });
     const draft = await makeTask({ type: "visit_link", verification: "none", config: { url: "https://x.y" }, publishedAt: null });
-    expect(await attempt(draft, "m4", { kind: "visit" })).toEqual({ ok: false, reason: "This task is not published yet." });
+    expect(await attempt(draft, "m4", { kind: "visit" })).toEqual({ ok: false, code: "conflict", message: "This task is not published yet." });
   });
 
   it("checks token holdings through the chain reader, and wallets", async () => {
@@ -114,17 +119,19 @@ describe("attempting tasks", () => {
       verification: "auto",
       config: { chainId: 31337, tokenAddress: null, minBalance: "1000", symbol: "ETH", decimals: 18 },
     });
-    expect(await attempt(id, "m5", { kind: "check" })).toEqual({ ok: false, reason: "Link a wallet in Settings › Profile first." });
+    expect(await attempt(id, "m5", { kind: "check" })).toEqual({ ok: false, code: "invalid", errors: { form: "Link a wallet in Settings › Profile first." } });
     await database.db.insert(walletAddress).values({ id: randomUUID(), userId: "m5", address: "0x2222222222222222222222222222222222222222", chainId: 31337 });
     const poor: BalanceReader = async () => 999n;
     const rich: BalanceReader = async ({ owner }) => (owner === "0x2222222222222222222222222222222222222222" ? 1000n : 0n);
     expect(await attempt(id, "m5", { kind: "check" }, undefined, poor)).toEqual({
       ok: false,
-      reason: "None of your linked wallets holds enough of the token.",
+      code: "invalid",
+      errors: { form: "None of your linked wallets holds enough of the token." },
     });
     expect(await attempt(id, "m5", { kind: "check" }, undefined, noChain)).toMatchObject({
       ok: false,
-      reason: expect.stringContaining("could not be reached"),
+      code: "unavailable",
+      message: expect.stringContaining("could not be reached"),
     });
     expect(await attempt(id, "m5", { kind: "check" }, undefined, rich)).toMatchObject({ ok: true, status: "approved" });
     const walletTask = await makeTask({ type: "wallet_connected", verification: "auto" });
@@ -136,15 +143,24 @@ describe("attempting tasks", () => {
 describe("review", () => {
   it("holds submissions for review; a rejection needs a reason; approval after rejection pays once", async () => {
     const id = await makeTask({ type: "submit_url", verification: "review", config: { prompt: "" }, cap: 1, xp: 40 });
-    expect(await attempt(id, "m7", { kind: "url", url: "not a url" })).toEqual({ ok: false, reason: "Enter a full link starting with https://" });
+    expect(await attempt(id, "m7", { kind: "url", url: "not a url" })).toEqual({
+      ok: false,
+      code: "invalid",
+      errors: { url: "Enter a full link starting with https://" },
+    });
     const submitted = await attempt(id, "m7", { kind: "url", url: "https://example.com/post" });
     expect(submitted).toMatchObject({ ok: true, status: "pending", xpAwarded: 0 });
     const completionId = submitted.ok ? submitted.completionId : "";
-    expect(await attempt(id, "m8", { kind: "url", url: "https://example.com/b" })).toMatchObject({ ok: false, reason: expect.stringContaining("full") });
+    expect(await attempt(id, "m8", { kind: "url", url: "https://example.com/b" })).toMatchObject({
+      ok: false,
+      code: "conflict",
+      message: expect.stringContaining("full"),
+    });
 
     expect(await reviewCompletion({ db: database.db, completionId, reviewerId: "m0", decision: "rejected" })).toEqual({
       ok: false,
-      reason: "Say why, so the member can do better.",
+      code: "invalid",
+      errors: { reason: "Say why, so the member can do better." },
     });
     expect(await reviewCompletion({ db: database.db, completionId, reviewerId: "m0", decision: "rejected", reason: "Link is private" })).toEqual({
       ok: true,
@@ -172,12 +188,12 @@ describe("review", () => {
     const review = (reviewerId: string, decision: "approved" | "rejected") =>
       reviewCompletion({ db: database.db, completionId: own.completionId, reviewerId, decision, reason: "No" });
 
-    expect(await review("m20", "approved")).toEqual({ ok: false, reason: OWN_SUBMISSION });
-    expect(await review("m20", "rejected")).toEqual({ ok: false, reason: OWN_SUBMISSION });
+    expect(await review("m20", "approved")).toEqual({ ok: false, code: "forbidden", message: OWN_SUBMISSION });
+    expect(await review("m20", "rejected")).toEqual({ ok: false, code: "forbidden", message: OWN_SUBMISSION });
     expect(await xpOf("m20")).toBe(before);
     // Rejected by someone else, then re-approved: still not by the member.
     expect(await review("m21", "rejected")).toEqual({ ok: true, xpAwarded: 0 });
-    expect(await review("m20", "approved")).toEqual({ ok: false, reason: OWN_SUBMISSION });
+    expect(await review("m20", "approved")).toEqual({ ok: false, code: "forbidden", message: OWN_SUBMISSION });
     const [row] = await database.db.select().from(completion).where(eq(completion.id, own.completionId));
     expect(row).toMatchObject({ status: "rejected", reviewedBy: "m21" });
     expect(
@@ -213,8 +229,8 @@ describe("review", () => {
     expect(pending).toMatchObject({ ok: true, status: "pending" });
     expect(await saveTask({ db, projectId: "p", taskId: saved.task.id, input: { ...input, xp: 100_000 } })).toEqual({
       ok: false,
-      field: "xp",
-      error: "Members have completed or submitted this task: its XP cannot change",
+      code: "invalid",
+      errors: { xp: "Members have completed or submitted this task: its XP cannot change" },
     });
     // Other fields still change.
     expect(await saveTask({ db, projectId: "p", taskId: saved.task.id, input: { ...input, xp: 20, title: "Post a link here" } })).toMatchObject({ ok: true });
@@ -232,7 +248,7 @@ describe("crusades", () => {
       );
     }
     const [first, second, third] = steps as [string, string, string];
-    expect(await attempt(second, "m11", { kind: "visit" })).toMatchObject({ ok: false, reason: expect.stringContaining("first") });
+    expect(await attempt(second, "m11", { kind: "visit" })).toMatchObject({ ok: false, code: "conflict", message: expect.stringContaining("first") });
     expect((await attempt(first, "m11", { kind: "visit" })).ok).toBe(true);
     expect((await attempt(second, "m11", { kind: "visit" })).ok).toBe(true);
     const before = await xpOf("m11");

@@ -3,7 +3,9 @@ import { and, asc, count, desc, eq, lt, sql } from "drizzle-orm";
 import { campaign, completion, crusade, quizAttempt, referral, reviewDecision, task } from "#db/schema/quests";
 import { walletAddress } from "#db/schema/wallets";
 import type { Db } from "~/lib/db.server";
+import { failure, invalid, ok, type CodedFailure, type Failure, type Ok, type Result } from "~/lib/result";
 import { awardXp } from "~/modules/leaderboards/leaderboards.server";
+import { attemptField } from "./attempt.schema";
 import { campaignStatus } from "./campaign-status";
 import { normalizeAnswer, taskConfigSchemas } from "./task.schema";
 
@@ -21,10 +23,16 @@ export type AttemptInput =
   | { kind: "image"; imageUrl: string }
   | { kind: "check" };
 
-export type AttemptResult =
-  { ok: true; status: "approved" | "pending"; completionId: string; xpAwarded: number } | { ok: false; reason: string; retryAfterSeconds?: number };
+/**
+ * An attempt's outcome. Refused: `invalid` on the task's own field when what the member did does
+ * not pass (`form` for a visit or a check), `limited` while a quiz makes them wait (a wrong answer
+ * with a retry delay included), `unavailable` when the chain cannot be read, `conflict` when the
+ * task's state does not allow it (not open, done, waiting, full), `not_found` for no task.
+ */
+export type AttemptResult = Result<{ status: "approved" | "pending"; completionId: string; xpAwarded: number }>;
 
-const fail = (reason: string, retryAfterSeconds?: number): AttemptResult => ({ ok: false, reason, retryAfterSeconds });
+/** The task's state does not allow the attempt. */
+const refused = (message: string) => failure("conflict", message);
 
 /** A daily task's period is the UTC day; a one-off task has a single period. */
 export function periodOf(recurrence: Task["recurrence"], now: Date) {
@@ -34,16 +42,16 @@ export function periodOf(recurrence: Task["recurrence"], now: Date) {
 type Tx = Db;
 
 /** Why a task cannot be attempted right now, or null. */
-async function availability(db: Tx, t: Task, userId: string, now: Date): Promise<string | null> {
-  if (!t.publishedAt) return "This task is not published yet.";
-  if (t.startsAt && now < t.startsAt) return "This task has not started yet.";
-  if (t.endsAt && now >= t.endsAt) return "This task has ended.";
+async function availability(db: Tx, t: Task, userId: string, now: Date): Promise<CodedFailure | null> {
+  if (!t.publishedAt) return refused("This task is not published yet.");
+  if (t.startsAt && now < t.startsAt) return refused("This task has not started yet.");
+  if (t.endsAt && now >= t.endsAt) return refused("This task has ended.");
   if (t.campaignId) {
     const [c] = await db.select().from(campaign).where(eq(campaign.id, t.campaignId));
     const status = c ? campaignStatus(c, now) : "draft";
-    if (status === "scheduled") return "This campaign has not started yet.";
-    if (status === "ended") return "This campaign has ended.";
-    if (status === "draft") return "This campaign is not published yet.";
+    if (status === "scheduled") return refused("This campaign has not started yet.");
+    if (status === "ended") return refused("This campaign has ended.");
+    if (status === "draft") return refused("This campaign is not published yet.");
   }
   if (t.crusadeId && t.crusadePosition) {
     // The step before this one (positions may have gaps when tasks moved to another crusade).
@@ -58,7 +66,7 @@ async function availability(db: Tx, t: Task, userId: string, now: Date): Promise
         .select({ id: completion.id })
         .from(completion)
         .where(and(eq(completion.taskId, previous.id), eq(completion.userId, userId), eq(completion.status, "approved")));
-      if (!done) return `Complete "${previous.title}" first.`;
+      if (!done) return refused(`Complete "${previous.title}" first.`);
     }
   }
   return null;
@@ -72,12 +80,14 @@ async function verify(
   input: AttemptInput,
   now: Date,
   readBalance: BalanceReader,
-): Promise<{ submission: Record<string, unknown> } | { error: string; retryAfterSeconds?: number }> {
+): Promise<Ok<{ submission: Record<string, unknown> }> | Failure> {
+  const keep = (submission: Record<string, unknown>) => ok({ submission });
+  const fails = (message: string) => invalid(attemptField(t.type), message);
   switch (t.type) {
     case "visit_link":
-      return input.kind === "visit" ? { submission: { visitedAt: now.toISOString() } } : { error: "Open the link first." };
+      return input.kind === "visit" ? keep({ visitedAt: now.toISOString() }) : fails("Open the link first.");
     case "quiz": {
-      if (input.kind !== "answer" || !input.answer.trim()) return { error: "Enter your answer." };
+      if (input.kind !== "answer" || !input.answer.trim()) return fails("Enter your answer.");
       const config = taskConfigSchemas.quiz.parse(t.config);
       const [attempts] = await db
         .select()
@@ -85,7 +95,7 @@ async function verify(
         .where(and(eq(quizAttempt.taskId, t.id), eq(quizAttempt.userId, userId)));
       if (attempts?.lastWrongAt && config.retryDelaySeconds > 0) {
         const wait = Math.ceil((attempts.lastWrongAt.getTime() + config.retryDelaySeconds * 1000 - now.getTime()) / 1000);
-        if (wait > 0) return { error: `Try again in ${wait} seconds.`, retryAfterSeconds: wait };
+        if (wait > 0) return failure("limited", `Try again in ${wait} seconds.`, wait);
       }
       if (!config.answers.some((a) => normalizeAnswer(a) === normalizeAnswer(input.answer))) {
         await db
@@ -95,16 +105,17 @@ async function verify(
             target: [quizAttempt.taskId, quizAttempt.userId],
             set: { wrongAnswers: sql`${quizAttempt.wrongAnswers} + 1`, lastWrongAt: now },
           });
-        return { error: "That is not the answer.", retryAfterSeconds: config.retryDelaySeconds || undefined };
+        // With a retry delay, the member must wait before the next answer: a limit.
+        return config.retryDelaySeconds > 0 ? failure("limited", "That is not the answer.", config.retryDelaySeconds) : fails("That is not the answer.");
       }
-      return { submission: { answer: input.answer.trim().slice(0, 200) } };
+      return keep({ answer: input.answer.trim().slice(0, 200) });
     }
     case "submit_text": {
       const config = taskConfigSchemas.submit_text.parse(t.config);
       const text = input.kind === "text" ? input.text.trim() : "";
-      if (text.length < config.minLength) return { error: `Write at least ${config.minLength} characters.` };
-      if (text.length > 5000) return { error: "Keep it under 5000 characters." };
-      return { submission: { text } };
+      if (text.length < config.minLength) return fails(`Write at least ${config.minLength} characters.`);
+      if (text.length > 5000) return fails("Keep it under 5000 characters.");
+      return keep({ text });
     }
     case "submit_url": {
       const url = input.kind === "url" ? input.url.trim() : "";
@@ -112,15 +123,15 @@ async function verify(
         const parsed = new URL(url);
         if (!/^https?:$/.test(parsed.protocol)) throw new Error();
       } catch {
-        return { error: "Enter a full link starting with https://" };
+        return fails("Enter a full link starting with https://");
       }
-      return { submission: { url } };
+      return keep({ url });
     }
     case "submit_image":
-      return input.kind === "image" ? { submission: { imageUrl: input.imageUrl } } : { error: "Choose an image." };
+      return input.kind === "image" ? keep({ imageUrl: input.imageUrl }) : fails("Choose an image.");
     case "wallet_connected": {
       const [wallet] = await db.select({ id: walletAddress.id }).from(walletAddress).where(eq(walletAddress.userId, userId)).limit(1);
-      return wallet ? { submission: {} } : { error: "Link a wallet in Settings › Profile first." };
+      return wallet ? keep({}) : fails("Link a wallet in Settings › Profile first.");
     }
     case "referral": {
       const config = taskConfigSchemas.referral.parse(t.config);
@@ -129,23 +140,23 @@ async function verify(
         .from(referral)
         .where(and(eq(referral.referrerId, userId), eq(referral.counted, true)));
       const n = row?.n ?? 0;
-      return n >= config.count ? { submission: { referrals: n } } : { error: `You have brought ${n} of ${config.count} members so far.` };
+      return n >= config.count ? keep({ referrals: n }) : fails(`You have brought ${n} of ${config.count} members so far.`);
     }
     case "hold_token": {
       const config = taskConfigSchemas.hold_token.parse(t.config);
       const wallets = await db.selectDistinct({ address: walletAddress.address }).from(walletAddress).where(eq(walletAddress.userId, userId));
-      if (wallets.length === 0) return { error: "Link a wallet in Settings › Profile first." };
+      if (wallets.length === 0) return fails("Link a wallet in Settings › Profile first.");
       const needed = BigInt(config.minBalance);
       for (const w of wallets) {
         let balance: bigint;
         try {
           balance = await readBalance({ chainId: config.chainId, tokenAddress: config.tokenAddress, owner: w.address });
         } catch {
-          return { error: "The chain could not be reached to check your balance. Try again in a minute." };
+          return failure("unavailable", "The chain could not be reached to check your balance. Try again in a minute.");
         }
-        if (balance >= needed) return { submission: { wallet: w.address, balance: balance.toString() } };
+        if (balance >= needed) return keep({ wallet: w.address, balance: balance.toString() });
       }
-      return { error: "None of your linked wallets holds enough of the token." };
+      return fails("None of your linked wallets holds enough of the token.");
     }
   }
 }
@@ -171,30 +182,30 @@ export async function attemptTask({
   now?: Date;
 }): Promise<AttemptResult> {
   const [t] = await db.select().from(task).where(eq(task.id, taskId));
-  if (!t) return fail("This task does not exist.");
+  if (!t) return failure("not_found", "This task does not exist.");
   const blocked = await availability(db, t, userId, now);
-  if (blocked) return fail(blocked);
+  if (blocked) return blocked;
 
   const period = periodOf(t.recurrence, now);
   const [existing] = await db
     .select()
     .from(completion)
     .where(and(eq(completion.taskId, t.id), eq(completion.userId, userId), eq(completion.period, period)));
-  if (existing?.status === "approved") return fail(t.recurrence === "daily" ? "Done for today. Come back tomorrow." : "You have completed this task.");
-  if (existing?.status === "pending") return fail("Your submission is waiting for review.");
+  if (existing?.status === "approved") return refused(t.recurrence === "daily" ? "Done for today. Come back tomorrow." : "You have completed this task.");
+  if (existing?.status === "pending") return refused("Your submission is waiting for review.");
 
   const verified = await verify(db, t, userId, input, now, readBalance);
-  if ("error" in verified) return fail(verified.error, verified.retryAfterSeconds);
+  if (!verified.ok) return verified;
   const status = t.verification === "review" ? "pending" : "approved";
 
   return db
-    .transaction(async (tx) => {
+    .transaction(async (tx): Promise<AttemptResult> => {
       const [slot] = await tx
         .update(task)
         .set({ slotsTaken: sql`${task.slotsTaken} + 1` })
         .where(and(eq(task.id, t.id), sql`(${task.cap} is null or ${task.slotsTaken} < ${task.cap})`))
         .returning({ id: task.id });
-      if (!slot) return fail("This task is full: every place has been taken.");
+      if (!slot) return refused("This task is full: every place has been taken.");
 
       let completionId: string;
       if (existing) {
@@ -216,11 +227,11 @@ export async function attemptTask({
         completionId = inserted.id;
       }
       const xpAwarded = status === "approved" ? await payCompletion(tx, t, userId, completionId, now) : 0;
-      return { ok: true, status, completionId, xpAwarded } as const;
+      return ok({ status, completionId, xpAwarded });
     })
     .catch((error: unknown) => {
       // Another attempt by the same member landed first; its outcome stands (and its slot is the only one taken).
-      if (error instanceof ConcurrentAttempt) return fail("You have already done this task.");
+      if (error instanceof ConcurrentAttempt) return refused("You have already done this task.");
       throw error;
     });
 }
@@ -251,7 +262,12 @@ async function payCompletion(tx: Tx, t: Task, userId: string, completionId: stri
   return paid;
 }
 
-export type ReviewResult = { ok: true; xpAwarded: number } | { ok: false; reason: string };
+/**
+ * A decision's outcome. Refused: `invalid` on `reason` for a rejection without one, `forbidden`
+ * for one's own submission, `conflict` when the submission's state or the cap does not allow it,
+ * `not_found` for no submission.
+ */
+export type ReviewResult = Result<{ xpAwarded: number }>;
 
 /** Nobody decides on their own submission, whatever their role: another member of the team does. */
 export const OWN_SUBMISSION = "You cannot review your own submission: another member of the team decides on it.";
@@ -276,13 +292,13 @@ export async function reviewCompletion({
   reason?: string;
   now?: Date;
 }): Promise<ReviewResult> {
-  if (decision === "rejected" && !reason?.trim()) return { ok: false, reason: "Say why, so the member can do better." };
-  return db.transaction(async (tx) => {
+  if (decision === "rejected" && !reason?.trim()) return invalid("reason", "Say why, so the member can do better.");
+  return db.transaction(async (tx): Promise<ReviewResult> => {
     const [c] = await tx.select().from(completion).where(eq(completion.id, completionId)).for("update");
-    if (!c) return { ok: false, reason: "This submission does not exist." } as const;
-    if (c.userId === reviewerId) return { ok: false, reason: OWN_SUBMISSION } as const;
-    if (c.status === "approved") return { ok: false, reason: "This submission is already approved." } as const;
-    if (c.status === decision) return { ok: false, reason: "This submission is already rejected." } as const;
+    if (!c) return failure("not_found", "This submission does not exist.");
+    if (c.userId === reviewerId) return failure("forbidden", OWN_SUBMISSION);
+    if (c.status === "approved") return failure("conflict", "This submission is already approved.");
+    if (c.status === decision) return failure("conflict", "This submission is already rejected.");
     const [t] = await tx.select().from(task).where(eq(task.id, c.taskId));
     if (decision === "rejected") {
       await tx
@@ -295,7 +311,7 @@ export async function reviewCompletion({
         .set({ slotsTaken: sql`${task.slotsTaken} + 1` })
         .where(and(eq(task.id, c.taskId), sql`(${task.cap} is null or ${task.slotsTaken} < ${task.cap})`))
         .returning({ id: task.id });
-      if (!slot) return { ok: false, reason: "This task is full: approving it would exceed the cap." } as const;
+      if (!slot) return failure("conflict", "This task is full: approving it would exceed the cap.");
     }
     await tx
       .update(completion)
@@ -303,7 +319,7 @@ export async function reviewCompletion({
       .where(eq(completion.id, c.id));
     await tx.insert(reviewDecision).values({ id: randomUUID(), completionId: c.id, reviewerId, decision, reason: reason?.trim() || null, createdAt: now });
     const xpAwarded = decision === "approved" ? await payCompletion(tx, t!, c.userId, c.id, now) : 0;
-    return { ok: true, xpAwarded } as const;
+    return ok({ xpAwarded });
   });
 }
 

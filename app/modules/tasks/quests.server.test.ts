@@ -62,8 +62,8 @@ describe("campaigns", () => {
     expect(campaignStatus(live.ok ? live.value : draft.ok ? draft.value : (null as never), new Date(now + 2 * day))).toBe("ended");
     expect(await saveCampaign({ db: database.db, projectId: "p", input })).toEqual({
       ok: false,
-      field: "slug",
-      error: "This project already uses that address",
+      code: "invalid",
+      errors: { slug: "This project already uses that address" },
     });
     expect((await saveCampaign({ db: database.db, projectId: "q", input })).ok).toBe(true);
   });
@@ -116,13 +116,14 @@ describe("tasks", () => {
       }),
     ).toEqual({
       ok: false,
-      field: "cap",
-      error: "2 members already hold a place: the cap cannot be lower",
+      code: "invalid",
+      errors: { cap: "2 members already hold a place: the cap cannot be lower" },
     });
     const others = await listCampaigns({ db: database.db, projectId: "q", withDrafts: true });
     expect(await saveTask({ db: database.db, projectId: "p", input: taskInput({ campaignId: others[0]!.id }) })).toMatchObject({
       ok: false,
-      field: "campaignId",
+      code: "invalid",
+      errors: { campaignId: expect.any(String) },
     });
     expect((await trendingTasks({ db: database.db }))[0]?.task.id).toBe(taskId);
   });
@@ -183,8 +184,8 @@ describe("crusades", () => {
     expect(signedOut).toMatchObject({ done: 0, total: 3 });
     expect(await saveCrusade({ db: database.db, projectId: "q", input })).toEqual({
       ok: false,
-      field: "taskIds",
-      error: "Choose tasks of this project, each once.",
+      code: "invalid",
+      errors: { taskIds: "Choose tasks of this project, each once." },
     });
   });
 });

@@ -1,5 +1,6 @@
 import type { Db } from "~/lib/db.server";
 import { parseForm } from "~/lib/forms";
+import { failureMessage } from "~/lib/result";
 import { reviewCompletion } from "./completions.server";
 import { submissionsInScope } from "./review-queue.server";
 import { rejectSchema } from "./task.schema";
@@ -47,7 +48,7 @@ export async function reviewFromForm({
   for (const completionId of ids) {
     const result = await reviewCompletion({ db, completionId, reviewerId, decision, reason });
     if (result.ok) done += 1;
-    else failed.push(result.reason);
+    else failed.push(failureMessage(result));
   }
   return { status: 200, outcome: { decision, done, failed } };
 }

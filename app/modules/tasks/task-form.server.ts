@@ -1,6 +1,7 @@
 import { formatUnits, parseUnits } from "viem";
 import type { Db } from "~/lib/db.server";
 import { parseForm, type FieldErrors } from "~/lib/forms";
+import { invalid, invalidFields, ok, type FieldFailure, type Ok } from "~/lib/result";
 import { CHAIN_NAMES } from "~/wallet/chains";
 import { listCampaigns } from "./campaigns.server";
 import { withOffset } from "./local-datetime";
@@ -12,7 +13,8 @@ import type { TaskInput } from "./tasks.server";
 /** What the task form shows in its fields, by input name (`title`, `config.url`…). */
 export type TaskFormValues = Record<string, string>;
 
-export type ReadTaskForm = { ok: true; input: TaskInput; values: TaskFormValues } | { ok: false; errors: FieldErrors; values: TaskFormValues };
+/** The form's values come back either way, so a refused form keeps what was typed. */
+export type ReadTaskForm = Ok<{ input: TaskInput; values: TaskFormValues }> | (FieldFailure & { values: TaskFormValues });
 
 /** Zod's own wording for a field a person typed into badly, replaced with a sentence about that field. */
 const MESSAGES: Record<string, string> = {
@@ -59,7 +61,7 @@ export function readTaskForm(formData: FormData, { chainIds }: { chainIds: numbe
       if (!chainIds.includes(chainId)) errors["config.chainId"] = MESSAGES["config.chainId"]!;
       const amount = toSmallestUnit(values["config.minBalance"] ?? "", values["config.decimals"] ?? "");
       if (amount.ok) normalized.set("config.minBalance", amount.value);
-      else errors["config.minBalance"] = amount.error;
+      else Object.assign(errors, amount.errors);
     }
     const parsed = parseTaskConfig(type, normalized);
     if (parsed.success) config = parsed.data;
@@ -71,25 +73,26 @@ export function readTaskForm(formData: FormData, { chainIds }: { chainIds: numbe
     }
   }
 
-  if (!common.ok || !config || Object.keys(errors).length > 0) return { ok: false, errors, values };
-  return { ok: true, values, input: { ...common.data, config, published: values.published === "on" } };
+  if (!common.ok || !config || Object.keys(errors).length > 0) return { ...invalidFields(errors), values };
+  return ok({ values, input: { ...common.data, config, published: values.published === "on" } });
 }
 
-/** `1.5` with 18 decimals → `1500000000000000000`; refuses amounts finer than the token allows. */
-function toSmallestUnit(human: string, decimalsText: string): { ok: true; value: string } | { ok: false; error: string } {
+/** `1.5` with 18 decimals → `1500000000000000000`; refuses amounts finer than the token allows (on `config.minBalance`). */
+function toSmallestUnit(human: string, decimalsText: string): Ok<{ value: string }> | FieldFailure {
+  const refuse = (message: string) => invalid("config.minBalance", message);
   const amount = human.trim().replace(/,/g, "");
-  if (!/^\d+(\.\d+)?$/.test(amount)) return { ok: false, error: "Enter the minimum balance as a number, like 1.5" };
+  if (!/^\d+(\.\d+)?$/.test(amount)) return refuse("Enter the minimum balance as a number, like 1.5");
   const decimals = decimalsText.trim() === "" ? 18 : Number(decimalsText);
   // A bad decimals value is reported on its own field; the amount waits for it.
-  if (!Number.isInteger(decimals) || decimals < 0 || decimals > 36) return { ok: true, value: "0" };
+  if (!Number.isInteger(decimals) || decimals < 0 || decimals > 36) return ok({ value: "0" });
   const fraction = amount.split(".")[1] ?? "";
   if (fraction.replace(/0+$/, "").length > decimals) {
-    return { ok: false, error: decimals === 0 ? "This token has no decimals: enter a whole amount" : `At most ${decimals} decimal places` };
+    return refuse(decimals === 0 ? "This token has no decimals: enter a whole amount" : `At most ${decimals} decimal places`);
   }
   const value = parseUnits(amount, decimals);
-  if (value <= 0n) return { ok: false, error: "Enter a minimum balance above 0" };
-  if (value.toString().length > 78) return { ok: false, error: "That amount is too large" };
-  return { ok: true, value: value.toString() };
+  if (value <= 0n) return refuse("Enter a minimum balance above 0");
+  if (value.toString().length > 78) return refuse("That amount is too large");
+  return ok({ value: value.toString() });
 }
 
 /** `2025-03-01T14:00` in UTC, for a `datetime-local` field. */

@@ -4,6 +4,7 @@ import { user } from "#db/schema/auth";
 import { project } from "#db/schema/projects";
 import { campaign, completion, task } from "#db/schema/quests";
 import type { Db } from "~/lib/db.server";
+import { invalid, ok, type FieldFailure, type Ok } from "~/lib/result";
 import { periodOf, type Task } from "./completions.server";
 import type { TaskType } from "./task-types";
 
@@ -22,7 +23,8 @@ export type TaskInput = {
   published: boolean;
 };
 
-export type SaveTaskResult = { ok: true; task: Task } | { ok: false; field: string; error: string };
+/** The task forms answer every refusal with 400, on its field (`form` for a task gone meanwhile). */
+export type SaveTaskResult = Ok<{ task: Task }> | FieldFailure;
 
 /** Creates or edits a task of a project. A campaign must be the project's own. The cap cannot go below the places taken. */
 export async function saveTask({
@@ -43,7 +45,7 @@ export async function saveTask({
       .select({ id: campaign.id })
       .from(campaign)
       .where(and(eq(campaign.id, input.campaignId), eq(campaign.projectId, projectId)));
-    if (!c) return { ok: false, field: "campaignId", error: "Choose one of this project's campaigns" };
+    if (!c) return invalid("campaignId", "Choose one of this project's campaigns");
   }
   const { published, ...fields } = input;
   if (!taskId) {
@@ -51,30 +53,30 @@ export async function saveTask({
       .insert(task)
       .values({ id: randomUUID(), projectId, ...fields, publishedAt: published ? now : null, createdAt: now, updatedAt: now })
       .returning();
-    return { ok: true, task: created! };
+    return ok({ task: created! });
   }
   const [current] = await db
     .select()
     .from(task)
     .where(and(eq(task.id, taskId), eq(task.projectId, projectId)));
-  if (!current) return { ok: false, field: "form", error: "This task does not exist." };
+  if (!current) return invalid("form", "This task does not exist.");
   if (input.cap !== null && input.cap < current.slotsTaken) {
-    return { ok: false, field: "cap", error: `${current.slotsTaken} members already hold a place: the cap cannot be lower` };
+    return invalid("cap", `${current.slotsTaken} members already hold a place: the cap cannot be lower`);
   }
   if (input.type !== current.type && current.slotsTaken > 0) {
-    return { ok: false, field: "type", error: "Members have done this task: its type cannot change" };
+    return invalid("type", "Members have done this task: its type cannot change");
   }
   // XP is paid at approval: a change would pay members of one task differently, and would let a
   // team member raise the XP of a submission of their own that is waiting for review.
   if (input.xp !== current.xp && (await hasLiveCompletions(db, current.id))) {
-    return { ok: false, field: "xp", error: "Members have completed or submitted this task: its XP cannot change" };
+    return invalid("xp", "Members have completed or submitted this task: its XP cannot change");
   }
   const [updated] = await db
     .update(task)
     .set({ ...fields, publishedAt: published ? (current.publishedAt ?? now) : null, updatedAt: now })
     .where(eq(task.id, taskId))
     .returning();
-  return { ok: true, task: updated! };
+  return ok({ task: updated! });
 }
 
 async function hasLiveCompletions(db: Db, taskId: string) {

@@ -3,6 +3,7 @@ import { mkdir, readFile, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 
 import { IMAGE_MAX_BYTES, IMAGE_TOO_LARGE } from "~/lib/images";
+import { invalid, ok, type FieldFailure, type Ok } from "~/lib/result";
 
 /** Image types we accept, recognised by their first bytes rather than by the name the browser sent. */
 const SIGNATURES: { ext: string; type: string; test: (b: Uint8Array) => boolean }[] = [
@@ -22,33 +23,40 @@ export const AVATAR_FILE_PATTERN = /^[a-zA-Z0-9_-]+\.(png|jpg|gif|webp)$/;
 export type ImageFolder = "avatars" | "uploads";
 const folderPath = (dataDir: string, folder: ImageFolder) => path.join(dataDir, folder);
 
-export type SaveAvatarResult = { ok: true; url: string } | { ok: false; error: string };
+/** The saved image's URL, or why the file is refused, on the form field it came from. */
+export type SaveAvatarResult = Ok<{ url: string }> | FieldFailure;
 
+/** Saves the profile form's `avatar`. */
 export function saveAvatar({ dataDir, userId, file }: { dataDir: string; userId: string; file: File }): Promise<SaveAvatarResult> {
-  return saveImage({ dataDir, folder: "avatars", owner: userId, file });
+  return saveImage({ dataDir, folder: "avatars", owner: userId, file, field: "avatar" });
 }
 
-/** Stores an image (checked by its bytes, at most 2 MB) under a fresh name; returns its URL. */
+/**
+ * Stores an image (checked by its bytes, at most 2 MB) under a fresh name; returns its URL. A
+ * refused file is the error of `field`, the form field it came from (`image` unless told).
+ */
 export async function saveImage({
   dataDir,
   folder,
   owner,
   file,
+  field = "image",
 }: {
   dataDir: string;
   folder: ImageFolder;
   owner: string;
   file: File;
+  field?: string;
 }): Promise<SaveAvatarResult> {
-  if (file.size === 0) return { ok: false, error: "That file is empty" };
-  if (file.size > IMAGE_MAX_BYTES) return { ok: false, error: IMAGE_TOO_LARGE };
+  if (file.size === 0) return invalid(field, "That file is empty");
+  if (file.size > IMAGE_MAX_BYTES) return invalid(field, IMAGE_TOO_LARGE);
   const bytes = new Uint8Array(await file.arrayBuffer());
   const kind = SIGNATURES.find((s) => s.test(bytes));
-  if (!kind) return { ok: false, error: "Choose a PNG, JPEG, GIF or WebP image" };
+  if (!kind) return invalid(field, "Choose a PNG, JPEG, GIF or WebP image");
   const name = `${owner.replace(/[^a-zA-Z0-9_-]/g, "")}-${randomBytes(6).toString("hex")}.${kind.ext}`;
   await mkdir(folderPath(dataDir, folder), { recursive: true });
   await writeFile(path.join(folderPath(dataDir, folder), name), bytes);
-  return { ok: true, url: `/${folder}/${name}` };
+  return ok({ url: `/${folder}/${name}` });
 }
 
 /** Removes a replaced avatar; a missing file is not an error. */

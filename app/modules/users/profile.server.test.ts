@@ -33,8 +33,8 @@ describe("profiles", () => {
     const db = database.db;
     expect(await updateProfile({ db, userId: "u2", name: "Two", username: "ada" })).toEqual({
       ok: false,
-      field: "username",
-      error: "That username is taken",
+      code: "invalid",
+      errors: { username: "That username is taken" },
     });
     const race = await Promise.all([
       updateProfile({ db, userId: "u1", name: "Ada", username: "grace" }),
@@ -70,13 +70,25 @@ describe("avatars", () => {
 
   it("judges the type by the bytes, not by the name", async () => {
     const fake = new File(["<script>alert(1)</script>"], "evil.png", { type: "image/png" });
-    expect(await saveAvatar({ dataDir, userId: "u1", file: fake })).toEqual({ ok: false, error: "Choose a PNG, JPEG, GIF or WebP image" });
+    expect(await saveAvatar({ dataDir, userId: "u1", file: fake })).toEqual({
+      ok: false,
+      code: "invalid",
+      errors: { avatar: "Choose a PNG, JPEG, GIF or WebP image" },
+    });
   });
 
   it("refuses files over 2 MB and empty ones", async () => {
     const big = new File([png, new Uint8Array(IMAGE_MAX_BYTES)], "big.png");
-    expect(await saveAvatar({ dataDir, userId: "u1", file: big })).toEqual({ ok: false, error: "Choose an image of at most 2 MB" });
-    expect(await saveAvatar({ dataDir, userId: "u1", file: new File([], "empty.png") })).toEqual({ ok: false, error: "That file is empty" });
+    expect(await saveAvatar({ dataDir, userId: "u1", file: big })).toEqual({
+      ok: false,
+      code: "invalid",
+      errors: { avatar: "Choose an image of at most 2 MB" },
+    });
+    expect(await saveAvatar({ dataDir, userId: "u1", file: new File([], "empty.png") })).toEqual({
+      ok: false,
+      code: "invalid",
+      errors: { avatar: "That file is empty" },
+    });
   });
 
   it("never reads outside the avatars folder", async () => {

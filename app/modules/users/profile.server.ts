@@ -3,6 +3,7 @@ import { account, user } from "#db/schema/auth";
 import type { Db } from "~/lib/db.server";
 import { hasRealEmail } from "~/modules/wallets/wallets.server";
 import { isUniqueViolation } from "~/lib/db-errors";
+import { invalid, ok, type FieldFailure, type Ok } from "~/lib/result";
 
 export type Profile = {
   id: string;
@@ -33,7 +34,8 @@ export async function getProfile({ db, userId }: { db: Db; userId: string }): Pr
   };
 }
 
-export type UpdateProfileResult = { ok: true } | { ok: false; field: "username"; error: string };
+/** Saved, or the username refused: another member has it. */
+export type UpdateProfileResult = Ok | FieldFailure;
 
 /** Saves the display name, username and (when given) the new avatar URL. Usernames are unique. */
 export async function updateProfile({
@@ -54,7 +56,7 @@ export async function updateProfile({
       .select({ id: user.id })
       .from(user)
       .where(and(eq(user.username, username), ne(user.id, userId)));
-    if (taken) return { ok: false, field: "username", error: "That username is taken" };
+    if (taken) return invalid("username", "That username is taken");
   }
   try {
     await db
@@ -63,8 +65,8 @@ export async function updateProfile({
       .where(eq(user.id, userId));
   } catch (error) {
     // Two members racing for one name: the unique index decides.
-    if (isUniqueViolation(error)) return { ok: false, field: "username", error: "That username is taken" };
+    if (isUniqueViolation(error)) return invalid("username", "That username is taken");
     throw error;
   }
-  return { ok: true };
+  return ok();
 }

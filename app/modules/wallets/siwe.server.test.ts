@@ -7,6 +7,7 @@ import { devMail } from "#db/schema/mail";
 import { walletAddress } from "#db/schema/wallets";
 import type { Services } from "~/services/services.server";
 import { sendSignInEmail, signInWithCode } from "~/modules/auth/sign-in.server";
+import { failureMessage } from "~/lib/result";
 import { browserRequest, createTestServices } from "#tests/setup/test-services";
 import { listWallets } from "./wallets.server";
 
@@ -159,7 +160,7 @@ describe("linked wallets", () => {
     const mails = await services.database.db.select().from(devMail).where(eq(devMail.to, email));
     const code = /code: (\d{6})/.exec(mails.at(-1)!.text)![1]!;
     const result = await signInWithCode(services, { request: request(), email, code });
-    if (!result.ok) throw new Error(result.error);
+    if (!result.ok) throw new Error(failureMessage(result));
     return result.headers
       .getSetCookie()
       .map((c) => c.split(";")[0])

@@ -34,9 +34,7 @@ export function walletPlugin({ db, siwe }: { db: Db; siwe: () => SiweCheckOption
           if (!consumed) throw new APIError("UNAUTHORIZED", { message: "Unauthorized: Invalid or expired nonce", code: "SIWE_BAD_NONCE" });
           await checkSiweSignature({ message: ctx.body.message, signature: ctx.body.signature, address, chainId }, options);
           const linked = await linkWallet({ db, userId: ctx.context.session.user.id, address, chainId });
-          if (!linked.ok) {
-            throw new APIError("CONFLICT", { message: "This wallet is linked to another account", code: "WALLET_OWNED" });
-          }
+          if (!linked.ok) throw new APIError("CONFLICT", { message: linked.message, code: "WALLET_OWNED" });
           return ctx.json({ address, chainId, newWallet: linked.newWallet });
         },
       ),
@@ -46,11 +44,9 @@ export function walletPlugin({ db, siwe }: { db: Db; siwe: () => SiweCheckOption
         async (ctx) => {
           const result = await unlinkWallet({ db, userId: ctx.context.session.user.id, address: ctx.body.address });
           if (result.ok) return ctx.json({ ok: true });
-          if (result.reason === "not-found") throw new APIError("NOT_FOUND", { message: "That wallet is not linked to you" });
-          throw new APIError("BAD_REQUEST", {
-            message: "This wallet is your only way to sign in. Add an e-mail or another wallet first.",
-            code: "LAST_SIGN_IN_METHOD",
-          });
+          if (result.code === "not_found") throw new APIError("NOT_FOUND", { message: result.message });
+          // The last way to sign in (`conflict`) keeps its 400 answer and code: the profile screen passes both on.
+          throw new APIError("BAD_REQUEST", { message: result.message, code: "LAST_SIGN_IN_METHOD" });
         },
       ),
       walletSession: createAuthEndpoint(

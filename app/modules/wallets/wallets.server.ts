@@ -3,6 +3,7 @@ import { and, asc, eq, like, ne } from "drizzle-orm";
 import { account, user } from "#db/schema/auth";
 import { walletAddress } from "#db/schema/wallets";
 import type { Db } from "~/lib/db.server";
+import { failure, ok, type CodedFailure, type Ok } from "~/lib/result";
 
 /** Members created by a wallet get a placeholder address in this domain until they add a real one. */
 export const WALLET_EMAIL_DOMAIN = "wallet.questline.invalid";
@@ -33,26 +34,30 @@ export async function hasWalletOnChain({ db, userId, address, chainId }: { db: D
   return Boolean(row);
 }
 
-/** `newWallet`: the address was not the member's before (else it was, on another network, or already on this one). */
-export type LinkResult = { ok: true; newWallet: boolean } | { ok: false; reason: "owned-by-another" };
+/**
+ * `newWallet`: the address was not the member's before (else it was, on another network, or already
+ * on this one). Refused as `conflict` when another member has the address.
+ */
+export type LinkResult = Ok<{ newWallet: boolean }> | CodedFailure;
 
 /** Links a verified wallet to a signed-in member on one chain. Its first wallet becomes primary. */
 export async function linkWallet({ db, userId, address, chainId }: { db: Db; userId: string; address: string; chainId: number }): Promise<LinkResult> {
   return db.transaction(async (tx) => {
     const owners = await tx.select({ userId: walletAddress.userId }).from(walletAddress).where(eq(walletAddress.address, address));
-    if (owners.some((o) => o.userId !== userId)) return { ok: false, reason: "owned-by-another" } as const;
-    if (await hasWalletOnChain({ db: tx, userId, address, chainId })) return { ok: true, newWallet: false } as const;
+    if (owners.some((o) => o.userId !== userId)) return failure("conflict", "This wallet is linked to another account");
+    if (await hasWalletOnChain({ db: tx, userId, address, chainId })) return ok({ newWallet: false });
     const [primary] = await tx
       .select({ id: walletAddress.id })
       .from(walletAddress)
       .where(and(eq(walletAddress.userId, userId), eq(walletAddress.isPrimary, true)));
     await tx.insert(walletAddress).values({ id: randomUUID(), userId, address, chainId, isPrimary: !primary && owners.length === 0 });
     await tx.insert(account).values({ id: randomUUID(), userId, providerId: "siwe", accountId: `${address}:${chainId}` });
-    return { ok: true, newWallet: owners.length === 0 } as const;
+    return ok({ newWallet: owners.length === 0 });
   });
 }
 
-export type UnlinkResult = { ok: true } | { ok: false; reason: "last-method" | "not-found" };
+/** Refused as `not_found` (not this member's wallet) or `conflict` (their last way to sign in). */
+export type UnlinkResult = Ok | CodedFailure;
 
 /**
  * Unlinks a wallet (on every chain) from a member, unless it is their last way to sign in. When the
@@ -61,10 +66,12 @@ export type UnlinkResult = { ok: true } | { ok: false; reason: "last-method" | "
 export async function unlinkWallet({ db, userId, address }: { db: Db; userId: string; address: string }): Promise<UnlinkResult> {
   return db.transaction(async (tx) => {
     const wallets = await tx.select().from(walletAddress).where(eq(walletAddress.userId, userId)).orderBy(asc(walletAddress.createdAt));
-    if (!wallets.some((w) => w.address === address)) return { ok: false, reason: "not-found" } as const;
+    if (!wallets.some((w) => w.address === address)) return failure("not_found", "That wallet is not linked to you");
     const [member] = await tx.select({ email: user.email }).from(user).where(eq(user.id, userId));
     const otherWallets = new Set(wallets.filter((w) => w.address !== address).map((w) => w.address));
-    if (otherWallets.size === 0 && !(member && hasRealEmail(member.email))) return { ok: false, reason: "last-method" } as const;
+    if (otherWallets.size === 0 && !(member && hasRealEmail(member.email))) {
+      return failure("conflict", "This wallet is your only way to sign in. Add an e-mail or another wallet first.");
+    }
 
     const wasPrimary = wallets.some((w) => w.address === address && w.isPrimary);
     await tx.delete(walletAddress).where(and(eq(walletAddress.userId, userId), eq(walletAddress.address, address)));
@@ -76,6 +83,6 @@ export async function unlinkWallet({ db, userId, address }: { db: Db; userId: st
         .set({ isPrimary: true })
         .where(and(eq(walletAddress.userId, userId), eq(walletAddress.address, next.address), ne(walletAddress.isPrimary, true)));
     }
-    return { ok: true } as const;
+    return ok();
   });
 }

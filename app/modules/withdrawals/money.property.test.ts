@@ -25,6 +25,7 @@ import type { WithdrawalChains } from "./withdrawal-chain.server";
 import { processWithdrawals } from "./withdrawal-job.server";
 import { setWithdrawalsPaused } from "./withdrawal-pause.server";
 import { cancelWithdrawal, requestWithdrawal, retryWithdrawal, withdrawalLimits } from "./withdrawals.server";
+import { failureMessage } from "~/lib/result";
 
 const CHAIN_ID = 31337;
 /** Deposits and payments need two blocks, so `pending` deposits and `sent` withdrawals occur. */
@@ -204,8 +205,8 @@ async function withdraw(run: Run, { member, amount, key }: Extract<Command, { op
   const result = await requestWithdrawal({ db: run.db, userId, input: form(wallet, amount, requestKeyOf(run, member, key)), limits });
   if (!result.ok) {
     expect(
-      WITHDRAW_REFUSALS.some((pattern) => pattern.test(result.error)),
-      result.error,
+      WITHDRAW_REFUSALS.some((pattern) => pattern.test(failureMessage(result))),
+      failureMessage(result),
     ).toBe(true);
     return "refused";
   }
@@ -228,7 +229,7 @@ async function retryOrCancel(run: Run, { op, pick }: Extract<Command, { op: "ret
   const { userId } = run.members[member]!;
   const result = op === "retry" ? await retryWithdrawal({ db: run.db, userId, id }) : await cancelWithdrawal({ db: run.db, userId, id, chains });
   if (result.ok) return "done";
-  expect(op === "retry" ? ["Only a failed withdrawal can be retried."] : CANCEL_REFUSALS).toContain(result.error);
+  expect(op === "retry" ? ["Only a failed withdrawal can be retried."] : CANCEL_REFUSALS).toContain(failureMessage(result));
   return "refused";
 }
 

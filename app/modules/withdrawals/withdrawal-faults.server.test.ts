@@ -15,6 +15,7 @@ import { form, fundedMember, Q, rpc, vaultOnChain, type VaultOnChain } from "#te
 import type { WithdrawalChain } from "./withdrawal-chain.server";
 import { processWithdrawals } from "./withdrawal-job.server";
 import { requestWithdrawal, withdrawalLimits } from "./withdrawals.server";
+import { failureMessage } from "~/lib/result";
 
 let database: Database;
 let node: LocalChain;
@@ -50,7 +51,7 @@ const rowOf = async (db: Db, id: string) => (await db.select().from(withdrawal).
 
 async function requested(db: Db, userId: string, to: `0x${string}`, amount: bigint, requestKey?: string) {
   const result = await requestWithdrawal({ db, userId, input: form(to, amount, requestKey), limits });
-  if (!result.ok) throw new Error(result.error);
+  if (!result.ok) throw new Error(failureMessage(result));
   return result.id;
 }
 

@@ -11,6 +11,7 @@ import type { WithdrawalChain } from "./withdrawal-chain.server";
 import { processWithdrawals } from "./withdrawal-job.server";
 import { setWithdrawalsPaused } from "./withdrawal-pause.server";
 import { cancelWithdrawal, listWithdrawals, requestWithdrawal, retryWithdrawal, withdrawalLimits } from "./withdrawals.server";
+import { failureMessage } from "~/lib/result";
 
 let database: Database;
 let node: LocalChain;
@@ -41,7 +42,7 @@ const platform = (name: "withdrawals_in_flight" | "onchain" | "fees") => platfor
 
 async function requested(userId: string, to: `0x${string}`, amount: bigint) {
   const result = await requestWithdrawal({ db: database.db, userId, input: form(to, amount), limits });
-  if (!result.ok) throw new Error(result.error);
+  if (!result.ok) throw new Error(failureMessage(result));
   return result.id;
 }
 
@@ -76,7 +77,11 @@ describe("processWithdrawals", () => {
     expect(await run()).toEqual({ sent: 0, confirmed: 0, failed: 0, waiting: 0 });
     expect(await vault.tokenBalance(wallet)).toBe(parseEther("9.5"));
     expect(await checkLedger({ db })).toEqual(CLEAN);
-    expect(await cancelWithdrawal({ db, userId, id })).toEqual({ ok: false, error: "This withdrawal has been paid, so it cannot be cancelled." });
+    expect(await cancelWithdrawal({ db, userId, id })).toEqual({
+      ok: false,
+      code: "invalid",
+      errors: { form: "This withdrawal has been paid, so it cannot be cancelled." },
+    });
   });
 
   it("fails an attempt the paused vault refuses, in words, keeping the amount held; a retry under the same id pays once", async () => {
@@ -171,7 +176,8 @@ describe("processWithdrawals", () => {
 
     expect(await cancelWithdrawal({ db, userId, id })).toEqual({
       ok: false,
-      error: "This withdrawal cannot be cancelled yet: an earlier attempt may still be paid. Try again in a few minutes.",
+      code: "invalid",
+      errors: { form: "This withdrawal cannot be cancelled yet: an earlier attempt may still be paid. Try again in a few minutes." },
     });
     expect(await cancelWithdrawal({ db, userId, id, chains: new Map([[31337, chain]]) })).toEqual({ ok: true });
     expect(await rowOf(id)).toMatchObject({ status: "cancelled" });

@@ -10,6 +10,7 @@ import { createTestDatabase } from "#tests/setup/test-db";
 import { setWithdrawalsPaused, withdrawalsPaused } from "./withdrawal-pause.server";
 import { withdrawalFormSchema } from "./withdrawal.schema";
 import { cancelWithdrawal, listWithdrawals, requestWithdrawal, retryWithdrawal, withdrawalLimits } from "./withdrawals.server";
+import { failureMessage } from "~/lib/result";
 
 let database: Database;
 const limits = withdrawalLimits({ WITHDRAWAL_MIN: "1", WITHDRAWAL_DAILY_LIMIT: "100", WITHDRAWAL_FEE: "0.5" });
@@ -66,24 +67,24 @@ describe("requestWithdrawal", () => {
     const { wallet: othersWallet } = await fundedMember(db, "carol", 0n);
     expect(await requestWithdrawal({ db, userId, input: form(othersWallet, parseEther("2")), limits })).toEqual({
       ok: false,
-      error: "Choose one of your linked wallets: withdrawals go only to a wallet you signed in with.",
-      field: "destination",
+      code: "invalid",
+      errors: { destination: "Choose one of your linked wallets: withdrawals go only to a wallet you signed in with." },
     });
     expect(await requestWithdrawal({ db, userId, input: form(wallet, parseEther("0.99")), limits })).toEqual({
       ok: false,
-      error: "The smallest withdrawal is 1 QUEST.",
-      field: "amount",
+      code: "invalid",
+      errors: { amount: "The smallest withdrawal is 1 QUEST." },
     });
     const highFee = { ...limits, fee: parseEther("2") };
     expect(await requestWithdrawal({ db, userId, input: form(wallet, parseEther("2")), limits: highFee })).toEqual({
       ok: false,
-      error: "The amount must be more than the 2 QUEST fee.",
-      field: "amount",
+      code: "invalid",
+      errors: { amount: "The amount must be more than the 2 QUEST fee." },
     });
     expect(await requestWithdrawal({ db, userId, input: form(wallet, parseEther("6")), limits })).toEqual({
       ok: false,
-      error: "You do not have enough available balance.",
-      field: "amount",
+      code: "invalid",
+      errors: { amount: "You do not have enough available balance." },
     });
     // The destination is matched whatever its letter case.
     const lower = form(wallet.toLowerCase() as `0x${string}`, parseEther("5"));
@@ -98,15 +99,15 @@ describe("requestWithdrawal", () => {
     expect((await requestWithdrawal({ db, userId, input: form(wallet, parseEther("70")), limits })).ok).toBe(true);
     expect(await requestWithdrawal({ db, userId, input: form(wallet, parseEther("40")), limits })).toEqual({
       ok: false,
-      error: "That is over your daily withdrawal limit: you may withdraw 30 QUEST more today.",
-      field: "amount",
+      code: "invalid",
+      errors: { amount: "That is over your daily withdrawal limit: you may withdraw 30 QUEST more today." },
     });
     const together = await Promise.all(Array.from({ length: 6 }, () => requestWithdrawal({ db, userId, input: form(wallet, parseEther("10")), limits })));
     expect(together.filter((r) => r.ok)).toHaveLength(3);
     expect(await requestWithdrawal({ db, userId, input: form(wallet, parseEther("1")), limits })).toEqual({
       ok: false,
-      error: "You have reached your daily withdrawal limit of 100 QUEST. Try again tomorrow.",
-      field: "amount",
+      code: "invalid",
+      errors: { amount: "You have reached your daily withdrawal limit of 100 QUEST. Try again tomorrow." },
     });
     expect(await balance(userId)).toEqual({ asset: Q, available: parseEther("900"), held: parseEther("100") });
     // A cancelled withdrawal no longer counts.
@@ -122,19 +123,36 @@ describe("cancel, retry and the list", () => {
     const db = database.db;
     const { userId, wallet } = await fundedMember(db, "erin", parseEther("20"));
     const requested = await requestWithdrawal({ db, userId, input: form(wallet, parseEther("8")), limits });
-    if (!requested.ok) throw new Error(requested.error);
-    expect(await cancelWithdrawal({ db, userId: "alice", id: requested.id })).toEqual({ ok: false, error: "That withdrawal was not found." });
-    expect(await retryWithdrawal({ db, userId, id: requested.id })).toEqual({ ok: false, error: "Only a failed withdrawal can be retried." });
+    if (!requested.ok) throw new Error(failureMessage(requested));
+    expect(await cancelWithdrawal({ db, userId: "alice", id: requested.id })).toEqual({
+      ok: false,
+      code: "invalid",
+      errors: { form: "That withdrawal was not found." },
+    });
+    expect(await retryWithdrawal({ db, userId, id: requested.id })).toEqual({
+      ok: false,
+      code: "invalid",
+      errors: { form: "Only a failed withdrawal can be retried." },
+    });
     expect(await cancelWithdrawal({ db, userId, id: requested.id })).toEqual({ ok: true });
-    expect(await cancelWithdrawal({ db, userId, id: requested.id })).toEqual({ ok: false, error: "This withdrawal is already cancelled." });
+    expect(await cancelWithdrawal({ db, userId, id: requested.id })).toEqual({
+      ok: false,
+      code: "invalid",
+      errors: { form: "This withdrawal is already cancelled." },
+    });
     expect(await balance(userId)).toEqual({ asset: Q, available: parseEther("20"), held: 0n });
 
     await db.update(withdrawal).set({ status: "confirmed" }).where(eq(withdrawal.id, requested.id));
-    expect(await cancelWithdrawal({ db, userId, id: requested.id })).toEqual({ ok: false, error: "This withdrawal has been paid, so it cannot be cancelled." });
+    expect(await cancelWithdrawal({ db, userId, id: requested.id })).toEqual({
+      ok: false,
+      code: "invalid",
+      errors: { form: "This withdrawal has been paid, so it cannot be cancelled." },
+    });
     await db.update(withdrawal).set({ status: "sent" }).where(eq(withdrawal.id, requested.id));
     expect(await cancelWithdrawal({ db, userId, id: requested.id })).toEqual({
       ok: false,
-      error: "This withdrawal is being sent on chain, so it cannot be cancelled.",
+      code: "invalid",
+      errors: { form: "This withdrawal is being sent on chain, so it cannot be cancelled." },
     });
 
     const [view] = await listWithdrawals({ db, userId });

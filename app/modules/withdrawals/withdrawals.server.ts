@@ -4,6 +4,7 @@ import { parseUnits, type Hex } from "viem";
 import { withdrawal, type WithdrawalStatus } from "#db/schema/ledger";
 import { walletAddress } from "#db/schema/wallets";
 import { rowsOf, type Db } from "~/lib/db.server";
+import { invalid, ok, type FieldFailure, type Ok } from "~/lib/result";
 import type { Env } from "~/services/env.server";
 import { assetAmount, assetParts, QUEST_DECIMALS, type Asset } from "~/modules/ledger/assets";
 import { hold, InsufficientFunds, release } from "~/modules/ledger/ledger.server";
@@ -29,7 +30,11 @@ export function withdrawalLimits(env: Pick<Env, "WITHDRAWAL_MIN" | "WITHDRAWAL_D
   };
 }
 
-export type ActionResult<T = object> = ({ ok: true } & T) | { ok: false; error: string; field?: "amount" | "destination" | "asset" };
+/**
+ * A withdrawal action's outcome. Every refusal is a field's (`amount`, `destination`) or the whole
+ * form's (a cancel or retry the withdrawal's state refuses): the Balance screen answers them 400.
+ */
+export type ActionResult<T extends object = object> = Ok<T> | FieldFailure;
 
 /** A withdrawal id: 32 random bytes, the vault's `withdrawalId`. */
 const newWithdrawalId = (): Hex => `0x${randomBytes(32).toString("hex")}`;
@@ -51,21 +56,22 @@ export async function requestWithdrawal({
   limits: WithdrawalLimits;
 }): Promise<ActionResult<{ id: string }>> {
   const earlier = await findByRequestKey(db, userId, input.requestKey);
-  if (earlier) return { ok: true, id: earlier };
-  const invalid = await validateRequest({ db, userId, input, limits });
-  if (invalid) return invalid;
+  if (earlier) return ok({ id: earlier });
+  const refused = await validateRequest({ db, userId, input, limits });
+  if (refused) return refused;
   try {
     return await db.transaction(async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`withdrawal:${userId}`}))`);
       const again = await findByRequestKey(tx, userId, input.requestKey);
-      if (again) return { ok: true as const, id: again };
+      if (again) return ok({ id: again });
       const room = limits.dailyLimit - (await withdrawnToday(tx, userId, input.asset));
       if (input.amount > room) {
-        const error =
+        return invalid(
+          "amount",
           room > 0n
             ? `That is over your daily withdrawal limit: you may withdraw ${assetAmount(room, input.asset)} more today.`
-            : `You have reached your daily withdrawal limit of ${assetAmount(limits.dailyLimit, input.asset)}. Try again tomorrow.`;
-        return { ok: false as const, error, field: "amount" as const };
+            : `You have reached your daily withdrawal limit of ${assetAmount(limits.dailyLimit, input.asset)}. Try again tomorrow.`,
+        );
       }
       const id = newWithdrawalId();
       await tx.insert(withdrawal).values({
@@ -87,10 +93,10 @@ export async function requestWithdrawal({
         asset: input.asset,
         amount: input.amount,
       });
-      return { ok: true as const, id };
+      return ok({ id });
     });
   } catch (error) {
-    if (error instanceof InsufficientFunds) return { ok: false, error: "You do not have enough available balance.", field: "amount" };
+    if (error instanceof InsufficientFunds) return invalid("amount", "You do not have enough available balance.");
     throw error;
   }
 }
@@ -104,22 +110,25 @@ async function findByRequestKey(db: Db, userId: string, requestKey: string): Pro
 }
 
 /** The checks that need no lock: a linked destination, the minimum, more than the fee. */
-async function validateRequest({ db, userId, input, limits }: { db: Db; userId: string; input: WithdrawalInput; limits: WithdrawalLimits }) {
+async function validateRequest({
+  db,
+  userId,
+  input,
+  limits,
+}: {
+  db: Db;
+  userId: string;
+  input: WithdrawalInput;
+  limits: WithdrawalLimits;
+}): Promise<FieldFailure | null> {
   const [linked] = await db
     .select({ id: walletAddress.id })
     .from(walletAddress)
     .where(and(eq(walletAddress.userId, userId), sql`lower(${walletAddress.address}) = ${input.destination.toLowerCase()}`))
     .limit(1);
-  if (!linked)
-    return {
-      ok: false as const,
-      error: "Choose one of your linked wallets: withdrawals go only to a wallet you signed in with.",
-      field: "destination" as const,
-    };
-  if (input.amount < limits.minimum)
-    return { ok: false as const, error: `The smallest withdrawal is ${assetAmount(limits.minimum, input.asset)}.`, field: "amount" as const };
-  if (input.amount <= limits.fee)
-    return { ok: false as const, error: `The amount must be more than the ${assetAmount(limits.fee, input.asset)} fee.`, field: "amount" as const };
+  if (!linked) return invalid("destination", "Choose one of your linked wallets: withdrawals go only to a wallet you signed in with.");
+  if (input.amount < limits.minimum) return invalid("amount", `The smallest withdrawal is ${assetAmount(limits.minimum, input.asset)}.`);
+  if (input.amount <= limits.fee) return invalid("amount", `The amount must be more than the ${assetAmount(limits.fee, input.asset)} fee.`);
   return null;
 }
 
@@ -133,7 +142,9 @@ async function withdrawnToday(db: Db, userId: string, asset: Asset): Promise<big
   return BigInt(String(row!.total));
 }
 
-const NOT_FOUND = { ok: false as const, error: "That withdrawal was not found." };
+/** A cancel or retry refused: the whole form's error. */
+const refuse = (message: string) => invalid("form", message);
+const NOT_FOUND = refuse("That withdrawal was not found.");
 
 /**
  * Cancels a withdrawal and releases its hold: a `requested` one, or a `failed` one, only when no
@@ -146,16 +157,16 @@ export async function cancelWithdrawal({ db, userId, id, chains }: { db: Db; use
     .from(withdrawal)
     .where(and(eq(withdrawal.id, id), eq(withdrawal.userId, userId)));
   if (!row) return NOT_FOUND;
-  if (row.status !== "requested" && row.status !== "failed") return { ok: false, error: cancelRefusal(row.status) };
+  if (row.status !== "requested" && row.status !== "failed") return refuse(cancelRefusal(row.status));
   if (row.nonce !== null) {
     const chain = chains?.get(row.chainId);
     const settled = chain ? await earlierAttemptSettled(chain, row.id as Hex, row.nonce).catch(() => false) : false;
-    if (!settled) return { ok: false, error: "This withdrawal cannot be cancelled yet: an earlier attempt may still be paid. Try again in a few minutes." };
+    if (!settled) return refuse("This withdrawal cannot be cancelled yet: an earlier attempt may still be paid. Try again in a few minutes.");
   }
   return db.transaction(async (tx) => {
     const [locked] = await tx.select().from(withdrawal).where(eq(withdrawal.id, id)).for("update");
     if (!locked || (locked.status !== "requested" && locked.status !== "failed") || locked.nonce !== row.nonce) {
-      return { ok: false as const, error: "This withdrawal changed in the meantime. Reload the page and try again." };
+      return refuse("This withdrawal changed in the meantime. Reload the page and try again.");
     }
     await release({
       db: tx,
@@ -167,7 +178,7 @@ export async function cancelWithdrawal({ db, userId, id, chains }: { db: Db; use
       amount: locked.amount,
     });
     await tx.update(withdrawal).set({ status: "cancelled", waiting: false, updatedAt: new Date() }).where(eq(withdrawal.id, id));
-    return { ok: true as const };
+    return ok();
   });
 }
 
@@ -189,13 +200,13 @@ export async function retryWithdrawal({ db, userId, id }: { db: Db; userId: stri
     .set({ status: "requested", failure: null, waiting: false, updatedAt: new Date() })
     .where(and(eq(withdrawal.id, id), eq(withdrawal.userId, userId), eq(withdrawal.status, "failed")))
     .returning({ id: withdrawal.id });
-  if (updated.length) return { ok: true };
+  if (updated.length) return ok();
   const [row] = await db
     .select({ status: withdrawal.status })
     .from(withdrawal)
     .where(and(eq(withdrawal.id, id), eq(withdrawal.userId, userId)));
   if (!row) return NOT_FOUND;
-  return { ok: false, error: "Only a failed withdrawal can be retried." };
+  return refuse("Only a failed withdrawal can be retried.");
 }
 
 export type WithdrawalView = {

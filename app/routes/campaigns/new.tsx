@@ -1,4 +1,4 @@
-import { data, useActionData, useNavigation } from "react-router";
+import { useActionData, useNavigation } from "react-router";
 import type { Route } from "./+types/new";
 import { CampaignForm } from "~/components/campaigns/campaign-form";
 import { ProjectCrumb } from "~/components/campaigns/project-crumb";
@@ -6,6 +6,7 @@ import { PageHeader } from "~/components/page-header";
 import type { FieldErrors } from "~/lib/forms";
 import { pageTitle } from "~/lib/meta";
 import { redirectWithToast } from "~/lib/flash.server";
+import { formFailure } from "~/lib/result";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
 import { requireUser } from "~/modules/auth/session.server";
@@ -36,9 +37,9 @@ type ActionData = { errors: FieldErrors; values: CampaignValues };
 export async function action(args: Route.ActionArgs) {
   const { db, project } = await managedProject(args);
   const { values, form } = parseCampaignForm(await args.request.formData());
-  if (!form.ok) return data<ActionData>({ errors: form.errors, values }, { status: 400 });
+  if (!form.ok) return formFailure(form, { values });
   const saved = await saveCampaign({ db, projectId: project.id, input: form.data });
-  if (!saved.ok) return data<ActionData>({ errors: { [saved.field]: saved.error }, values }, { status: 400 });
+  if (!saved.ok) return formFailure(saved, { values });
   throw redirectWithToast(route("campaigns.show", { project: project.slug, campaign: saved.value.slug }), "Campaign created", {
     appUrl: args.context.get(servicesContext).env.APP_URL,
   });

@@ -4,6 +4,7 @@ import type { Route } from "./+types/accept";
 import { type AnswerActionData } from "~/components/projects/invitations-card";
 import { InviteAnswer } from "~/components/projects/invite-answer";
 import { pageTitle } from "~/lib/meta";
+import { formFailure, invalid } from "~/lib/result";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
 import { getSession, requireUser } from "~/modules/auth/session.server";
@@ -49,10 +50,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { database, env } = context.get(servicesContext);
   const { user } = await requireUser(context, request);
   const form = answerSchema.safeParse(Object.fromEntries(await request.formData()));
-  if (!form.success) return data<AnswerActionData>({ ok: false, error: "Choose Accept or Decline." }, { status: 400 });
+  if (!form.success) return formFailure(invalid("form", "Choose Accept or Decline."), { ok: false as const });
   const accept = form.data.intent === "accept";
   const result = await answerInvite({ db: database.db, inviteId: form.data.inviteId, userId: user.id, accept });
-  if (!result.ok) return data<AnswerActionData>(result, { status: 400 });
+  if (!result.ok) return formFailure(result, { ok: false as const });
   if (!accept) return data<AnswerActionData>({ ok: true, declined: true });
   const project = await projectBySlug({ db: database.db, slug: result.projectSlug });
   throw redirectWithToast(route("projects.show", { project: result.projectSlug }), `You joined the team of ${project?.name ?? "this project"}`, {

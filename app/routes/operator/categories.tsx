@@ -6,6 +6,7 @@ import { PageHeader } from "~/components/page-header";
 import { CategoryManager, type CategoryActionData } from "~/components/projects/category-manager";
 import { parseForm } from "~/lib/forms";
 import { pageTitle } from "~/lib/meta";
+import { formFailure } from "~/lib/result";
 import { createCategory, deleteCategory, listCategoriesWithCounts, renameCategory } from "~/modules/projects/categories.server";
 import { requireOperatorUser } from "~/modules/projects/operators.server";
 import { categorySchema } from "~/modules/projects/project.schema";
@@ -30,9 +31,9 @@ export async function action(args: Route.ActionArgs) {
 
   if (intent === "create") {
     const form = parseForm(categorySchema, formData);
-    if (!form.ok) return reply({ intent, ok: false, errors: form.errors, values }, 400);
+    if (!form.ok) return formFailure<CategoryActionData>(form, { intent, ok: false, values });
     const created = await createCategory({ db, input: form.data });
-    if (!created.ok) return reply({ intent, ok: false, errors: { [created.field]: created.error }, values }, 400);
+    if (!created.ok) return formFailure<CategoryActionData>(created, { intent, ok: false, values });
     return reply({ intent, ok: true, name: created.category.name });
   }
   const row = idSchema.safeParse({ id: formData.get("id") });
@@ -40,9 +41,9 @@ export async function action(args: Route.ActionArgs) {
   const id = row.data.id;
   if (intent === "rename") {
     const form = parseForm(categorySchema, formData);
-    if (!form.ok) return reply({ intent, id, ok: false, errors: form.errors, values }, 400);
+    if (!form.ok) return formFailure<CategoryActionData>(form, { intent, id, ok: false, values });
     const renamed = await renameCategory({ db, id, input: form.data });
-    if (!renamed.ok) return reply({ intent, id, ok: false, errors: { [renamed.field]: renamed.error }, values }, 400);
+    if (!renamed.ok) return formFailure<CategoryActionData>(renamed, { intent, id, ok: false, values });
     return reply({ intent, id, ok: true, name: renamed.category.name });
   }
   if (intent === "delete") {

@@ -13,6 +13,7 @@ import { Input } from "~/components/ui/input";
 import { toast } from "~/components/ui/toaster";
 import { parseForm, type FieldErrors } from "~/lib/forms";
 import { pageTitle } from "~/lib/meta";
+import { formFailure } from "~/lib/result";
 import { formatAmount } from "~/modules/chain/amounts";
 import { assignDepositSchema, assignUnmatchedDeposit, unmatchedDeposits } from "~/modules/deposits/unmatched-deposits.server";
 import { requireOperatorUser } from "~/modules/projects/operators.server";
@@ -35,12 +36,9 @@ export async function action(args: Route.ActionArgs) {
   const { db, email } = await requireOperatorUser(args.context, args.request);
   const formData = await args.request.formData();
   const form = parseForm(assignDepositSchema, formData);
-  if (!form.ok) return data<AssignActionData>({ ok: false, errors: form.errors }, { status: 400 });
+  if (!form.ok) return formFailure(form, { ok: false as const });
   const result = await assignUnmatchedDeposit({ db, depositId: form.data.deposit, member: form.data.member, operatorEmail: email });
-  if (!result.ok) {
-    const errors: FieldErrors = { [result.field === "member" ? "member" : "form"]: result.message };
-    return data<AssignActionData>({ ok: false, errors }, { status: result.field === "member" ? 400 : 409 });
-  }
+  if (!result.ok) return formFailure(result, { ok: false as const });
   return data<AssignActionData>({ ok: true, member: result.member });
 }
 

@@ -4,6 +4,7 @@ import { PageHeader } from "~/components/page-header";
 import { ProjectForm, projectFormImages, projectFormValues, type ProjectFormValues } from "~/components/projects/project-form";
 import { parseForm } from "~/lib/forms";
 import { pageTitle } from "~/lib/meta";
+import { formFailure } from "~/lib/result";
 import { route } from "~/lib/routes";
 import { servicesContext, type Services } from "~/services/services.server";
 import { requireUser } from "~/modules/auth/session.server";
@@ -43,7 +44,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const formData = await request.formData();
   const values = projectFormValues(formData);
   const form = parseForm(projectSchema, formData);
-  if (!form.ok) return data<ActionData>({ errors: form.errors, values }, { status: 400 });
+  if (!form.ok) return formFailure(form, { values });
   const saved = await saveProject({
     db: services.database.db,
     dataDir: services.env.DATA_DIR,
@@ -52,7 +53,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     input: form.data,
     images: projectFormImages(formData),
   });
-  if (!saved.ok) return data<ActionData>({ errors: saved.errors, values }, { status: 400 });
+  if (!saved.ok) return formFailure(saved, { values });
   throw redirectWithToast(route("projects.show", { project: saved.project }), "Project saved", { appUrl: services.env.APP_URL });
 }
 

@@ -10,6 +10,7 @@ import { TeamList } from "~/components/projects/team-list";
 import { Button } from "~/components/ui/button";
 import { parseForm } from "~/lib/forms";
 import { pageTitle } from "~/lib/meta";
+import { formFailure } from "~/lib/result";
 import { route } from "~/lib/routes";
 import { servicesContext, type Services } from "~/services/services.server";
 import { requireUser } from "~/modules/auth/session.server";
@@ -85,42 +86,42 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     const role = await allow("team.invite");
     const values = { target: String(formData.get("target") ?? ""), role: String(formData.get("role") ?? "") };
     const form = parseForm(inviteSchema, formData);
-    if (!form.ok) return reply({ intent, ok: false, errors: form.errors, values }, 400);
+    if (!form.ok) return formFailure<TeamActionData>(form, { intent, ok: false, values });
     if (!canGrant(role, form.data.role)) return reply({ intent, ok: false, errors: { role: "Only owners can invite owners" }, values }, 400);
     const sent = await sendInvite(outbox, { ...sender, invitedBy: user.id, ...form.data });
     if ("refused" in sent) return reply({ intent, ok: false, errors: { target: sent.refused }, values }, 429);
     return reply({ intent, ok: true, to: form.data.email ?? form.data.walletAddress!, mailed: sent.mailed, url: sent.mailed ? null : sent.url });
   }
-  if (!row.success) return reply({ intent, ok: false, error: "Choose a row first." }, 400);
+  if (!row.success) return reply({ intent, ok: false, errors: { form: "Choose a row first." } }, 400);
   const id = row.data.id;
 
   if (intent === "resend") {
     await allow("team.invite");
     const sent = await resendAndMail(outbox, { ...sender, inviteId: id, resentBy: user.id });
-    if (sent && "refused" in sent) return reply({ intent, id, ok: false, error: sent.refused }, 429);
-    if (!sent) return reply({ intent, id, ok: false, error: "This invitation was answered or revoked: send a new one." }, 400);
+    if (sent && "refused" in sent) return reply({ intent, id, ok: false, errors: { form: sent.refused } }, 429);
+    if (!sent) return reply({ intent, id, ok: false, errors: { form: "This invitation was answered or revoked: send a new one." } }, 400);
     return reply({ intent, id, ok: true, mailed: sent.mailed, url: sent.mailed ? null : sent.url });
   }
   if (intent === "revoke") {
     await allow("team.invite");
     const revoked = await revokeInvite({ db, projectId: project.id, inviteId: id });
-    return revoked ? reply({ intent, id, ok: true }) : reply({ intent, id, ok: false, error: "This invitation was already accepted." }, 400);
+    return revoked ? reply({ intent, id, ok: true }) : reply({ intent, id, ok: false, errors: { form: "This invitation was already accepted." } }, 400);
   }
   if (intent === "leave" || (intent === "remove" && id === user.id)) {
     await allow("team.view");
     const left = await changeTeamRole({ db, projectId: project.id, userId: user.id, role: null });
-    if (!left.ok) return reply({ intent, id, ok: false, error: left.error }, 400);
+    if (!left.ok) return formFailure<TeamActionData>(left, { intent, id, ok: false });
     throw redirectWithToast(route("projects.show", { project }), `You left the team of ${project.name}`, { appUrl: env.APP_URL });
   }
   if (intent === "role" || intent === "remove") {
     await allow("team.manage");
     const change = roleSchema.safeParse(Object.fromEntries(formData));
-    if (intent === "role" && !change.success) return reply({ intent, id, ok: false, error: "Choose a role." }, 400);
+    if (intent === "role" && !change.success) return reply({ intent, id, ok: false, errors: { form: "Choose a role." } }, 400);
     const newRole = intent === "role" && change.success ? change.data.role : null;
     const result = await changeTeamRole({ db, projectId: project.id, userId: id, role: newRole });
-    return result.ok ? reply({ intent, id, ok: true }) : reply({ intent, id, ok: false, error: result.error }, 400);
+    return result.ok ? reply({ intent, id, ok: true }) : formFailure<TeamActionData>(result, { intent, id, ok: false });
   }
-  return reply({ intent, ok: false, error: "Unknown action." }, 400);
+  return reply({ intent, ok: false, errors: { form: "Unknown action." } }, 400);
 }
 
 export default function TeamAndInvites({ loaderData }: Route.ComponentProps) {

@@ -1,9 +1,10 @@
-import { data, useActionData } from "react-router";
+import { useActionData } from "react-router";
 import type { Route } from "./+types/new";
 import { PageHeader } from "~/components/page-header";
 import { ProjectForm, projectFormImages, projectFormValues, type ProjectFormValues } from "~/components/projects/project-form";
 import { parseForm } from "~/lib/forms";
 import { pageTitle } from "~/lib/meta";
+import { formFailure } from "~/lib/result";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
 import { requireUser } from "~/modules/auth/session.server";
@@ -31,9 +32,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const formData = await request.formData();
   const values = projectFormValues(formData);
   const form = parseForm(projectSchema, formData);
-  if (!form.ok) return data<ActionData>({ errors: form.errors, values }, { status: 400 });
+  if (!form.ok) return formFailure(form, { values });
   const allowed = await claimNewProject({ db: database.db, limits: env, userId: user.id });
-  if (!allowed.ok) return data<ActionData>({ errors: { form: allowed.error }, values }, { status: 429 });
+  if (!allowed.ok) return formFailure(allowed, { values });
   const saved = await saveProject({
     db: database.db,
     dataDir: env.DATA_DIR,
@@ -41,7 +42,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     input: form.data,
     images: projectFormImages(formData),
   });
-  if (!saved.ok) return data<ActionData>({ errors: saved.errors, values }, { status: 400 });
+  if (!saved.ok) return formFailure(saved, { values });
   throw redirectWithToast(route("projects.show", { project: saved.project }), `${saved.project.name} is created. Invite your team and add tasks.`, {
     appUrl: env.APP_URL,
   });

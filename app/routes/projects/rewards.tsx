@@ -6,6 +6,7 @@ import { PageHeader } from "~/components/page-header";
 import { FundProject, ProjectDeposit, ProjectPools, TreasuryCard } from "~/components/rewards/project-rewards";
 import { parseForm } from "~/lib/forms";
 import { pageTitle } from "~/lib/meta";
+import { formFailure } from "~/lib/result";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
 import { getSession, requireUser } from "~/modules/auth/session.server";
@@ -49,7 +50,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const form = parseForm(fundSchema, await request.formData());
   if (!form.ok) return data({ errors: form.errors }, { status: 400 });
   const funded = await fundProject({ db, projectId: project.id, actorId: user.id, input: form.data });
-  if (!funded.ok) return data({ errors: { [funded.field]: funded.error } }, { status: 400 });
+  if (!funded.ok) return formFailure(funded);
   const message = `Sent ${assetAmount(form.data.amount, form.data.asset)} to the treasury of ${project.name}`;
   throw redirectWithToast(route("projects.rewards", { project: project.slug }), message, { appUrl: services.env.APP_URL });
 }

@@ -3,6 +3,7 @@ import type { Route } from "./+types/edit";
 import { RewardPoolScreen, type RewardActionData } from "~/components/campaigns/reward-pool-screen";
 import { pageTitle } from "~/lib/meta";
 import { redirectWithToast } from "~/lib/flash.server";
+import { formFailure } from "~/lib/result";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
 import { requireUser } from "~/modules/auth/session.server";
@@ -45,11 +46,11 @@ export async function action(args: Route.ActionArgs) {
     redirectWithToast(route("campaigns.show", { project: project.slug, campaign: campaign.slug }), message, { appUrl: services.env.APP_URL });
   if (formData.get("intent") === "delete") {
     const deleted = await deleteRewardPool({ db, campaignId: campaign.id, poolId: pool.id, actorId: user.id });
-    if (!deleted.ok) return data<RewardActionData>({ errors: { form: deleted.error } }, { status: 400 });
+    if (!deleted.ok) return formFailure(deleted);
     throw back("Reward deleted");
   }
   const { values, form } = parseRewardForm(formData);
-  if (!form.ok) return data<RewardActionData>({ errors: form.errors, values }, { status: 400 });
+  if (!form.ok) return formFailure(form, { values });
   const saved = await updateRewardPool({
     db,
     campaignId: campaign.id,
@@ -58,7 +59,7 @@ export async function action(args: Route.ActionArgs) {
     input: form.data,
     raffleChainId: raffleChainIdOf(services.chains),
   });
-  if (!saved.ok) return data<RewardActionData>({ errors: { [saved.field]: saved.error }, values }, { status: 400 });
+  if (!saved.ok) return formFailure(saved, { values });
   throw back("Reward saved");
 }
 

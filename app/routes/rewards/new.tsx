@@ -3,6 +3,7 @@ import type { Route } from "./+types/new";
 import { RewardPoolScreen, type RewardActionData } from "~/components/campaigns/reward-pool-screen";
 import { pageTitle } from "~/lib/meta";
 import { redirectWithToast } from "~/lib/flash.server";
+import { formFailure } from "~/lib/result";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
 import { requireUser } from "~/modules/auth/session.server";
@@ -34,9 +35,9 @@ export async function action(args: Route.ActionArgs) {
     return data<RewardActionData>({ errors: { form: REWARD_ACTIONS_FLOODED } }, { status: 429 });
   }
   const { values, form } = parseRewardForm(await args.request.formData());
-  if (!form.ok) return data<RewardActionData>({ errors: form.errors, values }, { status: 400 });
+  if (!form.ok) return formFailure(form, { values });
   const saved = await createRewardPool({ db, campaignId: campaign.id, actorId: user.id, input: form.data, raffleChainId: raffleChainIdOf(services.chains) });
-  if (!saved.ok) return data<RewardActionData>({ errors: { [saved.field]: saved.error }, values }, { status: 400 });
+  if (!saved.ok) return formFailure(saved, { values });
   throw redirectWithToast(route("campaigns.show", { project: project.slug, campaign: campaign.slug }), "Reward created", { appUrl: services.env.APP_URL });
 }
 

@@ -8,6 +8,7 @@ import { Field, fieldProps } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
 import { parseForm } from "~/lib/forms";
 import { pageTitle } from "~/lib/meta";
+import { formFailure, invalid } from "~/lib/result";
 import { servicesContext } from "~/services/services.server";
 import { requireUser } from "~/modules/auth/session.server";
 import { changePassword, setPassword } from "~/modules/users/password.server";
@@ -30,17 +31,17 @@ export async function action({ request, context }: Route.ActionArgs) {
   const services = context.get(servicesContext);
   const { user } = await requireUser(context, request);
   const form = parseForm(passwordSchema, await request.formData());
-  if (!form.ok) return data<ActionData>({ errors: form.errors }, { status: 400 });
+  if (!form.ok) return formFailure(form);
   const profile = await getProfile({ db: services.database.db, userId: user.id });
   const { currentPassword, newPassword } = form.data;
   if (profile?.hasPassword) {
-    if (!currentPassword) return data<ActionData>({ errors: { currentPassword: "Enter your current password" } }, { status: 400 });
+    if (!currentPassword) return formFailure(invalid("currentPassword", "Enter your current password"));
     const result = await changePassword(services, { request, currentPassword, newPassword });
-    if (!result.ok) return data<ActionData>({ errors: { [result.field]: result.error } }, { status: 400 });
+    if (!result.ok) return formFailure(result);
     return data<ActionData>({ saved: true }, { headers: result.headers });
   }
   const result = await setPassword(services, { request, newPassword });
-  if (!result.ok) return data<ActionData>({ errors: { [result.field]: result.error } }, { status: 400 });
+  if (!result.ok) return formFailure(result);
   return data<ActionData>({ saved: true });
 }
 

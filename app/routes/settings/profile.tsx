@@ -4,6 +4,7 @@ import { toast } from "~/components/ui/toaster";
 import type { Route } from "./+types/profile";
 import { parseForm } from "~/lib/forms";
 import { pageTitle } from "~/lib/meta";
+import { formFailure } from "~/lib/result";
 import { servicesContext } from "~/services/services.server";
 import { callAuth, describeAuthError } from "~/modules/auth/auth-call.server";
 import { requireUser } from "~/modules/auth/session.server";
@@ -53,7 +54,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === "email-confirm") {
     const form = parseForm(emailChangeCodeSchema, formData);
     const newEmail = String(formData.get("newEmail") ?? "");
-    if (!form.ok) return data<ActionData>({ intent, newEmail, errors: form.errors }, { status: 400 });
+    if (!form.ok) return formFailure<ActionData>(form, { intent, newEmail });
     const result = await callAuth(services, request, "/email-otp/change-email", { newEmail: form.data.newEmail, otp: form.data.code });
     if (!result.ok) return data<ActionData>({ intent, newEmail, errors: { code: describeAuthError(result) } }, { status: 400 });
     return data<ActionData>({ intent, newEmail, changed: true }, { headers: result.headers });
@@ -62,19 +63,18 @@ export async function action({ request, context }: Route.ActionArgs) {
   const values = { name: String(formData.get("name") ?? ""), username: String(formData.get("username") ?? "") };
   const form = parseForm(profileSchema, formData);
   const avatar = formData.get("avatar");
-  const errors: Record<string, string> = form.ok ? {} : { ...form.errors };
+  if (!form.ok) return formFailure<ActionData>(form, { intent: "profile", values });
   let image: string | undefined;
-  if (form.ok && avatar instanceof File && avatar.size > 0) {
+  if (avatar instanceof File && avatar.size > 0) {
     const saved = await saveAvatar({ dataDir: services.env.DATA_DIR, userId: user.id, file: avatar });
-    if (saved.ok) image = saved.url;
-    else errors.avatar = saved.error;
+    if (!saved.ok) return formFailure<ActionData>(saved, { intent: "profile", values });
+    image = saved.url;
   }
-  if (!form.ok || errors.avatar) return data<ActionData>({ intent: "profile", errors, values }, { status: 400 });
 
   const result = await updateProfile({ db: services.database.db, userId: user.id, ...form.data, image });
   if (!result.ok) {
     if (image) await deleteAvatar({ dataDir: services.env.DATA_DIR, url: image });
-    return data<ActionData>({ intent: "profile", errors: { [result.field]: result.error }, values }, { status: 400 });
+    return formFailure<ActionData>(result, { intent: "profile", values });
   }
   if (image) await deleteAvatar({ dataDir: services.env.DATA_DIR, url: user.image ?? null });
   return data<ActionData>({ intent: "profile", saved: true });

@@ -4,6 +4,7 @@ import { PageHeader } from "~/components/page-header";
 import { TaskForm } from "~/components/tasks/task-form";
 import { pageTitle } from "~/lib/meta";
 import { redirectWithToast } from "~/lib/flash.server";
+import { formFailure } from "~/lib/result";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
 import { requireUser } from "~/modules/auth/session.server";
@@ -38,9 +39,9 @@ export async function loader(args: Route.LoaderArgs) {
 export async function action(args: Route.ActionArgs) {
   const { services, project } = await manageableProject(args);
   const form = readTaskForm(await args.request.formData(), { chainIds: services.chains.chainIds });
-  if (!form.ok) return data({ errors: form.errors, values: form.values }, { status: 400 });
+  if (!form.ok) return formFailure(form, { values: form.values });
   const saved = await saveTask({ db: services.database.db, projectId: project.id, input: form.input });
-  if (!saved.ok) return data({ errors: { [saved.field]: saved.error }, values: form.values }, { status: 400 });
+  if (!saved.ok) return formFailure(saved, { values: form.values });
   return redirectWithToast(route("tasks.show", { task: saved.task.id }), "Task created", { appUrl: services.env.APP_URL });
 }
 

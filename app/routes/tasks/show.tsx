@@ -13,6 +13,7 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { pageTitle } from "~/lib/meta";
+import { formFailure } from "~/lib/result";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
 import { getSession, requireUser } from "~/modules/auth/session.server";
@@ -62,7 +63,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     dataDir: services.env.DATA_DIR,
     readBalance: balanceReader(services.chains),
   });
-  return data(outcome, { status: outcome.ok ? 200 : 400 });
+  if (!outcome.ok) return formFailure(outcome, { ok: false as const, value: outcome.value, retryAfterSeconds: outcome.retryAfterSeconds });
+  return data(outcome);
 }
 
 export default function TaskShow({ loaderData }: Route.ComponentProps) {
