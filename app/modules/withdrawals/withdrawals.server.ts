@@ -39,22 +39,14 @@ export type ActionResult<T extends object = object> = Ok<T> | FieldFailure;
 /** A withdrawal id: 32 random bytes, the vault's `withdrawalId`. */
 const newWithdrawalId = (): Hex => `0x${randomBytes(32).toString("hex")}`;
 
+type WithdrawalRequest = { db: Db; userId: string; input: WithdrawalInput; limits: WithdrawalLimits };
+
 /**
  * Requests a withdrawal to one of the member's linked wallets and holds the amount, in one
  * transaction. A repeated `requestKey` returns the first withdrawal. The daily limit is checked
  * under a per-member lock, so concurrent requests cannot pass it together.
  */
-export async function requestWithdrawal({
-  db,
-  userId,
-  input,
-  limits,
-}: {
-  db: Db;
-  userId: string;
-  input: WithdrawalInput;
-  limits: WithdrawalLimits;
-}): Promise<ActionResult<{ id: string }>> {
+export async function requestWithdrawal({ db, userId, input, limits }: WithdrawalRequest): Promise<ActionResult<{ id: string }>> {
   const earlier = await findByRequestKey(db, userId, input.requestKey);
   if (earlier) return ok({ id: earlier });
   const refused = await validateRequest({ db, userId, input, limits });
@@ -110,17 +102,7 @@ async function findByRequestKey(db: Db, userId: string, requestKey: string): Pro
 }
 
 /** The checks that need no lock: a linked destination, the minimum, more than the fee. */
-async function validateRequest({
-  db,
-  userId,
-  input,
-  limits,
-}: {
-  db: Db;
-  userId: string;
-  input: WithdrawalInput;
-  limits: WithdrawalLimits;
-}): Promise<FieldFailure | null> {
+async function validateRequest({ db, userId, input, limits }: WithdrawalRequest): Promise<FieldFailure | null> {
   const [linked] = await db
     .select({ id: walletAddress.id })
     .from(walletAddress)
