@@ -1,5 +1,8 @@
+import { StandardMerkleTree } from "@openzeppelin/merkle-tree";
+import fc from "fast-check";
+import { bytesToHex, getAddress } from "viem";
 import { describe, expect, it } from "vitest";
-import { airdropLeaf, airdropTree } from "./merkle.ts";
+import { airdropLeaf, airdropTree, airdropTreeLevels, proofFromLevels } from "./merkle.ts";
 
 const entry = (i: number) => ({ index: BigInt(i), account: `0x${String(i + 1).padStart(40, "0")}` as const, amount: BigInt(i * 7 + 1) });
 
@@ -16,5 +19,40 @@ describe("airdropTree", () => {
 
   it("refuses an empty airdrop", () => {
     expect(() => airdropTree([])).toThrow("at least one entry");
+  });
+});
+
+describe("against OpenZeppelin's @openzeppelin/merkle-tree", () => {
+  const encoding = ["uint256", "address", "uint256"];
+  const value = (e: ReturnType<typeof entry>) => [e.index.toString(), e.account, e.amount.toString()];
+
+  it("hashes a leaf as StandardMerkleTree does", () => {
+    const entries = Array.from({ length: 5 }, (_, i) => entry(i));
+    const reference = StandardMerkleTree.of(entries.map(value), encoding);
+    for (const e of entries) expect(airdropLeaf(e)).toBe(reference.leafHash(value(e)));
+  });
+
+  it("gives every entry a proof that StandardMerkleTree.verify accepts, for trees of any size", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.bigInt({ min: 1n, max: 2n ** 96n }), fc.uint8Array({ minLength: 20, maxLength: 20 })), { minLength: 1, maxLength: 40 }),
+        (rows) => {
+          const entries = rows.map(([amount, account], i) => ({ index: BigInt(i), account: getAddress(bytesToHex(account)), amount }));
+          const { root, proofs } = airdropTree(entries);
+          entries.forEach((e, i) => expect(StandardMerkleTree.verify(root, encoding, value(e), proofs[i]!)).toBe(true));
+          // A proof does not verify another entry's amount.
+          const other = { ...entries[0]!, amount: entries[0]!.amount + 1n };
+          expect(StandardMerkleTree.verify(root, encoding, value(other), proofs[0]!)).toBe(false);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it("reads the same proofs from the levels as it builds for the whole tree", () => {
+    const entries = Array.from({ length: 13 }, (_, i) => entry(i));
+    const levels = airdropTreeLevels(entries);
+    const { proofs } = airdropTree(entries);
+    entries.forEach((_, i) => expect(proofFromLevels(levels, i)).toEqual(proofs[i]));
   });
 });

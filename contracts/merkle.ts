@@ -1,37 +1,85 @@
-import { concat, encodeAbiParameters, keccak256, type Address, type Hex } from "viem";
+import { bytesToHex, getAddress, hexToBytes, keccak256, type Address, type Hex } from "viem";
 
 /** One airdrop entry: leaf `index` pays `amount` to `account`. */
 export type AirdropEntry = { index: bigint; account: Address; amount: bigint };
 
+/** A tree level: its nodes' 32-byte hashes, one after another. */
+export type TreeLevel = Uint8Array;
+
+const uint256 = (value: bigint, out: Uint8Array, at: number) => {
+  let rest = value;
+  for (let i = 31; i >= 0; i--) {
+    out[at + i] = Number(rest & 0xffn);
+    rest >>= 8n;
+  }
+};
+
 /** The leaf AirdropDistributor checks: OpenZeppelin's standard double hash of `abi.encode(index, account, amount)`. */
-export function airdropLeaf({ index, account, amount }: AirdropEntry): Hex {
-  return keccak256(keccak256(encodeAbiParameters([{ type: "uint256" }, { type: "address" }, { type: "uint256" }], [index, account, amount])));
+export function airdropLeafBytes({ index, account, amount }: AirdropEntry): Uint8Array {
+  const encoded = new Uint8Array(96);
+  uint256(index, encoded, 0);
+  encoded.set(hexToBytes(getAddress(account)), 44);
+  uint256(amount, encoded, 64);
+  return keccak256(keccak256(encoded, "bytes"), "bytes");
 }
+
+export const airdropLeaf = (entry: AirdropEntry): Hex => bytesToHex(airdropLeafBytes(entry));
 
 /** Hashes a pair in sorted order, as OpenZeppelin's MerkleProof does. */
-function hashPair(a: Hex, b: Hex): Hex {
-  return BigInt(a) < BigInt(b) ? keccak256(concat([a, b])) : keccak256(concat([b, a]));
+function hashPair(a: Uint8Array, b: Uint8Array, out: Uint8Array, at: number) {
+  const pair = new Uint8Array(64);
+  const aFirst = Buffer.compare(a, b) <= 0;
+  pair.set(aFirst ? a : b, 0);
+  pair.set(aFirst ? b : a, 32);
+  out.set(keccak256(pair, "bytes"), at);
 }
 
+const node = (level: TreeLevel, position: number) => level.subarray(position * 32, position * 32 + 32);
+const size = (level: TreeLevel) => level.length / 32;
+
 /**
- * A Merkle tree over airdrop entries that `MerkleProof.verify` accepts: levels built pairwise,
- * an odd node out carried up unchanged. Returns the root and each entry's proof, in entry order.
+ * The tree's levels, leaves first, root last, as `MerkleProof.verify` walks them: nodes paired
+ * left to right, an odd node out carried up unchanged. Entry `i` is leaf `i`.
  */
-export function airdropTree(entries: readonly AirdropEntry[]): { root: Hex; proofs: Hex[][] } {
+export function airdropTreeLevels(entries: readonly AirdropEntry[]): TreeLevel[] {
   if (entries.length === 0) throw new Error("An airdrop needs at least one entry");
-  let level = entries.map(airdropLeaf);
-  // positions[i]: where entry i's running hash sits in the current level.
-  let positions = entries.map((_, i) => i);
-  const proofs: Hex[][] = entries.map(() => []);
-  while (level.length > 1) {
-    const next: Hex[] = [];
-    for (let i = 0; i < level.length; i += 2) next.push(i + 1 < level.length ? hashPair(level[i]!, level[i + 1]!) : level[i]!);
-    positions = positions.map((position, entry) => {
-      const sibling = position ^ 1;
-      if (sibling < level.length) proofs[entry]!.push(level[sibling]!);
-      return position >> 1;
-    });
+  let level: TreeLevel = new Uint8Array(entries.length * 32);
+  entries.forEach((entry, i) => level.set(airdropLeafBytes(entry), i * 32));
+  const levels = [level];
+  while (size(level) > 1) {
+    const count = size(level);
+    const next: TreeLevel = new Uint8Array(Math.ceil(count / 2) * 32);
+    for (let i = 0; i < count; i += 2) {
+      if (i + 1 < count) hashPair(node(level, i), node(level, i + 1), next, (i / 2) * 32);
+      else next.set(node(level, i), (i / 2) * 32);
+    }
+    levels.push(next);
     level = next;
   }
-  return { root: level[0]!, proofs };
+  return levels;
+}
+
+/** Where leaf `index`'s proof reads each level: the sibling's position, or null where the node is carried up alone. */
+export function proofPositions(leaves: number, index: number): Array<{ level: number; position: number }> {
+  const positions: Array<{ level: number; position: number }> = [];
+  let count = leaves;
+  let position = index;
+  for (let level = 0; count > 1; level++) {
+    const sibling = position ^ 1;
+    if (sibling < count) positions.push({ level, position: sibling });
+    position >>= 1;
+    count = Math.ceil(count / 2);
+  }
+  return positions;
+}
+
+/** Leaf `index`'s proof read from the levels. */
+export function proofFromLevels(levels: readonly TreeLevel[], index: number): Hex[] {
+  return proofPositions(size(levels[0]!), index).map(({ level, position }) => bytesToHex(node(levels[level]!, position)));
+}
+
+/** The root and each entry's proof, in entry order (for small trees: tests, the gas report). */
+export function airdropTree(entries: readonly AirdropEntry[]): { root: Hex; proofs: Hex[][] } {
+  const levels = airdropTreeLevels(entries);
+  return { root: bytesToHex(levels.at(-1)!), proofs: entries.map((_, i) => proofFromLevels(levels, i)) };
 }
