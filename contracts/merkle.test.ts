@@ -17,6 +17,12 @@ describe("airdropTree", () => {
     expect(proofs[8]).toHaveLength(1); // the ninth leaf is carried up alone until the top
   });
 
+  it("refuses a leaf it cannot encode", () => {
+    expect(() => airdropLeaf({ ...entry(0), account: "0x1234" })).toThrow("not an address");
+    expect(() => airdropLeaf({ ...entry(0), amount: -1n })).toThrow("not a uint256");
+    expect(() => airdropLeaf({ ...entry(0), amount: 2n ** 256n })).toThrow("not a uint256");
+  });
+
   it("refuses an empty airdrop", () => {
     expect(() => airdropTree([])).toThrow("at least one entry");
   });

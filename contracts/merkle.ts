@@ -1,4 +1,4 @@
-import { bytesToHex, getAddress, hexToBytes, keccak256, type Address, type Hex } from "viem";
+import { bytesToHex, keccak256, type Address, type Hex } from "viem";
 
 /** One airdrop entry: leaf `index` pays `amount` to `account`. */
 export type AirdropEntry = { index: bigint; account: Address; amount: bigint };
@@ -6,19 +6,19 @@ export type AirdropEntry = { index: bigint; account: Address; amount: bigint };
 /** A tree level: its nodes' 32-byte hashes, one after another. */
 export type TreeLevel = Uint8Array;
 
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+
 const uint256 = (value: bigint, out: Uint8Array, at: number) => {
-  let rest = value;
-  for (let i = 31; i >= 0; i--) {
-    out[at + i] = Number(rest & 0xffn);
-    rest >>= 8n;
-  }
+  if (value < 0n || value >= 2n ** 256n) throw new RangeError(`${value} is not a uint256`);
+  out.set(Buffer.from(value.toString(16).padStart(64, "0"), "hex"), at);
 };
 
 /** The leaf AirdropDistributor checks: OpenZeppelin's standard double hash of `abi.encode(index, account, amount)`. */
 export function airdropLeafBytes({ index, account, amount }: AirdropEntry): Uint8Array {
   const encoded = new Uint8Array(96);
   uint256(index, encoded, 0);
-  encoded.set(hexToBytes(getAddress(account)), 44);
+  if (!ADDRESS.test(account)) throw new TypeError(`${account} is not an address`);
+  encoded.set(Buffer.from(account.slice(2), "hex"), 44);
   uint256(amount, encoded, 64);
   return keccak256(keccak256(encoded, "bytes"), "bytes");
 }

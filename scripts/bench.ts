@@ -6,6 +6,7 @@ import { spawnSync } from "node:child_process";
 import path from "node:path";
 
 const GROUPS: Record<string, { script: string; about: string }> = {
+  airdrop: { script: "bench/airdrop.ts", about: "freezing an airdrop of 1,000,000 members and looking up proofs (PostgreSQL with DATABASE_URL, else PGlite)" },
   bundle: { script: "scripts/bundle-report.ts", about: "JavaScript that Welcome, Dashboard and the wallet modal download (measures build/)" },
   gas: { script: "scripts/contracts-gas.ts", about: "gas per contract function, from receipts on a fresh anvil chain (optimized bytecode)" },
   leaderboard: { script: "bench/leaderboard.ts", about: "leaderboard pages, ranks and XP awards (PGlite, or PostgreSQL with DATABASE_URL)" },

@@ -8,6 +8,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import * as airdropSchema from "#db/schema/airdrops";
 import * as authSchema from "#db/schema/auth";
 import * as mailSchema from "#db/schema/mail";
 import * as walletSchema from "#db/schema/wallets";
@@ -17,7 +18,17 @@ import * as ledgerSchema from "#db/schema/ledger";
 import * as rewardSchema from "#db/schema/rewards";
 import * as xpSchema from "#db/schema/xp";
 
-export const schema = { ...authSchema, ...mailSchema, ...walletSchema, ...xpSchema, ...projectSchema, ...questSchema, ...rewardSchema, ...ledgerSchema };
+export const schema = {
+  ...authSchema,
+  ...mailSchema,
+  ...walletSchema,
+  ...xpSchema,
+  ...projectSchema,
+  ...questSchema,
+  ...rewardSchema,
+  ...ledgerSchema,
+  ...airdropSchema,
+};
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 

@@ -4,7 +4,7 @@ import { user } from "./auth.ts";
 
 /**
  * XP and leaderboards. Every award is an immutable event; boards are kept exact as awards land.
- * A board is a scope (`global`, `p:<project>`, `c:<campaign>`) and a window (`all`, `30d`, `7d`),
+ * A board is a scope (`global`, `p:<project>`, `c:<campaign>`, `a:<airdrop>`) and a window (`all`, `30d`, `7d`),
  * written `<scope>|<window>`.
  */
 

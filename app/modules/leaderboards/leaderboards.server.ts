@@ -14,11 +14,20 @@ import { type Db, rowsOf } from "~/lib/db.server";
 
 export const WINDOWS = ["all", "30d", "7d"] as const;
 export type BoardWindow = (typeof WINDOWS)[number];
-export type BoardScope = { kind: "global" } | { kind: "project"; projectId: string } | { kind: "campaign"; campaignId: string };
+export type BoardScope =
+  { kind: "global" } | { kind: "project"; projectId: string } | { kind: "campaign"; campaignId: string } | { kind: "airdrop"; airdropId: string };
 
 export function boardKey(scope: BoardScope, window: BoardWindow): string {
-  const prefix = scope.kind === "global" ? "global" : scope.kind === "project" ? `p:${scope.projectId}` : `c:${scope.campaignId}`;
-  return `${prefix}|${window}`;
+  switch (scope.kind) {
+    case "global":
+      return `global|${window}`;
+    case "project":
+      return `p:${scope.projectId}|${window}`;
+    case "campaign":
+      return `c:${scope.campaignId}|${window}`;
+    case "airdrop":
+      return `a:${scope.airdropId}|${window}`;
+  }
 }
 
 export type Award = {

@@ -1,0 +1,129 @@
+import { and, eq, lte, sql } from "drizzle-orm";
+import { bytesToHex, getAddress, type Address, type Hex } from "viem";
+import { airdrop, airdropAllocation, airdropTreeChunk } from "#db/schema/airdrops";
+import { airdropTreeLevels, proofPositions, type AirdropEntry } from "#contracts/merkle";
+import { rowsOf, type Db } from "~/lib/db.server";
+import { boardKey } from "~/modules/leaderboards/leaderboards.server";
+import { AIRDROP_TREE_CHUNK } from "./airdrop-types";
+import { allocate, type AllocationRule, type Standing } from "./allocation";
+
+/** The board an airdrop's points are kept on (all time). */
+export const airdropBoard = (airdropId: string) => boardKey({ kind: "airdrop", airdropId }, "all");
+
+/** Rows written per statement: each statement carries its rows as one JSON parameter. */
+const ROWS_PER_STATEMENT = 20_000;
+const CHUNKS_PER_STATEMENT = 16;
+
+export type Frozen = { airdropId: string; allocations: number; leaves: number; root: Hex | null; claimable: bigint; unclaimable: bigint };
+
+/**
+ * Freezes an ended airdrop, at most once whichever process runs it: under the airdrop's row lock,
+ * its board is read (the project's own team left out: nobody pays themselves), shared by its
+ * rule, each member's address taken from their primary linked wallet at this moment, and the
+ * allocation and its Merkle tree written in the same transaction. Null when the airdrop is not
+ * due (still running, or frozen already).
+ */
+export async function freezeAirdrop({ db, airdropId, now = new Date() }: { db: Db; airdropId: string; now?: Date }): Promise<Frozen | null> {
+  return db.transaction(async (tx) => {
+    const [due] = await tx
+      .select()
+      .from(airdrop)
+      .where(and(eq(airdrop.id, airdropId), eq(airdrop.status, "open"), lte(airdrop.endsAt, now)))
+      .for("update");
+    if (!due) return null;
+    const rule: AllocationRule =
+      due.rule === "pro_rata"
+        ? { kind: "pro_rata", total: due.total, minPoints: due.minPoints }
+        : { kind: "top", amounts: (due.rankAmounts ?? []).map(BigInt), minPoints: due.minPoints };
+    const { allocations, claimable, unclaimable } = allocate(await standings(tx, due.id, due.projectId), rule);
+    const entries: AirdropEntry[] = allocations.flatMap((a) => (a.index === null ? [] : [{ index: BigInt(a.index), account: a.account!, amount: a.amount }]));
+    const levels = entries.length > 0 ? airdropTreeLevels(entries) : [];
+    const root = levels.length > 0 ? bytesToHex(levels.at(-1)!) : null;
+
+    for (let i = 0; i < allocations.length; i += ROWS_PER_STATEMENT) {
+      const rows = allocations.slice(i, i + ROWS_PER_STATEMENT).map((a) => ({
+        user_id: a.userId,
+        rank: a.rank,
+        points: a.points,
+        amount: a.amount.toString(),
+        account: a.account,
+        leaf: a.index,
+      }));
+      await tx.execute(sql`
+        insert into ${airdropAllocation} (airdrop_id, user_id, rank, points, amount, account, leaf)
+        select ${due.id}, r.user_id, r.rank, r.points, r.amount, r.account, r.leaf
+        from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(user_id text, rank integer, points integer, amount numeric, account text, leaf integer)`);
+    }
+    await writeTree(tx, due.id, levels);
+    await tx
+      .update(airdrop)
+      .set({ status: "frozen", frozenAt: now, root, leaves: entries.length, claimable, unclaimable, updatedAt: now })
+      .where(eq(airdrop.id, due.id));
+    return { airdropId: due.id, allocations: allocations.length, leaves: entries.length, root, claimable, unclaimable };
+  });
+}
+
+/** The board best first (points, then who reached them first), with each member's primary wallet now. */
+async function standings(tx: Db, airdropId: string, projectId: string): Promise<Standing[]> {
+  const result = await tx.execute(sql`
+    select e.user_id, e.score, w.address
+    from leaderboard_entry e
+    left join lateral (
+      select address from wallet_address where user_id = e.user_id order by is_primary desc, created_at, address limit 1
+    ) w on true
+    where e.board = ${airdropBoard(airdropId)}
+      and not exists (select 1 from project_member m where m.project_id = ${projectId} and m.user_id = e.user_id)
+    order by e.score desc, e.reached_at, e.user_id`);
+  return rowsOf(result).map((r) => ({
+    userId: String(r.user_id),
+    points: Number(r.score),
+    // Checksummed when it is read back (airdropClaimOf): a million checksums here would cost seconds.
+    account: r.address ? (String(r.address).toLowerCase() as Address) : null,
+  }));
+}
+
+async function writeTree(tx: Db, airdropId: string, levels: Uint8Array[]) {
+  const chunkBytes = AIRDROP_TREE_CHUNK * 32;
+  const chunks = levels.flatMap((level, index) =>
+    Array.from({ length: Math.ceil(level.length / chunkBytes) }, (_, chunk) => ({
+      level: index,
+      chunk,
+      hex: Buffer.from(level.subarray(chunk * chunkBytes, (chunk + 1) * chunkBytes)).toString("hex"),
+    })),
+  );
+  for (let i = 0; i < chunks.length; i += CHUNKS_PER_STATEMENT) {
+    await tx.execute(sql`
+      insert into ${airdropTreeChunk} (airdrop_id, level, chunk, hashes)
+      select ${airdropId}, c.level, c.chunk, decode(c.hex, 'hex')
+      from jsonb_to_recordset(${JSON.stringify(chunks.slice(i, i + CHUNKS_PER_STATEMENT))}::jsonb) as c(level integer, chunk integer, hex text)`);
+  }
+}
+
+export type AirdropClaim = { rank: number; points: number; amount: bigint; account: Address | null; leaf: number | null; proof: Hex[] | null };
+
+/**
+ * A member's frozen share and, when they have a leaf, its proof: one hash read from each level of
+ * the stored tree (about 20 for a million leaves), never the whole tree. Null when the member has
+ * no share.
+ */
+export async function airdropClaimOf({ db, airdropId, userId }: { db: Db; airdropId: string; userId: string }): Promise<AirdropClaim | null> {
+  const [row] = await db
+    .select({ allocation: airdropAllocation, leaves: airdrop.leaves })
+    .from(airdropAllocation)
+    .innerJoin(airdrop, eq(airdrop.id, airdropAllocation.airdropId))
+    .where(and(eq(airdropAllocation.airdropId, airdropId), eq(airdropAllocation.userId, userId)));
+  if (!row) return null;
+  const { rank, points, amount, account, leaf } = row.allocation;
+  const share = { rank, points, amount, account: account ? getAddress(account) : null, leaf };
+  if (leaf === null || !row.leaves) return { ...share, proof: null };
+  const positions = proofPositions(row.leaves, leaf);
+  if (positions.length === 0) return { ...share, proof: [] };
+  const result = await db.execute(sql`
+    select p.level, encode(substring(c.hashes from (p.position % ${AIRDROP_TREE_CHUNK}) * 32 + 1 for 32), 'hex') as hash
+    from jsonb_to_recordset(${JSON.stringify(positions)}::jsonb) as p(level integer, position integer)
+    join ${airdropTreeChunk} c on c.airdrop_id = ${airdropId} and c.level = p.level and c.chunk = p.position / ${AIRDROP_TREE_CHUNK}
+    order by p.level`);
+  const proof = rowsOf(result).map((r) => `0x${String(r.hash)}` as Hex);
+  if (proof.length !== positions.length) throw new Error(`The stored tree of airdrop ${airdropId} is missing nodes`);
+  return { ...share, proof };
+}
