@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { data } from "react-router";
 import type { Route } from "./+types/rewards";
 import { ProjectCrumb } from "~/components/campaigns/project-crumb";
 import { PageHeader } from "~/components/page-header";
@@ -8,11 +7,10 @@ import { parseForm } from "~/lib/forms";
 import { pageTitle } from "~/lib/meta";
 import { formFailure } from "~/lib/result";
 import { route } from "~/lib/routes";
+import { rewardActionRefused } from "~/modules/rewards/reward-limits.server";
 import { servicesContext } from "~/services/services.server";
 import { getSession, requireUser } from "~/modules/auth/session.server";
-import { withinRateLimit } from "~/lib/rate-limit.server";
 import { assetAmount } from "~/modules/ledger/assets";
-import { REWARD_ACTIONS_FLOODED, REWARD_ACTIONS_PER_MINUTE } from "~/modules/rewards/reward-form";
 import { loadTokenScreen, readVault } from "~/modules/chain/token-reads.server";
 import { redirectWithToast } from "~/lib/flash.server";
 import { fundProject, fundSchema, projectRewards } from "~/modules/rewards/treasury.server";
@@ -44,11 +42,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const services = context.get(servicesContext);
   const db = services.database.db;
   const { project } = await projectPage({ db, slug: params.project, userId: user.id });
-  if (!(await withinRateLimit({ db: db, key: `rewards:${user.id}`, max: REWARD_ACTIONS_PER_MINUTE, windowSeconds: 60 }))) {
-    return data({ errors: { form: REWARD_ACTIONS_FLOODED } }, { status: 429 });
-  }
+  const flooded = await rewardActionRefused({ db, userId: user.id });
+  if (flooded) return formFailure(flooded);
   const form = parseForm(fundSchema, await request.formData());
-  if (!form.ok) return data({ errors: form.errors }, { status: 400 });
+  if (!form.ok) return formFailure(form);
   const funded = await fundProject({ db, projectId: project.id, actorId: user.id, input: form.data });
   if (!funded.ok) return formFailure(funded);
   const message = `Sent ${assetAmount(form.data.amount, form.data.asset)} to the treasury of ${project.name}`;

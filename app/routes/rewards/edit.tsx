@@ -1,14 +1,13 @@
-import { data } from "react-router";
 import type { Route } from "./+types/edit";
-import { RewardPoolScreen, type RewardActionData } from "~/components/campaigns/reward-pool-screen";
+import { RewardPoolScreen } from "~/components/campaigns/reward-pool-screen";
 import { pageTitle } from "~/lib/meta";
 import { redirectWithToast } from "~/lib/flash.server";
 import { formFailure } from "~/lib/result";
 import { route } from "~/lib/routes";
+import { rewardActionRefused } from "~/modules/rewards/reward-limits.server";
 import { servicesContext } from "~/services/services.server";
 import { requireUser } from "~/modules/auth/session.server";
-import { withinRateLimit } from "~/lib/rate-limit.server";
-import { parseRewardForm, REWARD_ACTIONS_FLOODED, REWARD_ACTIONS_PER_MINUTE, rewardPoolValues } from "~/modules/rewards/reward-form";
+import { parseRewardForm, rewardPoolValues } from "~/modules/rewards/reward-form";
 import { rewardPage } from "~/modules/rewards/reward-pages.server";
 import { raffleChainIdOf } from "~/modules/rewards/draw-chains.server";
 import { deleteRewardPool, poolTerms, updateRewardPool } from "~/modules/rewards/reward-pools.server";
@@ -38,9 +37,8 @@ export async function loader(args: Route.LoaderArgs) {
 
 export async function action(args: Route.ActionArgs) {
   const { db, services, user, project, campaign, pool } = await page(args);
-  if (!(await withinRateLimit({ db: db, key: `rewards:${user.id}`, max: REWARD_ACTIONS_PER_MINUTE, windowSeconds: 60 }))) {
-    return data<RewardActionData>({ errors: { form: REWARD_ACTIONS_FLOODED } }, { status: 429 });
-  }
+  const flooded = await rewardActionRefused({ db, userId: user.id });
+  if (flooded) return formFailure(flooded);
   const formData = await args.request.formData();
   const back = (message: string) =>
     redirectWithToast(route("campaigns.show", { project: project.slug, campaign: campaign.slug }), message, { appUrl: services.env.APP_URL });

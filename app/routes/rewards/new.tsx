@@ -1,14 +1,13 @@
-import { data } from "react-router";
 import type { Route } from "./+types/new";
-import { RewardPoolScreen, type RewardActionData } from "~/components/campaigns/reward-pool-screen";
+import { RewardPoolScreen } from "~/components/campaigns/reward-pool-screen";
 import { pageTitle } from "~/lib/meta";
 import { redirectWithToast } from "~/lib/flash.server";
 import { formFailure } from "~/lib/result";
 import { route } from "~/lib/routes";
+import { rewardActionRefused } from "~/modules/rewards/reward-limits.server";
 import { servicesContext } from "~/services/services.server";
 import { requireUser } from "~/modules/auth/session.server";
-import { withinRateLimit } from "~/lib/rate-limit.server";
-import { parseRewardForm, REWARD_ACTIONS_FLOODED, REWARD_ACTIONS_PER_MINUTE } from "~/modules/rewards/reward-form";
+import { parseRewardForm } from "~/modules/rewards/reward-form";
 import { rewardPage } from "~/modules/rewards/reward-pages.server";
 import { raffleChainIdOf } from "~/modules/rewards/draw-chains.server";
 import { createRewardPool } from "~/modules/rewards/reward-pools.server";
@@ -31,9 +30,8 @@ export async function loader(args: Route.LoaderArgs) {
 
 export async function action(args: Route.ActionArgs) {
   const { db, services, user, project, campaign } = await page(args);
-  if (!(await withinRateLimit({ db: db, key: `rewards:${user.id}`, max: REWARD_ACTIONS_PER_MINUTE, windowSeconds: 60 }))) {
-    return data<RewardActionData>({ errors: { form: REWARD_ACTIONS_FLOODED } }, { status: 429 });
-  }
+  const flooded = await rewardActionRefused({ db, userId: user.id });
+  if (flooded) return formFailure(flooded);
   const { values, form } = parseRewardForm(await args.request.formData());
   if (!form.ok) return formFailure(form, { values });
   const saved = await createRewardPool({ db, campaignId: campaign.id, actorId: user.id, input: form.data, raffleChainId: raffleChainIdOf(services.chains) });
