@@ -1,3 +1,4 @@
+import { freezeEndedAirdrops } from "~/modules/airdrops/freeze.server";
 import { expireWindows } from "~/modules/leaderboards/leaderboards.server";
 import { purgeExpired } from "~/modules/maintenance/purge-expired.server";
 import { distributeEndedCampaigns } from "~/modules/rewards/distribute.server";
@@ -54,6 +55,18 @@ export function startWorkers(services: DepositScannerServices) {
           logger.info(paid, "paid reward pools of ended campaigns (raffles: entrants frozen first, drawn when their block comes)");
       },
       (err) => logger.error({ err }, "reward distribution failed; it runs again soon"),
+    ),
+    // Airdrops are frozen (allocation and Merkle tree) within REWARDS_EVERY_MS of their end, once whichever process runs it.
+    every(
+      env.REWARDS_EVERY_MS,
+      async () => {
+        const frozen = await freezeEndedAirdrops({
+          db: database.db,
+          onError: (airdropId, err) => logger.error({ err, airdropId }, "freezing an airdrop failed; it is tried again next run"),
+        });
+        for (const { airdropId, allocations, leaves } of frozen) logger.info({ airdropId, allocations, leaves }, "airdrop frozen");
+      },
+      (err) => logger.error({ err }, "freezing ended airdrops failed; it runs again soon"),
     ),
     // Deposits are credited within DEPOSIT_SCAN_EVERY_MS of their last required confirmation.
     startDepositScanners(services),

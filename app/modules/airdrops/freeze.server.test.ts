@@ -18,7 +18,7 @@ import { startLocalChain, type LocalChain } from "~/lib/local-chain.server";
 import { createLogger } from "~/lib/logger.server";
 import { ensureLocalContracts } from "~/modules/chain/contracts.server";
 import { createTestDatabase } from "#tests/setup/test-db";
-import { airdropBoard, airdropClaimOf, freezeAirdrop } from "./freeze.server";
+import { airdropBoard, airdropClaimOf, freezeAirdrop, freezeEndedAirdrops } from "./freeze.server";
 
 const T = new Date("2026-11-20T12:00:00Z");
 const ENCODING = ["uint256", "address", "uint256"];
@@ -149,5 +149,23 @@ describe("freezeAirdrop", () => {
         client.simulateContract({ address: addresses.AirdropDistributor, abi: airdropDistributorAbi, functionName: "claim", args: more }),
       ).rejects.toThrow(/InvalidProof/);
     });
+  });
+});
+
+describe("freezeEndedAirdrops", () => {
+  it("freezes each ended airdrop once and leaves running ones open", async () => {
+    await endedAirdrop("job-a", { rule: "top", amounts: [5n] });
+    await endedAirdrop("job-b", { rule: "pro_rata", total: 99n });
+    await db()
+      .update(airdrop)
+      .set({ endsAt: new Date(T.getTime() + 86_400_000) })
+      .where(eq(airdrop.id, "job-b"));
+    const errors: string[] = [];
+    const first = await freezeEndedAirdrops({ db: db(), now: T, onError: (id) => errors.push(id) });
+    expect(first.map((f) => f.airdropId)).toEqual(["job-a"]);
+    expect(await freezeEndedAirdrops({ db: db(), now: T, onError: (id) => errors.push(id) })).toEqual([]);
+    const later = await freezeEndedAirdrops({ db: db(), now: new Date(T.getTime() + 86_400_000), onError: (id) => errors.push(id) });
+    expect(later.map((f) => f.airdropId)).toEqual(["job-b"]);
+    expect(errors).toEqual([]);
   });
 });

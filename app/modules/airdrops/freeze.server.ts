@@ -63,6 +63,36 @@ export async function freezeAirdrop({ db, airdropId, now = new Date() }: { db: D
   });
 }
 
+/**
+ * Freezes every airdrop that has ended and is not frozen yet (the worker runs it every minute).
+ * A failing airdrop is reported and left for the next run; the others go on.
+ */
+export async function freezeEndedAirdrops({
+  db,
+  now = new Date(),
+  onError,
+}: {
+  db: Db;
+  now?: Date;
+  onError: (airdropId: string, error: unknown) => void;
+}): Promise<Frozen[]> {
+  const due = await db
+    .select({ id: airdrop.id })
+    .from(airdrop)
+    .where(and(eq(airdrop.status, "open"), lte(airdrop.endsAt, now)))
+    .orderBy(airdrop.endsAt);
+  const frozen: Frozen[] = [];
+  for (const { id } of due) {
+    try {
+      const result = await freezeAirdrop({ db, airdropId: id, now });
+      if (result) frozen.push(result);
+    } catch (error) {
+      onError(id, error);
+    }
+  }
+  return frozen;
+}
+
 /** The board best first (points, then who reached them first), with each member's primary wallet now. */
 async function standings(tx: Db, airdropId: string, projectId: string): Promise<Standing[]> {
   const result = await tx.execute(sql`
