@@ -49,6 +49,5 @@ ALTER TABLE "airdrop_tree_chunk" ADD CONSTRAINT "airdrop_tree_chunk_airdrop_id_a
 CREATE UNIQUE INDEX "airdrop_project_slug_key" ON "airdrop" USING btree ("project_id","slug");--> statement-breakpoint
 CREATE INDEX "airdrop_status_ends_idx" ON "airdrop" USING btree ("status","ends_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "airdrop_allocation_leaf_key" ON "airdrop_allocation" USING btree ("airdrop_id","leaf");--> statement-breakpoint
-CREATE INDEX "airdrop_allocation_rank_idx" ON "airdrop_allocation" USING btree ("airdrop_id","rank");--> statement-breakpoint
 -- A proof reads one 32-byte hash from a chunk: kept uncompressed so the read slices it instead of inflating 128 KiB.
 ALTER TABLE "airdrop_tree_chunk" ALTER COLUMN "hashes" SET STORAGE EXTERNAL;

@@ -2,7 +2,8 @@ import { z } from "zod";
 import { SLUG_PATTERN } from "~/modules/projects/project.schema";
 import { FORM_DATE_RANGE_MESSAGE, isFormDate } from "./local-datetime";
 
-const date = (message: string) =>
+/** A date-time field of a quest form (campaign, airdrop). */
+export const dateField = (message: string) =>
   z
     .string()
     .trim()
@@ -11,7 +12,8 @@ const date = (message: string) =>
     .refine((d) => !Number.isNaN(d.getTime()), message)
     .refine(isFormDate, FORM_DATE_RANGE_MESSAGE);
 
-const slug = z
+/** A quest's address within its project. */
+export const slugField = z
   .string()
   .trim()
   .toLowerCase()
@@ -19,7 +21,8 @@ const slug = z
   .max(48, "Keep the address under 48 characters")
   .regex(SLUG_PATTERN, "Use lowercase letters, digits and single hyphens");
 
-const published = z
+/** The "published" checkbox. */
+export const publishedField = z
   .string()
   .optional()
   .transform((v) => v === "on" || v === "true");
@@ -27,21 +30,21 @@ const published = z
 export const campaignSchema = z
   .object({
     name: z.string().trim().min(3, "A name has at least 3 characters").max(80, "Keep the name under 80 characters"),
-    slug,
+    slug: slugField,
     description: z.string().trim().max(4000, "Keep the description under 4000 characters").default(""),
-    startsAt: date("Enter when it starts"),
-    endsAt: date("Enter when it ends"),
-    published,
+    startsAt: dateField("Enter when it starts"),
+    endsAt: dateField("Enter when it ends"),
+    published: publishedField,
   })
   .refine((v) => v.endsAt > v.startsAt, { path: ["endsAt"], message: "The end comes after the start" });
 export type CampaignInput = z.output<typeof campaignSchema>;
 
 export const crusadeSchema = z.object({
   name: z.string().trim().min(3, "A name has at least 3 characters").max(80, "Keep the name under 80 characters"),
-  slug,
+  slug: slugField,
   description: z.string().trim().max(4000).default(""),
   bonusXp: z.coerce.number({ error: "Enter the bonus XP" }).int("A whole number").min(0, "Zero or more").max(100_000),
-  published,
+  published: publishedField,
   /** Task ids in order, one per line or comma-separated. */
   taskIds: z
     .string()

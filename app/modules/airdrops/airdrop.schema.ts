@@ -1,0 +1,95 @@
+import { z } from "zod";
+import { parseAmount } from "~/modules/chain/amounts";
+import type { Asset } from "~/modules/ledger/assets";
+import { dateField, publishedField, slugField } from "~/modules/tasks/quests.schema";
+import { AIRDROP_RULES } from "./airdrop-types";
+
+/** The most ranks a `top` airdrop pays by name. */
+export const MAX_AIRDROP_RANKS = 1_000;
+/** A claim window shorter than this would close before most members see the airdrop ended. */
+export const MIN_CLAIM_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+const tokens = (what: string) =>
+  z
+    .string()
+    .trim()
+    .min(1, `Enter ${what}`)
+    .transform((text, ctx) => {
+      const value = parseAmount(text);
+      if (value === null || value <= 0n) {
+        ctx.addIssue({ code: "custom", message: `Enter ${what}: a number above 0, like 1000 or 2.5 (at most 18 decimals)` });
+        return z.NEVER;
+      }
+      return value;
+    });
+
+const rankAmounts = z
+  .string()
+  .default("")
+  .transform((text, ctx) => {
+    const parts = text.split(/[\s,;]+/).filter(Boolean);
+    if (parts.length === 0) {
+      ctx.addIssue({ code: "custom", message: "Enter the amount of each rank, best first, like 500, 300, 200" });
+      return z.NEVER;
+    }
+    if (parts.length > MAX_AIRDROP_RANKS) {
+      ctx.addIssue({ code: "custom", message: `Pay at most ${MAX_AIRDROP_RANKS.toLocaleString("en")} ranks by name` });
+      return z.NEVER;
+    }
+    const values = parts.map(parseAmount);
+    const bad = values.findIndex((value) => value === null || value <= 0n);
+    if (bad >= 0) {
+      ctx.addIssue({ code: "custom", message: `Rank ${bad + 1}'s amount "${parts[bad]}" is not a number above 0` });
+      return z.NEVER;
+    }
+    return values as bigint[];
+  });
+
+/** An airdrop's form: `total` for `pro_rata`, `rankAmounts` for `top` (the total is their sum). */
+export const airdropSchema = z
+  .object({
+    name: z.string().trim().min(3, "A name has at least 3 characters").max(80, "Keep the name under 80 characters"),
+    slug: slugField,
+    description: z.string().trim().max(4000, "Keep the description under 4000 characters").default(""),
+    asset: z
+      .string("Choose the token the airdrop pays")
+      .regex(/^[A-Z][A-Z0-9]{1,11}:[1-9]\d{0,11}$/, "Choose the token the airdrop pays")
+      .transform((value) => value as Asset),
+    rule: z.enum(AIRDROP_RULES, "Choose how the total is shared"),
+    total: z.string().default(""),
+    rankAmounts: z.string().default(""),
+    minPoints: z
+      .string()
+      .trim()
+      .default("0")
+      .transform((v) => (v === "" ? 0 : Number(v)))
+      .pipe(z.number("Enter the points needed, like 100").int("A whole number, like 100").min(0, "Zero or more").max(1_000_000_000, "At most 1,000,000,000")),
+    startsAt: dateField("Enter when it starts"),
+    endsAt: dateField("Enter when it ends"),
+    claimDeadline: dateField("Enter when claims close"),
+    published: publishedField,
+  })
+  .superRefine((v, ctx) => {
+    if (v.endsAt <= v.startsAt) ctx.addIssue({ code: "custom", path: ["endsAt"], message: "The end comes after the start" });
+    if (v.claimDeadline.getTime() < v.endsAt.getTime() + MIN_CLAIM_WINDOW_MS) {
+      ctx.addIssue({ code: "custom", path: ["claimDeadline"], message: "Claims close at least a day after the end" });
+    }
+  })
+  .transform((v, ctx) => {
+    const { total, rankAmounts: ranks, ...rest } = v;
+    if (v.rule === "pro_rata") {
+      const parsed = tokens("the total").safeParse(total);
+      if (!parsed.success) {
+        ctx.addIssue({ code: "custom", path: ["total"], message: parsed.error.issues[0]!.message });
+        return z.NEVER;
+      }
+      return { ...rest, total: parsed.data, rankAmounts: null };
+    }
+    const parsed = rankAmounts.safeParse(ranks);
+    if (!parsed.success) {
+      ctx.addIssue({ code: "custom", path: ["rankAmounts"], message: parsed.error.issues[0]!.message });
+      return z.NEVER;
+    }
+    return { ...rest, total: parsed.data.reduce((sum, amount) => sum + amount, 0n), rankAmounts: parsed.data };
+  });
+export type AirdropInput = z.output<typeof airdropSchema>;
