@@ -1,5 +1,6 @@
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { user } from "./auth.ts";
+import { airdrop } from "./airdrops.ts";
 import { project } from "./projects.ts";
 import { TASK_TYPES } from "../../app/modules/tasks/task-types.ts";
 
@@ -53,6 +54,8 @@ export const task = pgTable(
     campaignId: text("campaign_id").references(() => campaign.id, { onDelete: "set null" }),
     crusadeId: text("crusade_id").references(() => crusade.id, { onDelete: "set null" }),
     crusadePosition: integer("crusade_position"),
+    /** An airdrop's task also earns its XP as points on the airdrop's board. */
+    airdropId: text("airdrop_id").references(() => airdrop.id, { onDelete: "set null" }),
     title: text("title").notNull(),
     description: text("description").notNull().default(""),
     type: text("type", { enum: TASK_TYPES }).notNull(),
@@ -75,6 +78,7 @@ export const task = pgTable(
   (t) => [
     index("task_project_idx").on(t.projectId, t.createdAt),
     index("task_campaign_idx").on(t.campaignId),
+    index("task_airdrop_idx").on(t.airdropId),
     uniqueIndex("task_crusade_position_key").on(t.crusadeId, t.crusadePosition),
   ],
 );

@@ -145,6 +145,17 @@ export async function expireWindows({ db, today = new Date() }: { db: Db; today?
 }
 
 /** Shows or hides a member on every public board (db/functions/questline_set_leaderboard_visibility.sql). */
+/**
+ * Adds points to one board that XP awards do not keep (an airdrop's), through the same SQL
+ * function that keeps the board's histogram exact (db/functions/questline_bump_score.sql). The
+ * caller makes it exactly-once (an airdrop task's points ride on its completion's XP award).
+ */
+export async function addBoardPoints({ db, board, userId, points, at }: { db: Db; board: string; userId: string; points: number; at: Date }) {
+  await db.execute(sql`
+    select questline_bump_score(${board}, ${userId}, ${points}::bigint, ${at.toISOString()}::timestamptz,
+      coalesce((select visible from leaderboard_preference where user_id = ${userId}), true))`);
+}
+
 export async function setLeaderboardVisibility({ db, userId, visible }: { db: Db; userId: string; visible: boolean }) {
   await db.execute(sql`select questline_set_leaderboard_visibility(${userId}, ${visible})`);
 }

@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, count, desc, eq, lt, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, lt, sql } from "drizzle-orm";
 import { campaign, completion, crusade, quizAttempt, referral, reviewDecision, task } from "#db/schema/quests";
 import { walletAddress } from "#db/schema/wallets";
 import type { Db } from "~/lib/db.server";
 import { failure, invalid, ok, type CodedFailure, type Failure, type Ok, type Result } from "~/lib/result";
-import { awardXp } from "~/modules/leaderboards/leaderboards.server";
+import { airdrop } from "#db/schema/airdrops";
+import { addBoardPoints, awardXp, boardKey } from "~/modules/leaderboards/leaderboards.server";
 import { attemptField } from "./attempt.schema";
 import { campaignStatus } from "./campaign-status";
 import { normalizeAnswer, taskConfigSchemas } from "./task.schema";
@@ -52,6 +53,13 @@ async function availability(db: Tx, t: Task, userId: string, now: Date): Promise
     if (status === "scheduled") return refused("This campaign has not started yet.");
     if (status === "ended") return refused("This campaign has ended.");
     if (status === "draft") return refused("This campaign is not published yet.");
+  }
+  if (t.airdropId) {
+    const [a] = await db.select().from(airdrop).where(eq(airdrop.id, t.airdropId));
+    const status = a ? campaignStatus(a, now) : "draft";
+    if (status === "scheduled") return refused("This airdrop has not started yet.");
+    if (status === "ended") return refused("This airdrop has ended.");
+    if (status === "draft") return refused("This airdrop is not published yet.");
   }
   if (t.crusadeId && t.crusadePosition) {
     // The step before this one (positions may have gaps when tasks moved to another crusade).
@@ -238,11 +246,18 @@ export async function attemptTask({
 
 class ConcurrentAttempt extends Error {}
 
-/** Pays an approved completion's XP, and the crusade's bonus when it completes the crusade. */
+/**
+ * Pays an approved completion's XP (and, for an airdrop's task, the same as points on the
+ * airdrop's board, exactly when the XP is paid: once), and the crusade's bonus when it completes
+ * the crusade.
+ */
 async function payCompletion(tx: Tx, t: Task, userId: string, completionId: string, now: Date): Promise<number> {
   let paid = 0;
   const award = { userId, projectId: t.projectId, campaignId: t.campaignId, at: now };
-  if (await awardXp({ db: tx, award: { ...award, sourceType: "completion", sourceId: completionId, amount: t.xp } })) paid += t.xp;
+  if (await awardXp({ db: tx, award: { ...award, sourceType: "completion", sourceId: completionId, amount: t.xp } })) {
+    paid += t.xp;
+    if (t.airdropId) await addAirdropPoints(tx, t.airdropId, userId, t.xp, now);
+  }
   if (t.crusadeId) {
     const [c] = await tx.select().from(crusade).where(eq(crusade.id, t.crusadeId));
     if (c && c.bonusXp > 0) {
@@ -260,6 +275,20 @@ async function payCompletion(tx: Tx, t: Task, userId: string, completionId: stri
     }
   }
   return paid;
+}
+
+/**
+ * An airdrop task's points, while the airdrop runs: a submission approved after its end earns XP
+ * but no points, since the allocation is frozen from the board at the end. The airdrop's row is
+ * read under a share lock, so the freeze (which takes it for update) sees these points or none.
+ */
+async function addAirdropPoints(tx: Tx, airdropId: string, userId: string, points: number, now: Date) {
+  const [running] = await tx
+    .select({ id: airdrop.id })
+    .from(airdrop)
+    .where(and(eq(airdrop.id, airdropId), eq(airdrop.status, "open"), gt(airdrop.endsAt, now)))
+    .for("share");
+  if (running) await addBoardPoints({ db: tx, board: boardKey({ kind: "airdrop", airdropId }, "all"), userId, points, at: now });
 }
 
 /**
