@@ -22,6 +22,7 @@ export default [
       route(":project/leaderboard", "routes/projects/leaderboard.tsx"),
       route(":project/review", "routes/projects/review.tsx"),
       route(":project/rewards", "routes/projects/rewards.tsx"),
+      route(":project/tasks", "routes/projects/tasks.tsx"),
       route(":project/tasks/new", "routes/tasks/new.tsx"),
       route(":project/campaigns", "routes/campaigns/project-index.tsx"),
       route(":project/campaigns/new", "routes/campaigns/new.tsx"),

@@ -26,6 +26,7 @@ export const ROUTES = {
   "projects.leaderboard": { path: "/projects/:project/leaderboard", bindings: { project: "slug" } },
   "projects.review": { path: "/projects/:project/review", bindings: { project: "slug" } },
   "projects.rewards": { path: "/projects/:project/rewards", bindings: { project: "slug" } },
+  "projects.tasks": { path: "/projects/:project/tasks", bindings: { project: "slug" } },
   "projects.campaigns": { path: "/projects/:project/campaigns", bindings: { project: "slug" } },
   "projects.crusades": { path: "/projects/:project/crusades", bindings: { project: "slug" } },
   "categories.show": { path: "/categories/:category", bindings: { category: "slug" } },

@@ -1,4 +1,4 @@
-import { ClipboardCheck, Gift, Globe, MessageCircle, Send } from "lucide-react";
+import { ClipboardCheck, Gift, Globe, ListChecks, MessageCircle, Send } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { Badge } from "~/components/ui/badge";
@@ -100,6 +100,17 @@ export function ProjectRewardsLink({ projectSlug }: { projectSlug: string }) {
     <Button asChild variant="outline" size="sm">
       <Link to={route("projects.rewards", { project: projectSlug })}>
         <Gift aria-hidden /> Rewards
+      </Link>
+    </Button>
+  );
+}
+
+/** The project's Tasks page: every task, wherever it is. */
+export function ProjectTasksLink({ projectSlug }: { projectSlug: string }) {
+  return (
+    <Button asChild variant="outline" size="sm">
+      <Link to={route("projects.tasks", { project: projectSlug })} aria-label="Tasks of this project">
+        <ListChecks aria-hidden /> Tasks
       </Link>
     </Button>
   );

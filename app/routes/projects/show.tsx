@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import type { Route } from "./+types/show";
-import { ProjectHeader, ProjectRewardsLink, ToReviewLink } from "~/components/projects/project-header";
+import { ProjectHeader, ProjectRewardsLink, ProjectTasksLink, ToReviewLink } from "~/components/projects/project-header";
 import { CampaignList, CrusadeList, Section, TopMembers } from "~/components/projects/project-sections";
 import { TeamPanel } from "~/components/projects/team-panel";
 import { pageTitle } from "~/lib/meta";
@@ -72,6 +72,7 @@ export default function ProjectShow({ loaderData }: Route.ComponentProps) {
         project={project}
         actions={
           <div className="flex flex-wrap gap-2">
+            <ProjectTasksLink projectSlug={project.slug} />
             <ProjectRewardsLink projectSlug={project.slug} />
             {toReview !== null && <ToReviewLink projectSlug={project.slug} count={toReview} />}
           </div>
