@@ -8,12 +8,12 @@ import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { route } from "~/lib/routes";
-import type { ProjectTaskRow } from "~/modules/tasks/project-tasks";
+import type { ProjectTaskRow, TaskContainer } from "~/modules/tasks/project-tasks";
 
 const KIND_LABELS = { campaign: "Campaign", crusade: "Crusade", airdrop: "Airdrop", standalone: "Standalone" } as const;
 
 /** The task's container in words, linked where it has a page. */
-function Container({ projectSlug, container }: { projectSlug: string; container: ProjectTaskRow["container"] }) {
+function Container({ projectSlug, container }: { projectSlug: string; container: TaskContainer }) {
   if (container.kind === "standalone") return <span className="text-muted-foreground">Standalone</span>;
   const to =
     container.kind === "campaign" && container.slug

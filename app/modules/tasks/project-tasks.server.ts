@@ -11,7 +11,7 @@ const LIMIT = 500;
 /**
  * Every task of a project (drafts only for those who may see them), with its container, its
  * status as a member would meet it, and how many completions are approved or wait for review;
- * newest first. `container` and `status` filter, `q` searches titles.
+ * newest first. The container and status filters narrow it, and q searches titles.
  */
 export async function projectTasks({
   db,
@@ -57,7 +57,7 @@ export async function projectTasks({
         : r.crusade_name
           ? window(r.crusade_published_at, null, null)
           : "live";
-    // The stricter of the task's own status and its container's: draft, then ended, then scheduled.
+    // The stricter of the two statuses (the task itself, what holds it): draft, then ended, then scheduled.
     const order: TaskListStatus[] = ["draft", "ended", "scheduled", "live"];
     const status = order.find((s) => s === own || s === outer)!;
     return {

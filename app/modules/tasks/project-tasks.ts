@@ -8,6 +8,9 @@ export type TaskContainerKind = (typeof TASK_CONTAINER_KINDS)[number];
 export const TASK_LIST_STATUSES = ["draft", "scheduled", "live", "ended"] as const;
 export type TaskListStatus = (typeof TASK_LIST_STATUSES)[number];
 
+/** What holds a task, named; `slug` where it has a page of its own. */
+export type TaskContainer = { kind: TaskContainerKind; name: string | null; slug: string | null };
+
 /** One row of a project's Tasks page (plain data for the page). */
 export type ProjectTaskRow = {
   id: string;
@@ -16,7 +19,7 @@ export type ProjectTaskRow = {
   /** The type in words ("Visit a link"). */
   typeLabel: string;
   xp: number;
-  container: { kind: TaskContainerKind; name: string | null; slug: string | null };
+  container: TaskContainer;
   status: TaskListStatus;
   approved: number;
   pending: number;
