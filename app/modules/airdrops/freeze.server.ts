@@ -40,8 +40,10 @@ export async function freezeAirdrop({ db, airdropId, now = new Date() }: { db: D
     const levels = entries.length > 0 ? airdropTreeLevels(entries) : [];
     const root = levels.length > 0 ? bytesToHex(levels.at(-1)!) : null;
 
-    for (let i = 0; i < allocations.length; i += ROWS_PER_STATEMENT) {
-      const rows = allocations.slice(i, i + ROWS_PER_STATEMENT).map((a) => ({
+    // Written in member order, so the primary key's index grows at its end instead of at random places.
+    const byMember = [...allocations].sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0));
+    for (let i = 0; i < byMember.length; i += ROWS_PER_STATEMENT) {
+      const rows = byMember.slice(i, i + ROWS_PER_STATEMENT).map((a) => ({
         user_id: a.userId,
         rank: a.rank,
         points: a.points,
