@@ -28,17 +28,20 @@ function rewardRows(userId: string) {
       where e.user_id = ${userId} and p.status = 'paid'
         and not exists (select 1 from reward_grant g where g.pool_id = e.pool_id and g.user_id = ${userId})
     ),
-    open_pools as (
-      -- board: the campaign's all-time board, as boardKey names it
-      select p.id as pool_id, p.distribution, p.winners, c.id as campaign_id, c.project_id, c.ends_at, 'c:' || c.id || '|all' as board
-      from reward_pool p join campaign c on c.id = p.campaign_id
-      where p.status in ('open', 'frozen') and c.published_at is not null and not ${team(sql`c.project_id`)}${userId})
-    ),
     done as (
       select t.campaign_id, count(distinct c.task_id) as n
       from completion c join task t on t.id = c.task_id
       where c.user_id = ${userId} and c.status = 'approved' and t.published_at is not null and t.campaign_id is not null
       group by t.campaign_id
+    ),
+    open_pools as (
+      -- Only the campaigns the member took part in (a completion, or a place on the board), not every open pool.
+      -- board: the campaign's all-time board, as boardKey names it
+      select p.id as pool_id, p.distribution, p.winners, c.id as campaign_id, c.project_id, c.ends_at, 'c:' || c.id || '|all' as board
+      from reward_pool p join campaign c on c.id = p.campaign_id
+      where p.status in ('open', 'frozen') and c.published_at is not null and not ${team(sql`c.project_id`)}${userId})
+        and (c.id in (select campaign_id from done)
+          or exists (select 1 from leaderboard_entry me where me.board = 'c:' || c.id || '|all' and me.user_id = ${userId}))
     ),
     finished as (
       select d.campaign_id from done d
