@@ -1,11 +1,10 @@
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { rowsOf, type Db } from "~/lib/db.server";
-import { campaignStatus } from "./campaign-status";
 import type { ProjectTaskRow, TaskContainerKind, TaskListStatus } from "./project-tasks";
 import { TASK_TYPE_LABELS } from "./task.schema";
 import type { TaskType } from "./task-types";
 
-/** Rows a page shows; the filters narrow it further. */
+/** The most rows a page shows, counted after the filters. */
 const LIMIT = 500;
 
 /**
@@ -30,53 +29,61 @@ export async function projectTasks({
   q?: string;
   now?: Date;
 }): Promise<ProjectTaskRow[]> {
+  const at = now.toISOString();
+  // A window's status as campaignStatus has it (draft, scheduled, live, ended), in SQL so the filters and the limit apply to it.
+  const window = (publishedAt: SQL, startsAt: SQL, endsAt: SQL) => sql`case when ${publishedAt} is null then 'draft'
+      when ${at}::timestamptz < coalesce(${startsAt}, '-infinity'::timestamptz) then 'scheduled'
+      when ${at}::timestamptz >= coalesce(${endsAt}, 'infinity'::timestamptz) then 'ended' else 'live' end`;
   const result = await db.execute(sql`
-    select t.id, t.title, t.type, t.xp, t.published_at, t.starts_at, t.ends_at,
-      c.slug as campaign_slug, c.name as campaign_name, c.published_at as campaign_published_at, c.starts_at as campaign_starts_at, c.ends_at as campaign_ends_at,
-      k.slug as crusade_slug, k.name as crusade_name, k.published_at as crusade_published_at,
-      a.name as airdrop_name, a.published_at as airdrop_published_at, a.starts_at as airdrop_starts_at, a.ends_at as airdrop_ends_at,
-      (select count(*) from completion x where x.task_id = t.id and x.status = 'approved') as approved,
-      (select count(*) from completion x where x.task_id = t.id and x.status = 'pending') as pending
-    from task t
-    left join campaign c on c.id = t.campaign_id
-    left join crusade k on k.id = t.crusade_id
-    left join airdrop a on a.id = t.airdrop_id
-    where t.project_id = ${projectId}
-      ${q ? sql`and t.title ilike ${`%${q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`}` : sql``}
-    order by t.created_at desc, t.id
-    limit ${LIMIT}`);
-  const date = (value: unknown) => (value ? new Date(value as string | Date) : null);
-  const rows = rowsOf(result).map((r): ProjectTaskRow => {
-    const window = (publishedAt: unknown, startsAt: unknown, endsAt: unknown) =>
-      campaignStatus({ publishedAt: date(publishedAt), startsAt: date(startsAt) ?? new Date(0), endsAt: date(endsAt) ?? new Date(8.64e15) }, now);
-    const own = window(r.published_at, r.starts_at, r.ends_at);
-    const outer = r.campaign_name
-      ? window(r.campaign_published_at, r.campaign_starts_at, r.campaign_ends_at)
-      : r.airdrop_name
-        ? window(r.airdrop_published_at, r.airdrop_starts_at, r.airdrop_ends_at)
-        : r.crusade_name
-          ? window(r.crusade_published_at, null, null)
-          : "live";
-    // The stricter of the two statuses (the task itself, what holds it): draft, then ended, then scheduled.
-    const order: TaskListStatus[] = ["draft", "ended", "scheduled", "live"];
-    const status = order.find((s) => s === own || s === outer)!;
-    return {
-      id: String(r.id),
-      title: String(r.title),
-      type: r.type as TaskType,
-      typeLabel: TASK_TYPE_LABELS[r.type as TaskType] ?? String(r.type),
-      xp: Number(r.xp),
-      container: r.campaign_name
-        ? { kind: "campaign", name: String(r.campaign_name), slug: String(r.campaign_slug) }
-        : r.crusade_name
-          ? { kind: "crusade", name: String(r.crusade_name), slug: String(r.crusade_slug) }
-          : r.airdrop_name
-            ? { kind: "airdrop", name: String(r.airdrop_name), slug: null }
-            : { kind: "standalone", name: null, slug: null },
-      status,
-      approved: Number(r.approved),
-      pending: Number(r.pending),
-    };
-  });
-  return rows.filter((row) => (withDrafts || row.status !== "draft") && (!container || row.container.kind === container) && (!status || row.status === status));
+    with listed as (
+      select t.id, t.title, t.type, t.xp, t.created_at,
+        case when c.id is not null then 'campaign' when k.id is not null then 'crusade' when a.id is not null then 'airdrop' else 'standalone' end as kind,
+        coalesce(c.name, k.name, a.name) as container_name,
+        coalesce(c.slug, k.slug) as container_slug,
+        ${window(sql`t.published_at`, sql`t.starts_at`, sql`t.ends_at`)} as own_status,
+        case when c.id is not null then ${window(sql`c.published_at`, sql`c.starts_at`, sql`c.ends_at`)}
+          when k.id is not null then ${window(sql`k.published_at`, sql`null::timestamptz`, sql`null::timestamptz`)}
+          when a.id is not null then ${window(sql`a.published_at`, sql`a.starts_at`, sql`a.ends_at`)}
+          else 'live' end as outer_status
+      from task t
+      left join campaign c on c.id = t.campaign_id
+      left join crusade k on k.id = t.crusade_id
+      left join airdrop a on a.id = t.airdrop_id
+      where t.project_id = ${projectId}
+        ${q ? sql`and t.title ilike ${`%${q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`}` : sql``}
+    ), judged as (
+      -- The stricter of the two statuses (the task itself, what holds it): draft, then ended, then scheduled.
+      select *, case when 'draft' in (own_status, outer_status) then 'draft' when 'ended' in (own_status, outer_status) then 'ended'
+        when 'scheduled' in (own_status, outer_status) then 'scheduled' else 'live' end as status
+      from listed
+    ), shown as (
+      select * from judged
+      where (${withDrafts} or status <> 'draft')
+        ${container ? sql`and kind = ${container}` : sql``}
+        ${status ? sql`and status = ${status}` : sql``}
+      order by created_at desc, id
+      limit ${LIMIT}
+    )
+    select shown.*, coalesce(n.approved, 0) as approved, coalesce(n.pending, 0) as pending
+    from shown
+    left join (
+      select task_id, count(*) filter (where status = 'approved') as approved, count(*) filter (where status = 'pending') as pending
+      from completion where task_id in (select id from shown) group by task_id
+    ) n on n.task_id = shown.id
+    order by shown.created_at desc, shown.id`);
+  return rowsOf(result).map((r): ProjectTaskRow => ({
+    id: String(r.id),
+    title: String(r.title),
+    type: r.type as TaskType,
+    typeLabel: TASK_TYPE_LABELS[r.type as TaskType] ?? String(r.type),
+    xp: Number(r.xp),
+    container: {
+      kind: r.kind as TaskContainerKind,
+      name: r.container_name === null ? null : String(r.container_name),
+      slug: r.container_slug === null || r.kind === "airdrop" ? null : String(r.container_slug),
+    },
+    status: r.status as TaskListStatus,
+    approved: Number(r.approved),
+    pending: Number(r.pending),
+  }));
 }

@@ -98,6 +98,20 @@ describe("a project's Tasks page", () => {
     expect(await load("?in=nonsense&status=nope", reviewer)).toMatchObject({ filters: { container: "", status: "" } });
   });
 
+  it("filters before it cuts the list at 500 rows: an old draft behind 500 newer tasks is still found", async () => {
+    const db = services.database.db;
+    await db.insert(project).values({ id: "big", slug: "big", name: "Big" });
+    await db.insert(projectMember).values({ projectId: "big", userId: "rev", role: "reviewer" });
+    const base = { projectId: "big", type: "visit_link" as const, verification: "none" as const, config: { url: "https://example.com" }, xp: 1 };
+    await db.insert(task).values({ ...base, id: "big-draft", title: "The old draft", createdAt: at(-30) });
+    await db
+      .insert(task)
+      .values(Array.from({ length: 500 }, (_, i) => ({ ...base, id: `big-${i}`, title: `Task ${i}`, publishedAt: at(-2), createdAt: at(-20 + i / 100) })));
+    const request = new Request("http://localhost:3000/projects/big/tasks?status=draft", { headers: { cookie: reviewer } });
+    const page = await loader(routeArgs(services, request, { project: "big" }));
+    expect(page.rows.map((row) => row.title)).toEqual(["The old draft"]);
+  });
+
   it("answers 404 for a project that does not exist", async () => {
     const request = new Request("http://localhost:3000/projects/nope/tasks");
     const page = (await answer(() => loader(routeArgs(services, request, { project: "nope" })))) as { init?: { status?: number }; status?: number };

@@ -28,6 +28,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const { project, role } = await projectPage({ db, slug: params.project, userId });
   const search = new URL(request.url).searchParams;
   const withDrafts = can(role, "drafts.view");
+  const showPending = can(role, "submissions.review");
   const container = oneOf<TaskContainerKind>(search.get("in"), TASK_CONTAINER_KINDS);
   // Drafts are a status only the team may filter by; for others the filter is ignored.
   const status = oneOf<TaskListStatus>(search.get("status"), withDrafts ? TASK_LIST_STATUSES : TASK_LIST_STATUSES.filter((s) => s !== "draft"));
@@ -36,11 +37,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     project: { slug: project.slug, name: project.name },
     canManage: can(role, "quests.manage"),
     showDrafts: withDrafts,
-    showPending: can(role, "submissions.review"),
+    showPending,
     filters: { container: container ?? "", status: status ?? "", q },
     // How many wait for review is the team's to know.
     rows: (await projectTasks({ db, projectId: project.id, withDrafts, container, status, q: q || undefined })).map((row) =>
-      can(role, "submissions.review") ? row : { ...row, pending: 0 },
+      showPending ? row : { ...row, pending: 0 },
     ),
   };
 }
