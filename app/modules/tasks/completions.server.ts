@@ -42,6 +42,14 @@ export function periodOf(recurrence: Task["recurrence"], now: Date) {
 
 type Tx = Db;
 
+const WINDOW_REFUSALS = { draft: "is not published yet.", scheduled: "has not started yet.", ended: "has ended." } as const;
+
+/** Why the campaign or airdrop holding a task takes no attempts now (a missing one counts as a draft), or null. */
+function windowRefusal(what: "campaign" | "airdrop", row: Parameters<typeof campaignStatus>[0] | undefined, now: Date): CodedFailure | null {
+  const status = row ? campaignStatus(row, now) : "draft";
+  return status === "live" ? null : refused(`This ${what} ${WINDOW_REFUSALS[status]}`);
+}
+
 /** Why a task cannot be attempted right now, or null. */
 async function availability(db: Tx, t: Task, userId: string, now: Date): Promise<CodedFailure | null> {
   if (!t.publishedAt) return refused("This task is not published yet.");
@@ -49,17 +57,13 @@ async function availability(db: Tx, t: Task, userId: string, now: Date): Promise
   if (t.endsAt && now >= t.endsAt) return refused("This task has ended.");
   if (t.campaignId) {
     const [c] = await db.select().from(campaign).where(eq(campaign.id, t.campaignId));
-    const status = c ? campaignStatus(c, now) : "draft";
-    if (status === "scheduled") return refused("This campaign has not started yet.");
-    if (status === "ended") return refused("This campaign has ended.");
-    if (status === "draft") return refused("This campaign is not published yet.");
+    const closed = windowRefusal("campaign", c, now);
+    if (closed) return closed;
   }
   if (t.airdropId) {
     const [a] = await db.select().from(airdrop).where(eq(airdrop.id, t.airdropId));
-    const status = a ? campaignStatus(a, now) : "draft";
-    if (status === "scheduled") return refused("This airdrop has not started yet.");
-    if (status === "ended") return refused("This airdrop has ended.");
-    if (status === "draft") return refused("This airdrop is not published yet.");
+    const closed = windowRefusal("airdrop", a, now);
+    if (closed) return closed;
   }
   if (t.crusadeId && t.crusadePosition) {
     // The step before this one (positions may have gaps when tasks moved to another crusade).
