@@ -12,12 +12,12 @@ import {ReentrancyGuard} from "@openzeppelin/contracts/utils/ReentrancyGuard.sol
 /// @notice Pays airdrops in rounds. Each round has a Merkle root over
 /// `(index, account, amount)` leaves (OpenZeppelin's standard tree: double-hashed, sorted
 /// pairs), a funded total and a deadline. Each index is claimable once; after the deadline the
-/// admin sweeps what was not claimed.
+/// operator sweeps what was not claimed.
 contract AirdropDistributor is AccessControl, ReentrancyGuard {
     using SafeERC20 for IERC20;
     using BitMaps for BitMaps.BitMap;
 
-    /// @notice May open rounds (funding them from its own balance).
+    /// @notice May open rounds (funding them from its own balance) and sweep them after their deadline.
     bytes32 public constant OPERATOR_ROLE = keccak256("OPERATOR_ROLE");
 
     /// @notice One airdrop round.
@@ -64,12 +64,13 @@ contract AirdropDistributor is AccessControl, ReentrancyGuard {
     event Swept(uint256 indexed roundId, address indexed to, uint256 amount);
 
     /// @param token_ The token paid.
-    /// @param admin Receives `DEFAULT_ADMIN_ROLE` and `OPERATOR_ROLE`.
-    constructor(IERC20 token_, address admin) {
-        if (address(token_) == address(0) || admin == address(0)) revert ZeroAddress();
+    /// @param admin Receives `DEFAULT_ADMIN_ROLE` (grants and revokes roles).
+    /// @param operator Receives `OPERATOR_ROLE` (opens and sweeps rounds).
+    constructor(IERC20 token_, address admin, address operator) {
+        if (address(token_) == address(0) || admin == address(0) || operator == address(0)) revert ZeroAddress();
         token = token_;
         _grantRole(DEFAULT_ADMIN_ROLE, admin);
-        _grantRole(OPERATOR_ROLE, admin);
+        _grantRole(OPERATOR_ROLE, operator);
     }
 
     /// @notice Opens a round: pulls `total` tokens from the caller (who approved them).
@@ -117,7 +118,7 @@ contract AirdropDistributor is AccessControl, ReentrancyGuard {
     }
 
     /// @notice After the deadline, sends what round `roundId` did not pay out to `to`.
-    function sweep(uint256 roundId, address to) external onlyRole(DEFAULT_ADMIN_ROLE) nonReentrant {
+    function sweep(uint256 roundId, address to) external onlyRole(OPERATOR_ROLE) nonReentrant {
         if (roundId >= roundCount) revert UnknownRound(roundId);
         if (to == address(0)) revert ZeroAddress();
         Round storage r = _rounds[roundId];

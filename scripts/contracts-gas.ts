@@ -106,7 +106,7 @@ try {
   const distributor = (
     await measure(
       "airdropdistributor_deploy",
-      admin.deployContract({ abi: airdropDistributorAbi, bytecode: airdropDistributorBytecode, args: [token, adminAddress] }),
+      admin.deployContract({ abi: airdropDistributorAbi, bytecode: airdropDistributorBytecode, args: [token, adminAddress, adminAddress] }),
     )
   ).contractAddress as Address;
   const asDistributor = { address: distributor, abi: airdropDistributorAbi } as const;

@@ -18,8 +18,8 @@ let tree: { root: Hex; proofs: Hex[][] };
 let deadline: bigint;
 
 const address = (index: number) => chain.wallets[index]!.account.address;
-const deployDistributor = (tokenAddress: Address, admin: Address) =>
-  chain.wallets[ADMIN]!.deployContract({ abi: airdropDistributorAbi, bytecode: chain.bytecode.AirdropDistributor, args: [tokenAddress, admin] });
+const deployDistributor = (tokenAddress: Address, admin: Address, operator = admin) =>
+  chain.wallets[ADMIN]!.deployContract({ abi: airdropDistributorAbi, bytecode: chain.bytecode.AirdropDistributor, args: [tokenAddress, admin, operator] });
 const call = async (walletIndex: number, functionName: string, args: readonly unknown[]) =>
   chain.mined(await chain.wallets[walletIndex]!.writeContract({ address: distributor, abi: airdropDistributorAbi, functionName, args } as never));
 const attempt = (walletIndex: number, functionName: string, args: readonly unknown[]) =>
@@ -57,9 +57,21 @@ const TOTAL = parseEther("150");
 const createRound = (total = TOTAL, root = tree.root, until = deadline) => call(ADMIN, "createRound", [root, total, until]);
 
 describe("AirdropDistributor deployment", () => {
-  it("refuses a zero token or admin", async () => {
+  it("refuses a zero token, admin or operator", async () => {
     expect((await revertOf(deployDistributor(zeroAddress, address(ADMIN)), abis)).name).toBe("ZeroAddress");
-    expect((await revertOf(deployDistributor(token, zeroAddress), abis)).name).toBe("ZeroAddress");
+    expect((await revertOf(deployDistributor(token, zeroAddress, address(ADMIN)), abis)).name).toBe("ZeroAddress");
+    expect((await revertOf(deployDistributor(token, address(ADMIN), zeroAddress), abis)).name).toBe("ZeroAddress");
+  });
+
+  it("gives the admin role and the operator role to whom it is told", async () => {
+    const separate = await chain.created(await deployDistributor(token, address(ADMIN), address(OTHER)));
+    const read = (functionName: "DEFAULT_ADMIN_ROLE" | "OPERATOR_ROLE") =>
+      chain.publicClient.readContract({ address: separate, abi: airdropDistributorAbi, functionName });
+    const [adminRole, operatorRole] = await Promise.all([read("DEFAULT_ADMIN_ROLE"), read("OPERATOR_ROLE")]);
+    const has = (role: Hex, account: Address) =>
+      chain.publicClient.readContract({ address: separate, abi: airdropDistributorAbi, functionName: "hasRole", args: [role, account] });
+    expect([await has(adminRole, address(ADMIN)), await has(operatorRole, address(ADMIN))]).toEqual([true, false]);
+    expect([await has(adminRole, address(OTHER)), await has(operatorRole, address(OTHER))]).toEqual([false, true]);
   });
 
   it("holds the token and starts with no rounds", async () => {
@@ -163,7 +175,7 @@ describe("AirdropDistributor.sweep", () => {
     expect(await attempt(ADMIN, "sweep", [0n, address(OTHER)])).toEqual({ name: "RoundStillOpen", args: [0n, deadline] });
   });
 
-  it("refuses an unknown round, the zero address and anyone but the admin", async () => {
+  it("refuses an unknown round, the zero address and anyone but the operator", async () => {
     await chain.setNextTimestamp(deadline);
     expect((await attempt(ADMIN, "sweep", [3n, address(OTHER)])).name).toBe("UnknownRound");
     expect((await attempt(ADMIN, "sweep", [0n, zeroAddress])).name).toBe("ZeroAddress");

@@ -1,4 +1,5 @@
-import { customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
 import { user } from "./auth.ts";
 import { units } from "./ledger.ts";
 import { project } from "./projects.ts";
@@ -40,6 +41,11 @@ export const airdrop = pgTable(
     leaves: integer("leaves"),
     claimable: units("claimable"),
     unclaimable: units("unclaimable"),
+    /** What the airdrop holds of the project's treasury (its total while published, then what its tree pays); moves numbered under the row's lock. */
+    escrowed: units("escrowed")
+      .notNull()
+      .default(sql`0`),
+    escrowMoves: integer("escrow_moves").notNull().default(0),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -85,3 +91,77 @@ export const airdropTreeChunk = pgTable(
   },
   (t) => [primaryKey({ columns: [t.airdropId, t.level, t.chunk] })],
 );
+
+/** How far an airdrop's round on AirdropDistributor has come (see `round.server.ts`). */
+export const AIRDROP_ROUND_STEPS = ["funding", "approving", "opening", "open", "sweeping", "swept", "failed"] as const;
+export type AirdropRoundStep = (typeof AIRDROP_ROUND_STEPS)[number];
+
+/**
+ * The one on-chain round of a frozen airdrop with a root: funded from the vault (the vault pays
+ * `fundingId` at most once), approved and opened by the operator, swept after its deadline.
+ * Each step's signed transaction is stored here before it is broadcast.
+ */
+export const airdropRound = pgTable(
+  "airdrop_round",
+  {
+    airdropId: text("airdrop_id")
+      .primaryKey()
+      .references(() => airdrop.id, { onDelete: "restrict" }),
+    chainId: integer("chain_id").notNull(),
+    distributor: text("distributor").notNull(),
+    /** The bytes32 the vault pays the round's total under, once. */
+    fundingId: text("funding_id").notNull(),
+    total: units("total").notNull(),
+    /** The claim deadline as the contract holds it (seconds). */
+    deadline: bigint("deadline", { mode: "number" }).notNull(),
+    step: text("step", { enum: AIRDROP_ROUND_STEPS }).notNull().default("funding"),
+    /** The round's id on the distributor, once `RoundCreated` is read from the opening's receipt. */
+    roundId: bigint("round_id", { mode: "number" }),
+    /** The current step's transaction: stored signed before it is broadcast. */
+    txHash: text("tx_hash"),
+    rawTx: text("raw_tx"),
+    nonce: integer("nonce"),
+    /** The block the opening was signed at: `RoundCreated` is looked for from there. */
+    fromBlock: bigint("from_block", { mode: "number" }),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+    openTxHash: text("open_tx_hash"),
+    openedAt: timestamp("opened_at", { withTimezone: true }),
+    sweepRequestedAt: timestamp("sweep_requested_at", { withTimezone: true }),
+    sweepRequestedBy: text("sweep_requested_by"),
+    sweepTxHash: text("sweep_tx_hash"),
+    swept: units("swept"),
+    sweptAt: timestamp("swept_at", { withTimezone: true }),
+    failure: text("failure"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("airdrop_round_chain_round_key").on(t.chainId, t.distributor, t.roundId), index("airdrop_round_step_idx").on(t.step)],
+);
+
+/** A `Claimed` event read from the distributor, once per (chain, tx, log). */
+export const airdropClaim = pgTable(
+  "airdrop_claim",
+  {
+    chainId: integer("chain_id").notNull(),
+    txHash: text("tx_hash").notNull(),
+    logIndex: integer("log_index").notNull(),
+    airdropId: text("airdrop_id")
+      .notNull()
+      .references(() => airdrop.id, { onDelete: "restrict" }),
+    leaf: integer("leaf").notNull(),
+    account: text("account").notNull(),
+    amount: units("amount").notNull(),
+    blockNumber: bigint("block_number", { mode: "number" }).notNull(),
+    claimedAt: timestamp("claimed_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.chainId, t.txHash, t.logIndex] }), uniqueIndex("airdrop_claim_leaf_key").on(t.airdropId, t.leaf)],
+);
+
+/** Where the claim scanner of a chain's distributor reads next. */
+export const airdropClaimCursor = pgTable("airdrop_claim_cursor", {
+  chainId: integer("chain_id").primaryKey(),
+  distributor: text("distributor").notNull(),
+  /** The first block not read yet. */
+  nextBlock: bigint("next_block", { mode: "number" }).notNull(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});

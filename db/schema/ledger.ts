@@ -21,8 +21,9 @@ export const LEDGER_ACCOUNTS = ["available", "held", "treasury", "escrow", "onch
 export type LedgerAccountName = (typeof LEDGER_ACCOUNTS)[number];
 /**
  * The holder of the platform's own accounts. Other holders: a project (`project:<id>`, its
- * `treasury`), a reward pool (`pool:<id>`, its `escrow`) or a member (their user id: `available`
- * and `held`). Every holder but the platform is refused a balance below zero.
+ * `treasury`), a reward pool (`pool:<id>`, its `escrow`), an airdrop (`airdrop:<id>`, its
+ * `escrow`) or a member (their user id: `available` and `held`). Every holder but the platform
+ * is refused a balance below zero.
  */
 export const PLATFORM = "platform";
 
@@ -48,7 +49,7 @@ export const ledgerAccount = pgTable(
     uniqueIndex("ledger_account_key").on(t.holder, t.name, t.asset),
     check(
       "ledger_account_member_names",
-      sql`(${t.holder} = 'platform' or ${t.holder} like 'project:%' or ${t.holder} like 'pool:%') = (${t.name} not in ('available', 'held'))`,
+      sql`(${t.holder} = 'platform' or ${t.holder} like 'project:%' or ${t.holder} like 'pool:%' or ${t.holder} like 'airdrop:%') = (${t.name} not in ('available', 'held'))`,
     ),
   ],
 );

@@ -5,7 +5,7 @@ import { project, projectMember } from "#db/schema/projects";
 import type { Database } from "~/lib/db.server";
 import { parseForm } from "~/lib/forms";
 import { questAsset } from "~/modules/ledger/assets";
-import { credit } from "~/modules/ledger/ledger.server";
+import { accountBalance, airdropEscrow, checkLedger, credit, projectTreasury } from "~/modules/ledger/ledger.server";
 import { fundProject } from "~/modules/rewards/treasury.server";
 import { createTestDatabase } from "#tests/setup/test-db";
 import { airdropSchema } from "./airdrop.schema";
@@ -79,6 +79,23 @@ describe("saveAirdrop", () => {
     expect(await db().select().from(airdrop)).toEqual([]);
   });
 
+  it("holds a published airdrop's total in escrow from the treasury: edits move the difference, unpublishing returns it", async () => {
+    const escrow = (id: string) => accountBalance({ db: db(), account: airdropEscrow(id), asset: Q });
+    const treasury = () => accountBalance({ db: db(), account: projectTreasury("p"), asset: Q });
+    const draft = await save({ slug: "escrowed" });
+    if (!draft.ok) throw new Error("not saved");
+    expect([await escrow(draft.airdrop.id), await treasury()]).toEqual([0n, 500n * E]);
+    await save({ slug: "escrowed", published: "on" }, draft.airdrop.id);
+    expect([await escrow(draft.airdrop.id), await treasury()]).toEqual([400n * E, 100n * E]);
+    await save({ slug: "escrowed", published: "on", total: "350" }, draft.airdrop.id);
+    await save({ slug: "escrowed", published: "on", total: "350" }, draft.airdrop.id);
+    expect([await escrow(draft.airdrop.id), await treasury()]).toEqual([350n * E, 150n * E]);
+    await save({ slug: "escrowed" }, draft.airdrop.id);
+    expect([await escrow(draft.airdrop.id), await treasury()]).toEqual([0n, 500n * E]);
+    expect(await checkLedger({ db: db() })).toEqual({ unbalancedEntries: 0, mismatchedAccounts: 0, negativeMembers: 0 });
+    await db().delete(airdrop);
+  });
+
   it("saves a draft, publishes it, keeps a live airdrop's token and rule, and refuses changes once it ended", async () => {
     const draft = await save({});
     if (!draft.ok) throw new Error("not saved");
@@ -92,6 +109,10 @@ describe("saveAirdrop", () => {
       errors: { rule: "This airdrop is live: its token and how it shares cannot change." },
     });
     expect(await save({ published: "on", total: "450" }, draft.airdrop.id, live)).toMatchObject({ ok: true, airdrop: { total: 450n * E } });
+    expect(await save({ published: "on", total: "501" }, draft.airdrop.id, live)).toMatchObject({
+      ok: false,
+      errors: { total: expect.stringContaining("holds 50 QUEST, not the 501 QUEST") },
+    });
     const ended = new Date(T.getTime() + 10 * 86_400_000);
     expect(await save({ published: "on" }, draft.airdrop.id, ended)).toMatchObject({
       ok: false,

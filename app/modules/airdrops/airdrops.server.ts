@@ -6,7 +6,8 @@ import { isUniqueViolation } from "~/lib/db-errors";
 import { invalid, ok, type FieldFailure, type Ok } from "~/lib/result";
 import { assetParts } from "~/modules/ledger/assets";
 import { treasuryShortBy } from "~/modules/rewards/escrow.server";
-import { accountBalance, projectTreasury } from "~/modules/ledger/ledger.server";
+import { InsufficientFunds } from "~/modules/ledger/ledger.server";
+import { setAirdropEscrow } from "./airdrop-escrow.server";
 import type { AirdropInput } from "./airdrop.schema";
 
 export type Airdrop = typeof airdrop.$inferSelect;
@@ -15,9 +16,11 @@ export type Airdrop = typeof airdrop.$inferSelect;
 type Saved = Ok<{ airdrop: Airdrop }> | FieldFailure;
 
 /**
- * Creates or edits a project's airdrop (the caller has checked `quests.manage`). Refused, with
- * nothing saved: a token on a chain without an AirdropDistributor (`distributorChains`), a
- * published airdrop whose total the project's treasury does not hold, an airdrop that has ended,
+ * Creates or edits a project's airdrop (the caller has checked `quests.manage`). A published
+ * airdrop holds its total in escrow from the project's treasury (an edit moves the difference,
+ * unpublishing returns it). Refused, with nothing saved: a token on a chain without an
+ * AirdropDistributor (`distributorChains`), a published airdrop whose total the project's
+ * treasury does not hold, an airdrop that has ended,
  * and an address the project already uses. A live airdrop keeps its token and rule: its members
  * are earning points under them.
  */
@@ -39,39 +42,45 @@ export async function saveAirdrop({
   const { published, rankAmounts, ...fields } = input;
   const { symbol, chainId } = assetParts(input.asset);
   if (!distributorChains.has(chainId)) return invalid("asset", `${symbol} on chain ${chainId} has no airdrop contract here: choose another token.`);
-  if (published && (await accountBalance({ db, account: projectTreasury(projectId), asset: input.asset })) < input.total) {
-    return invalid(input.rule === "pro_rata" ? "total" : "rankAmounts", await treasuryShortBy({ db, projectId, asset: input.asset, needed: input.total }));
-  }
   const values = { ...fields, rankAmounts: rankAmounts?.map(String) ?? null };
   try {
-    if (!airdropId) {
-      const [created] = await db
-        .insert(airdrop)
-        .values({ id: randomUUID(), projectId, ...values, publishedAt: published ? now : null })
-        .returning();
-      return ok({ airdrop: created! });
-    }
     return await db.transaction(async (tx) => {
-      const [current] = await tx
-        .select()
-        .from(airdrop)
-        .where(and(eq(airdrop.id, airdropId), eq(airdrop.projectId, projectId)))
-        .for("update");
-      if (!current) return invalid("form", "This airdrop does not exist.");
-      if (current.status !== "open" || current.endsAt <= now) return invalid("form", "This airdrop has ended: it can no longer change.");
-      const live = current.publishedAt !== null && current.startsAt <= now;
-      if (live && (current.asset !== input.asset || current.rule !== input.rule)) {
-        return invalid(current.asset !== input.asset ? "asset" : "rule", "This airdrop is live: its token and how it shares cannot change.");
+      let saved: Airdrop;
+      if (!airdropId) {
+        const [created] = await tx
+          .insert(airdrop)
+          .values({ id: randomUUID(), projectId, ...values, publishedAt: published ? now : null })
+          .returning();
+        saved = created!;
+      } else {
+        const [current] = await tx
+          .select()
+          .from(airdrop)
+          .where(and(eq(airdrop.id, airdropId), eq(airdrop.projectId, projectId)))
+          .for("update");
+        if (!current) return invalid("form", "This airdrop does not exist.");
+        if (current.status !== "open" || current.endsAt <= now) return invalid("form", "This airdrop has ended: it can no longer change.");
+        const live = current.publishedAt !== null && current.startsAt <= now;
+        if (live && (current.asset !== input.asset || current.rule !== input.rule)) {
+          return invalid(current.asset !== input.asset ? "asset" : "rule", "This airdrop is live: its token and how it shares cannot change.");
+        }
+        if (current.asset !== input.asset) await setAirdropEscrow(tx, { row: current, target: 0n, now });
+        const [updated] = await tx
+          .update(airdrop)
+          .set({ ...values, publishedAt: published ? (current.publishedAt ?? now) : null, updatedAt: now })
+          .where(eq(airdrop.id, airdropId))
+          .returning();
+        saved = updated!;
       }
-      const [updated] = await tx
-        .update(airdrop)
-        .set({ ...values, publishedAt: published ? (current.publishedAt ?? now) : null, updatedAt: now })
-        .where(eq(airdrop.id, airdropId))
-        .returning();
-      return ok({ airdrop: updated! });
+      // A published airdrop holds its whole total from the treasury, so its round can always be funded.
+      await setAirdropEscrow(tx, { row: saved, target: published ? saved.total : 0n, now });
+      return ok({ airdrop: { ...saved, escrowed: published ? saved.total : 0n } });
     });
   } catch (error) {
     if (isUniqueViolation(error)) return invalid("slug", "This project already uses that address");
+    if (error instanceof InsufficientFunds) {
+      return invalid(input.rule === "pro_rata" ? "total" : "rankAmounts", await treasuryShortBy({ db, projectId, asset: input.asset, needed: input.total }));
+    }
     throw error;
   }
 }

@@ -5,7 +5,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { anvil } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { airdropTree } from "#contracts/merkle";
-import { DEV_ADDRESSES, DEV_PRIVATE_KEYS } from "#contracts/dev-accounts";
+import { DEV_ADDRESSES, DEV_OPERATOR_PRIVATE_KEY } from "#contracts/dev-accounts";
 import { airdropDistributorAbi } from "#contracts/generated/airdrop-distributor";
 import { questTokenAbi } from "#contracts/generated/quest-token";
 import { airdrop, airdropAllocation } from "#db/schema/airdrops";
@@ -114,11 +114,11 @@ describe("freezeAirdrop", () => {
       const { addresses } = await ensureLocalContracts({ rpcUrl: chain.url, known: undefined, logger: createLogger("silent") });
       const transport = http(chain.url);
       const client = createPublicClient({ chain: anvil, transport, pollingInterval: 10 });
-      const admin = createWalletClient({ chain: anvil, transport, account: privateKeyToAccount(DEV_PRIVATE_KEYS[0]) });
+      const operator = createWalletClient({ chain: anvil, transport, account: privateKeyToAccount(DEV_OPERATOR_PRIVATE_KEY) });
       const [frozen] = await db().select().from(airdrop).where(eq(airdrop.id, "pr"));
       const mined = async (hash: `0x${string}`) => expect((await client.waitForTransactionReceipt({ hash })).status).toBe("success");
       await mined(
-        await admin.writeContract({
+        await operator.writeContract({
           address: addresses.QuestToken,
           abi: questTokenAbi,
           functionName: "approve",
@@ -127,7 +127,7 @@ describe("freezeAirdrop", () => {
       );
       const deadline = BigInt(Math.floor(Date.now() / 1000) + 86_400);
       await mined(
-        await admin.writeContract({
+        await operator.writeContract({
           address: addresses.AirdropDistributor,
           abi: airdropDistributorAbi,
           functionName: "createRound",
@@ -137,7 +137,7 @@ describe("freezeAirdrop", () => {
       const claim = (await airdropClaimOf({ db: db(), airdropId: "pr", userId: "m4" }))!;
       const args = [0n, BigInt(claim.leaf!), claim.account!, claim.amount, claim.proof!] as const;
       const before = await client.readContract({ address: addresses.QuestToken, abi: questTokenAbi, functionName: "balanceOf", args: [claim.account!] });
-      await mined(await admin.writeContract({ address: addresses.AirdropDistributor, abi: airdropDistributorAbi, functionName: "claim", args }));
+      await mined(await operator.writeContract({ address: addresses.AirdropDistributor, abi: airdropDistributorAbi, functionName: "claim", args }));
       const after = await client.readContract({ address: addresses.QuestToken, abi: questTokenAbi, functionName: "balanceOf", args: [claim.account!] });
       expect(after - before).toBe(claim.amount);
       await expect(client.simulateContract({ address: addresses.AirdropDistributor, abi: airdropDistributorAbi, functionName: "claim", args })).rejects.toThrow(

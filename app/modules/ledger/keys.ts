@@ -22,6 +22,12 @@ export const ledgerKey = {
   poolEscrow: (poolId: string, move: number) => `pool:${poolId}:escrow:${move}`,
   /** One batch of a pool's paid grants (batches are fixed by the grants' positions). */
   poolGrants: (poolId: string, batch: number) => `pool:${poolId}:grants:${batch}`,
+  /** The nth move of an airdrop's escrow (publish, edit, unpublish, the freeze's return): numbered under the airdrop's row lock. */
+  airdropEscrow: (airdropId: string, move: number) => `airdrop:${airdropId}:escrow:${move}`,
+  /** An airdrop's escrow leaving the vault for its round on the distributor, once the vault paid it. */
+  airdropFunded: (airdropId: string) => `airdrop:${airdropId}:funded`,
+  /** What an airdrop's round did not pay, swept back into the vault for the project's treasury. */
+  airdropSwept: (airdropId: string) => `airdrop:${airdropId}:swept`,
   /** What a paid pool did not pay, back to the project's treasury. */
   poolReturn: (poolId: string) => `pool:${poolId}:return`,
 } as const;

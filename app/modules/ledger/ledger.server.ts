@@ -70,6 +70,8 @@ export type AccountRef = { holder: string; name: LedgerAccountName };
 export const memberAvailable = (userId: string): AccountRef => ({ holder: userId, name: "available" });
 export const projectTreasury = (projectId: string): AccountRef => ({ holder: `project:${projectId}`, name: "treasury" });
 export const poolEscrow = (poolId: string): AccountRef => ({ holder: `pool:${poolId}`, name: "escrow" });
+export const airdropEscrow = (airdropId: string): AccountRef => ({ holder: `airdrop:${airdropId}`, name: "escrow" });
+export const platformAccount = (name: PlatformAccount): AccountRef => ({ holder: PLATFORM, name });
 
 /** Moves an amount from one account to another; fails with `InsufficientFunds` if `from` may not go below zero and would. */
 export function move({ from, to, asset, amount, ...p }: Posting & { from: AccountRef; to: AccountRef; asset: Asset; amount: bigint }): Promise<Posted> {
@@ -81,6 +83,39 @@ export function move({ from, to, asset, amount, ...p }: Posting & { from: Accoun
       { ...to, asset, amount: value },
     ],
   });
+}
+
+/**
+ * Brings an escrow from `current` to `target`: the difference moves between a project's treasury
+ * and the escrow in one posting under `key` (the caller numbers its moves under its row's lock,
+ * so the same move is never posted twice). Returns whether anything moved; throws
+ * `InsufficientFunds` when the treasury is short.
+ */
+export async function rebalanceEscrow({
+  current,
+  target,
+  treasury,
+  escrow,
+  kind,
+  ...p
+}: Omit<Posting, "kind"> & {
+  asset: Asset;
+  treasury: AccountRef;
+  escrow: AccountRef;
+  current: bigint;
+  target: bigint;
+  kind: { in: string; out: string };
+}): Promise<boolean> {
+  const delta = target - current;
+  if (delta === 0n) return false;
+  await move({
+    ...p,
+    kind: delta > 0n ? kind.in : kind.out,
+    amount: delta > 0n ? delta : -delta,
+    from: delta > 0n ? treasury : escrow,
+    to: delta > 0n ? escrow : treasury,
+  });
+  return true;
 }
 
 /** One account's balance (0 before its first posting). */

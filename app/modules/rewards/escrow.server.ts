@@ -3,7 +3,7 @@ import { rewardPool } from "#db/schema/rewards";
 import type { Db } from "~/lib/db.server";
 import { assetAmount, assetParts, type Asset } from "~/modules/ledger/assets";
 import { ledgerKey } from "~/modules/ledger/keys";
-import { accountBalance, move, poolEscrow, projectTreasury } from "~/modules/ledger/ledger.server";
+import { accountBalance, poolEscrow, projectTreasury, rebalanceEscrow } from "~/modules/ledger/ledger.server";
 import type { RewardPool } from "./reward-pools.server";
 
 /** Why a token pool cannot take more from the treasury, with what the treasury holds. */
@@ -22,20 +22,17 @@ export async function treasuryShortBy({ db, projectId, asset, needed }: { db: Db
  */
 export async function setEscrow(tx: Db, { pool, projectId, target, now }: { pool: RewardPool; projectId: string; target: bigint; now: Date }) {
   if (pool.kind !== "token" || !pool.asset) return;
-  const delta = target - pool.escrowed;
-  if (delta === 0n) return;
   const moveNumber = pool.escrowMoves + 1;
-  const treasury = projectTreasury(projectId);
-  const escrow = poolEscrow(pool.id);
-  await move({
+  const moved = await rebalanceEscrow({
     db: tx,
     key: ledgerKey.poolEscrow(pool.id, moveNumber),
-    kind: delta > 0n ? "reward_escrow" : "reward_escrow_return",
+    kind: { in: "reward_escrow", out: "reward_escrow_return" },
     reference: pool.id,
     asset: pool.asset as Asset,
-    amount: delta > 0n ? delta : -delta,
-    from: delta > 0n ? treasury : escrow,
-    to: delta > 0n ? escrow : treasury,
+    treasury: projectTreasury(projectId),
+    escrow: poolEscrow(pool.id),
+    current: pool.escrowed,
+    target,
   });
-  await tx.update(rewardPool).set({ escrowed: target, escrowMoves: moveNumber, updatedAt: now }).where(eq(rewardPool.id, pool.id));
+  if (moved) await tx.update(rewardPool).set({ escrowed: target, escrowMoves: moveNumber, updatedAt: now }).where(eq(rewardPool.id, pool.id));
 }
