@@ -1,4 +1,6 @@
+import { scanClaims } from "~/modules/airdrops/claims.server";
 import { freezeEndedAirdrops } from "~/modules/airdrops/freeze.server";
+import { processAirdropRounds, roundChainsOf } from "~/modules/airdrops/round.server";
 import { expireWindows } from "~/modules/leaderboards/leaderboards.server";
 import { purgeExpired } from "~/modules/maintenance/purge-expired.server";
 import { distributeEndedCampaigns } from "~/modules/rewards/distribute.server";
@@ -20,6 +22,7 @@ export function startWorkers(services: DepositScannerServices) {
   const { database, logger, env } = services;
   const withdrawalsOn = withdrawalChainsOf(services.chains);
   const drawChains = drawChainsFrom(services.chains);
+  const roundChains = roundChainsOf(services.chains);
   const withdrawalFailures = failureReporter({
     report: (err, times) => logger.error({ err, times }, "the withdrawal job failed; it runs again soon"),
     recovered: (times) => logger.info({ times }, "the withdrawal job works again"),
@@ -67,6 +70,24 @@ export function startWorkers(services: DepositScannerServices) {
         for (const { airdropId, allocations, leaves } of frozen) logger.info({ airdropId, allocations, leaves }, "airdrop frozen");
       },
       (err) => logger.error({ err }, "freezing ended airdrops failed; it runs again soon"),
+    ),
+    // Frozen airdrops' rounds are funded, opened and swept step by step, and their claims read,
+    // every WITHDRAW_EVERY_MS (the operator's pace).
+    every(
+      env.WITHDRAW_EVERY_MS,
+      async () => {
+        const moved = await processAirdropRounds({
+          db: database.db,
+          chains: roundChains,
+          onError: (airdropId, err) => logger.error({ err, airdropId }, "an airdrop round step failed; it is tried again next run"),
+        });
+        if (moved.started + moved.advanced + moved.sent > 0) logger.info(moved, "airdrop rounds moved on");
+        for (const chain of roundChains.values()) {
+          const claims = await scanClaims({ db: database.db, chainId: chain.id, ...chain, startBlock: chain.startBlock });
+          if (claims > 0) logger.info({ chainId: chain.id, claims }, "airdrop claims recorded");
+        }
+      },
+      (err) => logger.error({ err }, "the airdrop round job failed; it runs again soon"),
     ),
     // Deposits are credited within DEPOSIT_SCAN_EVERY_MS of their last required confirmation.
     startDepositScanners(services),

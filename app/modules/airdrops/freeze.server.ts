@@ -5,6 +5,7 @@ import { airdropTreeLevels, proofPositions, type AirdropEntry } from "#contracts
 import { rowsOf, type Db } from "~/lib/db.server";
 import { boardKey } from "~/modules/leaderboards/leaderboards.server";
 import { AIRDROP_TREE_CHUNK } from "./airdrop-types";
+import { setAirdropEscrow } from "./airdrop-escrow.server";
 import { allocate, type AllocationRule, type Standing } from "./allocation";
 
 /** The board an airdrop's points are kept on (all time). */
@@ -57,6 +58,8 @@ export async function freezeAirdrop({ db, airdropId, now = new Date() }: { db: D
         from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(user_id text, rank integer, points integer, amount numeric, account text, leaf integer)`);
     }
     await writeTree(tx, due.id, levels);
+    // The escrow keeps what the tree pays; the shares of members without a wallet, and what no rank took, go back to the treasury.
+    await setAirdropEscrow(tx, { row: due, target: due.escrowed > 0n ? claimable : 0n, now });
     await tx
       .update(airdrop)
       .set({ status: "frozen", frozenAt: now, root, leaves: entries.length, claimable, unclaimable, updatedAt: now })

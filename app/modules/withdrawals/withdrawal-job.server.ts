@@ -1,8 +1,9 @@
-import { and, asc, eq, inArray, max, notInArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, notInArray, sql } from "drizzle-orm";
 import { encodeFunctionData, keccak256, TransactionReceiptNotFoundError, type Hex, type TransactionReceipt } from "viem";
 import { withdrawal } from "#db/schema/ledger";
 import type { Db } from "~/lib/db.server";
 import { depositVaultAbi } from "#contracts/generated/deposit-vault";
+import { lockOperatorSigner, nextOperatorNonce } from "~/modules/chain/operator-nonce.server";
 import {
   describeWithdrawalRevert,
   isNodeUnreachable,
@@ -35,10 +36,8 @@ type Run = {
 };
 
 const DEFAULT_TIMEOUT_MS = 10 * 60 * 1000;
-/** The advisory lock class ("WD") under which a chain's withdrawal signer runs. */
-const SENDER_LOCK = 0x5744;
 
-/** One run of the job over every chain (signing is serialized per chain, across processes, so nonces never collide). */
+/** One run of the job over every chain (signing is serialized per chain, across processes and with airdrop rounds, so nonces never collide). */
 export async function processWithdrawals({
   db,
   chains,
@@ -95,7 +94,7 @@ async function sendRequested(run: Run) {
     try {
       const outcome = await run.db.transaction(async (tx) => {
         // One signer per chain at a time, across processes: the next one sees this one's stored nonce.
-        await tx.execute(sql`select pg_advisory_xact_lock(${SENDER_LOCK}, ${run.chainId})`);
+        await lockOperatorSigner(tx, run.chainId);
         const [row] = await tx
           .select()
           .from(withdrawal)
@@ -158,12 +157,7 @@ async function signOrReuse(run: Run, wallet: OperatorWallet, row: WithdrawalRow)
   if (row.rawTx && row.txHash && row.nonce !== null && !(await nonceUsed(run.chain, row.nonce))) {
     return { txHash: row.txHash, nonce: row.nonce, rawTx: row.rawTx };
   }
-  const pending = await run.chain.publicClient.getTransactionCount({ address: wallet.account.address, blockTag: "pending" });
-  const [stored] = await run.db
-    .select({ nonce: max(withdrawal.nonce) })
-    .from(withdrawal)
-    .where(and(eq(withdrawal.chainId, run.chainId), inArray(withdrawal.status, ["sending", "sent"])));
-  const nonce = Math.max(pending, stored?.nonce === null || stored?.nonce === undefined ? 0 : stored.nonce + 1);
+  const nonce = await nextOperatorNonce(run.db, { chainId: run.chainId, client: run.chain.publicClient, address: wallet.account.address });
   const request = await wallet.prepareTransactionRequest({
     account: wallet.account,
     chain: wallet.chain,

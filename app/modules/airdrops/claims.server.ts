@@ -1,0 +1,128 @@
+import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { getAddress, isAddressEqual, type Address, type PublicClient } from "viem";
+import { z } from "zod";
+import { airdropDistributorAbi } from "#contracts/generated/airdrop-distributor";
+import { airdropClaim, airdropClaimCursor, airdropRound } from "#db/schema/airdrops";
+import type { Db } from "~/lib/db.server";
+
+/**
+ * The claim scanner: reads a chain's AirdropDistributor `Claimed` events from a stored cursor, up
+ * to the last block with the chain's confirmations (so a reorg never takes back a recorded claim),
+ * and records each once per (chain, transaction, log index) against the airdrop whose round it
+ * is. Each chunk is recorded with the cursor's advance in one transaction: a run cut short is
+ * finished by the next.
+ */
+
+const claimedLog = z.object({
+  transactionHash: z.string().regex(/^0x[0-9a-fA-F]{64}$/),
+  logIndex: z.number().int().nonnegative(),
+  blockNumber: z.bigint().nonnegative(),
+  args: z.object({
+    roundId: z.bigint().nonnegative(),
+    index: z
+      .bigint()
+      .nonnegative()
+      .max(BigInt(2 ** 31 - 1)),
+    account: z.string().regex(/^0x[0-9a-fA-F]{40}$/),
+    amount: z.bigint().positive(),
+  }),
+});
+
+export type ClaimScan = { chainId: number; client: PublicClient; distributor: Address; confirmations: number; batchSize?: number; startBlock?: bigint };
+
+/** One run over one chain's distributor; returns how many claims it recorded. */
+export async function scanClaims({
+  db,
+  chainId,
+  client,
+  distributor,
+  confirmations,
+  batchSize = 1000,
+  startBlock = 0n,
+}: ClaimScan & { db: Db }): Promise<number> {
+  const head = await client.getBlockNumber({ cacheTime: 0 });
+  const last = head - BigInt(Math.max(confirmations - 1, 0));
+  const [cursor] = await db.select().from(airdropClaimCursor).where(eq(airdropClaimCursor.chainId, chainId));
+  const from = cursor && isAddressEqual(cursor.distributor as Address, distributor) ? BigInt(cursor.nextBlock) : startBlock;
+  let recorded = 0;
+  for (let chunk = from; chunk <= last; chunk += BigInt(batchSize)) {
+    const to = chunk + BigInt(batchSize) - 1n < last ? chunk + BigInt(batchSize) - 1n : last;
+    const raw = await client.getContractEvents({
+      address: distributor,
+      abi: airdropDistributorAbi,
+      eventName: "Claimed",
+      fromBlock: chunk,
+      toBlock: to,
+      strict: true,
+    });
+    const logs = raw.map((log) => claimedLog.parse(log));
+    const { inserted, next } = await db.transaction(async (tx) => {
+      const rounds = await roundsOf(tx, chainId, distributor, [...new Set(logs.map((log) => Number(log.args.roundId)))]);
+      // A claim on a round not recorded yet, while one of ours is opening: that round may be it
+      // (its opening is recorded once deep enough). Stop before it; the next run reads it again.
+      const unknown = logs.find((log) => !rounds.has(Number(log.args.roundId)));
+      const stop = unknown && (await openingOn(tx, chainId)) ? unknown.blockNumber : null;
+      const rows = logs.flatMap((log) => {
+        const airdropId = rounds.get(Number(log.args.roundId));
+        if (!airdropId || (stop !== null && log.blockNumber >= stop)) return [];
+        return [
+          {
+            chainId,
+            txHash: log.transactionHash.toLowerCase(),
+            logIndex: log.logIndex,
+            airdropId,
+            leaf: Number(log.args.index),
+            account: getAddress(log.args.account),
+            amount: log.args.amount,
+            blockNumber: Number(log.blockNumber),
+          },
+        ];
+      });
+      const added = rows.length ? await tx.insert(airdropClaim).values(rows).onConflictDoNothing().returning({ leaf: airdropClaim.leaf }) : [];
+      const nextBlock = stop ?? to + 1n;
+      await tx
+        .insert(airdropClaimCursor)
+        .values({ chainId, distributor, nextBlock: Number(nextBlock) })
+        .onConflictDoUpdate({
+          target: airdropClaimCursor.chainId,
+          // Another scanner may be further already: the cursor only moves forward (for the same distributor).
+          set: {
+            nextBlock: sql`case when ${airdropClaimCursor.distributor} = excluded.distributor then greatest(${airdropClaimCursor.nextBlock}, excluded.next_block) else excluded.next_block end`,
+            distributor,
+            updatedAt: sql`now()`,
+          },
+        });
+      return { inserted: added.length, next: stop };
+    });
+    recorded += inserted;
+    if (next !== null) break;
+  }
+  return recorded;
+}
+
+/** Whether one of our rounds on the chain is opening (its round id not known yet). */
+async function openingOn(tx: Db, chainId: number): Promise<boolean> {
+  const [row] = await tx
+    .select({ id: airdropRound.airdropId })
+    .from(airdropRound)
+    .where(and(eq(airdropRound.chainId, chainId), eq(airdropRound.step, "opening")))
+    .limit(1);
+  return Boolean(row);
+}
+
+/** The airdrops whose rounds these are, by round id. */
+async function roundsOf(tx: Db, chainId: number, distributor: Address, roundIds: number[]): Promise<Map<number, string>> {
+  if (roundIds.length === 0) return new Map();
+  const rows = await tx
+    .select({ roundId: airdropRound.roundId, airdropId: airdropRound.airdropId })
+    .from(airdropRound)
+    .where(
+      and(
+        eq(airdropRound.chainId, chainId),
+        eq(sql`lower(${airdropRound.distributor})`, distributor.toLowerCase()),
+        isNotNull(airdropRound.roundId),
+        inArray(airdropRound.roundId, roundIds),
+      ),
+    );
+  return new Map(rows.map((row) => [row.roundId!, row.airdropId]));
+}

@@ -1,0 +1,474 @@
+import { and, asc, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
+import {
+  encodeFunctionData,
+  keccak256,
+  maxUint256,
+  stringToHex,
+  TransactionReceiptNotFoundError,
+  type Abi,
+  type Address,
+  type Hex,
+  type PublicClient,
+} from "viem";
+import { airdropDistributorAbi } from "#contracts/generated/airdrop-distributor";
+import { depositVaultAbi } from "#contracts/generated/deposit-vault";
+import { questTokenAbi } from "#contracts/generated/quest-token";
+import { airdrop, airdropRound, type AirdropRoundStep } from "#db/schema/airdrops";
+import type { Db } from "~/lib/db.server";
+import type { ChainRegistry } from "~/modules/chain/chain-registry.server";
+import { lockOperatorSigner, nextOperatorNonce } from "~/modules/chain/operator-nonce.server";
+import type { Asset } from "~/modules/ledger/assets";
+import { ledgerKey } from "~/modules/ledger/keys";
+import { airdropEscrow, move, platformAccount, projectTreasury } from "~/modules/ledger/ledger.server";
+import { isNodeUnreachable, nonceUsed, paidState, type OperatorWallet } from "~/modules/withdrawals/withdrawal-chain.server";
+import { setAirdropEscrow } from "./airdrop-escrow.server";
+import { describeRoundRevert } from "./round-errors";
+
+/**
+ * The round job: opens each frozen airdrop's one round on its chain's AirdropDistributor and,
+ * when its project asks after the deadline, sweeps what was not claimed back into the vault.
+ *
+ * A round goes `funding` (the vault pays the total to the operator under the round's own
+ * withdrawal id, which it pays at most once) → `approving` (the operator lets the distributor
+ * pull its tokens; once per chain) → `opening` (`createRound` with the root, total and deadline)
+ * → `open` → `sweeping` → `swept`. Each step is decided by what the chain shows, so a run cut
+ * short anywhere is finished by the next: a step's transaction is stored signed before it is
+ * broadcast and broadcast again until it lands; a new one is signed only when the stored one can
+ * never land (its nonce went to another transaction) and the chain shows the step not done, so a
+ * round is never opened twice. The ledger moves with the chain: the escrow leaves for `onchain`
+ * when the vault's payment is confirmed, and the swept rest comes back to the project's treasury.
+ */
+
+export type RoundSummary = { started: number; advanced: number; sent: number };
+
+/** A chain where rounds can open: a vault, a distributor and an operator key. */
+type RoundChain = {
+  id: number;
+  client: PublicClient;
+  operator: OperatorWallet;
+  vault: Address;
+  distributor: Address;
+  token: Address;
+  confirmations: number;
+  /** Where the claim scanner starts on a fresh database (the chain's deposit start block). */
+  startBlock: bigint;
+};
+
+type Round = typeof airdropRound.$inferSelect;
+/** A round with its airdrop's root (the opening's argument). */
+type RoundAt = Round & { root: Hex };
+type Run = { db: Db; chain: RoundChain; now: Date; summary: RoundSummary };
+
+/** A round is not opened when its claims would close within this long: members could not claim in time. */
+export const MIN_OPEN_WINDOW_MS = 60 * 60 * 1000;
+
+export const TOO_LATE = "Claims would have closed before the round could open on chain, so it was not opened: the tokens went back to the project's treasury.";
+
+/** The bytes32 the vault pays an airdrop's round under: the same airdrop always gets the same id. */
+export const roundFundingId = (airdropId: string): Hex => keccak256(stringToHex(`questline:airdrop-round:${airdropId}`));
+
+/** The registry's chains where rounds can open. */
+export function roundChainsOf(chains: Pick<ChainRegistry, "vaultChains">): Map<number, RoundChain> {
+  const ready = chains.vaultChains().flatMap((chain) =>
+    chain.operator
+      ? [
+          {
+            id: chain.id,
+            client: chain.client,
+            operator: chain.operator,
+            vault: chain.vault,
+            distributor: chain.contracts.AirdropDistributor,
+            token: chain.contracts.QuestToken,
+            confirmations: chain.confirmations,
+            startBlock: chain.startBlock ?? 0n,
+          },
+        ]
+      : [],
+  );
+  return new Map(ready.map((chain) => [chain.id, chain]));
+}
+
+/** One run over every round that has work: new rounds for frozen airdrops, then each step. */
+export async function processAirdropRounds({
+  db,
+  chains,
+  now = new Date(),
+  onError = () => {},
+}: {
+  db: Db;
+  chains: Map<number, RoundChain>;
+  now?: Date;
+  /** A round whose step threw (it is left as it was, for the next run). */
+  onError?: (airdropId: string, error: unknown) => void;
+}): Promise<RoundSummary> {
+  const summary: RoundSummary = { started: 0, advanced: 0, sent: 0 };
+  summary.started = await startRounds(db, chains, now);
+  const rounds = await db
+    .select()
+    .from(airdropRound)
+    .where(inArray(airdropRound.step, ["funding", "approving", "opening", "sweeping"]))
+    .orderBy(asc(airdropRound.createdAt));
+  for (const round of rounds) {
+    const chain = chains.get(round.chainId);
+    if (!chain) continue;
+    try {
+      await advance({ db, chain, now, summary }, round);
+    } catch (error) {
+      onError(round.airdropId, error);
+    }
+  }
+  return summary;
+}
+
+/**
+ * A round for every frozen airdrop with a root and no round yet, on a chain where rounds can
+ * open. An airdrop whose claims would close too soon gets a `failed` round instead, and its
+ * escrow goes back to the treasury.
+ */
+async function startRounds(db: Db, chains: Map<number, RoundChain>, now: Date): Promise<number> {
+  const due = await db
+    .select({ id: airdrop.id, asset: airdrop.asset })
+    .from(airdrop)
+    .leftJoin(airdropRound, eq(airdropRound.airdropId, airdrop.id))
+    .where(and(eq(airdrop.status, "frozen"), isNotNull(airdrop.root), sql`${airdrop.escrowed} > 0`, isNull(airdropRound.airdropId)));
+  let started = 0;
+  for (const { id, asset } of due) {
+    const chain = chains.get(Number(asset.split(":")[1]));
+    if (!chain) continue;
+    const opened = await db.transaction(async (tx) => {
+      const [row] = await tx
+        .select()
+        .from(airdrop)
+        .where(and(eq(airdrop.id, id), eq(airdrop.status, "frozen")))
+        .for("update");
+      if (!row?.root || row.escrowed <= 0n) return false;
+      const tooLate = row.claimDeadline.getTime() - now.getTime() < MIN_OPEN_WINDOW_MS;
+      const inserted = await tx
+        .insert(airdropRound)
+        .values({
+          airdropId: id,
+          chainId: chain.id,
+          distributor: chain.distributor,
+          fundingId: roundFundingId(id),
+          total: row.escrowed,
+          deadline: Math.floor(row.claimDeadline.getTime() / 1000),
+          step: tooLate ? "failed" : "funding",
+          failure: tooLate ? TOO_LATE : null,
+        })
+        .onConflictDoNothing()
+        .returning({ id: airdropRound.airdropId });
+      if (inserted.length === 0) return false;
+      if (tooLate) await setAirdropEscrow(tx, { row, target: 0n, now });
+      return !tooLate;
+    });
+    if (opened) started += 1;
+  }
+  return started;
+}
+
+type Decided = { state: "done"; facts?: { roundId: bigint; txHash: Hex } | { swept: bigint } } | { state: "pending" | "no" };
+
+/** What one step does on chain, how the chain shows it done, and what is recorded when it is. */
+type Step = {
+  call: (chain: RoundChain, round: RoundAt) => { address: Address; abi: Abi; functionName: string; args: readonly unknown[] };
+  decide: (chain: RoundChain, round: RoundAt) => Promise<Decided>;
+  finish: (tx: Db, round: Round, decided: Decided, now: Date) => Promise<AirdropRoundStep>;
+};
+
+const STEPS: Partial<Record<AirdropRoundStep, Step>> = {
+  funding: {
+    call: (chain, round) => ({
+      address: chain.vault,
+      abi: depositVaultAbi,
+      functionName: "withdraw",
+      args: [round.fundingId as Hex, chain.operator.account.address, round.total],
+    }),
+    decide: async (chain, round) => {
+      const paid = await paidState(
+        { publicClient: chain.client, walletClient: chain.operator, vault: chain.vault, confirmations: chain.confirmations },
+        round.fundingId as Hex,
+      );
+      return { state: paid === "confirmed" ? "done" : paid };
+    },
+    finish: async (tx, round, _decided, now) => {
+      const [row] = await tx.select().from(airdrop).where(eq(airdrop.id, round.airdropId)).for("update");
+      await move({
+        db: tx,
+        key: ledgerKey.airdropFunded(round.airdropId),
+        kind: "airdrop_round_funded",
+        reference: round.airdropId,
+        asset: row!.asset as Asset,
+        amount: round.total,
+        from: airdropEscrow(round.airdropId),
+        to: platformAccount("onchain"),
+      });
+      await tx.update(airdrop).set({ escrowed: 0n, updatedAt: now }).where(eq(airdrop.id, round.airdropId));
+      return "approving";
+    },
+  },
+  approving: {
+    // Once per chain: the operator lets its own distributor pull what each opening needs.
+    call: (chain) => ({ address: chain.token, abi: questTokenAbi, functionName: "approve", args: [chain.distributor, maxUint256] }),
+    decide: (chain, round) =>
+      atDepth(chain, (blockNumber) =>
+        chain.client
+          .readContract({
+            address: chain.token,
+            abi: questTokenAbi,
+            functionName: "allowance",
+            args: [chain.operator.account.address, chain.distributor],
+            blockNumber,
+          })
+          .then((allowance) => allowance >= round.total),
+      ),
+    finish: async () => "opening",
+  },
+  opening: {
+    call: (chain, round) => ({
+      address: chain.distributor,
+      abi: airdropDistributorAbi,
+      functionName: "createRound",
+      args: [round.root, round.total, BigInt(round.deadline)],
+    }),
+    decide: async (chain, round) => {
+      if (round.fromBlock === null) return { state: "no" };
+      const logs = await chain.client.getContractEvents({
+        address: chain.distributor,
+        abi: airdropDistributorAbi,
+        eventName: "RoundCreated",
+        fromBlock: BigInt(round.fromBlock),
+        strict: true,
+      });
+      const root = round.root.toLowerCase();
+      const ours = logs.find(
+        (log) => log.args.merkleRoot.toLowerCase() === root && log.args.total === round.total && log.args.deadline === BigInt(round.deadline),
+      );
+      if (!ours) return { state: "no" };
+      const tip = await chain.client.getBlockNumber();
+      if (tip - ours.blockNumber + 1n < BigInt(chain.confirmations)) return { state: "pending" };
+      return { state: "done", facts: { roundId: ours.args.roundId, txHash: ours.transactionHash } };
+    },
+    finish: async (tx, round, decided, now) => {
+      const facts = decided.state === "done" && decided.facts && "roundId" in decided.facts ? decided.facts : null;
+      if (!facts) throw new Error(`The opening of airdrop ${round.airdropId}'s round was decided without its event`);
+      await tx
+        .update(airdropRound)
+        .set({ roundId: Number(facts.roundId), openTxHash: facts.txHash, openedAt: now })
+        .where(eq(airdropRound.airdropId, round.airdropId));
+      return "open";
+    },
+  },
+  sweeping: {
+    call: (chain, round) => ({ address: chain.distributor, abi: airdropDistributorAbi, functionName: "sweep", args: [BigInt(round.roundId!), chain.vault] }),
+    decide: async (chain, round) => {
+      const read = (blockNumber: bigint) =>
+        chain.client.readContract({
+          address: chain.distributor,
+          abi: airdropDistributorAbi,
+          functionName: "round",
+          args: [BigInt(round.roundId!)],
+          blockNumber,
+        });
+      const tip = await chain.client.getBlockNumber();
+      if (!(await read(tip)).swept) return { state: "no" };
+      const deep = await read(tip - BigInt(Math.max(chain.confirmations - 1, 0)));
+      return deep.swept ? { state: "done", facts: { swept: deep.total - deep.claimed } } : { state: "pending" };
+    },
+    finish: async (tx, round, decided, now) => {
+      const swept = decided.state === "done" && decided.facts && "swept" in decided.facts ? decided.facts.swept : 0n;
+      const [row] = await tx.select().from(airdrop).where(eq(airdrop.id, round.airdropId));
+      // The rest went back into the vault: the project's treasury holds it again.
+      if (swept > 0n) {
+        await move({
+          db: tx,
+          key: ledgerKey.airdropSwept(round.airdropId),
+          kind: "airdrop_round_swept",
+          reference: round.airdropId,
+          asset: row!.asset as Asset,
+          amount: swept,
+          from: platformAccount("onchain"),
+          to: projectTreasury(row!.projectId),
+        });
+      }
+      await tx.update(airdropRound).set({ swept, sweptAt: now, sweepTxHash: round.txHash }).where(eq(airdropRound.airdropId, round.airdropId));
+      return "swept";
+    },
+  },
+};
+
+/** "done" when `check` holds at the chain's confirmation depth, "pending" when only at the tip. */
+async function atDepth(chain: RoundChain, check: (blockNumber: bigint) => Promise<boolean>): Promise<Decided> {
+  const tip = await chain.client.getBlockNumber();
+  if (!(await check(tip))) return { state: "no" };
+  const deep = tip - BigInt(Math.max(chain.confirmations - 1, 0));
+  return { state: (await check(deep)) ? "done" : "pending" };
+}
+
+/**
+ * One step of one round: done on chain → recorded and on to the next; in flight → broadcast
+ * again; a stored transaction that can never land → dropped; nothing in flight → simulated,
+ * signed, stored and broadcast.
+ */
+async function advance(run: Run, stored: Round) {
+  let round = await withRoot(run.db, stored);
+  for (;;) {
+    const step = STEPS[round.step];
+    if (!step) return;
+    const decided = await step.decide(run.chain, round);
+    if (decided.state === "pending") return;
+    if (decided.state === "done") {
+      const next = await recordDone(run, round, step, decided);
+      if (!next) return;
+      run.summary.advanced += 1;
+      round = next;
+      continue;
+    }
+    if (round.txHash && (await stillInFlight(run, round))) return;
+    await signAndSend(run, round, step);
+    return;
+  }
+}
+
+async function withRoot(db: Db, round: Round): Promise<RoundAt> {
+  const [row] = await db.select({ root: airdrop.root }).from(airdrop).where(eq(airdrop.id, round.airdropId));
+  return { ...round, root: row!.root! as Hex };
+}
+
+/** Records a step done (under the round's lock, once) and returns the round at its next step. */
+async function recordDone(run: Run, round: RoundAt, step: Step, decided: Decided): Promise<RoundAt | null> {
+  return run.db.transaction(async (tx) => {
+    const [locked] = await tx.select().from(airdropRound).where(eq(airdropRound.airdropId, round.airdropId)).for("update");
+    if (!locked || locked.step !== round.step) return null;
+    const next = await step.finish(tx, locked, decided, run.now);
+    const [updated] = await tx
+      .update(airdropRound)
+      .set({ step: next, txHash: null, rawTx: null, nonce: null, fromBlock: null, sentAt: null, failure: null, updatedAt: run.now })
+      .where(eq(airdropRound.airdropId, round.airdropId))
+      .returning();
+    return { ...updated!, root: round.root };
+  });
+}
+
+/**
+ * Whether the stored transaction may still land: its nonce unused (broadcast again, in case the
+ * node lost it) or used by itself and mined (decided by the next run). Otherwise it is dropped,
+ * with the reason, so a new one is signed.
+ */
+async function stillInFlight(run: Run, round: Round): Promise<boolean> {
+  if (
+    !(await nonceUsed(
+      { publicClient: run.chain.client, walletClient: run.chain.operator, vault: run.chain.vault, confirmations: run.chain.confirmations },
+      round.nonce!,
+    ))
+  ) {
+    await broadcast(run, round.rawTx as Hex);
+    return true;
+  }
+  const receipt = await receiptOf(run.chain.client, round.txHash as Hex);
+  if (receipt?.status === "success") return true;
+  const failure = receipt ? "The round's last transaction was refused on chain; it is being sent again." : null;
+  await run.db
+    .update(airdropRound)
+    .set({ txHash: null, rawTx: null, nonce: null, sentAt: null, failure, updatedAt: run.now })
+    .where(and(eq(airdropRound.airdropId, round.airdropId), eq(airdropRound.txHash, round.txHash!)));
+  return false;
+}
+
+/** Simulates the step's call (a refusal is recorded in words, nothing signed), signs it, stores it, then broadcasts it. */
+async function signAndSend(run: Run, round: RoundAt, step: Step) {
+  const { chain } = run;
+  const signed = await run.db.transaction(async (tx) => {
+    await lockOperatorSigner(tx, chain.id);
+    const [locked] = await tx
+      .select()
+      .from(airdropRound)
+      .where(and(eq(airdropRound.airdropId, round.airdropId), eq(airdropRound.step, round.step), isNull(airdropRound.txHash)))
+      .for("update");
+    if (!locked) return null;
+    const call = step.call(chain, { ...locked, root: round.root });
+    try {
+      await chain.client.simulateContract({ account: chain.operator.account, ...call } as Parameters<PublicClient["simulateContract"]>[0]);
+    } catch (error) {
+      if (isNodeUnreachable(error)) throw error;
+      await tx
+        .update(airdropRound)
+        .set({ failure: describeRoundRevert(error), updatedAt: run.now })
+        .where(eq(airdropRound.airdropId, round.airdropId));
+      return null;
+    }
+    const nonce = await nextOperatorNonce(tx, { chainId: chain.id, client: chain.client, address: chain.operator.account.address });
+    const fromBlock = Number(await chain.client.getBlockNumber());
+    const request = await chain.operator.prepareTransactionRequest({
+      account: chain.operator.account,
+      chain: chain.operator.chain,
+      to: call.address,
+      data: encodeFunctionData({ abi: call.abi, functionName: call.functionName, args: call.args } as Parameters<typeof encodeFunctionData>[0]),
+      nonce,
+    });
+    const rawTx = await chain.operator.signTransaction(request as Parameters<OperatorWallet["signTransaction"]>[0]);
+    await tx
+      .update(airdropRound)
+      .set({ txHash: keccak256(rawTx), rawTx, nonce, fromBlock, sentAt: null, failure: null, updatedAt: run.now })
+      .where(eq(airdropRound.airdropId, round.airdropId));
+    return rawTx;
+  });
+  if (!signed) return;
+  await broadcast(run, signed);
+  await run.db
+    .update(airdropRound)
+    .set({ sentAt: run.now })
+    .where(eq(airdropRound.txHash, keccak256(signed)));
+  run.summary.sent += 1;
+}
+
+/** Hands a signed transaction to the node; one it already knows, or a node that does not answer, is left to the next run. */
+async function broadcast(run: Run, rawTx: Hex) {
+  try {
+    await run.chain.client.sendRawTransaction({ serializedTransaction: rawTx });
+  } catch (error) {
+    if (isNodeUnreachable(error)) return;
+    if (/already known|known transaction|already imported|already exists|nonce too low/i.test(error instanceof Error ? error.message : String(error))) return;
+    throw error;
+  }
+}
+
+async function receiptOf(client: PublicClient, hash: Hex) {
+  try {
+    return await client.getTransactionReceipt({ hash });
+  } catch (error) {
+    if (error instanceof TransactionReceiptNotFoundError) return null;
+    throw error;
+  }
+}
+
+export type SweepRefusal = "not_open" | "still_open";
+
+/**
+ * A project's owner or admin asks for the round's rest back (the caller has checked
+ * `rewards.manage`): only an open round, and only once the chain's clock has passed its deadline
+ * (`chainTime`, the latest block's timestamp: the contract decides by it). The job sends the sweep.
+ */
+export async function requestSweep({
+  db,
+  airdropId,
+  actorId,
+  chainTime,
+  now = new Date(),
+}: {
+  db: Db;
+  airdropId: string;
+  actorId: string;
+  chainTime: bigint;
+  now?: Date;
+}): Promise<{ ok: true } | { ok: false; reason: SweepRefusal }> {
+  return db.transaction(async (tx) => {
+    const [round] = await tx.select().from(airdropRound).where(eq(airdropRound.airdropId, airdropId)).for("update");
+    if (!round || round.step !== "open") return { ok: false, reason: "not_open" };
+    if (chainTime < BigInt(round.deadline)) return { ok: false, reason: "still_open" };
+    await tx
+      .update(airdropRound)
+      .set({ step: "sweeping", sweepRequestedAt: now, sweepRequestedBy: actorId, failure: null, updatedAt: now })
+      .where(eq(airdropRound.airdropId, airdropId));
+    return { ok: true };
+  });
+}
