@@ -26,6 +26,7 @@ import { airdropBoard, airdropClaimOf, freezeAirdrop } from "./freeze.server";
 import { saveAirdrop } from "./airdrops.server";
 import { scanClaims } from "./claims.server";
 import { processAirdropRounds, requestSweep, roundChainsOf, TOO_LATE } from "./round.server";
+import { claimableShareOf, roundView } from "./round-view.server";
 
 const DAY = 86_400_000;
 const CLEAN = { unbalancedEntries: 0, mismatchedAccounts: 0, negativeMembers: 0 };
@@ -161,8 +162,17 @@ describe("an airdrop's round on the local chain", () => {
       hash: await claimer(1).writeContract({ address: distributor(), abi: airdropDistributorAbi, functionName: "claim", args: m1 }),
     });
     expect(await tokenBalance(DEV_ADDRESSES[1])).toBe(before + parseEther("60"));
+    expect(await claimableShareOf({ db: db(), airdropId: id, userId: "m1", round: await roundView({ db: db(), airdropId: id }) })).toMatchObject({
+      leaf: Number(m1[1]),
+      amount: parseEther("60").toString(),
+    });
     expect(await scan()).toBe(1);
     expect(await scan()).toBe(0);
+    // Claimed: m1 has no Claim button any more; m2 still has.
+    const view = await roundView({ db: db(), airdropId: id });
+    expect(await claimableShareOf({ db: db(), airdropId: id, userId: "m1", round: view })).toBeNull();
+    expect(await claimableShareOf({ db: db(), airdropId: id, userId: "m2", round: view })).toMatchObject({ account: DEV_ADDRESSES[2], roundId: round.roundId });
+    expect(await claimableShareOf({ db: db(), airdropId: id, userId: "m3", round: view })).toBeNull();
     expect(await db().select().from(airdropClaim).where(eq(airdropClaim.airdropId, id))).toMatchObject([
       { leaf: m1[1] === 0n ? 0 : 1, account: DEV_ADDRESSES[1], amount: parseEther("60") },
     ]);
@@ -230,9 +240,20 @@ describe("an airdrop's round on the local chain", () => {
     expect(stored).toMatchObject({ step: "opening", txHash: expect.any(String), roundId: null });
     expect(await readDistributor("roundCount")).toBe(roundsBefore);
     await job(at);
+    expect(await readDistributor("roundCount")).toBe(roundsBefore + 1n);
+    // m1 claims before the opening is recorded: the scanner waits for it rather than skip the claim.
+    const m1 = await claimArgs(id, "m1", Number(roundsBefore));
+    await vault.publicClient.waitForTransactionReceipt({
+      hash: await claimer(1).writeContract({ address: distributor(), abi: airdropDistributorAbi, functionName: "claim", args: m1 }),
+    });
+    expect(await scan()).toBe(0);
     await job(at);
     expect(await roundOf(id)).toMatchObject({ step: "open", roundId: Number(roundsBefore), openTxHash: stored!.txHash });
     expect(await readDistributor("roundCount")).toBe(roundsBefore + 1n);
+    expect(await scan()).toBe(1);
+    expect(await db().select().from(airdropClaim).where(eq(airdropClaim.airdropId, id))).toMatchObject([
+      { account: DEV_ADDRESSES[1], amount: parseEther("12") },
+    ]);
   });
 });
 

@@ -22,6 +22,12 @@ describe("contract errors in words", () => {
     expect(say("SomethingNew")).toBe("The contract refused the transaction (SomethingNew).");
   });
 
+  it("tells the airdrop contract's refusals of a claim as sentences", () => {
+    expect(say("AlreadyClaimed", 0n, 3n)).toBe("This share was claimed already: the tokens went to its address.");
+    expect(say("ClaimWindowClosed", 0n, 1_767_225_600n)).toBe("Claims closed on Jan 1, 2026, 12:00 AM UTC: this share can no longer be claimed.");
+    expect(say("InvalidProof")).toBe("The airdrop contract did not accept this share's proof: it does not match the published allocation.");
+  });
+
   it("turns thrown errors into the page's message", () => {
     expect(txErrorMessage(new TxError("revert", "The sale is sold out."))).toEqual({ kind: "revert", message: "The sale is sold out." });
     expect(txErrorMessage({ code: 4001, message: "User rejected" }).kind).toBe("rejected");

@@ -11,7 +11,7 @@ const when = (seconds: unknown) =>
   new Date(Number(big(seconds)) * 1000).toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }) + " UTC";
 
 /**
- * The custom errors of QuestToken and TokenSale (and the OpenZeppelin ones they can raise), in
+ * The custom errors of QuestToken, TokenSale and AirdropDistributor (and the OpenZeppelin ones they can raise), in
  * words a member understands. Unknown errors still name themselves.
  */
 export function describeContractError({ name, args }: DecodedError, { token, coin }: ErrorContext): string {
@@ -49,6 +49,16 @@ export function describeContractError({ name, args }: DecodedError, { token, coi
       return `The ${coin} transfer failed.`;
     case "ZeroAddress":
       return "An address was missing (the zero address).";
+    case "AlreadyClaimed":
+      return "This share was claimed already: the tokens went to its address.";
+    case "ClaimWindowClosed":
+      return `Claims closed on ${when(args[1])}: this share can no longer be claimed.`;
+    case "InvalidProof":
+      return "The airdrop contract did not accept this share's proof: it does not match the published allocation.";
+    case "RoundExhausted":
+      return "The airdrop round has paid out everything it holds.";
+    case "UnknownRound":
+      return "The airdrop contract has no such round on this network.";
     case "Error":
       return typeof args[0] === "string" && args[0] ? `The contract refused: ${args[0]}.` : "The contract refused the transaction.";
     case "Panic":

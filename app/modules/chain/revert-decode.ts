@@ -1,11 +1,12 @@
 import { BaseError, ContractFunctionRevertedError, decodeErrorResult, type Hex } from "viem";
+import { airdropDistributorAbi } from "#contracts/generated/airdrop-distributor";
 import { questTokenAbi } from "#contracts/generated/quest-token";
 import { tokenSaleAbi } from "#contracts/generated/token-sale";
 import { describeContractError, type DecodedError, type ErrorContext } from "./contract-errors";
 
 // Uses viem: imported by the server and by the wallet's lazily loaded code only, never by a page.
 
-const ERRORS_ABI = [...questTokenAbi, ...tokenSaleAbi].filter((item) => item.type === "error");
+const ERRORS_ABI = [...questTokenAbi, ...tokenSaleAbi, ...airdropDistributorAbi].filter((item) => item.type === "error");
 
 /** Revert data (selector and arguments) → the custom error, or null when it is none of ours. */
 function decodeRevertData(data: Hex): DecodedError | null {
