@@ -81,7 +81,11 @@ export async function deployQuestline({
     await wallet.deployContract({ abi: depositVaultAbi, bytecode: bytecode.DepositVault ?? depositVaultBytecode, args: [questToken, admin, operator] }),
   );
   const airdropDistributor = await created(
-    await wallet.deployContract({ abi: airdropDistributorAbi, bytecode: bytecode.AirdropDistributor ?? airdropDistributorBytecode, args: [questToken, admin, operator] }),
+    await wallet.deployContract({
+      abi: airdropDistributorAbi,
+      bytecode: bytecode.AirdropDistributor ?? airdropDistributorBytecode,
+      args: [questToken, admin, operator],
+    }),
   );
   const MINTER_ROLE = await publicClient.readContract({ address: questToken, abi: questTokenAbi, functionName: "MINTER_ROLE" });
   await mined(await wallet.writeContract({ address: questToken, abi: questTokenAbi, functionName: "grantRole", args: [MINTER_ROLE, tokenSale] }));
