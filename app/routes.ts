@@ -36,6 +36,11 @@ export default [
       route(":project/crusades/new", "routes/crusades/new.tsx"),
       route(":project/crusades/:crusade", "routes/crusades/show.tsx"),
       route(":project/crusades/:crusade/edit", "routes/crusades/edit.tsx"),
+      route(":project/airdrops", "routes/airdrops/project-index.tsx"),
+      route(":project/airdrops/new", "routes/airdrops/new.tsx"),
+      route(":project/airdrops/:airdrop", "routes/airdrops/show.tsx"),
+      route(":project/airdrops/:airdrop/edit", "routes/airdrops/edit.tsx"),
+      route(":project/airdrops/:airdrop/leaderboard", "routes/airdrops/leaderboard.tsx"),
     ]),
     route("categories/:category", "routes/categories/show.tsx"),
     ...prefix("tasks", [
@@ -46,6 +51,7 @@ export default [
     ]),
     route("campaigns", "routes/campaigns/index.tsx"),
     route("crusades", "routes/crusades/index.tsx"),
+    route("airdrop", "routes/airdrops/index.tsx"),
     route("invites/:token", "routes/invites/accept.tsx"),
     route("operator/categories", "routes/operator/categories.tsx"),
     route("operator/withdrawals", "routes/operator/withdrawals.tsx"),
@@ -69,6 +75,8 @@ export default [
   route("uploads/:file", "routes/uploads.ts"),
   route("rewards/raffles/:pool/proof.json", "routes/rewards/proof-json.ts"),
   route("projects/:project/campaigns/:campaign/submissions.csv", "routes/campaigns/submissions-csv.ts"),
+  route("projects/:project/airdrops/:airdrop/tree.json", "routes/airdrops/tree-json.ts"),
+  route("projects/:project/airdrops/:airdrop/allocation.csv", "routes/airdrops/allocation-csv.ts"),
   route("dev/mail", "routes/dev.mail.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -62,10 +62,12 @@ export function RankRow({ rank, name, image, me, children }: { rank: number; nam
   );
 }
 
-function Row({ row, me }: { row: LeaderboardRow; me: boolean }) {
+function Row({ row, me, unit }: { row: LeaderboardRow; me: boolean; unit: string }) {
   return (
     <RankRow rank={row.rank} name={row.name} image={row.image} me={me}>
-      <span className="font-mono text-sm tabular-nums">{row.score.toLocaleString("en")} XP</span>
+      <span className="font-mono text-sm tabular-nums">
+        {row.score.toLocaleString("en")} {unit}
+      </span>
     </RankRow>
   );
 }
@@ -74,7 +76,7 @@ function Row({ row, me }: { row: LeaderboardRow; me: boolean }) {
  * A board: a page of ranked members; the signed-in member's own rank and neighbours below it
  * when they are not on the page (also when they opted out of public boards).
  */
-export function LeaderboardTable({ data, userId }: { data: LeaderboardData; userId: string | null }) {
+export function LeaderboardTable({ data, userId, unit = "XP" }: { data: LeaderboardData; userId: string | null; unit?: string }) {
   if (data.rows.length === 0 && !data.mine) {
     return (
       <EmptyState icon={Trophy} title="No one on this board yet">
@@ -87,17 +89,17 @@ export function LeaderboardTable({ data, userId }: { data: LeaderboardData; user
     <div className="grid gap-4">
       <ol className="divide-y rounded-xl border" aria-label="Leaderboard">
         {data.rows.map((row) => (
-          <Row key={row.userId} row={row} me={row.userId === userId} />
+          <Row key={row.userId} row={row} me={row.userId === userId} unit={unit} />
         ))}
       </ol>
       {data.mine && !meOnPage && (
         <section aria-label="Your rank" className="grid gap-2">
           <h3 className="text-sm font-medium text-muted-foreground">
-            Your rank: #{data.mine.rank} with {data.mine.score.toLocaleString("en")} XP
+            Your rank: #{data.mine.rank} with {data.mine.score.toLocaleString("en")} {unit}
           </h3>
           <ol className="divide-y rounded-xl border">
             {data.around.map((row) => (
-              <Row key={row.userId} row={row} me={row.userId === userId} />
+              <Row key={row.userId} row={row} me={row.userId === userId} unit={unit} />
             ))}
           </ol>
         </section>

@@ -1,11 +1,9 @@
 import { Form } from "react-router";
+import { ContainerBasics, WindowFields } from "~/components/containers/container-fields";
 import { Card, CardContent } from "~/components/ui/card";
-import { Field, fieldProps } from "~/components/ui/field";
-import { Textarea } from "~/components/ui/textarea";
-import { DateTimeInput, TimeZoneHint, type DateValue } from "./date-time-input";
-import { NameSlugFields } from "./name-slug-fields";
 import { FormError } from "~/components/ui/form-error";
 import { CheckboxField, FormActions } from "~/components/ui/form-parts";
+import type { DateValue } from "./date-time-input";
 
 export type CampaignFormDefaults = {
   name: string;
@@ -39,18 +37,15 @@ export function CampaignForm({
       <CardContent>
         <Form method="post" className="grid gap-5" noValidate>
           <FormError message={errors.form} />
-          <NameSlugFields name={defaults.name} slug={defaults.slug} errors={errors} addressPrefix={addressPrefix} follow={isNew} />
-          <Field id="description" label="Description" hint="What members do and what they earn. Up to 4000 characters." error={errors.description}>
-            <Textarea {...fieldProps("description", errors.description)} defaultValue={defaults.description} rows={5} maxLength={4000} />
-          </Field>
-          <div className="grid gap-5 sm:grid-cols-2">
-            <Field id="startsAt" label="Starts" hint={<TimeZoneHint />} error={errors.startsAt}>
-              <DateTimeInput id="startsAt" error={errors.startsAt} value={defaults.startsAt} />
-            </Field>
-            <Field id="endsAt" label="Ends" error={errors.endsAt}>
-              <DateTimeInput id="endsAt" error={errors.endsAt} value={defaults.endsAt} />
-            </Field>
-          </div>
+          <ContainerBasics
+            defaults={defaults}
+            errors={errors}
+            addressPrefix={addressPrefix}
+            isNew={isNew}
+            descriptionHint="What members do and what they earn. Up to 4000 characters."
+            descriptionRows={5}
+          />
+          <WindowFields startsAt={defaults.startsAt} endsAt={defaults.endsAt} errors={errors} />
           <CheckboxField
             name="published"
             label="Published"

@@ -1,6 +1,6 @@
 import { Flag } from "lucide-react";
 import type { ReactNode } from "react";
-import { EmptyState } from "~/components/empty-state";
+import { ContainerGrid } from "~/components/containers/container-grid";
 import { CampaignCard, type CampaignCardData } from "./campaign-card";
 
 /** Campaign cards in a responsive grid, or an empty state. */
@@ -19,20 +19,9 @@ export function CampaignGrid({
   emptyText?: ReactNode;
   emptyAction?: ReactNode;
 }) {
-  if (campaigns.length === 0) {
-    return (
-      <EmptyState icon={Flag} title={emptyTitle} action={emptyAction}>
-        {emptyText}
-      </EmptyState>
-    );
-  }
   return (
-    <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-3">
-      {campaigns.map((c) => (
-        <li key={c.id} className="grid">
-          <CampaignCard campaign={c} now={now} showProject={showProject} />
-        </li>
-      ))}
-    </ul>
+    <ContainerGrid items={campaigns} empty={{ icon: Flag, title: emptyTitle, text: emptyText, action: emptyAction }}>
+      {(c) => <CampaignCard campaign={c} now={now} showProject={showProject} />}
+    </ContainerGrid>
   );
 }

@@ -1,4 +1,4 @@
-import { Badge } from "~/components/ui/badge";
+import { WindowBadge } from "~/components/containers/window-badge";
 import type { CampaignStatus } from "~/modules/tasks/campaign-status";
 import { relativeTime } from "./local-time";
 
@@ -6,12 +6,7 @@ const VARIANTS = { draft: "outline", scheduled: "warning", live: "success", ende
 const LABELS: Record<CampaignStatus, string> = { draft: "Draft", scheduled: "Scheduled", live: "Live", ended: "Ended" };
 
 export function CampaignStatusBadge({ status }: { status: CampaignStatus }) {
-  return (
-    <Badge variant={VARIANTS[status]}>
-      {status === "live" && <span className="size-1.5 rounded-full bg-current" aria-hidden />}
-      {LABELS[status]}
-    </Badge>
-  );
+  return <WindowBadge tone={VARIANTS[status]} label={LABELS[status]} live={status === "live"} />;
 }
 
 /** "ends in 3 days", "starts in 5 hours", "ended 2 days ago"; nothing for a draft. */

@@ -1,9 +1,8 @@
 import { Form } from "react-router";
-import { NameSlugFields } from "~/components/campaigns/name-slug-fields";
+import { ContainerBasics } from "~/components/containers/container-fields";
 import { Card, CardContent } from "~/components/ui/card";
 import { Field, fieldProps } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
-import { Textarea } from "~/components/ui/textarea";
 import { TaskPicker, type PickableTask } from "./task-picker";
 import { FormError } from "~/components/ui/form-error";
 import { CheckboxField, FormActions } from "~/components/ui/form-parts";
@@ -37,10 +36,7 @@ export function CrusadeForm({
       <CardContent>
         <Form method="post" className="grid gap-5" noValidate>
           <FormError message={errors.form} />
-          <NameSlugFields name={defaults.name} slug={defaults.slug} errors={errors} addressPrefix={addressPrefix} follow={crusadeId === null} />
-          <Field id="description" label="Description" error={errors.description}>
-            <Textarea {...fieldProps("description", errors.description)} defaultValue={defaults.description} rows={4} maxLength={4000} />
-          </Field>
+          <ContainerBasics defaults={defaults} errors={errors} addressPrefix={addressPrefix} isNew={crusadeId === null} />
           <Field id="bonusXp" label="Completion bonus (XP)" hint="Paid once to each member who completes every task. 0 for none." error={errors.bonusXp}>
             <Input {...fieldProps("bonusXp", errors.bonusXp)} defaultValue={defaults.bonusXp} inputMode="numeric" className="max-w-40" />
           </Field>

@@ -1,6 +1,6 @@
 import { Check, Lock } from "lucide-react";
 import { Link } from "react-router";
-import { BlockLabel } from "~/components/campaigns/campaign-tasks";
+import { BlockLabel } from "~/components/containers/container-tasks";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { route } from "~/lib/routes";

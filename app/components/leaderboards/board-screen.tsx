@@ -69,6 +69,9 @@ export function BoardScreen({
   board,
   userId,
   hidden,
+  windows = true,
+  unit,
+  unranked,
 }: {
   title: string;
   description: ReactNode;
@@ -77,15 +80,20 @@ export function BoardScreen({
   board: LeaderboardData;
   userId: string | null;
   hidden: boolean;
+  /** False for a board kept for all time only (an airdrop's): no window tabs. */
+  windows?: boolean;
+  /** What the board ranks by ("XP" unless said). */
+  unit?: string;
+  unranked?: string;
 }) {
   return (
     <>
       {back && <BackLink to={back.to}>{back.label}</BackLink>}
-      <PageHeader title={title} description={description} actions={<WindowTabs current={window} />} />
+      <PageHeader title={title} description={description} actions={windows ? <WindowTabs current={window} /> : undefined} />
       <div className="grid gap-4">
         {hidden && <HiddenNotice />}
-        <ViewerNote signedIn={userId !== null} ranked={board.mine !== null} hasRows={board.rows.length > 0} />
-        <LeaderboardTable data={board} userId={userId} />
+        <ViewerNote signedIn={userId !== null} ranked={board.mine !== null} hasRows={board.rows.length > 0} unranked={unranked} />
+        <LeaderboardTable data={board} userId={userId} unit={unit} />
       </div>
     </>
   );

@@ -1,4 +1,4 @@
-import { ArrowRight, Flag, Route as RouteIcon, Trophy } from "lucide-react";
+import { ArrowRight, Flag, Route as RouteIcon, Trophy, type LucideIcon } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { EmptyState } from "~/components/empty-state";
@@ -39,27 +39,42 @@ export function Section({ title, more, children }: { title: string; more?: { to:
   );
 }
 
-export function CampaignList({ projectSlug, campaigns, empty }: { projectSlug: string; campaigns: CampaignItem[]; empty: string }) {
-  if (campaigns.length === 0) return <EmptyState icon={Flag} title={empty} />;
+/** One container in a compact list: its name linked to its page, its state, a line of facts. */
+export type CompactItem = { id: string; to: string; name: string; badge: ReactNode; line: ReactNode };
+
+/** Containers (campaigns, airdrops) in a compact two-column list, or an empty state. */
+export function CompactList({ items, empty, icon }: { items: CompactItem[]; empty: string; icon: LucideIcon }) {
+  if (items.length === 0) return <EmptyState icon={icon} title={empty} />;
   return (
     <ul className="grid gap-3 sm:grid-cols-2">
-      {campaigns.map((c) => (
+      {items.map((c) => (
         <li key={c.id} className="relative grid gap-2 rounded-xl border bg-card p-4 shadow-sm hover:border-foreground/20">
           <div className="flex items-start justify-between gap-2">
-            <Link
-              to={route("campaigns.show", { project: projectSlug, campaign: c })}
-              className="min-w-0 font-medium wrap-anywhere outline-none after:absolute after:inset-0 after:rounded-xl focus-visible:underline"
-            >
+            <Link to={c.to} className="min-w-0 font-medium wrap-anywhere outline-none after:absolute after:inset-0 after:rounded-xl focus-visible:underline">
               {c.name}
             </Link>
-            <Badge variant={STATUS_BADGE[c.status].variant}>{STATUS_BADGE[c.status].label}</Badge>
+            {c.badge}
           </div>
-          <p className="text-xs text-muted-foreground">
-            {formatDate(c.startsAt)} – {formatDate(c.endsAt)} · {c.tasks} {c.tasks === 1 ? "task" : "tasks"}
-          </p>
+          <p className="text-xs text-muted-foreground">{c.line}</p>
         </li>
       ))}
     </ul>
+  );
+}
+
+export function CampaignList({ projectSlug, campaigns, empty }: { projectSlug: string; campaigns: CampaignItem[]; empty: string }) {
+  return (
+    <CompactList
+      icon={Flag}
+      empty={empty}
+      items={campaigns.map((c) => ({
+        id: c.id,
+        to: route("campaigns.show", { project: projectSlug, campaign: c }),
+        name: c.name,
+        badge: <Badge variant={STATUS_BADGE[c.status].variant}>{STATUS_BADGE[c.status].label}</Badge>,
+        line: `${formatDate(c.startsAt)} – ${formatDate(c.endsAt)} · ${c.tasks} ${c.tasks === 1 ? "task" : "tasks"}`,
+      }))}
+    />
   );
 }
 

@@ -1,4 +1,4 @@
-import { ClipboardCheck, Flag, ListPlus, Pencil, Route as RouteIcon, Users } from "lucide-react";
+import { ClipboardCheck, Flag, HandCoins, ListPlus, Pencil, Route as RouteIcon, Users } from "lucide-react";
 import { Link } from "react-router";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
@@ -27,6 +27,7 @@ export function TeamPanel({
     can.quests && { to: route("tasks.new", { project }), label: "New task", icon: ListPlus },
     can.quests && { to: route("campaigns.new", { project }), label: "New campaign", icon: Flag },
     can.quests && { to: route("crusades.new", { project }), label: "New crusade", icon: RouteIcon },
+    can.quests && { to: route("airdrops.new", { project }), label: "New airdrop", icon: HandCoins },
   ].filter((l) => l !== false);
   return (
     <Card>

@@ -20,7 +20,9 @@ function Container({ projectSlug, container }: { projectSlug: string; container:
       ? route("campaigns.show", { project: projectSlug, campaign: container.slug })
       : container.kind === "crusade" && container.slug
         ? route("crusades.show", { project: projectSlug, crusade: container.slug })
-        : null;
+        : container.kind === "airdrop" && container.slug
+          ? route("airdrops.show", { project: projectSlug, airdrop: container.slug })
+          : null;
   return (
     <span>
       <span className="text-muted-foreground">{KIND_LABELS[container.kind]}: </span>

@@ -12,6 +12,7 @@ type Props = {
   project: { slug: string; name: string };
   campaign: { slug: string; name: string; status: string } | null;
   crusade: { slug: string; name: string } | null;
+  airdrop?: { slug: string; name: string } | null;
 };
 
 const linkClass = "font-medium underline-offset-4 hover:underline wrap-anywhere";
@@ -26,7 +27,7 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 }
 
 /** The task's facts beside its action: reward, rules, window, places, where it belongs. */
-export function TaskDetails({ task, project, campaign, crusade }: Props) {
+export function TaskDetails({ task, project, campaign, crusade, airdrop = null }: Props) {
   return (
     <Card>
       <CardHeader>
@@ -67,6 +68,13 @@ export function TaskDetails({ task, project, campaign, crusade }: Props) {
             <Row label="Crusade">
               <Link to={route("crusades.show", { project: project.slug, crusade: crusade.slug })} className={linkClass}>
                 {crusade.name}
+              </Link>
+            </Row>
+          )}
+          {airdrop && (
+            <Row label="Airdrop">
+              <Link to={route("airdrops.show", { project: project.slug, airdrop: airdrop.slug })} className={linkClass}>
+                {airdrop.name}
               </Link>
             </Row>
           )}

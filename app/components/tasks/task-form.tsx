@@ -17,6 +17,8 @@ export type TaskFormProps = {
   values: Record<string, string>;
   errors?: Record<string, string>;
   campaigns: { id: string; name: string; status: string }[];
+  /** The project's airdrops that still take tasks (and the task's own). */
+  airdrops: { id: string; name: string; status: string }[];
   networks: { id: number; name: string }[];
   /** On edit: members holding a place (the cap cannot go below it; the type is fixed once someone did it). */
   slotsTaken?: number;
@@ -30,7 +32,7 @@ const NO_ERRORS: Record<string, string> = {};
 const dateValue = (value: string | undefined): DateValue => (!value ? null : value.endsWith("Z") ? { at: value } : { typed: value });
 
 /** Create and edit a task: the common fields, then only the chosen type's own. Works without JavaScript. */
-export function TaskForm({ types, values, errors = NO_ERRORS, campaigns, networks, slotsTaken = 0, submitLabel, cancelTo }: TaskFormProps) {
+export function TaskForm({ types, values, errors = NO_ERRORS, campaigns, airdrops, networks, slotsTaken = 0, submitLabel, cancelTo }: TaskFormProps) {
   const navigation = useNavigation();
   const typeOf = (value: string | undefined) => types.find((t) => t.value === value);
   const [type, setType] = useState<TaskType>(typeOf(values.type)?.value ?? types[0]!.value);
@@ -144,16 +146,35 @@ export function TaskForm({ types, values, errors = NO_ERRORS, campaigns, network
               <DateTimeInput id="endsAt" error={errors.endsAt} value={dateValue(values.endsAt)} />
             </Field>
           </div>
-          <Field id="campaignId" label="Campaign" hint="Optional. The task then counts toward the campaign." error={errors.campaignId}>
-            <Select {...fieldProps("campaignId", errors.campaignId)} defaultValue={values.campaignId ?? ""}>
-              <option value="">No campaign</option>
-              {campaigns.map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.name} ({c.status})
-                </option>
-              ))}
-            </Select>
-          </Field>
+          <div className="grid items-start gap-5 sm:grid-cols-2">
+            <Field id="campaignId" label="Campaign" hint="Optional. The task then counts toward the campaign." error={errors.campaignId}>
+              <Select {...fieldProps("campaignId", errors.campaignId)} defaultValue={values.campaignId ?? ""}>
+                <option value="">No campaign</option>
+                {campaigns.map((c) => (
+                  <option key={c.id} value={c.id}>
+                    {c.name} ({c.status})
+                  </option>
+                ))}
+              </Select>
+            </Field>
+            {(airdrops.length > 0 || values.airdropId) && (
+              <Field
+                id="airdropId"
+                label="Airdrop"
+                hint="Optional. Its XP then also counts as points on the airdrop's board while it runs. A task is in one campaign or one airdrop."
+                error={errors.airdropId}
+              >
+                <Select {...fieldProps("airdropId", errors.airdropId)} defaultValue={values.airdropId ?? ""}>
+                  <option value="">No airdrop</option>
+                  {airdrops.map((a) => (
+                    <option key={a.id} value={a.id}>
+                      {a.name} ({a.status})
+                    </option>
+                  ))}
+                </Select>
+              </Field>
+            )}
+          </div>
           <CheckboxField
             name="published"
             label="Published"

@@ -78,16 +78,17 @@ export function BlockNotice({ block }: { block: TaskBlock }) {
     case "ended":
       return <Notice tone="muted" icon={<Clock3 aria-hidden />} title="This task has ended" />;
     case "campaign":
+    case "airdrop":
       return (
         <Notice
           tone="muted"
           icon={<Clock3 aria-hidden />}
           title={
             block.status === "ended"
-              ? "Its campaign has ended"
+              ? `Its ${block.kind} has ended`
               : block.status === "scheduled"
-                ? "Its campaign has not started yet"
-                : "Its campaign is not published yet"
+                ? `Its ${block.kind} has not started yet`
+                : `Its ${block.kind} is not published yet`
           }
         />
       );

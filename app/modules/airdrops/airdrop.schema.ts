@@ -70,26 +70,42 @@ export const airdropSchema = z
     published: publishedField,
   })
   .superRefine((v, ctx) => {
-    if (v.endsAt <= v.startsAt) ctx.addIssue({ code: "custom", path: ["endsAt"], message: "The end comes after the start" });
-    if (v.claimDeadline.getTime() < v.endsAt.getTime() + MIN_CLAIM_WINDOW_MS) {
+    // A date that did not parse is reported on its own field (zod runs this check anyway): compare only real dates.
+    const dated = (d: unknown): d is Date => d instanceof Date && !Number.isNaN(d.getTime());
+    if (dated(v.startsAt) && dated(v.endsAt) && v.endsAt <= v.startsAt)
+      ctx.addIssue({ code: "custom", path: ["endsAt"], message: "The end comes after the start" });
+    if (dated(v.endsAt) && dated(v.claimDeadline) && v.claimDeadline.getTime() < v.endsAt.getTime() + MIN_CLAIM_WINDOW_MS) {
       ctx.addIssue({ code: "custom", path: ["claimDeadline"], message: "Claims close at least a day after the end" });
     }
+    // The amounts are checked here too, so a form with bad dates also hears about its amounts.
+    const amounts = amountsOf(v);
+    if (amounts && !amounts.parsed.success) ctx.addIssue({ code: "custom", path: [amounts.field], message: amounts.parsed.error.issues[0]!.message });
   })
   .transform((v, ctx) => {
-    const { total, rankAmounts: ranks, ...rest } = v;
-    if (v.rule === "pro_rata") {
-      const parsed = tokens("the total").safeParse(total);
-      if (!parsed.success) {
-        ctx.addIssue({ code: "custom", path: ["total"], message: parsed.error.issues[0]!.message });
-        return z.NEVER;
-      }
-      return { ...rest, total: parsed.data, rankAmounts: null };
-    }
-    const parsed = rankAmounts.safeParse(ranks);
-    if (!parsed.success) {
-      ctx.addIssue({ code: "custom", path: ["rankAmounts"], message: parsed.error.issues[0]!.message });
+    const { total: _total, rankAmounts: _ranks, ...rest } = v;
+    const amounts = amountsOf(v)!;
+    if (!amounts.parsed.success) {
+      ctx.addIssue({ code: "custom", path: [amounts.field], message: amounts.parsed.error.issues[0]!.message });
       return z.NEVER;
     }
-    return { ...rest, total: parsed.data.reduce((sum, amount) => sum + amount, 0n), rankAmounts: parsed.data };
+    if (amounts.field === "total") return { ...rest, total: amounts.parsed.data as bigint, rankAmounts: null };
+    const ranks = amounts.parsed.data as bigint[];
+    return { ...rest, total: ranks.reduce((sum, amount) => sum + amount, 0n), rankAmounts: ranks };
   });
+
+/**
+ * What is wrong with the rule's amounts field as typed, or null: for a form refused on other
+ * fields before the schema's own check of the amounts ran (an empty date stops it).
+ */
+export function amountsError(v: { rule?: string; total?: string; rankAmounts?: string }): { field: "total" | "rankAmounts"; message: string } | null {
+  const amounts = amountsOf(v);
+  return amounts && !amounts.parsed.success ? { field: amounts.field, message: amounts.parsed.error.issues[0]!.message } : null;
+}
+
+/** The rule's amounts field parsed: the total (pro rata) or each rank's amount (top); null without a rule. */
+function amountsOf(v: { rule?: string; total?: string; rankAmounts?: string }) {
+  if (v.rule === "pro_rata") return { field: "total" as const, parsed: tokens("the total").safeParse(v.total ?? "") };
+  if (v.rule === "top") return { field: "rankAmounts" as const, parsed: rankAmounts.safeParse(v.rankAmounts ?? "") };
+  return null;
+}
 export type AirdropInput = z.output<typeof airdropSchema>;

@@ -148,10 +148,13 @@ export async function saveCrusade({
     return await db.transaction(async (tx) => {
       if (taskIds.length > 0) {
         const owned = await tx
-          .select({ id: task.id })
+          .select({ id: task.id, title: task.title, airdropId: task.airdropId })
           .from(task)
           .where(and(eq(task.projectId, projectId), inArray(task.id, taskIds)));
         if (owned.length !== new Set(taskIds).size) return invalid("taskIds", "Choose tasks of this project, each once.");
+        // A task belongs to one container: an airdrop's task earns that airdrop's points, not a crusade's steps.
+        const inAirdrop = owned.find((t) => t.airdropId);
+        if (inAirdrop) return invalid("taskIds", `“${inAirdrop.title}” is an airdrop's task: a task belongs to one crusade or one airdrop.`);
       }
       let saved: Crusade;
       if (!crusadeId) {

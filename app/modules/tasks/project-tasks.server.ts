@@ -39,7 +39,7 @@ export async function projectTasks({
       select t.id, t.title, t.type, t.xp, t.created_at,
         case when c.id is not null then 'campaign' when k.id is not null then 'crusade' when a.id is not null then 'airdrop' else 'standalone' end as kind,
         coalesce(c.name, k.name, a.name) as container_name,
-        coalesce(c.slug, k.slug) as container_slug,
+        coalesce(c.slug, k.slug, a.slug) as container_slug,
         ${window(sql`t.published_at`, sql`t.starts_at`, sql`t.ends_at`)} as own_status,
         case when c.id is not null then ${window(sql`c.published_at`, sql`c.starts_at`, sql`c.ends_at`)}
           when k.id is not null then ${window(sql`k.published_at`, sql`null::timestamptz`, sql`null::timestamptz`)}
@@ -80,7 +80,7 @@ export async function projectTasks({
     container: {
       kind: r.kind as TaskContainerKind,
       name: r.container_name === null ? null : String(r.container_name),
-      slug: r.container_slug === null || r.kind === "airdrop" ? null : String(r.container_slug),
+      slug: r.container_slug === null ? null : String(r.container_slug),
     },
     status: r.status as TaskListStatus,
     approved: Number(r.approved),

@@ -1,14 +1,13 @@
 import { data } from "react-router";
 import type { Db } from "~/lib/db.server";
-import { can, roleIn } from "~/modules/projects/permissions.server";
+import { authorize, can, roleIn } from "~/modules/projects/permissions.server";
 import { projectBySlug } from "~/modules/projects/projects.server";
 import { campaignBySlug, crusadeBySlug, listCrusades, progressOf, type CampaignCard } from "./campaigns.server";
 import { listTasks } from "./tasks.server";
 
 /**
- * What the campaign and crusade screens load first: the project from its slug (404 when there is
- * none), the viewer's role in it, and the campaign or crusade (404 when there is none, or when it
- * is a draft and the viewer is not on the team).
+ * What the campaign, crusade and airdrop screens load first: the project from its slug (404 when
+ * there is none) and the viewer's role in it.
  */
 export async function projectPage({ db, slug, userId }: { db: Db; slug: string; userId: string | null }) {
   const project = await projectBySlug({ db, slug });
@@ -17,18 +16,53 @@ export async function projectPage({ db, slug, userId }: { db: Db; slug: string; 
   return { project, role };
 }
 
-export async function campaignPage({ db, projectSlug, campaignSlug, userId }: { db: Db; projectSlug: string; campaignSlug: string; userId: string | null }) {
+/** The project whose campaigns, crusades or airdrops the member creates: 404 without it, 403 unless they may manage its quests. */
+export async function managedProjectPage({ db, slug, userId }: { db: Db; slug: string; userId: string }) {
+  const page = await projectPage({ db, slug, userId });
+  await authorize({ db, projectId: page.project.id, userId, action: "quests.manage" });
+  return page;
+}
+
+/**
+ * A project's container of tasks (a campaign, a crusade, an airdrop) found by `find` in the
+ * project of `projectSlug`: 404 when there is none, or when it is a draft and the viewer is not
+ * on the team.
+ */
+export async function containerPage<T extends { publishedAt: Date | null }>({
+  db,
+  projectSlug,
+  userId,
+  find,
+}: {
+  db: Db;
+  projectSlug: string;
+  userId: string | null;
+  find: (projectId: string) => Promise<T | null>;
+}) {
   const { project, role } = await projectPage({ db, slug: projectSlug, userId });
-  const campaign = await campaignBySlug({ db, projectId: project.id, slug: campaignSlug });
-  if (!campaign || (!campaign.publishedAt && !can(role, "drafts.view"))) throw data("Not found", { status: 404 });
-  return { project, role, campaign };
+  const container = await find(project.id);
+  if (!container || (!container.publishedAt && !can(role, "drafts.view"))) throw data("Not found", { status: 404 });
+  return { project, role, container };
+}
+
+export async function campaignPage({ db, projectSlug, campaignSlug, userId }: { db: Db; projectSlug: string; campaignSlug: string; userId: string | null }) {
+  const { container: campaign, ...page } = await containerPage({
+    db,
+    projectSlug,
+    userId,
+    find: (projectId) => campaignBySlug({ db, projectId, slug: campaignSlug }),
+  });
+  return { ...page, campaign };
 }
 
 export async function crusadePage({ db, projectSlug, crusadeSlug, userId }: { db: Db; projectSlug: string; crusadeSlug: string; userId: string | null }) {
-  const { project, role } = await projectPage({ db, slug: projectSlug, userId });
-  const crusade = await crusadeBySlug({ db, projectId: project.id, slug: crusadeSlug });
-  if (!crusade || (!crusade.publishedAt && !can(role, "drafts.view"))) throw data("Not found", { status: 404 });
-  return { project, role, crusade };
+  const { container: crusade, ...page } = await containerPage({
+    db,
+    projectSlug,
+    userId,
+    find: (projectId) => crusadeBySlug({ db, projectId, slug: crusadeSlug }),
+  });
+  return { ...page, crusade };
 }
 
 /** Campaign cards with the signed-in member's progress in each (none for visitors). */
@@ -37,19 +71,22 @@ export async function withProgress({ db, campaigns, userId }: { db: Db; campaign
   return campaigns.map((c) => ({ ...c, progress: progress ? (progress.get(c.id) ?? { done: 0, total: 0 }) : null }));
 }
 
-/** The project's tasks (drafts too) for the crusade form, each with the crusade it is already in. */
+/** The project's tasks (drafts too, not an airdrop's) for the crusade form, each with the crusade it is already in. */
 export async function pickableTasks({ db, projectId }: { db: Db; projectId: string }) {
   const [tasks, crusades] = await Promise.all([
     listTasks({ db, projectId, withDrafts: true }),
     listCrusades({ db, projectId, withDrafts: true, userId: null }),
   ]);
   const names = new Map(crusades.map((c) => [c.id, c.name]));
-  return tasks.map((t) => ({
-    id: t.id,
-    title: t.title,
-    type: t.type,
-    xp: t.xp,
-    published: t.publishedAt !== null,
-    crusade: t.crusadeId ? { id: t.crusadeId, name: names.get(t.crusadeId) ?? "another crusade" } : null,
-  }));
+  // An airdrop's tasks are not offered: a task belongs to one crusade or one airdrop.
+  return tasks
+    .filter((t) => !t.airdropId)
+    .map((t) => ({
+      id: t.id,
+      title: t.title,
+      type: t.type,
+      xp: t.xp,
+      published: t.publishedAt !== null,
+      crusade: t.crusadeId ? { id: t.crusadeId, name: names.get(t.crusadeId) ?? "another crusade" } : null,
+    }));
 }

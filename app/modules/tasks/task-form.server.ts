@@ -1,8 +1,11 @@
+import { and, desc, eq, gt, or } from "drizzle-orm";
 import { formatUnits, parseUnits } from "viem";
+import { airdrop } from "#db/schema/airdrops";
 import type { Db } from "~/lib/db.server";
 import { parseForm, type FieldErrors } from "~/lib/forms";
 import { invalid, invalidFields, ok, type FieldFailure, type Ok } from "~/lib/result";
 import { CHAIN_NAMES } from "~/wallet/chains";
+import { campaignStatus } from "./campaign-status";
 import { listCampaigns } from "./campaigns.server";
 import { withOffset } from "./local-datetime";
 import type { Task } from "./completions.server";
@@ -114,6 +117,7 @@ export function taskFormValues(t: Task): TaskFormValues {
     endsAt: stored(t.endsAt),
     cap: t.cap === null ? "" : String(t.cap),
     campaignId: t.campaignId ?? "",
+    airdropId: t.airdropId ?? "",
     published: t.publishedAt ? "on" : "",
   };
   for (const key of ["url", "question", "retryDelaySeconds", "prompt", "minLength", "chainId", "tokenAddress", "symbol", "decimals", "count"]) {
@@ -127,12 +131,49 @@ export function taskFormValues(t: Task): TaskFormValues {
   return values;
 }
 
-/** What the form offers: the types with their verification modes, the project's campaigns (drafts too) and the networks a token can be held on. */
-export async function taskFormOptions({ db, projectId, chainIds }: { db: Db; projectId: string; chainIds: number[] }) {
-  const campaigns = await listCampaigns({ db, projectId, withDrafts: true, limit: 200 });
+/**
+ * What the form offers: the types with their verification modes, the project's campaigns (drafts
+ * too), its airdrops that still take tasks (drafts too; `keepAirdropId`, the task's own, even
+ * once it has ended) and the networks a token can be held on.
+ */
+export async function taskFormOptions({
+  db,
+  projectId,
+  chainIds,
+  keepAirdropId = null,
+  now = new Date(),
+}: {
+  db: Db;
+  projectId: string;
+  chainIds: number[];
+  keepAirdropId?: string | null;
+  now?: Date;
+}) {
+  const [campaigns, airdrops] = await Promise.all([
+    listCampaigns({ db, projectId, withDrafts: true, limit: 200 }),
+    db
+      .select({
+        id: airdrop.id,
+        name: airdrop.name,
+        status: airdrop.status,
+        publishedAt: airdrop.publishedAt,
+        startsAt: airdrop.startsAt,
+        endsAt: airdrop.endsAt,
+      })
+      .from(airdrop)
+      .where(
+        and(
+          eq(airdrop.projectId, projectId),
+          or(and(eq(airdrop.status, "open"), gt(airdrop.endsAt, now)), keepAirdropId ? eq(airdrop.id, keepAirdropId) : undefined),
+        ),
+      )
+      .orderBy(desc(airdrop.startsAt))
+      .limit(200),
+  ]);
   return {
     types: TASK_TYPES.map((type) => ({ value: type, label: TASK_TYPE_LABELS[type], modes: VERIFICATION_MODES[type] })),
     campaigns: campaigns.map((c) => ({ id: c.id, name: c.name, status: c.status })),
+    airdrops: airdrops.map((a) => ({ id: a.id, name: a.name, status: a.status === "frozen" ? "frozen" : campaignStatus(a, now) })),
     networks: chainIds.map((id) => ({ id, name: CHAIN_NAMES[id] ?? `Chain ${id}` })),
   };
 }

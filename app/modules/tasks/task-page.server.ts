@@ -1,5 +1,6 @@
 import { eq, inArray } from "drizzle-orm";
 import { formatUnits } from "viem";
+import { airdrop } from "#db/schema/airdrops";
 import { campaign, crusade } from "#db/schema/quests";
 import type { Db } from "~/lib/db.server";
 import { CHAIN_NAMES, NATIVE_SYMBOLS } from "~/wallet/chains";
@@ -58,20 +59,23 @@ function briefOf(t: Task, inviteLink: string | null): TaskBrief {
 }
 
 /**
- * Everything the task page shows around the task: its campaign and crusade, the member's state,
- * and what stops the member from doing it now (the same rules `attemptTask` applies).
+ * Everything the task page shows around the task: its campaign, crusade or airdrop, the member's
+ * state, and what stops the member from doing it now (the same rules `attemptTask` applies).
  */
 export async function taskContext({ db, task: t, userId, now = new Date() }: { db: Db; task: Task; userId: string | null; now?: Date }) {
   const [c] = t.campaignId ? await db.select().from(campaign).where(eq(campaign.id, t.campaignId)) : [];
   const [cr] = t.crusadeId ? await db.select({ slug: crusade.slug, name: crusade.name }).from(crusade).where(eq(crusade.id, t.crusadeId)) : [];
+  const [a] = t.airdropId ? await db.select().from(airdrop).where(eq(airdrop.id, t.airdropId)) : [];
   const state = (await memberStates({ db, userId, tasks: [t], now })).get(t.id) ?? null;
   const status = c ? campaignStatus(c, now) : null;
+  const airdropStatus = a ? campaignStatus(a, now) : null;
 
   return {
     campaign: c && status ? { slug: c.slug, name: c.name, status } : null,
     crusade: cr ?? null,
+    airdrop: a && airdropStatus ? { slug: a.slug, name: a.name, status: airdropStatus } : null,
     state,
-    block: await taskBlock({ db, task: t, campaignStatus: status, state, userId, now }),
+    block: await taskBlock({ db, task: t, campaignStatus: status, airdropStatus, state, userId, now }),
   };
 }
 
@@ -83,6 +87,7 @@ export async function taskBlock({
   db,
   task: t,
   campaignStatus: status,
+  airdropStatus = null,
   state,
   userId,
   now = new Date(),
@@ -91,6 +96,8 @@ export async function taskBlock({
   task: Task;
   /** The status of the task's campaign, null when it has none. */
   campaignStatus: CampaignStatus | null;
+  /** The status of the task's airdrop (its window, as a campaign's), null when it has none. */
+  airdropStatus?: CampaignStatus | null;
   state: MemberState;
   userId: string | null;
   now?: Date;
@@ -99,6 +106,7 @@ export async function taskBlock({
   if (t.startsAt && now < t.startsAt) return { kind: "scheduled", at: t.startsAt };
   if (t.endsAt && now >= t.endsAt) return { kind: "ended" };
   if (status && status !== "live") return { kind: "campaign", status };
+  if (airdropStatus && airdropStatus !== "live") return { kind: "airdrop", status: airdropStatus };
   if (t.cap !== null && t.slotsTaken >= t.cap && (!state || state.status === "rejected")) return { kind: "full" };
   if (userId && t.crusadeId && t.crusadePosition && t.crusadePosition > 1) {
     const steps = await crusadeSteps({ db, crusadeId: t.crusadeId, userId });

@@ -17,5 +17,6 @@ export type TaskBlock =
   | { kind: "scheduled"; at: Date }
   | { kind: "ended" }
   | { kind: "campaign"; status: Exclude<CampaignStatus, "live"> }
+  | { kind: "airdrop"; status: Exclude<CampaignStatus, "live"> }
   | { kind: "full" }
   | { kind: "locked"; previous: { id: string; title: string } };

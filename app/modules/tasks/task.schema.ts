@@ -84,6 +84,11 @@ export const taskFormSchema = z
       .string()
       .trim()
       .transform((v) => v || null),
+    airdropId: z
+      .string()
+      .trim()
+      .default("")
+      .transform((v) => v || null),
   })
   .superRefine((v, ctx) => {
     if (!VERIFICATION_MODES[v.type].includes(v.verification)) {
@@ -95,6 +100,10 @@ export const taskFormSchema = z
     }
     if (v.startsAt && v.endsAt && v.endsAt <= v.startsAt) {
       ctx.addIssue({ code: "custom", path: ["endsAt"], message: "The end comes after the start" });
+    }
+    // A task belongs to one container: its XP counts toward one campaign or one airdrop.
+    if (v.campaignId && v.airdropId) {
+      ctx.addIssue({ code: "custom", path: ["airdropId"], message: "A task counts toward one campaign or one airdrop: choose one of them" });
     }
   });
 

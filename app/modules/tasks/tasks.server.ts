@@ -1,9 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, count, desc, eq, ilike, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
+import { airdrop } from "#db/schema/airdrops";
 import { user } from "#db/schema/auth";
 import { project } from "#db/schema/projects";
 import { campaign, completion, task } from "#db/schema/quests";
 import type { Db } from "~/lib/db.server";
+import { csvCell } from "~/lib/csv";
 import { invalid, ok, type FieldFailure, type Ok } from "~/lib/result";
 import { periodOf, type Task } from "./completions.server";
 import type { TaskType } from "./task-types";
@@ -20,13 +22,19 @@ export type TaskInput = {
   endsAt: Date | null;
   cap: number | null;
   campaignId: string | null;
+  /** The airdrop it earns points for; left out: as it is (none for a new task). */
+  airdropId?: string | null;
   published: boolean;
 };
 
 /** The task forms answer every refusal with 400, on its field (`form` for a task gone meanwhile). */
 export type SaveTaskResult = Ok<{ task: Task }> | FieldFailure;
 
-/** Creates or edits a task of a project. A campaign must be the project's own. The cap cannot go below the places taken. */
+/**
+ * Creates or edits a task of a project. A campaign or an airdrop must be the project's own, and a
+ * task goes into an airdrop only while the airdrop takes tasks (not frozen, not ended) and when it
+ * is not a crusade's step (a task belongs to one container). The cap cannot go below the places taken.
+ */
 export async function saveTask({
   db,
   projectId,
@@ -47,19 +55,26 @@ export async function saveTask({
       .where(and(eq(campaign.id, input.campaignId), eq(campaign.projectId, projectId)));
     if (!c) return invalid("campaignId", "Choose one of this project's campaigns");
   }
+  if (input.campaignId && input.airdropId) return invalid("airdropId", "A task counts toward one campaign or one airdrop: choose one of them");
+  const [current] = taskId
+    ? await db
+        .select()
+        .from(task)
+        .where(and(eq(task.id, taskId), eq(task.projectId, projectId)))
+    : [];
+  if (taskId && !current) return invalid("form", "This task does not exist.");
+  if (input.airdropId) {
+    const refused = await airdropRefusal(db, { projectId, airdropId: input.airdropId, current, now });
+    if (refused) return refused;
+  }
   const { published, ...fields } = input;
-  if (!taskId) {
+  if (!current) {
     const [created] = await db
       .insert(task)
       .values({ id: randomUUID(), projectId, ...fields, publishedAt: published ? now : null, createdAt: now, updatedAt: now })
       .returning();
     return ok({ task: created! });
   }
-  const [current] = await db
-    .select()
-    .from(task)
-    .where(and(eq(task.id, taskId), eq(task.projectId, projectId)));
-  if (!current) return invalid("form", "This task does not exist.");
   if (input.cap !== null && input.cap < current.slotsTaken) {
     return invalid("cap", `${current.slotsTaken} members already hold a place: the cap cannot be lower`);
   }
@@ -74,9 +89,29 @@ export async function saveTask({
   const [updated] = await db
     .update(task)
     .set({ ...fields, publishedAt: published ? (current.publishedAt ?? now) : null, updatedAt: now })
-    .where(eq(task.id, taskId))
+    .where(eq(task.id, current.id))
     .returning();
   return ok({ task: updated! });
+}
+
+/**
+ * Why the task cannot go into this airdrop, or null: it must be the project's, still take tasks
+ * (not frozen, not ended), and the task must not be a crusade's step. A task staying in an
+ * airdrop that has ended keeps it (its other fields can still be edited).
+ */
+async function airdropRefusal(
+  db: Db,
+  { projectId, airdropId, current, now }: { projectId: string; airdropId: string; current: Task | undefined; now: Date },
+): Promise<FieldFailure | null> {
+  if (current?.crusadeId) return invalid("airdropId", "This task is a step of a crusade: a task belongs to one crusade or one airdrop");
+  if (current?.airdropId === airdropId) return null;
+  const [a] = await db
+    .select({ status: airdrop.status, endsAt: airdrop.endsAt })
+    .from(airdrop)
+    .where(and(eq(airdrop.id, airdropId), eq(airdrop.projectId, projectId)));
+  if (!a) return invalid("airdropId", "Choose one of this project's airdrops");
+  if (a.status !== "open" || a.endsAt <= now) return invalid("airdropId", "This airdrop has ended: it takes no new tasks");
+  return null;
 }
 
 async function hasLiveCompletions(db: Db, taskId: string) {
@@ -121,8 +156,20 @@ export async function memberStates({ db, userId, tasks, now = new Date() }: { db
   return states;
 }
 
-/** A project's tasks (drafts when the viewer is on the team), or a campaign's. */
-export async function listTasks({ db, projectId, campaignId, withDrafts = false }: { db: Db; projectId?: string; campaignId?: string; withDrafts?: boolean }) {
+/** A project's tasks (drafts when the viewer is on the team), or a campaign's, or an airdrop's. */
+export async function listTasks({
+  db,
+  projectId,
+  campaignId,
+  airdropId,
+  withDrafts = false,
+}: {
+  db: Db;
+  projectId?: string;
+  campaignId?: string;
+  airdropId?: string;
+  withDrafts?: boolean;
+}) {
   return db
     .select()
     .from(task)
@@ -130,6 +177,7 @@ export async function listTasks({ db, projectId, campaignId, withDrafts = false 
       and(
         projectId ? eq(task.projectId, projectId) : undefined,
         campaignId ? eq(task.campaignId, campaignId) : undefined,
+        airdropId ? eq(task.airdropId, airdropId) : undefined,
         withDrafts ? undefined : isNotNull(task.publishedAt),
       ),
     )
@@ -244,13 +292,6 @@ export async function submissionCounts({ db, projectId, scope = { all: true } }:
   for (const row of rows) counts[row.status] = row.n;
   return counts;
 }
-
-const csvCell = (value: unknown) => {
-  const text = value instanceof Date ? value.toISOString() : typeof value === "object" && value !== null ? JSON.stringify(value) : String(value ?? "");
-  // Cells that a spreadsheet would run as a formula are quoted as text.
-  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-};
 
 /** Every submission matching the filters, as CSV. */
 export async function submissionsCsv(args: Omit<Parameters<typeof listSubmissions>[0], "page" | "pageSize">) {

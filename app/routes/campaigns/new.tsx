@@ -10,10 +10,9 @@ import { formFailure } from "~/lib/result";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
 import { requireUser } from "~/modules/auth/session.server";
-import { authorize } from "~/modules/projects/permissions.server";
 import { saveCampaign } from "~/modules/tasks/campaigns.server";
 import { parseCampaignForm, type CampaignValues } from "~/modules/tasks/quest-forms";
-import { projectPage } from "~/modules/tasks/quest-pages.server";
+import { managedProjectPage } from "~/modules/tasks/quest-pages.server";
 
 export function meta({ matches }: Route.MetaArgs) {
   return [{ title: pageTitle(matches[0].loaderData.appName, "New campaign") }];
@@ -22,8 +21,7 @@ export function meta({ matches }: Route.MetaArgs) {
 async function managedProject({ request, context, params }: Route.LoaderArgs | Route.ActionArgs) {
   const { user } = await requireUser(context, request);
   const db = context.get(servicesContext).database.db;
-  const { project } = await projectPage({ db, slug: params.project, userId: user.id });
-  await authorize({ db, projectId: project.id, userId: user.id, action: "quests.manage" });
+  const { project } = await managedProjectPage({ db, slug: params.project, userId: user.id });
   return { db, project };
 }
 

@@ -1,10 +1,6 @@
-import { Plus } from "lucide-react";
-import { Link } from "react-router";
 import type { Route } from "./+types/project-index";
 import { CampaignGrid } from "~/components/campaigns/campaign-grid";
-import { ProjectCrumb } from "~/components/campaigns/project-crumb";
-import { PageHeader } from "~/components/page-header";
-import { Button } from "~/components/ui/button";
+import { ProjectContainers } from "~/components/containers/project-containers";
 import { pageTitle } from "~/lib/meta";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
@@ -32,25 +28,24 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 }
 
 export default function ProjectCampaigns({ loaderData: { project, canManage, now, campaigns } }: Route.ComponentProps) {
-  const create = canManage ? (
-    <Button asChild>
-      <Link to={route("campaigns.new", { project: project.slug })}>
-        <Plus /> New campaign
-      </Link>
-    </Button>
-  ) : undefined;
   return (
-    <>
-      <ProjectCrumb project={project} />
-      <PageHeader title="Campaigns" description={`Campaigns of ${project.name}.`} actions={campaigns.length > 0 ? create : undefined} />
-      <CampaignGrid
-        campaigns={campaigns}
-        now={now}
-        showProject={false}
-        emptyTitle="No campaigns yet"
-        emptyText={canManage ? "Create a campaign, then add tasks to it." : `${project.name} has not published a campaign yet.`}
-        emptyAction={create}
-      />
-    </>
+    <ProjectContainers
+      project={project}
+      title="Campaigns"
+      description={`Campaigns of ${project.name}.`}
+      create={canManage ? { label: "New campaign", to: route("campaigns.new", { project: project.slug }) } : null}
+      count={campaigns.length}
+    >
+      {(create) => (
+        <CampaignGrid
+          campaigns={campaigns}
+          now={now}
+          showProject={false}
+          emptyTitle="No campaigns yet"
+          emptyText={canManage ? "Create a campaign, then add tasks to it." : `${project.name} has not published a campaign yet.`}
+          emptyAction={create}
+        />
+      )}
+    </ProjectContainers>
   );
 }

@@ -1,9 +1,11 @@
 import { useLocation } from "react-router";
 import type { Route } from "./+types/show";
-import { CampaignActions, CampaignProgress } from "~/components/campaigns/campaign-header";
+import { CampaignProgress } from "~/components/campaigns/campaign-header";
 import { CampaignStatusBadge, countdown } from "~/components/campaigns/campaign-status";
-import { CampaignTasks } from "~/components/campaigns/campaign-tasks";
 import { LocalTime } from "~/components/campaigns/local-time";
+import { ContainerActions } from "~/components/containers/container-actions";
+import { ContainerTasks } from "~/components/containers/container-tasks";
+import { ContainerWindow } from "~/components/containers/container-window";
 import { ProjectCrumb } from "~/components/campaigns/project-crumb";
 import { XpRewardCard } from "~/components/campaigns/reward-card";
 import { RewardPools } from "~/components/campaigns/reward-pools";
@@ -61,22 +63,27 @@ export default function CampaignShow({ loaderData }: Route.ComponentProps) {
   const ended = campaign.status === "ended";
   const manageRewards = canManageRewards && !ended;
   const addTask = canManage ? route("tasks.new", { project: project.slug, campaignId: campaign.id }) : null;
-  const when = countdown(campaign, now);
   return (
     <>
       <ProjectCrumb project={project} trail={[{ label: "Campaigns", to: route("projects.campaigns", { project: project.slug }) }]} />
       <PageHeader
         title={campaign.name}
         description={
-          <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
-            <CampaignStatusBadge status={campaign.status} />
-            <span>
-              <LocalTime value={campaign.startsAt} /> – <LocalTime value={campaign.endsAt} />
-            </span>
-            {when && <span className="font-medium text-foreground">{when}</span>}
-          </span>
+          <ContainerWindow
+            badge={<CampaignStatusBadge status={campaign.status} />}
+            startsAt={campaign.startsAt}
+            endsAt={campaign.endsAt}
+            when={countdown(campaign, now)}
+          />
         }
-        actions={<CampaignActions ids={ids} canReview={canReview} canManage={canManage} addTask={addTask} />}
+        actions={
+          <ContainerActions
+            leaderboardTo={route("campaigns.leaderboard", ids)}
+            submissionsTo={canReview ? route("campaigns.submissions", ids) : null}
+            editTo={canManage ? route("campaigns.edit", ids) : null}
+            addTaskTo={addTask}
+          />
+        }
       />
       <div className="grid gap-6 lg:grid-cols-3">
         <div className="grid content-start gap-6 lg:col-span-2">
@@ -91,7 +98,7 @@ export default function CampaignShow({ loaderData }: Route.ComponentProps) {
                 This campaign opens <LocalTime value={campaign.startsAt} />: its tasks can be done from then.
               </p>
             )}
-            <CampaignTasks tasks={tasks} addTaskTo={addTask} />
+            <ContainerTasks tasks={tasks} addTaskTo={addTask} noun="campaign" />
           </section>
         </div>
         <aside className="grid content-start gap-4">

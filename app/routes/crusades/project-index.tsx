@@ -1,10 +1,6 @@
-import { Plus } from "lucide-react";
-import { Link } from "react-router";
 import type { Route } from "./+types/project-index";
-import { ProjectCrumb } from "~/components/campaigns/project-crumb";
+import { ProjectContainers } from "~/components/containers/project-containers";
 import { CrusadeGrid } from "~/components/crusades/crusade-grid";
-import { PageHeader } from "~/components/page-header";
-import { Button } from "~/components/ui/button";
 import { pageTitle } from "~/lib/meta";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
@@ -30,24 +26,25 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 }
 
 export default function ProjectCrusades({ loaderData: { project, signedIn, canManage, crusades } }: Route.ComponentProps) {
-  const create = canManage ? (
-    <Button asChild>
-      <Link to={route("crusades.new", { project: project.slug })}>
-        <Plus /> New crusade
-      </Link>
-    </Button>
-  ) : undefined;
   return (
-    <>
-      <ProjectCrumb project={project} />
-      <PageHeader title="Crusades" description={`Crusades of ${project.name}.`} actions={crusades.length > 0 ? create : undefined} />
-      <CrusadeGrid
-        crusades={crusades}
-        signedIn={signedIn}
-        showProject={false}
-        emptyText={canManage ? "Create a crusade from the project's tasks, in the order members do them." : `${project.name} has not published a crusade yet.`}
-        emptyAction={create}
-      />
-    </>
+    <ProjectContainers
+      project={project}
+      title="Crusades"
+      description={`Crusades of ${project.name}.`}
+      create={canManage ? { label: "New crusade", to: route("crusades.new", { project: project.slug }) } : null}
+      count={crusades.length}
+    >
+      {(create) => (
+        <CrusadeGrid
+          crusades={crusades}
+          signedIn={signedIn}
+          showProject={false}
+          emptyText={
+            canManage ? "Create a crusade from the project's tasks, in the order members do them." : `${project.name} has not published a crusade yet.`
+          }
+          emptyAction={create}
+        />
+      )}
+    </ProjectContainers>
   );
 }

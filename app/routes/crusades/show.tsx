@@ -1,8 +1,9 @@
-import { ClipboardCheck, Gift, ListOrdered, Pencil } from "lucide-react";
+import { Gift, ListOrdered } from "lucide-react";
 import { Link, useLocation } from "react-router";
 import type { Route } from "./+types/show";
 import { ProgressMeter } from "~/components/campaigns/progress-meter";
 import { ProjectCrumb } from "~/components/campaigns/project-crumb";
+import { ContainerActions } from "~/components/containers/container-actions";
 import { CrusadeSteps } from "~/components/crusades/crusade-steps";
 import { EmptyState } from "~/components/empty-state";
 import { PageHeader } from "~/components/page-header";
@@ -70,24 +71,10 @@ export default function CrusadeShow({ loaderData }: Route.ComponentProps) {
           </span>
         }
         actions={
-          (canManage || canReview) && (
-            <div className="flex flex-wrap gap-2">
-              {canReview && (
-                <Button asChild variant="outline">
-                  <Link to={route("projects.review", { project: project.slug, in: `crusade:${crusade.id}` })}>
-                    <ClipboardCheck /> Submissions
-                  </Link>
-                </Button>
-              )}
-              {canManage && (
-                <Button asChild variant="outline">
-                  <Link to={route("crusades.edit", { project: project.slug, crusade: crusade.slug })}>
-                    <Pencil /> Edit
-                  </Link>
-                </Button>
-              )}
-            </div>
-          )
+          <ContainerActions
+            submissionsTo={canReview ? route("projects.review", { project: project.slug, in: `crusade:${crusade.id}` }) : null}
+            editTo={canManage ? route("crusades.edit", { project: project.slug, crusade: crusade.slug }) : null}
+          />
         }
       />
       <div className="grid gap-6 lg:grid-cols-3">

@@ -1,12 +1,14 @@
 import { data } from "react-router";
 import type { Route } from "./+types/show";
 import { ProjectHeader, ProjectRewardsLink, ProjectTasksLink, ToReviewLink } from "~/components/projects/project-header";
+import { AirdropList } from "~/components/airdrops/airdrop-list";
 import { CampaignList, CrusadeList, Section, TopMembers } from "~/components/projects/project-sections";
 import { TeamPanel } from "~/components/projects/team-panel";
 import { pageTitle } from "~/lib/meta";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
 import { getSession } from "~/modules/auth/session.server";
+import { listAirdrops } from "~/modules/airdrops/airdrop-pages.server";
 import { boardKey, boardPage } from "~/modules/leaderboards/leaderboards.server";
 import { can, roleIn } from "~/modules/projects/permissions.server";
 import { projectBySlug } from "~/modules/projects/projects.server";
@@ -36,9 +38,10 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   const role = await roleIn({ db, projectId: project.id, userId });
   const team = can(role, "drafts.view");
   const reviewer = can(role, "submissions.review");
-  const [live, crusades, top, teamCampaigns, toReview] = await Promise.all([
+  const [live, crusades, airdrops, top, teamCampaigns, toReview] = await Promise.all([
     listCampaigns({ db, projectId: project.id, status: "live", limit: 6 }),
     listCrusades({ db, projectId: project.id, withDrafts: team, userId }),
+    listAirdrops({ db, projectId: project.id, withDrafts: team, limit: 6 }),
     boardPage({ db, board: boardKey({ kind: "project", projectId: project.id }, "all"), limit: 5 }),
     team ? listCampaigns({ db, projectId: project.id, withDrafts: true, limit: 20 }) : Promise.resolve([]),
     reviewer ? pendingReviewCount({ db, projectId: project.id }) : Promise.resolve(null),
@@ -59,12 +62,13 @@ export async function loader({ context, params }: Route.LoaderArgs) {
     drafts: teamCampaigns.filter((c) => c.status === "draft"),
     reviewCampaigns: reviewer ? teamCampaigns.filter((c) => c.status !== "draft") : [],
     crusades,
+    airdrops,
     top,
   };
 }
 
 export default function ProjectShow({ loaderData }: Route.ComponentProps) {
-  const { project, userId, role, live, drafts, reviewCampaigns, crusades, top, toReview } = loaderData;
+  const { project, userId, role, live, drafts, reviewCampaigns, crusades, airdrops, top, toReview } = loaderData;
   const slug = project.slug;
   return (
     <>
@@ -91,6 +95,9 @@ export default function ProjectShow({ loaderData }: Route.ComponentProps) {
           )}
           <Section title="Crusades" more={{ to: route("projects.crusades", { project: slug }), label: "All crusades" }}>
             <CrusadeList projectSlug={slug} crusades={crusades.slice(0, 6)} signedIn={userId !== null} />
+          </Section>
+          <Section title="Airdrops" more={{ to: route("projects.airdrops", { project: slug }), label: "All airdrops" }}>
+            <AirdropList airdrops={airdrops} />
           </Section>
         </div>
         {role && (

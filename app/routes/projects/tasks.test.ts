@@ -80,7 +80,7 @@ describe("a project's Tasks page", () => {
       approved: 1,
       pending: 0,
     });
-    expect(page.rows[0]!.container).toEqual({ kind: "airdrop", name: "Drop", slug: null });
+    expect(page.rows[0]!.container).toEqual({ kind: "airdrop", name: "Drop", slug: "drop" });
     expect(page).toMatchObject({ showDrafts: false, showPending: false, canManage: false });
     // A visitor cannot ask for drafts: the filter is ignored.
     expect(titles(await load("?status=draft"))).toHaveLength(4);

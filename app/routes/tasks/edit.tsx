@@ -28,7 +28,7 @@ async function manageableTask({ request, params, context }: Route.LoaderArgs | R
 
 export async function loader(args: Route.LoaderArgs) {
   const { services, task, project } = await manageableTask(args);
-  const options = await taskFormOptions({ db: services.database.db, projectId: project.id, chainIds: services.chains.chainIds });
+  const options = await taskFormOptions({ db: services.database.db, projectId: project.id, chainIds: services.chains.chainIds, keepAirdropId: task.airdropId });
   return {
     task: { id: task.id, title: task.title, slotsTaken: task.slotsTaken },
     project: { slug: project.slug, name: project.name },
@@ -46,7 +46,7 @@ export async function action(args: Route.ActionArgs) {
   return redirectWithToast(route("tasks.show", { task: task.id }), "Task saved", { appUrl: services.env.APP_URL });
 }
 
-export default function EditTask({ loaderData: { task, project, values, types, campaigns, networks } }: Route.ComponentProps) {
+export default function EditTask({ loaderData: { task, project, values, types, campaigns, airdrops, networks } }: Route.ComponentProps) {
   const actionData = useActionData<typeof action>();
   return (
     <div className="mx-auto max-w-3xl">
@@ -56,6 +56,7 @@ export default function EditTask({ loaderData: { task, project, values, types, c
         values={actionData?.values ?? values}
         errors={actionData?.errors}
         campaigns={campaigns}
+        airdrops={airdrops}
         networks={networks}
         slotsTaken={task.slotsTaken}
         submitLabel="Save task"

@@ -30,10 +30,11 @@ async function manageableProject({ request, params, context }: Route.LoaderArgs 
 export async function loader(args: Route.LoaderArgs) {
   const { services, project } = await manageableProject(args);
   const options = await taskFormOptions({ db: services.database.db, projectId: project.id, chainIds: services.chains.chainIds });
-  // "Add task" on a campaign page preselects that campaign (when it is one of the project's).
-  const campaignId = new URL(args.request.url).searchParams.get("campaignId") ?? "";
-  const preselected = options.campaigns.some((c) => c.id === campaignId) ? campaignId : (NEW_TASK_VALUES.campaignId ?? "");
-  return { project: { slug: project.slug, name: project.name }, values: { ...NEW_TASK_VALUES, campaignId: preselected }, ...options };
+  // "Add task" on a campaign's or an airdrop's page preselects it (when it is one the form offers).
+  const search = new URL(args.request.url).searchParams;
+  const campaignId = options.campaigns.find((c) => c.id === search.get("campaignId"))?.id ?? "";
+  const airdropId = options.airdrops.find((a) => a.id === search.get("airdrop"))?.id ?? "";
+  return { project: { slug: project.slug, name: project.name }, values: { ...NEW_TASK_VALUES, campaignId, airdropId }, ...options };
 }
 
 export async function action(args: Route.ActionArgs) {
@@ -45,7 +46,7 @@ export async function action(args: Route.ActionArgs) {
   return redirectWithToast(route("tasks.show", { task: saved.task.id }), "Task created", { appUrl: services.env.APP_URL });
 }
 
-export default function NewTask({ loaderData: { project, values, types, campaigns, networks } }: Route.ComponentProps) {
+export default function NewTask({ loaderData: { project, values, types, campaigns, airdrops, networks } }: Route.ComponentProps) {
   const actionData = useActionData<typeof action>();
   return (
     <div className="mx-auto max-w-3xl">
@@ -55,6 +56,7 @@ export default function NewTask({ loaderData: { project, values, types, campaign
         values={actionData?.values ?? values}
         errors={actionData?.errors}
         campaigns={campaigns}
+        airdrops={airdrops}
         networks={networks}
         submitLabel="Create task"
         cancelTo={route("projects.show", { project: project.slug })}

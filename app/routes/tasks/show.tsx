@@ -68,7 +68,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 export default function TaskShow({ loaderData }: Route.ComponentProps) {
-  const { task, project, brief, campaign, crusade, state, block, signedIn, team } = loaderData;
+  const { task, project, brief, campaign, crusade, airdrop, state, block, signedIn, team } = loaderData;
   const outcome = useActionData<typeof action>();
   const location = useLocation();
 
@@ -132,7 +132,7 @@ export default function TaskShow({ loaderData }: Route.ComponentProps) {
               ))}
           </CardContent>
         </Card>
-        <TaskDetails task={task} project={project} campaign={campaign} crusade={crusade} />
+        <TaskDetails task={task} project={project} campaign={campaign} crusade={crusade} airdrop={airdrop} />
       </div>
     </>
   );

@@ -8,10 +8,10 @@ import { route } from "~/lib/routes";
 import type { TaskBlock } from "~/modules/tasks/task-page";
 import { TASK_TYPE_LABELS } from "~/modules/tasks/task.schema";
 import type { TaskType } from "~/modules/tasks/task-types";
-import { LocalTime } from "./local-time";
-import { TaskStateBadge, TaskStateIcon, type MemberTaskState } from "./task-state";
+import { LocalTime } from "~/components/campaigns/local-time";
+import { TaskStateBadge, TaskStateIcon, type MemberTaskState } from "~/components/campaigns/task-state";
 
-export type CampaignTask = {
+export type ContainerTask = {
   id: string;
   title: string;
   type: TaskType;
@@ -27,7 +27,10 @@ export type CampaignTask = {
 function blockText(block: TaskBlock): ReactNode {
   switch (block.kind) {
     case "campaign":
-      return block.status === "ended" ? "Campaign ended" : block.status === "scheduled" ? "Campaign not started" : "Campaign not published";
+    case "airdrop": {
+      const what = block.kind === "campaign" ? "Campaign" : "Airdrop";
+      return block.status === "ended" ? `${what} ended` : block.status === "scheduled" ? `${what} not started` : `${what} not published`;
+    }
     case "scheduled":
       return (
         <>
@@ -57,8 +60,8 @@ export function BlockLabel({ block }: { block: TaskBlock }) {
   );
 }
 
-/** A campaign's tasks with the member's standing on each, and the way to each task. */
-export function CampaignTasks({ tasks, addTaskTo }: { tasks: CampaignTask[]; addTaskTo: string | null }) {
+/** A campaign's or an airdrop's tasks with the member's standing on each, and the way to each task. */
+export function ContainerTasks({ tasks, addTaskTo, noun }: { tasks: ContainerTask[]; addTaskTo: string | null; noun: "campaign" | "airdrop" }) {
   if (tasks.length === 0) {
     return (
       <EmptyState
@@ -74,7 +77,7 @@ export function CampaignTasks({ tasks, addTaskTo }: { tasks: CampaignTask[]; add
           )
         }
       >
-        {addTaskTo ? "Add tasks to this campaign: choose it in the task form." : "The team has not added tasks to this campaign yet."}
+        {addTaskTo ? `Add tasks to this ${noun}: choose it in the task form.` : `The team has not added tasks to this ${noun} yet.`}
       </EmptyState>
     );
   }
