@@ -76,8 +76,10 @@ export const airdropAllocation = pgTable(
 );
 
 /**
- * The frozen tree, level by level (leaves first), in chunks of `AIRDROP_TREE_CHUNK` 32-byte
- * hashes: a proof reads one hash from each level (substring), never the whole tree.
+ * The frozen tree: `@openzeppelin/merkle-tree`'s array of its 2n − 1 nodes (root first, leaf i at
+ * 2n − 2 − i; `contracts/merkle.ts`), all at `level` 0, in chunks of `AIRDROP_TREE_CHUNK` 32-byte
+ * hashes (node k: chunk k / AIRDROP_TREE_CHUNK). A proof reads one hash per tree level
+ * (substring), never the whole tree; the dump streams the chunks in order.
  */
 export const airdropTreeChunk = pgTable(
   "airdrop_tree_chunk",
@@ -85,6 +87,7 @@ export const airdropTreeChunk = pgTable(
     airdropId: text("airdrop_id")
       .notNull()
       .references(() => airdrop.id, { onDelete: "cascade" }),
+    /** Always 0: the tree is one array (the column is kept from a layout with one row set per tree level). */
     level: integer("level").notNull(),
     chunk: integer("chunk").notNull(),
     hashes: bytea("hashes").notNull(),

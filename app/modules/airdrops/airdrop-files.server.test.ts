@@ -1,9 +1,9 @@
 import { StandardMerkleTree } from "@openzeppelin/merkle-tree";
 import { privateKeyToAddress } from "viem/accounts";
-import { bytesToHex, hexToBytes, keccak256, toHex, type Hex } from "viem";
+import { eq } from "drizzle-orm";
+import { keccak256, toHex, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { airdropTreeLevels, proofFromLevels } from "#contracts/merkle";
-import { airdrop } from "#db/schema/airdrops";
+import { airdrop, airdropTreeChunk } from "#db/schema/airdrops";
 import { user } from "#db/schema/auth";
 import { project } from "#db/schema/projects";
 import { walletAddress } from "#db/schema/wallets";
@@ -11,14 +11,14 @@ import { leaderboardEntry } from "#db/schema/xp";
 import type { Database } from "~/lib/db.server";
 import { createTestDatabase } from "#tests/setup/test-db";
 import { ALLOCATION_CSV_HEADER, allocationCsv, LEAF_ENCODING, TREE_DUMP_FORMAT, treeDump } from "./airdrop-files.server";
-import { airdropBoard, freezeAirdrop } from "./freeze.server";
+import { airdropBoard, airdropClaimOf, freezeAirdrop } from "./freeze.server";
 
 const T = new Date("2026-11-20T12:00:00Z");
 const E = 10n ** 18n;
 let database: Database;
 const db = () => database.db;
 
-type Dump = { format: string; leafEncoding: string[]; root: Hex; values: { value: [string, string, string]; treeIndex: number }[]; levels: Hex[][] };
+type Dump = { format: "standard-v1"; leafEncoding: string[]; tree: Hex[]; values: { value: [string, string, string]; treeIndex: number }[] };
 
 /** `members` members with points; every `noWallet`-th one has no wallet (no leaf). Frozen at T. */
 async function frozenAirdrop(id: string, members: number, noWallet = 0) {
@@ -67,35 +67,73 @@ beforeAll(async () => {
 afterAll(() => database.close());
 
 describe("the tree dump", () => {
-  it("holds every value and level of a five-leaf tree; each proof read from it passes OpenZeppelin's verifier against the root", async () => {
+  it("is StandardMerkleTree's standard-v1 dump of a five-leaf tree: load() accepts it, gives the stored root and proves every value", async () => {
     const frozen = await frozenAirdrop("five", 5);
-    const dump = JSON.parse(await read(treeDump({ db: db(), airdropId: "five", root: frozen.root!, batch: 2 }))) as Dump;
-    expect(dump).toMatchObject({ format: TREE_DUMP_FORMAT, leafEncoding: [...LEAF_ENCODING], root: frozen.root });
-    expect(dump.values.map((v) => v.treeIndex)).toEqual([0, 1, 2, 3, 4]);
-    // Rebuilt from the values, the levels are the dump's, root last.
-    const entries = dump.values.map(({ value: [index, account, amount] }) => ({ index: BigInt(index), account: account as Hex, amount: BigInt(amount) }));
-    const levels = airdropTreeLevels(entries);
-    expect(levels.map((level) => Array.from({ length: level.length / 32 }, (_, i) => bytesToHex(level.subarray(i * 32, i * 32 + 32))))).toEqual(dump.levels);
-    expect(dump.levels.at(-1)).toEqual([frozen.root]);
-    const stored = dump.levels.map((level) => hexToBytes(`0x${level.map((h) => h.slice(2)).join("")}`));
-    for (const { value, treeIndex } of dump.values) {
-      expect(StandardMerkleTree.verify(dump.root, dump.leafEncoding, value, proofFromLevels(stored, treeIndex))).toBe(true);
+    const dump = JSON.parse(await read(treeDump({ db: db(), airdropId: "five", batch: 2 }))) as Dump;
+    expect(Object.keys(dump)).toEqual(["format", "leafEncoding", "tree", "values"]);
+    expect(dump).toMatchObject({ format: TREE_DUMP_FORMAT, leafEncoding: [...LEAF_ENCODING] });
+    expect(dump.tree).toHaveLength(9);
+    expect(dump.values.map((v) => v.treeIndex)).toEqual([8, 7, 6, 5, 4]);
+    expect(dump.values.map((v) => v.value[0])).toEqual(["0", "1", "2", "3", "4"]);
+    // The library builds the very same dump from the values, leaves in index order.
+    expect(
+      StandardMerkleTree.of(
+        dump.values.map((v) => v.value),
+        [...LEAF_ENCODING],
+        { sortLeaves: false },
+      ).dump(),
+    ).toEqual(dump);
+    const tree = StandardMerkleTree.load(dump);
+    tree.validate();
+    expect(tree.root).toBe(frozen.root);
+    for (const [i, value] of tree.entries()) {
+      const proof = tree.getProof(i);
+      expect(tree.verify(i, proof)).toBe(true);
+      expect(StandardMerkleTree.verify(frozen.root!, dump.leafEncoding, value, proof)).toBe(true);
+      // The proof the claim page serves is the library's.
+      const claim = await airdropClaimOf({ db: db(), airdropId: "five", userId: `five-m${String(i).padStart(5, "0")}` });
+      expect(claim).toMatchObject({ leaf: i, proof });
     }
     // A value the tree does not hold fails.
     const [index, account] = dump.values[0]!.value;
-    expect(StandardMerkleTree.verify(dump.root, dump.leafEncoding, [index, account, "1"], proofFromLevels(stored, 0))).toBe(false);
+    expect(StandardMerkleTree.verify(frozen.root!, dump.leafEncoding, [index, account, "1"], tree.getProof(0))).toBe(false);
+    // A dump whose tree was tampered with does not load.
+    const tampered = { ...dump, tree: dump.tree.map((h, k) => (k === 3 ? `0x${"00".repeat(32)}` : h)) };
+    expect(() => StandardMerkleTree.load(tampered)).toThrow();
   });
 
-  it("streams a tree over several stored chunks and batches, the same as one built from its values", async () => {
+  it("streams a tree over several stored chunks and batches, which the library loads and rebuilds from its values", async () => {
     const frozen = await frozenAirdrop("big", 4_100);
-    const dump = JSON.parse(await read(treeDump({ db: db(), airdropId: "big", root: frozen.root!, batch: 1_000 }))) as Dump;
+    const dump = JSON.parse(await read(treeDump({ db: db(), airdropId: "big", batch: 1_000 }))) as Dump;
     expect(dump.values).toHaveLength(4_100);
-    expect(dump.levels.map((level) => level.length)).toEqual([4100, 2050, 1025, 513, 257, 129, 65, 33, 17, 9, 5, 3, 2, 1]);
-    const rebuilt = airdropTreeLevels(dump.values.map(({ value: [i, a, n] }) => ({ index: BigInt(i), account: a as Hex, amount: BigInt(n) })));
-    expect(bytesToHex(rebuilt.at(-1)!)).toBe(frozen.root);
-    const stored = dump.levels.map((level) => hexToBytes(`0x${level.map((h) => h.slice(2)).join("")}`));
-    for (const i of [0, 4095, 4096, 4099])
-      expect(StandardMerkleTree.verify(dump.root, dump.leafEncoding, dump.values[i]!.value, proofFromLevels(stored, i))).toBe(true);
+    // 8,199 nodes: chunks of 4,096, 4,096 and 7.
+    expect(dump.tree).toHaveLength(2 * 4_100 - 1);
+    const stored = await db()
+      .select({ chunk: airdropTreeChunk.chunk, level: airdropTreeChunk.level })
+      .from(airdropTreeChunk)
+      .where(eq(airdropTreeChunk.airdropId, "big"));
+    expect(stored.map((c) => [c.level, c.chunk]).sort()).toEqual([
+      [0, 0],
+      [0, 1],
+      [0, 2],
+    ]);
+    const tree = StandardMerkleTree.load(dump);
+    tree.validate();
+    expect(tree.root).toBe(frozen.root);
+    expect(
+      StandardMerkleTree.of(
+        dump.values.map((v) => v.value),
+        [...LEAF_ENCODING],
+        { sortLeaves: false },
+      ).root,
+    ).toBe(frozen.root);
+    for (const i of [0, 1, 2_047, 2_048, 4_095, 4_096, 4_099]) {
+      expect(dump.values[i]!.treeIndex).toBe(2 * 4_100 - 2 - i);
+      const proof = tree.getProof(i);
+      expect(StandardMerkleTree.verify(frozen.root!, dump.leafEncoding, dump.values[i]!.value, proof)).toBe(true);
+      const claim = await airdropClaimOf({ db: db(), airdropId: "big", userId: `big-m${String(i).padStart(5, "0")}` });
+      expect(claim).toMatchObject({ leaf: i, proof });
+    }
   });
 });
 

@@ -1,5 +1,6 @@
-import { and, asc, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, gt, isNull } from "drizzle-orm";
 import { formatUnits } from "viem";
+import { leafNode } from "#contracts/merkle";
 import { airdropAllocation, airdropTreeChunk } from "#db/schema/airdrops";
 import type { Db } from "~/lib/db.server";
 import { csvCell } from "~/lib/csv";
@@ -7,7 +8,7 @@ import { QUEST_DECIMALS } from "~/modules/ledger/assets";
 
 /**
  * The frozen airdrop's two downloads, streamed: each statement reads one batch by an index
- * (the allocation's leaf or member key, the tree's level and chunk), so a million rows never sit
+ * (the allocation's leaf or member key, the tree's chunk), so a million rows never sit
  * in memory and no batch sorts the whole allocation.
  */
 
@@ -16,11 +17,9 @@ const ROWS = 5_000;
 /** Tree chunks (4,096 hashes, 128 KiB each) read per statement. */
 const CHUNKS = 4;
 
-/** The dump's name for our tree's layout (see `contracts/merkle.ts` and docs/decisions/026). */
-export const TREE_DUMP_FORMAT = "questline-levels-v1";
+/** The dump is `@openzeppelin/merkle-tree`'s: `StandardMerkleTree.load` reads it (docs/decisions/026). */
+export const TREE_DUMP_FORMAT = "standard-v1";
 export const LEAF_ENCODING = ["uint256", "address", "uint256"] as const;
-const LAYOUT =
-  "levels[0] holds the leaves in index order, the last level the root; each level pairs its nodes left to right, hashing each pair sorted (OpenZeppelin's MerkleProof and StandardMerkleTree.verify), and carries an odd last node up unchanged. A leaf is StandardMerkleTree's leaf hash of value = [index, account, amount].";
 
 function streamOf(parts: () => AsyncGenerator<string>): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
@@ -97,47 +96,57 @@ export function allocationCsv({ db, airdropId, batch = ROWS }: { db: Db; airdrop
   });
 }
 
+/** The stored tree's chunks in order (`freeze.server.ts` writes the tree's array at level 0), a few at a time. */
+async function* treeChunks(db: Db, airdropId: string) {
+  let last = -1;
+  for (;;) {
+    const chunks = await db
+      .select({ chunk: airdropTreeChunk.chunk, hashes: airdropTreeChunk.hashes })
+      .from(airdropTreeChunk)
+      .where(and(eq(airdropTreeChunk.airdropId, airdropId), eq(airdropTreeChunk.level, 0), gt(airdropTreeChunk.chunk, last)))
+      .orderBy(asc(airdropTreeChunk.chunk))
+      .limit(CHUNKS);
+    for (const c of chunks) {
+      if (c.chunk !== last + 1) throw new Error(`The stored tree of airdrop ${airdropId} is missing chunk ${last + 1}`);
+      yield c.hashes;
+      last = c.chunk;
+    }
+    if (chunks.length < CHUNKS) return;
+  }
+}
+
 /**
- * The frozen tree as JSON: the leaves' values (index, account, amount) in leaf order and every
- * level of the stored tree, leaves first, root last (`LAYOUT` says how the levels are made, so a
- * reader can rebuild and check every proof against `root`).
+ * The frozen tree as `@openzeppelin/merkle-tree`'s `standard-v1` dump, the one
+ * `StandardMerkleTree.of(values, LEAF_ENCODING, { sortLeaves: false }).dump()` gives:
+ * `tree` holds every node of the stored array (root first, leaf i at 2n − 2 − i), `values` each
+ * leaf's [index, account, amount] in leaf order with its place in `tree`.
+ * `StandardMerkleTree.load(dump)` checks it whole and gives the root AirdropDistributor checks.
  */
-export function treeDump({ db, airdropId, root, batch = ROWS }: { db: Db; airdropId: string; root: string; batch?: number }): ReadableStream<Uint8Array> {
+export function treeDump({ db, airdropId, batch = ROWS }: { db: Db; airdropId: string; batch?: number }): ReadableStream<Uint8Array> {
   return streamOf(async function* () {
-    yield `{"format":${JSON.stringify(TREE_DUMP_FORMAT)},"layout":${JSON.stringify(LAYOUT)},"leafEncoding":${JSON.stringify(LEAF_ENCODING)},"root":${JSON.stringify(root)},"values":[`;
-    let first = true;
+    yield `{"format":${JSON.stringify(TREE_DUMP_FORMAT)},"leafEncoding":${JSON.stringify(LEAF_ENCODING)},"tree":[`;
+    let nodes = 0;
+    for await (const hashes of treeChunks(db, airdropId)) {
+      const hex = Buffer.from(hashes.buffer, hashes.byteOffset, hashes.byteLength).toString("hex");
+      const parts: string[] = [];
+      for (let at = 0; at < hex.length; at += 64) parts.push(`"0x${hex.slice(at, at + 64)}"`);
+      yield (nodes === 0 ? "\n" : ",\n") + parts.join(",\n");
+      nodes += parts.length;
+    }
+    // A tree of n leaves has 2n − 1 nodes.
+    const leaves = (nodes + 1) / 2;
+    yield `\n],"values":[`;
+    let count = 0;
     for await (const rows of rowsWithLeaves(db, airdropId, batch)) {
       yield rows
         .map((r) => {
-          const line = `${first ? "" : ","}\n{"value":["${r.leaf}","${r.account}","${r.amount}"],"treeIndex":${r.leaf}}`;
-          first = false;
-          return line;
+          // The leaves are 0 … n − 1, each the value at its own index, as `values` must hold them.
+          if (r.leaf !== count || r.leaf >= leaves) throw new Error(`Airdrop ${airdropId}'s leaf ${count} is not in its stored tree of ${leaves} leaves`);
+          return `${count++ === 0 ? "" : ","}\n{"value":["${r.leaf}","${r.account}","${r.amount}"],"treeIndex":${leafNode(leaves, r.leaf)}}`;
         })
         .join("");
     }
-    yield `\n],"levels":[`;
-    let level = -1;
-    let chunk = -1;
-    for (;;) {
-      const chunks = await db
-        .select({ level: airdropTreeChunk.level, chunk: airdropTreeChunk.chunk, hashes: airdropTreeChunk.hashes })
-        .from(airdropTreeChunk)
-        .where(and(eq(airdropTreeChunk.airdropId, airdropId), sql`(${airdropTreeChunk.level}, ${airdropTreeChunk.chunk}) > (${level}, ${chunk})`))
-        .orderBy(asc(airdropTreeChunk.level), asc(airdropTreeChunk.chunk))
-        .limit(CHUNKS);
-      if (chunks.length === 0) break;
-      for (const c of chunks) {
-        const hex = Buffer.from(c.hashes).toString("hex");
-        const nodes: string[] = [];
-        for (let at = 0; at < hex.length; at += 64) nodes.push(`"0x${hex.slice(at, at + 64)}"`);
-        // A new level opens its array (closing the one before); a further chunk of a level goes on with a comma.
-        const opening = c.level !== level ? `${level === -1 ? "" : "],"}\n[` : ",";
-        yield opening + nodes.join(",");
-        level = c.level;
-        chunk = c.chunk;
-      }
-      if (chunks.length < CHUNKS) break;
-    }
-    yield `${level === -1 ? "" : "]"}\n]}\n`;
+    if (count !== leaves) throw new Error(`Airdrop ${airdropId} has ${count} leaves for a stored tree of ${leaves}`);
+    yield `\n]}\n`;
   });
 }

@@ -6,5 +6,5 @@ export type AirdropRule = (typeof AIRDROP_RULES)[number];
 export const AIRDROP_STATUSES = ["open", "frozen"] as const;
 export type AirdropStatus = (typeof AIRDROP_STATUSES)[number];
 
-/** Hashes per stored chunk of a tree level (32 bytes each: 128 KiB a chunk). */
+/** Hashes per stored chunk of the tree's node array (32 bytes each: 128 KiB a chunk). */
 export const AIRDROP_TREE_CHUNK = 4096;

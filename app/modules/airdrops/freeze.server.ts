@@ -1,7 +1,7 @@
 import { and, eq, lte, sql } from "drizzle-orm";
-import { bytesToHex, getAddress, type Address, type Hex } from "viem";
+import { getAddress, type Address, type Hex } from "viem";
 import { airdrop, airdropAllocation, airdropTreeChunk } from "#db/schema/airdrops";
-import { airdropTreeLevels, proofPositions, type AirdropEntry } from "#contracts/merkle";
+import { airdropTreeNodes, proofNodes, treeRoot, type AirdropEntry, type TreeNodes } from "#contracts/merkle";
 import { rowsOf, type Db } from "~/lib/db.server";
 import { boardKey } from "~/modules/leaderboards/leaderboards.server";
 import { AIRDROP_TREE_CHUNK } from "./airdrop-types";
@@ -38,8 +38,8 @@ export async function freezeAirdrop({ db, airdropId, now = new Date() }: { db: D
         : { kind: "top", amounts: (due.rankAmounts ?? []).map(BigInt), minPoints: due.minPoints };
     const { allocations, claimable, unclaimable } = allocate(await standings(tx, due.id, due.projectId), rule);
     const entries: AirdropEntry[] = allocations.flatMap((a) => (a.index === null ? [] : [{ index: BigInt(a.index), account: a.account!, amount: a.amount }]));
-    const levels = entries.length > 0 ? airdropTreeLevels(entries) : [];
-    const root = levels.length > 0 ? bytesToHex(levels.at(-1)!) : null;
+    const tree = entries.length > 0 ? airdropTreeNodes(entries) : null;
+    const root = tree ? treeRoot(tree) : null;
 
     // Written in member order, so the primary key's index grows at its end instead of at random places.
     const byMember = [...allocations].sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0));
@@ -57,7 +57,7 @@ export async function freezeAirdrop({ db, airdropId, now = new Date() }: { db: D
         select ${due.id}, r.user_id, r.rank, r.points, r.amount, r.account, r.leaf
         from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(user_id text, rank integer, points integer, amount numeric, account text, leaf integer)`);
     }
-    await writeTree(tx, due.id, levels);
+    if (tree) await writeTree(tx, due.id, tree);
     // The escrow keeps what the tree pays; the shares of members without a wallet, and what no rank took, go back to the treasury.
     await setAirdropEscrow(tx, { row: due, target: due.escrowed > 0n ? claimable : 0n, now });
     await tx
@@ -117,29 +117,38 @@ async function standings(tx: Db, airdropId: string, projectId: string): Promise<
   }));
 }
 
-async function writeTree(tx: Db, airdropId: string, levels: Uint8Array[]) {
+/** The level every chunk of the stored array is written at (the table once held one tree level per `level`). */
+const TREE_LEVEL = 0;
+
+/**
+ * Writes the tree's array (`contracts/merkle.ts`: root first, leaves last) in chunks of
+ * `AIRDROP_TREE_CHUNK` hashes: node k is in chunk k / AIRDROP_TREE_CHUNK at k % AIRDROP_TREE_CHUNK.
+ */
+async function writeTree(tx: Db, airdropId: string, tree: TreeNodes) {
   const chunkBytes = AIRDROP_TREE_CHUNK * 32;
-  const chunks = levels.flatMap((level, index) =>
-    Array.from({ length: Math.ceil(level.length / chunkBytes) }, (_, chunk) => ({
-      level: index,
-      chunk,
-      hex: Buffer.from(level.subarray(chunk * chunkBytes, (chunk + 1) * chunkBytes)).toString("hex"),
-    })),
-  );
-  for (let i = 0; i < chunks.length; i += CHUNKS_PER_STATEMENT) {
+  const count = Math.ceil(tree.length / chunkBytes);
+  for (let first = 0; first < count; first += CHUNKS_PER_STATEMENT) {
+    const chunks = [];
+    for (let chunk = first; chunk < Math.min(first + CHUNKS_PER_STATEMENT, count); chunk++) {
+      chunks.push({
+        chunk,
+        hex: Buffer.from(tree.buffer, tree.byteOffset + chunk * chunkBytes, Math.min(chunkBytes, tree.length - chunk * chunkBytes)).toString("hex"),
+      });
+    }
     await tx.execute(sql`
       insert into ${airdropTreeChunk} (airdrop_id, level, chunk, hashes)
-      select ${airdropId}, c.level, c.chunk, decode(c.hex, 'hex')
-      from jsonb_to_recordset(${JSON.stringify(chunks.slice(i, i + CHUNKS_PER_STATEMENT))}::jsonb) as c(level integer, chunk integer, hex text)`);
+      select ${airdropId}, ${TREE_LEVEL}, c.chunk, decode(c.hex, 'hex')
+      from jsonb_to_recordset(${JSON.stringify(chunks)}::jsonb) as c(chunk integer, hex text)`);
   }
 }
 
 export type AirdropClaim = { rank: number; points: number; amount: bigint; account: Address | null; leaf: number | null; proof: Hex[] | null };
 
 /**
- * A member's frozen share and, when they have a leaf, its proof: one hash read from each level of
- * the stored tree (about 20 for a million leaves), never the whole tree. Null when the member has
- * no share.
+ * A member's frozen share and, when they have a leaf, its proof: the hashes of the nodes
+ * `proofNodes` names (one per level of the tree, about 20 for a million leaves), each a 32-byte
+ * slice of its stored chunk, read in one query, never the whole tree. Null when the member has no
+ * share.
  */
 export async function airdropClaimOf({ db, airdropId, userId }: { db: Db; airdropId: string; userId: string }): Promise<AirdropClaim | null> {
   const [row] = await db
@@ -151,14 +160,14 @@ export async function airdropClaimOf({ db, airdropId, userId }: { db: Db; airdro
   const { rank, points, amount, account, leaf } = row.allocation;
   const share = { rank, points, amount, account: account ? getAddress(account) : null, leaf };
   if (leaf === null || !row.leaves) return { ...share, proof: null };
-  const positions = proofPositions(row.leaves, leaf);
-  if (positions.length === 0) return { ...share, proof: [] };
+  const nodes = proofNodes(row.leaves, leaf);
+  if (nodes.length === 0) return { ...share, proof: [] };
   const result = await db.execute(sql`
-    select p.level, encode(substring(c.hashes from (p.position % ${AIRDROP_TREE_CHUNK}) * 32 + 1 for 32), 'hex') as hash
-    from jsonb_to_recordset(${JSON.stringify(positions)}::jsonb) as p(level integer, position integer)
-    join ${airdropTreeChunk} c on c.airdrop_id = ${airdropId} and c.level = p.level and c.chunk = p.position / ${AIRDROP_TREE_CHUNK}
-    order by p.level`);
+    select p.step, encode(substring(c.hashes from (p.node % ${AIRDROP_TREE_CHUNK}) * 32 + 1 for 32), 'hex') as hash
+    from jsonb_to_recordset(${JSON.stringify(nodes.map((node, step) => ({ step, node })))}::jsonb) as p(step integer, node integer)
+    join ${airdropTreeChunk} c on c.airdrop_id = ${airdropId} and c.level = ${TREE_LEVEL} and c.chunk = p.node / ${AIRDROP_TREE_CHUNK}
+    order by p.step`);
   const proof = rowsOf(result).map((r) => `0x${String(r.hash)}` as Hex);
-  if (proof.length !== positions.length) throw new Error(`The stored tree of airdrop ${airdropId} is missing nodes`);
+  if (proof.length !== nodes.length || proof.some((hash) => hash.length !== 66)) throw new Error(`The stored tree of airdrop ${airdropId} is missing nodes`);
   return { ...share, proof };
 }

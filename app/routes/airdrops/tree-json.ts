@@ -6,16 +6,17 @@ import { treeDump } from "~/modules/airdrops/airdrop-files.server";
 import { airdropPage } from "~/modules/airdrops/airdrop-pages.server";
 
 /**
- * The frozen airdrop's Merkle tree as JSON (airdrop-files.server.ts says its layout), streamed:
- * anyone can rebuild it from its values and check every claim against the root on chain. 404
- * before the freeze, and when nobody had a share to claim (no tree).
+ * The frozen airdrop's Merkle tree as `@openzeppelin/merkle-tree`'s `standard-v1` dump, streamed:
+ * anyone can `StandardMerkleTree.load` it (or rebuild it from its values or the allocation CSV
+ * with `StandardMerkleTree.of(values, encoding, { sortLeaves: false })`) and check its root
+ * against the one on chain. 404 before the freeze, and when nobody had a share to claim (no tree).
  */
 export async function loader({ params, context }: Route.LoaderArgs) {
   const db = context.get(servicesContext).database.db;
   const userId = (await getSession(context))?.user.id ?? null;
   const { project, airdrop } = await airdropPage({ db, projectSlug: params.project, airdropSlug: params.airdrop, userId });
   if (airdrop.status !== "frozen" || !airdrop.root) throw data("This airdrop has no frozen tree.", { status: 404 });
-  return new Response(treeDump({ db, airdropId: airdrop.id, root: airdrop.root }), {
+  return new Response(treeDump({ db, airdropId: airdrop.id }), {
     headers: {
       "content-type": "application/json; charset=utf-8",
       "content-disposition": `inline; filename="${project.slug}-${airdrop.slug}-tree.json"`,
