@@ -1,17 +1,9 @@
 import { StandardMerkleTree } from "@openzeppelin/merkle-tree";
-import type { Browser, Page } from "@playwright/test";
-import { createPublicClient, createWalletClient, erc20Abi, http, parseEther, type Address, type Hex } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
-import { anvil } from "viem/chains";
-import { DEV_PRIVATE_KEYS } from "../../contracts/dev-accounts.ts";
-import { depositVaultAbi } from "../../contracts/generated/deposit-vault.ts";
-import { questTokenAbi } from "../../contracts/generated/quest-token.ts";
-import { installTestWallet } from "../fakes/injected-wallet.ts";
-import { stubReownCloud } from "../fakes/reown-cloud.ts";
+import type { Page } from "@playwright/test";
+import { completeTask, depositForProject, standingOf, treasuryFacts, walletMember } from "./airdrop-helpers.ts";
 import { expect, expectConsoleError, test } from "./fixtures.ts";
 import { expectFieldError, expectNotice, localDateTime, screenshot, uniqueSuffix } from "./quest-helpers.ts";
-import { APP_URL } from "./urls.ts";
-import { chainRpc, localRpcUrl, signInWithWallet } from "./wallet-helpers.ts";
+import { localRpcUrl } from "./wallet-helpers.ts";
 
 /**
  * The airdrop screens end to end: an owner funds a project's treasury (a vault deposit with the
@@ -22,51 +14,6 @@ import { chainRpc, localRpcUrl, signInWithWallet } from "./wallet-helpers.ts";
  * shows each member's share (the one without a wallet finds it went back to the project) and the
  * allocation's downloads.
  */
-
-/** The project's Rewards page data the owner sees: the vault, its token and the project's deposit reference. */
-async function treasuryFacts(page: Page) {
-  return page.evaluate(() => {
-    const router = (window as unknown as { __reactRouterDataRouter: { state: { loaderData: Record<string, unknown> } } }).__reactRouterDataRouter;
-    const data = router.state.loaderData["routes/projects/rewards"] as { depositRef: string; chain: { facts: { token: string; vault: string } } };
-    return { ref: data.depositRef, token: data.chain.facts.token, vault: data.chain.facts.vault };
-  }) as Promise<{ ref: Hex; token: Address; vault: Address }>;
-}
-
-/** Deposits `amount` QUEST into the vault with the project's reference, from dev account 0 (the token's minter). */
-async function depositForProject(rpc: string, { ref, token, vault }: { ref: Hex; token: Address; vault: Address }, amount: string) {
-  const transport = http(rpc);
-  const client = createPublicClient({ chain: anvil, transport });
-  const wallet = createWalletClient({ chain: anvil, transport, account: privateKeyToAccount(DEV_PRIVATE_KEYS[0]) });
-  const units = parseEther(amount);
-  for (const hash of [
-    await wallet.writeContract({ address: token, abi: questTokenAbi, functionName: "mint", args: [wallet.account.address, units] }),
-    await wallet.writeContract({ address: token, abi: erc20Abi, functionName: "approve", args: [vault, units] }),
-    await wallet.writeContract({ address: vault, abi: depositVaultAbi, functionName: "deposit", args: [units, ref] }),
-  ]) {
-    expect((await client.waitForTransactionReceipt({ hash })).status).toBe("success");
-  }
-  // The local chain counts a deposit after two confirmations (playwright.config.ts).
-  await chainRpc(rpc, "evm_mine");
-}
-
-/** A member in a browser of their own, signed in with a test wallet of their own (tests/fakes/injected-wallet.ts). */
-async function walletMember(browser: Browser) {
-  const context = await browser.newContext({ baseURL: APP_URL, bypassCSP: true });
-  const page = await context.newPage();
-  await stubReownCloud(page, { appOrigin: APP_URL, reachable: true });
-  const wallet = await installTestWallet(page);
-  await signInWithWallet(page, wallet);
-  return { page, wallet };
-}
-
-const standingOf = (page: Page, name: string) => page.getByRole("region", { name });
-
-async function completeTask(page: Page, airdropUrl: string, title: string) {
-  await page.goto(airdropUrl);
-  await page.getByRole("link", { name: `Start: ${title}` }).click();
-  await page.getByRole("button", { name: "Verify" }).click();
-  await expect(page.getByText("+25 XP")).toBeVisible();
-}
 
 async function darkMode(page: Page) {
   await page.emulateMedia({ colorScheme: "dark" });
@@ -185,7 +132,7 @@ test("an owner runs an airdrop; members join it from Airdrop, earn points, see t
     await expect(standing).toContainText("No points yet: complete one of its tasks to join the board.");
     await expect(standing).toContainText("Link a wallet to claim");
 
-    await completeTask(member, airdropUrl, taskTitle);
+    await completeTask(member, airdropUrl, taskTitle, 25);
     await member.goto(airdropUrl);
     await expect(standing.getByText("Points", { exact: true }).locator("xpath=..")).toContainText("25");
     await expect(standing.getByText("Rank", { exact: true }).locator("xpath=..")).toContainText("#1");
@@ -233,7 +180,7 @@ test("an owner runs an airdrop; members join it from Airdrop, earn points, see t
     const { page, wallet } = await walletMember(browser);
     holder = page;
     holderAddress = wallet.address.toLowerCase();
-    await completeTask(page, airdropUrl, taskTitle);
+    await completeTask(page, airdropUrl, taskTitle, 25);
     await page.goto(airdropUrl);
     const standing = standingOf(page, "Your points and rank");
     await expect(standing.getByText("Rank", { exact: true }).locator("xpath=..")).toContainText("#2");
@@ -270,11 +217,15 @@ test("an owner runs an airdrop; members join it from Airdrop, earn points, see t
     ]);
     const tree = await owner.request.get(`${airdropUrl}/tree.json`);
     expect(tree.status()).toBe(200);
-    const dump = (await tree.json()) as { root: string; leafEncoding: string[]; values: { value: string[] }[]; levels: string[][] };
-    expect(dump.values).toEqual([{ value: ["0", holderAddress, "250000000000000000000"], treeIndex: 0 }]);
+    // OpenZeppelin's own format: anyone can load it with the library and check the root shown on the page.
+    const loaded = StandardMerkleTree.load<[string, string, string]>(await tree.json());
+    loaded.validate();
+    expect([...loaded.entries()].map(([, [index, account, amount]]) => [index, account.toLowerCase(), amount])).toEqual([
+      ["0", holderAddress, "250000000000000000000"],
+    ]);
     // One leaf: the leaf is the root, proved by an empty proof.
-    expect(StandardMerkleTree.verify(dump.root, dump.leafEncoding, dump.values[0]!.value, [])).toBe(true);
-    await expect(allocation.getByText(dump.root)).toBeVisible();
+    expect(loaded.getProof(0)).toEqual([]);
+    await expect(allocation.getByText(loaded.root)).toBeVisible();
 
     await owner.goto(`${airdropUrl}/edit`);
     await expect(owner.getByText("This airdrop has ended")).toBeVisible();
@@ -298,7 +249,7 @@ test("an owner runs an airdrop; members join it from Airdrop, earn points, see t
     await expect(held).toContainText(/Amount\s*250 QUEST/);
     await expect(held).toContainText(/Paid to/);
     // The round is funded and opened by the worker on its own: claims are open, or about to be.
-    await expect(held).toContainText(/Claims open once the project funds and opens|Claim it until/);
+    await expect(held).toContainText(/Claims open once its round is funded and opened|Claim it until/);
     await screenshot(page, "airdrop-frozen-holder");
     await darkMode(page);
     await page.goto("/airdrop");

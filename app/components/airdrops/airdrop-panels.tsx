@@ -101,10 +101,10 @@ function Frozen({
 }) {
   const { share, board } = standing;
   if (!share) {
-    const text = !board
-      ? "You earned no points in this airdrop."
-      : onTeam
-        ? `You had ${board.points.toLocaleString("en")} points, but the project's own team gets no share.`
+    const text = onTeam
+      ? "You are on the project's team, which gets no share."
+      : !board
+        ? "You earned no points in this airdrop."
         : `You had ${board.points.toLocaleString("en")} points, below the ${minPoints.toLocaleString("en")} a share needed.`;
     return <p className="text-sm text-muted-foreground">{text}</p>;
   }
@@ -145,7 +145,7 @@ function Frozen({
           {claim}
         </div>
       ) : phase === "frozen" ? (
-        <p className="text-muted-foreground">Claims open once the project funds and opens this airdrop&apos;s round on chain.</p>
+        <p className="text-muted-foreground">Claims open once its round is funded and opened on chain, which happens on its own shortly after the freeze.</p>
       ) : phase === "failed" ? (
         <p className="text-muted-foreground">Its claims round could not be opened in time: your share went back to the project.</p>
       ) : (

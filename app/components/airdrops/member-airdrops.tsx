@@ -3,12 +3,16 @@ import { LocalTime } from "~/components/campaigns/local-time";
 import { TxHash } from "~/components/chain/tx-progress";
 import type { MemberAirdrop, MemberAirdropGroup } from "~/modules/airdrops/airdrop-pages";
 import { shortAddress } from "~/wallet/chains";
+import { AirdropClaim, type ClaimableShare } from "./airdrop-claim";
 import { AirdropGrid } from "./airdrop-card";
 import { tokenAmount } from "./airdrop-status";
 
 const GROUPS: Record<MemberAirdropGroup, { title: string; description: string }> = {
-  claimable: { title: "Claimable", description: "Your frozen share is open to claim on chain from its page, until claims close." },
-  waiting: { title: "Frozen, claims not open yet", description: "Your share is frozen; you can claim it once the project opens its round on chain." },
+  claimable: { title: "Claimable", description: "Your frozen share is open to claim on chain, until claims close." },
+  waiting: {
+    title: "Frozen, claims not open yet",
+    description: "Your share is frozen; you can claim it once its round is opened on chain, shortly after the freeze.",
+  },
   claimed: { title: "Claimed", description: "Shares you claimed, with their transaction." },
   eligible: { title: "Eligible", description: "Airdrops where you have points: each shares its total by points when it ends." },
   missed: { title: "Missed", description: "Airdrops you took part in without a share to claim, or not claimed in time." },
@@ -66,8 +70,8 @@ function standing(a: MemberAirdrop): ReactNode {
   }
 }
 
-/** The member's airdrops, by group (only those with airdrops in them), each card saying where they stand. */
-export function MemberAirdropSections({ airdrops, now }: { airdrops: MemberAirdrop[]; now: Date | string }) {
+/** The member's airdrops, by group (only those with airdrops in them), each card saying where they stand; a claimable one with its Claim button. */
+export function MemberAirdropSections({ airdrops, now, claims }: { airdrops: MemberAirdrop[]; now: Date | string; claims: ClaimableShare[] }) {
   return (
     <>
       {(Object.keys(GROUPS) as MemberAirdropGroup[]).map((group) => {
@@ -87,7 +91,17 @@ export function MemberAirdropSections({ airdrops, now }: { airdrops: MemberAirdr
               headingLevel={3}
               label={GROUPS[group].title}
               empty={{ title: "" }}
-              footer={(a) => <Footer>{standing(a)}</Footer>}
+              footer={(a) => {
+                const claim = a.group === "claimable" ? claims.find((c) => c.airdropId === a.id) : undefined;
+                return (
+                  <Footer>
+                    <div className="grid gap-3">
+                      <p>{standing(a)}</p>
+                      {claim && <AirdropClaim share={claim} />}
+                    </div>
+                  </Footer>
+                );
+              }}
             />
           </section>
         );

@@ -2,8 +2,12 @@ import { and, eq } from "drizzle-orm";
 import { getAddress, type Address, type Hex } from "viem";
 import { airdropClaim, airdropRound, type AirdropRoundStep } from "#db/schema/airdrops";
 import type { Db } from "~/lib/db.server";
+import { failure, ok, type CodedFailure, type Ok } from "~/lib/result";
 import type { ChainRegistry } from "~/modules/chain/chain-registry.server";
+import { assetParts, type Asset } from "~/modules/ledger/assets";
+import { NATIVE_SYMBOLS } from "~/wallet/chains";
 import { airdropClaimOf } from "./freeze.server";
+import { requestSweep } from "./round.server";
 
 /** An airdrop's round as its page shows it (amounts as decimal strings: loader data is JSON). */
 export type RoundView = {
@@ -74,4 +78,51 @@ export async function claimableShareOf({ db, airdropId, userId, round }: { db: D
     amount: share.amount.toString(),
     proof: share.proof as Hex[],
   };
+}
+
+/**
+ * An owner's or admin's Sweep (the caller has checked `rewards.manage`): refused while the chain's
+ * clock has not passed the round's deadline, when the round is not open, or when the node does
+ * not answer; the job sends the sweep.
+ */
+export async function sweepRound({
+  db,
+  chains,
+  airdropId,
+  actorId,
+  now = new Date(),
+}: {
+  db: Db;
+  chains: Pick<ChainRegistry, "get">;
+  airdropId: string;
+  actorId: string;
+  now?: Date;
+}): Promise<Ok | CodedFailure> {
+  const round = await roundView({ db, airdropId });
+  if (!round) return failure("conflict", "This airdrop has no round on chain to sweep.");
+  let chainTime: bigint;
+  try {
+    const client = chains.get(round.chainId)?.client;
+    if (!client) return failure("unavailable", "This server does not reach the airdrop's network, so nothing was swept.");
+    chainTime = (await client.getBlock()).timestamp;
+  } catch {
+    return failure("unavailable", "The chain node did not answer, so nothing was swept. Try again in a moment.");
+  }
+  const asked = await requestSweep({ db, airdropId, actorId, chainTime, now });
+  if (asked.ok) return ok();
+  return asked.reason === "still_open"
+    ? failure("conflict", "Claims are still open on chain: the rest can be swept once they close.")
+    : failure("conflict", "This round is not open: it was swept already, or it is still being opened.");
+}
+
+/** The Claim buttons of the member's claimable airdrops (a few at most: one proof lookup each). */
+export async function claimableShares({ db, userId, airdrops }: { db: Db; userId: string; airdrops: { id: string; asset: string }[] }) {
+  const shares = await Promise.all(
+    airdrops.map(async (a) => {
+      const share = await claimableShareOf({ db, airdropId: a.id, userId, round: await roundView({ db, airdropId: a.id }) });
+      const { symbol, chainId } = assetParts(a.asset as Asset);
+      return share ? { ...share, airdropId: a.id, symbol, coin: NATIVE_SYMBOLS[chainId] ?? "ETH" } : null;
+    }),
+  );
+  return shares.filter((share) => share !== null);
 }

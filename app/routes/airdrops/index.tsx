@@ -12,6 +12,7 @@ import { servicesContext } from "~/services/services.server";
 import { getSession } from "~/modules/auth/session.server";
 import { listAirdrops } from "~/modules/airdrops/airdrop-pages.server";
 import { memberAirdrops } from "~/modules/airdrops/member-airdrops.server";
+import { claimableShares } from "~/modules/airdrops/round-view.server";
 
 export function meta({ matches }: Route.MetaArgs) {
   return [{ title: pageTitle(matches[0].loaderData.appName, "Airdrop") }];
@@ -22,11 +23,12 @@ export async function loader({ context }: Route.LoaderArgs) {
   const userId = (await getSession(context))?.user.id ?? null;
   const now = new Date();
   const [mine, live] = await Promise.all([userId ? memberAirdrops({ db, userId, now }) : null, listAirdrops({ db, live: true, notJoinedBy: userId, now })]);
-  return { signedIn: userId !== null, now, mine, live };
+  const claims = userId ? await claimableShares({ db, userId, airdrops: (mine ?? []).filter((a) => a.group === "claimable") }) : [];
+  return { signedIn: userId !== null, now, mine, live, claims };
 }
 
 /** Airdrop: the member's airdrops by where they stand (claimable, claimed, eligible, missed), then every live airdrop to join. */
-export default function Airdrops({ loaderData: { signedIn, now, mine, live } }: Route.ComponentProps) {
+export default function Airdrops({ loaderData: { signedIn, now, mine, live, claims } }: Route.ComponentProps) {
   const location = useLocation();
   return (
     <>
@@ -45,7 +47,7 @@ export default function Airdrops({ loaderData: { signedIn, now, mine, live } }: 
             </Button>
           </div>
         ) : mine && mine.length > 0 ? (
-          <MemberAirdropSections airdrops={mine} now={now} />
+          <MemberAirdropSections airdrops={mine} now={now} claims={claims} />
         ) : (
           <EmptyState icon={HandCoins} title="No airdrops of yours yet">
             Complete a task of a live airdrop below to earn its points: your share is worked out from them when it ends.

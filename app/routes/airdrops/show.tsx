@@ -1,4 +1,6 @@
 import { useLocation } from "react-router";
+import { AirdropClaim } from "~/components/airdrops/airdrop-claim";
+import { RoundPanel } from "~/components/airdrops/airdrop-round";
 import type { Route } from "./+types/show";
 import { AirdropPaysCard, AirdropStandingCard, AllocationCard } from "~/components/airdrops/airdrop-panels";
 import { AirdropPhaseBadge, airdropCountdown } from "~/components/airdrops/airdrop-status";
@@ -8,10 +10,16 @@ import { ContainerActions } from "~/components/containers/container-actions";
 import { ContainerTasks } from "~/components/containers/container-tasks";
 import { ContainerWindow } from "~/components/containers/container-window";
 import { PageHeader } from "~/components/page-header";
+import { redirectWithToast } from "~/lib/flash.server";
 import { pageTitle } from "~/lib/meta";
+import { failure, formFailure } from "~/lib/result";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
-import { getSession } from "~/modules/auth/session.server";
+import { getSession, requireUser } from "~/modules/auth/session.server";
+import { claimableShares, claimsClosedOnChain, roundView, sweepRound } from "~/modules/airdrops/round-view.server";
+import { assetParts, type Asset } from "~/modules/ledger/assets";
+import { authorize } from "~/modules/projects/permissions.server";
+import { rewardActionRefused } from "~/modules/rewards/reward-limits.server";
 import { airdropPage, airdropShow } from "~/modules/airdrops/airdrop-pages.server";
 import { airdropOpen } from "~/modules/airdrops/airdrop-phase";
 import { can } from "~/modules/projects/permissions.server";
@@ -30,12 +38,21 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
 }
 
 export async function loader({ params, context }: Route.LoaderArgs) {
-  const db = context.get(servicesContext).database.db;
+  const services = context.get(servicesContext);
+  const db = services.database.db;
   const userId = (await getSession(context))?.user.id ?? null;
   const now = new Date();
   const { project, role, airdrop, phase, claimDeadline } = await airdropPage({ db, projectSlug: params.project, airdropSlug: params.airdrop, userId, now });
   const { escrowed: _escrowed, escrowMoves: _moves, ...shown } = airdrop;
+  const round = await roundView({ db, airdropId: airdrop.id });
+  const { symbol } = assetParts(airdrop.asset as Asset);
+  const [claim] = userId && phase === "claimable" ? await claimableShares({ db, userId, airdrops: [airdrop] }) : [];
+  const managesRound = can(role, "rewards.manage") && round !== null;
   return {
+    claim: claim ?? null,
+    // The team sees the round's progress; Sweep once the chain's clock (which the contract goes by) has passed the deadline.
+    round: managesRound ? { ...round, sweepable: round.step === "open" && (await claimsClosedOnChain({ chains: services.chains, round })) === true } : null,
+    symbol,
     project: { slug: project.slug, name: project.name },
     airdrop: { ...shown, phase, claimDeadline },
     now,
@@ -46,8 +63,25 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   };
 }
 
-export default function AirdropShow({ loaderData }: Route.ComponentProps) {
-  const { project, airdrop, now, tasks, standing, frozen, onTeam, canManage } = loaderData;
+/** Sweep: an owner or admin brings the round's unclaimed rest back to the treasury, once claims closed on chain. */
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const { user } = await requireUser(context, request);
+  const services = context.get(servicesContext);
+  const db = services.database.db;
+  const { project, airdrop } = await airdropPage({ db, projectSlug: params.project, airdropSlug: params.airdrop, userId: user.id });
+  await authorize({ db, projectId: project.id, userId: user.id, action: "rewards.manage" });
+  const form = await request.formData();
+  if (form.get("intent") !== "sweep") return formFailure(failure("conflict", "This page does not know that action."));
+  const flooded = await rewardActionRefused({ db, userId: user.id });
+  if (flooded) return formFailure(flooded);
+  const swept = await sweepRound({ db, chains: services.chains, airdropId: airdrop.id, actorId: user.id });
+  if (!swept.ok) return formFailure(swept);
+  const message = "The sweep is on its way: what was not claimed comes back to the treasury once it is confirmed";
+  throw redirectWithToast(route("airdrops.show", { project: project.slug, airdrop: airdrop.slug }), message, { appUrl: services.env.APP_URL });
+}
+
+export default function AirdropShow({ loaderData, actionData }: Route.ComponentProps) {
+  const { project, airdrop, now, tasks, standing, frozen, onTeam, canManage, claim, round, symbol } = loaderData;
   const location = useLocation();
   const ids = { project: project.slug, airdrop: airdrop.slug };
   const addTask = canManage ? route("tasks.new", { project: project.slug, airdrop: airdrop.id }) : null;
@@ -102,8 +136,7 @@ export default function AirdropShow({ loaderData }: Route.ComponentProps) {
             claimDeadline={airdrop.claimDeadline}
             leaderboardTo={route("airdrops.leaderboard", ids)}
             signInTo={route("login", { redirectTo: location.pathname })}
-            // The Claim control (the member's on-chain claim with their stored proof) goes in `claim`.
-            claim={null}
+            claim={claim && <AirdropClaim share={claim} />}
           />
           <AirdropPaysCard airdrop={airdrop} claimDeadline={airdrop.claimDeadline} />
           {frozen && (
@@ -112,8 +145,7 @@ export default function AirdropShow({ loaderData }: Route.ComponentProps) {
               asset={airdrop.asset}
               treeTo={route("airdrops.tree", ids)}
               csvTo={route("airdrops.allocation", ids)}
-              // The team's Sweep control (after the claim deadline) goes in `sweep`.
-              sweep={null}
+              sweep={round && <RoundPanel round={round} symbol={symbol} sweepable={round.sweepable} error={actionData?.errors.form} />}
             />
           )}
         </aside>
