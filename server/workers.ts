@@ -83,7 +83,7 @@ export function startWorkers(services: DepositScannerServices) {
         });
         if (moved.started + moved.advanced + moved.sent > 0) logger.info(moved, "airdrop rounds moved on");
         for (const chain of roundChains.values()) {
-          const claims = await scanClaims({ db: database.db, chainId: chain.id, ...chain, startBlock: chain.startBlock });
+          const claims = await scanClaims({ db: database.db, chainId: chain.id, ...chain, rescanIfBehind: chain.local });
           if (claims > 0) logger.info({ chainId: chain.id, claims }, "airdrop claims recorded");
         }
       },

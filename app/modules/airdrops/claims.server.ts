@@ -28,7 +28,16 @@ const claimedLog = z.object({
   }),
 });
 
-export type ClaimScan = { chainId: number; client: PublicClient; distributor: Address; confirmations: number; batchSize?: number; startBlock?: bigint };
+export type ClaimScan = {
+  chainId: number;
+  client: PublicClient;
+  distributor: Address;
+  confirmations: number;
+  batchSize?: number;
+  startBlock?: bigint;
+  /** A chain whose head is below the cursor (the local chain started afresh under a kept database) is read again from `startBlock`. */
+  rescanIfBehind?: boolean;
+};
 
 /** One run over one chain's distributor; returns how many claims it recorded. */
 export async function scanClaims({
@@ -39,11 +48,19 @@ export async function scanClaims({
   confirmations,
   batchSize = 1000,
   startBlock = 0n,
+  rescanIfBehind = false,
 }: ClaimScan & { db: Db }): Promise<number> {
   const head = await client.getBlockNumber({ cacheTime: 0 });
   const last = head - BigInt(Math.max(confirmations - 1, 0));
   const [cursor] = await db.select().from(airdropClaimCursor).where(eq(airdropClaimCursor.chainId, chainId));
-  const from = cursor && isAddressEqual(cursor.distributor as Address, distributor) ? BigInt(cursor.nextBlock) : startBlock;
+  let from = cursor && isAddressEqual(cursor.distributor as Address, distributor) ? BigInt(cursor.nextBlock) : startBlock;
+  if (from > head + 1n && rescanIfBehind) {
+    from = startBlock;
+    await db
+      .update(airdropClaimCursor)
+      .set({ nextBlock: Number(startBlock), updatedAt: sql`now()` })
+      .where(eq(airdropClaimCursor.chainId, chainId));
+  }
   let recorded = 0;
   for (let chunk = from; chunk <= last; chunk += BigInt(batchSize)) {
     const to = chunk + BigInt(batchSize) - 1n < last ? chunk + BigInt(batchSize) - 1n : last;

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { DEV_ADDRESSES, DEV_PRIVATE_KEYS } from "#contracts/dev-accounts";
 import { airdropDistributorAbi } from "#contracts/generated/airdrop-distributor";
 import { questTokenAbi } from "#contracts/generated/quest-token";
-import { airdrop, airdropClaim, airdropRound } from "#db/schema/airdrops";
+import { airdrop, airdropClaim, airdropClaimCursor, airdropRound } from "#db/schema/airdrops";
 import { user } from "#db/schema/auth";
 import { project, projectMember } from "#db/schema/projects";
 import { walletAddress } from "#db/schema/wallets";
@@ -202,6 +202,16 @@ describe("an airdrop's round on the local chain", () => {
     expect(await checkLedger({ db: db() })).toEqual(CLEAN);
     await job(afterDeadline);
     expect(await treasury()).toBe(VAULT_FUNDS - parseEther("60"));
+
+    // The local chain started afresh under a kept database: its cursor is past the head, and it reads again from the start, recording nothing twice.
+    await db().update(airdropClaimCursor).set({ nextBlock: 1_000_000_000 });
+    expect(await scan()).toBe(0);
+    expect((await db().select().from(airdropClaimCursor))[0]!.nextBlock).toBe(1_000_000_000);
+    expect(await scanClaims({ db: db(), chainId: 31337, client: vault.publicClient, distributor: distributor(), confirmations: 1, rescanIfBehind: true })).toBe(
+      0,
+    );
+    expect((await db().select().from(airdropClaimCursor))[0]!.nextBlock).toBe(Number(await vault.publicClient.getBlockNumber()) + 1);
+    expect(await db().select().from(airdropClaim).where(eq(airdropClaim.airdropId, id))).toHaveLength(1);
   });
 
   it("is not opened when claims would close too soon: its tokens go back to the treasury", async () => {

@@ -52,6 +52,8 @@ type RoundChain = {
   confirmations: number;
   /** Where the claim scanner starts on a fresh database (the chain's deposit start block). */
   startBlock: bigint;
+  /** The local development chain, started afresh with the app. */
+  local: boolean;
 };
 
 type Round = typeof airdropRound.$inferSelect;
@@ -81,6 +83,7 @@ export function roundChainsOf(chains: Pick<ChainRegistry, "vaultChains">): Map<n
             token: chain.contracts.QuestToken,
             confirmations: chain.confirmations,
             startBlock: chain.startBlock ?? 0n,
+            local: chain.local,
           },
         ]
       : [],
