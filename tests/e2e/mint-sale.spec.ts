@@ -142,7 +142,8 @@ test("buys in the sale; over the wallet cap is refused; after the sale ends buyi
   await nav(page, "Token sale").click();
   await expect(page).toHaveURL(/\/sale/);
   await expect(page).toHaveTitle(/^Token sale - /);
-  await expect(page.getByTestId("sale-phase")).toHaveText(/^Ends in 29d /);
+  // The sale runs 30 days from the deployment; other specs move the shared chain's clock on by a day or so.
+  await expect(page.getByTestId("sale-phase")).toHaveText(/^Ends in 2\dd /);
   await expect(stat(page, "Your balance")).toContainText("100 ETH");
 
   await page.getByRole("button", { name: "Buy QUEST" }).click();
