@@ -270,6 +270,7 @@ describe("an airdrop's round on the local chain", () => {
 describe("the server process is killed (SIGKILL) between signing the round's opening and recording it", () => {
   it("finds the round on chain after the restart and records it: one round, the ledger whole", async () => {
     const shared = await sharedDatabase(database, { applicationName: "questline-round-child" });
+    let running: ReturnType<typeof spawn> | null = null;
     try {
       if (shared.db !== db()) await seed(shared.db);
       const { id, at } = await frozenAirdrop("killed", "40", shared.db);
@@ -284,6 +285,7 @@ describe("the server process is killed (SIGKILL) between signing the round's ope
         env: { ...process.env, ...shared.env, CHILD_RPC_URL: proxy.url, CHILD_NOW: at.toISOString(), CHILD_CONTRACTS: JSON.stringify(vault.addresses) },
         stdio: ["ignore", "pipe", "pipe"],
       });
+      running = child;
       let output = "";
       child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
       child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -316,6 +318,8 @@ describe("the server process is killed (SIGKILL) between signing the round's ope
       expect(await readDistributor("roundCount")).toBe(roundsBefore + 1n);
       expect(await checkLedger({ db: back })).toEqual(CLEAN);
     } finally {
+      // A failing run must not leave the job process behind.
+      if (running && running.exitCode === null && running.signalCode === null) running.kill("SIGKILL");
       await rpc(node.url, "evm_setAutomine", [true]);
       await shared.close();
     }
