@@ -45,6 +45,7 @@ export default [
     route("categories/:category", "routes/categories/show.tsx"),
     ...prefix("tasks", [
       index("routes/tasks/index.tsx"),
+      route("verify-x", "routes/tasks/verify-x.tsx"),
       route(":task", "routes/tasks/show.tsx"),
       route(":task/edit", "routes/tasks/edit.tsx"),
       route(":task/leaderboard", "routes/tasks/leaderboard.tsx"),
@@ -65,6 +66,8 @@ export default [
         route("leaderboard", "routes/settings/leaderboard.tsx"),
         route("speedometer", "routes/settings/speedometer.tsx"),
         route("starboard", "routes/settings/starboard.tsx"),
+        route("connections", "routes/settings/connections.tsx"),
+        route("connections/:provider", "routes/settings/connection.tsx"),
       ]),
     ]),
   ]),

@@ -4,6 +4,7 @@ import type { Env } from "~/services/env.server";
 import type { Logger } from "~/lib/logger.server";
 import { hasControlCharacter } from "~/lib/form-text";
 import { CLIENT_IP_HEADER } from "~/modules/auth/auth.server";
+import { AVATAR_HOSTS } from "~/modules/social/providers";
 
 /** Express middlewares of the HTTP edge: request ids and logs, client address, security headers, CSRF, body size. */
 
@@ -88,7 +89,7 @@ export function securityHeaders(env: Env, { dev, localRpc }: { dev: boolean; loc
         "default-src 'self'",
         `script-src ${scriptSrc}`,
         "style-src 'self' 'unsafe-inline'",
-        "img-src 'self' data: blob: https://api.web3modal.org",
+        `img-src 'self' data: blob: https://api.web3modal.org ${AVATAR_HOSTS.join(" ")}`,
         "font-src 'self' data: https://fonts.reown.com",
         "frame-src https://secure.walletconnect.org",
         `connect-src ${connectSrc}`,

@@ -17,6 +17,7 @@ import * as questSchema from "#db/schema/quests";
 import * as ledgerSchema from "#db/schema/ledger";
 import * as rewardSchema from "#db/schema/rewards";
 import * as xpSchema from "#db/schema/xp";
+import * as socialSchema from "#db/schema/social";
 
 export const schema = {
   ...authSchema,
@@ -28,6 +29,7 @@ export const schema = {
   ...rewardSchema,
   ...ledgerSchema,
   ...airdropSchema,
+  ...socialSchema,
 };
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;

@@ -63,6 +63,9 @@ export const ROUTES = {
   "settings.leaderboard": { path: "/settings/leaderboard" },
   "settings.speedometer": { path: "/settings/speedometer" },
   "settings.starboard": { path: "/settings/starboard" },
+  "settings.connections": { path: "/settings/connections" },
+  "settings.connection": { path: "/settings/connections/:provider" },
+  "tasks.verifyX": { path: "/tasks/verify-x" },
 } as const;
 
 export const route = createRouteHelper(ROUTES);

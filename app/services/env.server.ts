@@ -4,6 +4,7 @@ import path from "node:path";
 import { z } from "zod";
 import { DEFAULT_APP_NAME } from "~/lib/app-name";
 import { contractAddressesFromEnv, type ContractAddressOverrides } from "~/modules/chain/contract-addresses.server";
+import { socialConfigFromEnv, type SocialConfig } from "~/modules/social/social-config.server";
 
 /** Confirmations a deposit (to be credited) and a withdrawal (to be settled) need per chain unless CONFIRMATIONS says otherwise: local chain, BNB Smart Chain, Sepolia. */
 export const DEFAULT_CONFIRMATIONS = "31337:1,56:15,11155111:6";
@@ -123,6 +124,8 @@ export type Env = z.infer<typeof envSchema> & {
   AUTH_SECRET: string;
   /** Contract addresses from `QUEST_TOKEN_ADDRESS_<chainId>`-style variables (see app/modules/chain). */
   contractAddresses: ContractAddressOverrides;
+  /** The social providers members can connect, and the key their tokens are kept under (see app/modules/social). */
+  social: SocialConfig;
 };
 
 export class ConfigError extends Error {
@@ -154,7 +157,8 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     );
   }
   const contractAddresses = contractAddressesFromEnv(source);
-  return { ...env, AUTH_SECRET: env.AUTH_SECRET ?? localAuthSecret(env.DATA_DIR), contractAddresses };
+  const social = socialConfigFromEnv(source, { isPublic: env.isPublic, dataDir: env.DATA_DIR });
+  return { ...env, AUTH_SECRET: env.AUTH_SECRET ?? localAuthSecret(env.DATA_DIR), contractAddresses, social };
 }
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "::1", "[::1]"]);

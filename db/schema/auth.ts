@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { bigint, boolean, index, integer, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 /** Tables owned by better-auth (field names are its own), plus the member's profile fields. */
@@ -55,7 +56,13 @@ export const account = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("account_user_id_idx").on(t.userId)],
+  (t) => [
+    index("account_user_id_idx").on(t.userId),
+    // One social account belongs to one member (the platform's first sybil guard).
+    uniqueIndex("account_social_key")
+      .on(t.providerId, t.accountId)
+      .where(sql`provider_id in ('x', 'youtube', 'tiktok', 'instagram')`),
+  ],
 );
 
 export const verification = pgTable(

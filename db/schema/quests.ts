@@ -3,6 +3,7 @@ import { user } from "./auth.ts";
 import { airdrop } from "./airdrops.ts";
 import { project } from "./projects.ts";
 import { TASK_TYPES } from "../../app/modules/tasks/task-types.ts";
+import { VERIFIED_BY } from "../../app/modules/social/providers.ts";
 
 /** A time-boxed set of tasks. Draft until published; then scheduled, live or ended by its dates. */
 export const campaign = pgTable(
@@ -99,6 +100,10 @@ export const completion = pgTable(
     /** What the member submitted: text, URL, image URL, answer… */
     submission: jsonb("submission").notNull().default({}),
     reason: text("reason"),
+    /** How it was checked: `api` (a provider's API), `code`, `review` (the team), `auto` (Questline itself), `none` (a visit). */
+    verifiedBy: text("verified_by", { enum: VERIFIED_BY }),
+    /** What an API check found (the post's or follow's id, its time), kept as proof. */
+    evidence: jsonb("evidence"),
     reviewedBy: text("reviewed_by").references(() => user.id, { onDelete: "set null" }),
     reviewedAt: timestamp("reviewed_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

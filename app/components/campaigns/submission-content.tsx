@@ -12,6 +12,15 @@ export function SubmissionContent({ submission, member }: { submission: unknown;
   const url = field(submission, "url");
   const text = field(submission, "text");
   const answer = field(submission, "answer");
+  if (isImageUrl(imageUrl) && isWebUrl(url)) {
+    // A follow's proof may carry both a screenshot and a link.
+    return (
+      <div className="grid justify-items-start gap-2">
+        <SubmissionContent submission={{ imageUrl }} member={member} />
+        <SubmissionContent submission={{ url }} member={member} />
+      </div>
+    );
+  }
   if (isImageUrl(imageUrl)) {
     return (
       <Dialog>
@@ -62,6 +71,9 @@ export function SubmissionContent({ submission, member }: { submission: unknown;
   if (typeof field(submission, "visitedAt") === "string") return <p className="text-sm text-muted-foreground">Visited the link</p>;
   if (typeof field(submission, "referrals") === "number")
     return <p className="text-sm text-muted-foreground">{String(field(submission, "referrals"))} members referred</p>;
+  const socialAccount = field(submission, "account");
+  if (typeof socialAccount === "string" && socialAccount)
+    return <p className="text-sm text-muted-foreground wrap-anywhere">Checked with the account @{socialAccount}</p>;
   const wallet = field(submission, "wallet");
   if (typeof wallet === "string") return <p className="font-mono text-xs break-all text-muted-foreground">Wallet {wallet}</p>;
   return <p className="text-sm text-muted-foreground">Checked automatically</p>;

@@ -10,11 +10,14 @@ import { TASK_TYPE_LABELS } from "~/modules/tasks/task.schema";
 import type { TaskType } from "~/modules/tasks/task-types";
 import { LocalTime } from "~/components/campaigns/local-time";
 import { TaskStateBadge, TaskStateIcon, type MemberTaskState } from "~/components/campaigns/task-state";
+import { CheckedBy } from "~/components/tasks/checked-by";
+import { PROVIDER_LABELS } from "~/modules/social/providers";
 
 export type ContainerTask = {
   id: string;
   title: string;
   type: TaskType;
+  verification: "auto" | "review" | "none";
   xp: number;
   recurrence: "once" | "daily";
   published: boolean;
@@ -41,6 +44,8 @@ function blockText(block: TaskBlock): ReactNode {
       return "Task ended";
     case "full":
       return "Every place taken";
+    case "not_set_up":
+      return `${PROVIDER_LABELS[block.provider]} is not set up on this server`;
     case "locked":
       return "Locked";
     case "draft":
@@ -52,7 +57,7 @@ function blockText(block: TaskBlock): ReactNode {
 export function BlockLabel({ block }: { block: TaskBlock }) {
   const text = blockText(block);
   if (!text) return null;
-  const Icon = block.kind === "full" || block.kind === "locked" ? Lock : Clock3;
+  const Icon = block.kind === "full" || block.kind === "locked" || block.kind === "not_set_up" ? Lock : Clock3;
   return (
     <span className="inline-flex shrink-0 items-center gap-1.5 self-center text-xs font-medium text-muted-foreground">
       <Icon className="size-3.5" aria-hidden /> {text}
@@ -93,6 +98,7 @@ export function ContainerTasks({ tasks, addTaskTo, noun }: { tasks: ContainerTas
             <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-muted-foreground">
               <span>{TASK_TYPE_LABELS[t.type]}</span>
               <span className="font-medium text-foreground tabular-nums">{t.xp.toLocaleString("en")} XP</span>
+              <CheckedBy task={t} />
               {t.recurrence === "daily" && (
                 <span className="inline-flex items-center gap-1">
                   <Repeat className="size-3" aria-hidden /> Daily

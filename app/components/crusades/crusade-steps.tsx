@@ -5,12 +5,13 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { route } from "~/lib/routes";
 import { cn } from "~/lib/utils";
+import { CheckedBy } from "~/components/tasks/checked-by";
 import { TASK_TYPE_LABELS } from "~/modules/tasks/task.schema";
 import type { TaskBlock } from "~/modules/tasks/task-page";
 import type { TaskType } from "~/modules/tasks/task-types";
 
 export type CrusadeStep = {
-  task: { id: string; title: string; description: string; type: TaskType; xp: number; published: boolean };
+  task: { id: string; title: string; description: string; type: TaskType; verification: "auto" | "review" | "none"; xp: number; published: boolean };
   state: "done" | "available" | "locked";
   /** The member's submission on an available step: waiting for review, or rejected (with why). */
   submission: { status: "pending" | "rejected"; reason: string | null } | null;
@@ -68,8 +69,9 @@ export function CrusadeSteps({ steps, team }: { steps: CrusadeStep[]; team: bool
                   step.task.title
                 )}
               </h3>
-              <p className="text-xs text-muted-foreground">
-                {TASK_TYPE_LABELS[step.task.type]} · <span className="font-medium text-foreground tabular-nums">{step.task.xp.toLocaleString("en")} XP</span>
+              <p className="flex flex-wrap items-center gap-x-1 text-xs text-muted-foreground">
+                {TASK_TYPE_LABELS[step.task.type]} · <span className="font-medium text-foreground tabular-nums">{step.task.xp.toLocaleString("en")} XP</span> ·{" "}
+                <CheckedBy task={step.task} />
               </p>
               {step.state === "locked" && previous && (
                 <p className="flex items-center gap-1.5 text-sm text-muted-foreground">

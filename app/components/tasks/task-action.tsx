@@ -22,7 +22,25 @@ function failureText(failure: Failure) {
   return wait && !/try again/i.test(message) ? `${message} Try again in ${seconds(wait)}.` : message;
 }
 
-/** The task's one form: its intent follows the type (visit, answer, text, url, image or check). */
+/** A follow's proof for the team: a screenshot, a link, or both. */
+function ProofFields({ error, value }: { error?: string; value?: string }) {
+  return (
+    <fieldset className="grid gap-4" aria-describedby={error ? "proof-error" : undefined}>
+      <legend className="sr-only">Your proof</legend>
+      <ImageInput id="image" label="Screenshot" hint="Of the account's page showing you follow it. PNG, JPEG, GIF or WebP, up to 2 MB." />
+      <Field id="proofUrl" label="Or a link" hint="Optional with a screenshot: a link that shows the follow.">
+        <Input id="proofUrl" name="proofUrl" type="url" placeholder="https://" defaultValue={value ?? ""} aria-invalid={error ? true : undefined} />
+      </Field>
+      {error && (
+        <p id="proof-error" role="alert" className="text-sm text-destructive">
+          {error}
+        </p>
+      )}
+    </fieldset>
+  );
+}
+
+/** The task's one form: its intent follows the type (visit, answer, text, url, image, check or proof); an X follow may add proof. */
 export function TaskAction({
   brief,
   failure,
@@ -34,10 +52,12 @@ export function TaskAction({
 }) {
   const navigation = useNavigation();
   const kind = brief.intent;
-  const pending = navigation.state === "submitting" && navigation.formData?.get("intent") === kind;
+  const pendingFor = (intent: string) => navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
+  const pending = pendingFor(kind);
   const [opened, setOpened] = useState(false);
   const error = failure ? failureText(failure) : undefined;
   const onForm = failure !== undefined && failure.errors.form !== undefined;
+  const proofError = failure?.errors.proof !== undefined ? error : undefined;
   const fieldError = failure && !onForm ? error : undefined;
   const formError = onForm ? error : undefined;
   const submit = (label: string, variant: "brand" | "default" = "brand") => (
@@ -99,19 +119,49 @@ export function TaskAction({
         </>
       );
       break;
+    case "tiktok_follow":
+    case "instagram_follow":
+      body = (
+        <>
+          <ProofFields error={proofError} value={failure?.value} />
+          {submit("Send for review")}
+        </>
+      );
+      break;
     default:
       body = submit("Check");
   }
 
   return (
-    <Form method="post" encType={brief.type === "submit_image" ? "multipart/form-data" : undefined} className="grid gap-4" noValidate aria-label="Do this task">
-      <input type="hidden" name="intent" value={kind} />
-      {body}
-      {formError && (
-        <p role="alert" className="text-sm text-destructive">
-          {formError}
-        </p>
+    <>
+      <Form
+        method="post"
+        encType={brief.type === "submit_image" || kind === "proof" ? "multipart/form-data" : undefined}
+        className="grid gap-4"
+        noValidate
+        aria-label="Do this task"
+      >
+        <input type="hidden" name="intent" value={kind} />
+        {body}
+        {formError && (
+          <p role="alert" className="text-sm text-destructive">
+            {formError}
+          </p>
+        )}
+      </Form>
+      {brief.type === "x_follow" && brief.allowProof && (
+        <details className="rounded-lg border p-4" open={failure !== undefined}>
+          <summary className="cursor-pointer text-sm font-medium">X does not show your follow? Send proof for the team to review</summary>
+          <Form method="post" encType="multipart/form-data" className="mt-4 grid gap-4" noValidate aria-label="Send proof of the follow">
+            <input type="hidden" name="intent" value="proof" />
+            <p className="text-sm text-muted-foreground">X is asked once more first; if it still does not show the follow, the team reviews your proof.</p>
+            <ProofFields error={proofError} value={failure?.value} />
+            <Button type="submit" variant="outline" pending={pendingFor("proof")} className="w-fit">
+              Send for review
+            </Button>
+          </Form>
+        </details>
       )}
-    </Form>
+    </>
   );
 }

@@ -4,6 +4,7 @@ import { UserAvatar } from "~/components/ui/avatar";
 import { Badge } from "~/components/ui/badge";
 import { route } from "~/lib/routes";
 import type { TaskType } from "~/modules/tasks/task-types";
+import { CheckedBy } from "./checked-by";
 import { placesLeft, placesText, RECURRENCE_LABELS, windowText } from "./task-format";
 
 /** What a card shows of a task (never its settings: a quiz's answers stay on the server). */
@@ -12,6 +13,7 @@ export type TaskCardData = {
   title: string;
   type: TaskType;
   typeLabel: string;
+  verification: "auto" | "review" | "none";
   xp: number;
   recurrence: "once" | "daily";
   cap: number | null;
@@ -23,7 +25,7 @@ export type TaskCardData = {
 
 export type MemberState = { status: "approved" | "pending" | "rejected"; reason: string | null } | null;
 
-/** A task's facts in a row: type, XP, recurrence, places, window. */
+/** A task's facts in a row: type, XP, how it is checked, recurrence, places, window. */
 export function TaskFacts({ task, now }: { task: TaskCardData; now: Date }) {
   const window = windowText(task, now);
   const left = placesLeft(task);
@@ -34,6 +36,9 @@ export function TaskFacts({ task, now }: { task: TaskCardData; now: Date }) {
       </li>
       <li>
         <Badge variant="brand">{task.xp.toLocaleString("en")} XP</Badge>
+      </li>
+      <li>
+        <CheckedBy task={task} />
       </li>
       <li className="flex items-center gap-1">
         <Repeat className="size-3.5" aria-hidden />

@@ -1,3 +1,4 @@
+import { CheckboxField } from "~/components/ui/form-parts";
 import { Field, fieldProps } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
 import { Select } from "~/components/ui/select";
@@ -36,6 +37,16 @@ export function TaskConfigFields({ type, values, errors, networks }: Props) {
     );
   };
   const prompt = area("prompt", "Instructions", "What members should send. Shown above their answer box.");
+  const checkbox = (name: string, label: string, hint: string) => (
+    <CheckboxField name={`config.${name}`} label={label} hint={hint} defaultChecked={values[`config.${name}`] === "on"} />
+  );
+  const recheck = checkbox(
+    "recheckBeforeRewards",
+    "Check again before rewards are paid",
+    "Once, when the campaign's rewards are paid: a member who stopped following loses this task's approval and its XP, and is told why.",
+  );
+  const phrase = (where: string) =>
+    text("phrase", "Phrase or link the post must contain", { placeholder: "#Questline", hint: `Found in ${where}, ignoring capitals.` });
 
   switch (type) {
     case "visit_link":
@@ -86,5 +97,50 @@ export function TaskConfigFields({ type, values, errors, networks }: Props) {
       return <p className="text-sm text-muted-foreground">Nothing to set: members complete it by linking a wallet to their account.</p>;
     case "referral":
       return text("count", "Members to invite", { type: "number", inputMode: "numeric", hint: "Members who sign up through the member's invite link." });
+    case "x_follow":
+      return (
+        <>
+          {text("handle", "X account to follow", { placeholder: "@questline", hint: "@name, name or its x.com/name link." })}
+          {checkbox(
+            "allowProof",
+            "Accept proof when X does not show the follow",
+            "X may not list a follow at once (only its most recent follows are read). The member may then send a screenshot or a link, which the team reviews.",
+          )}
+          {recheck}
+        </>
+      );
+    case "x_like":
+    case "x_repost":
+      return text("postUrl", `Post to ${type === "x_like" ? "like" : "repost"}`, {
+        type: "url",
+        placeholder: "https://x.com/questline/status/…",
+        hint: "The post's link, from x.com or twitter.com.",
+      });
+    case "x_post":
+      return phrase("the member's recent posts on X (not replies or reposts)");
+    case "tiktok_post":
+      return phrase("the descriptions of the member's recent TikTok videos");
+    case "instagram_post":
+      return phrase("the captions of the member's recent Instagram posts (professional accounts only)");
+    case "youtube_subscribe":
+      return (
+        <>
+          {text("channelId", "YouTube channel", {
+            placeholder: "UC… or https://www.youtube.com/channel/UC…",
+            hint: "The channel's id, or its youtube.com/channel/UC… link (a @handle link does not say the id: open the channel's About › Share › Copy channel ID).",
+          })}
+          {recheck}
+        </>
+      );
+    case "tiktok_follow":
+      return text("handle", "TikTok account to follow", {
+        placeholder: "@questline",
+        hint: "@name, name or its tiktok.com/@name link. Members send proof; the team reviews it.",
+      });
+    case "instagram_follow":
+      return text("handle", "Instagram account to follow", {
+        placeholder: "@questline",
+        hint: "@name, name or its instagram.com/name link. Members send proof; the team reviews it.",
+      });
   }
 }

@@ -4,11 +4,12 @@ import { Badge } from "~/components/ui/badge";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { route } from "~/lib/routes";
 import type { TaskCardData } from "./task-card";
-import { placesText, RECURRENCE_LABELS, VERIFICATION_LABELS } from "./task-format";
+import { CheckedBy } from "./checked-by";
+import { placesText, RECURRENCE_LABELS } from "./task-format";
 import { LocalTime } from "~/components/campaigns/local-time";
 
 type Props = {
-  task: TaskCardData & { verification: "auto" | "review" | "none" };
+  task: TaskCardData;
   project: { slug: string; name: string };
   campaign: { slug: string; name: string; status: string } | null;
   crusade: { slug: string; name: string } | null;
@@ -39,7 +40,9 @@ export function TaskDetails({ task, project, campaign, crusade, airdrop = null }
             <Badge variant="brand">{task.xp.toLocaleString("en")} XP</Badge>
           </Row>
           <Row label="Type">{task.typeLabel}</Row>
-          <Row label="Verification">{VERIFICATION_LABELS[task.verification]}</Row>
+          <Row label="Verification">
+            <CheckedBy task={task} />
+          </Row>
           <Row label="Recurrence">{task.recurrence === "daily" ? "Daily (UTC day)" : RECURRENCE_LABELS.once}</Row>
           {task.startsAt && (
             <Row label="Opens">

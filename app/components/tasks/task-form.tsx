@@ -7,13 +7,14 @@ import { Select } from "~/components/ui/select";
 import { Textarea } from "~/components/ui/textarea";
 import { CheckboxField, FormActions } from "~/components/ui/form-parts";
 import { DateTimeInput, TimeZoneHint, type DateValue } from "~/components/campaigns/date-time-input";
+import { PROVIDER_LABELS, type SocialProvider } from "~/modules/social/providers";
+import { howChecked } from "~/modules/tasks/task-checks";
 import type { TaskType } from "~/modules/tasks/task-types";
 import { TaskConfigFields } from "./task-config-fields";
-import { VERIFICATION_LABELS } from "./task-format";
 
 export type TaskFormProps = {
-  /** Every type, with its label and the verification modes it allows. */
-  types: { value: TaskType; label: string; modes: readonly ("auto" | "review" | "none")[] }[];
+  /** Every type, with its label, the verification modes it allows, and the provider a social type needs when it is not set up here. */
+  types: { value: TaskType; label: string; modes: readonly ("auto" | "review" | "none")[]; notSetUp?: SocialProvider | null }[];
   values: Record<string, string>;
   errors?: Record<string, string>;
   campaigns: { id: string; name: string; status: string }[];
@@ -65,11 +66,22 @@ export function TaskForm({ types, values, errors = NO_ERRORS, campaigns, airdrop
             <Textarea {...fieldProps("description", errors.description)} defaultValue={values.description ?? ""} rows={4} />
           </Field>
           <div className="grid items-start gap-5 sm:grid-cols-2">
-            <Field id="type" label="Type" hint={slotsTaken > 0 ? "Members have done this task: its type stays." : undefined} error={errors.type}>
+            <Field
+              id="type"
+              label="Type"
+              hint={
+                slotsTaken > 0
+                  ? "Members have done this task: its type stays."
+                  : chosen.notSetUp
+                    ? `${PROVIDER_LABELS[chosen.notSetUp]} is not set up on this server: members see this task but cannot do it until it is.`
+                    : undefined
+              }
+              error={errors.type}
+            >
               <Select {...fieldProps("type", errors.type)} value={type} onChange={(e) => setType(typeOf(e.target.value)?.value ?? type)}>
                 {types.map((t) => (
                   <option key={t.value} value={t.value}>
-                    {t.label}
+                    {t.notSetUp ? `${t.label} (not set up on this server)` : t.label}
                   </option>
                 ))}
               </Select>
@@ -82,7 +94,7 @@ export function TaskForm({ types, values, errors = NO_ERRORS, campaigns, airdrop
             <Select {...fieldProps("verification", errors.verification)} key={type} defaultValue={verification}>
               {modes.map((m) => (
                 <option key={m} value={m}>
-                  {VERIFICATION_LABELS[m]}
+                  {howChecked({ type, verification: m })}
                 </option>
               ))}
             </Select>

@@ -1,11 +1,5 @@
 export const RECURRENCE_LABELS = { once: "Once", daily: "Daily" } as const;
 
-export const VERIFICATION_LABELS = {
-  auto: "Checked automatically",
-  review: "Reviewed by the team",
-  none: "No check",
-} as const;
-
 const dateFormat = new Intl.DateTimeFormat("en-GB", {
   day: "numeric",
   month: "short",

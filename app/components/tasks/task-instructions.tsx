@@ -1,5 +1,5 @@
 import { Check, Copy, ExternalLink } from "lucide-react";
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { Link } from "react-router";
 import { toast } from "~/components/ui/toaster";
 import { Button } from "~/components/ui/button";
@@ -34,6 +34,17 @@ function InviteLink({ link }: { link: string }) {
         </Button>
       </div>
     </div>
+  );
+}
+
+/** A link out of Questline, said as such. */
+function Outbound({ href, children }: { href: string; children: ReactNode }) {
+  return (
+    <a href={href} target="_blank" rel="noopener noreferrer" className={linkClass}>
+      {children}
+      <ExternalLink className="ml-1 inline size-3.5 align-[-2px]" aria-hidden />
+      <span className="sr-only"> (opens in a new tab)</span>
+    </a>
   );
 }
 
@@ -113,5 +124,56 @@ export function TaskInstructions({ brief, signedIn }: { brief: TaskBrief; signed
           {signedIn && brief.inviteLink && <InviteLink link={brief.inviteLink} />}
         </div>
       );
+    case "x_follow":
+      return (
+        <p>
+          Follow <Outbound href={brief.profileUrl}>@{brief.handle}</Outbound> on X with the account you connected, then press Check. X is asked whether your
+          account follows it{brief.allowProof ? "; if X does not show it, you can send proof for the team to review" : ""}.
+        </p>
+      );
+    case "x_like":
+    case "x_repost":
+      return (
+        <p>
+          {brief.type === "x_like" ? "Like" : "Repost"} <Outbound href={brief.postUrl}>this post</Outbound> on X with the account you connected, then press
+          Check.{brief.type === "x_repost" ? " A quote post does not count." : ""}
+        </p>
+      );
+    case "x_post":
+    case "tiktok_post":
+    case "instagram_post": {
+      const where = { x_post: "Post on X", tiktok_post: "Post a video on TikTok", instagram_post: "Post on Instagram" }[brief.type];
+      const part = { x_post: "the post", tiktok_post: "its description", instagram_post: "its caption" }[brief.type];
+      return (
+        <div className="grid gap-2">
+          <p>
+            {where} with the account you connected, with this in {part}, then press Check:
+          </p>
+          <figure className="rounded-lg border-l-4 border-brand bg-muted/50 px-4 py-3">
+            <p className="font-medium whitespace-pre-line wrap-anywhere">{brief.phrase}</p>
+          </figure>
+          {brief.type === "x_post" && <p className="text-sm text-muted-foreground">Replies and reposts do not count.</p>}
+          {brief.type === "instagram_post" && (
+            <p className="text-sm text-muted-foreground">Instagram shows posts only of professional (business or creator) accounts.</p>
+          )}
+        </div>
+      );
+    }
+    case "youtube_subscribe":
+      return (
+        <p>
+          Subscribe to <Outbound href={brief.channelUrl}>this YouTube channel</Outbound> with the account you connected, then press Check.
+        </p>
+      );
+    case "tiktok_follow":
+    case "instagram_follow": {
+      const label = brief.type === "tiktok_follow" ? "TikTok" : "Instagram";
+      return (
+        <p>
+          Follow <Outbound href={brief.profileUrl}>@{brief.handle}</Outbound> on {label}, then send a screenshot of the account showing you follow it, or a
+          link, for the team to review. {label} offers no way to check a follow, so the XP arrives when the team approves it.
+        </p>
+      );
+    }
   }
 }

@@ -3,6 +3,8 @@ import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { route } from "~/lib/routes";
 import { cn } from "~/lib/utils";
+import { PROVIDER_LABELS } from "~/modules/social/providers";
+import type { FoundEvidence } from "~/modules/tasks/task-checks";
 import type { TaskBlock } from "~/modules/tasks/task-page";
 import type { MemberState } from "./task-card";
 import { LocalTime } from "~/components/campaigns/local-time";
@@ -26,16 +28,53 @@ function Notice({ tone, icon, title, children }: { tone: keyof typeof TONES; ico
   );
 }
 
-/** The member's standing on the task: approved (or done for today), pending review, rejected with the reason. */
-export function MemberStateNotice({ state, daily, xp }: { state: NonNullable<MemberState>; daily: boolean; xp: number }) {
+/** What a provider's API found for the member's completion: the post (a link) or the follow, and when. */
+function FoundLine({ found }: { found: { evidence: FoundEvidence; provider: string } }) {
+  const { evidence, provider } = found;
+  return (
+    <p className="mt-1 wrap-anywhere">
+      Checked with {provider}: found{" "}
+      {evidence.url ? (
+        <a href={evidence.url} target="_blank" rel="noopener noreferrer" className="font-medium underline underline-offset-4">
+          {evidence.url.replace(/^https?:\/\//, "")}
+          <span className="sr-only"> (opens in a new tab)</span>
+        </a>
+      ) : (
+        <span className="font-mono text-xs">{evidence.id}</span>
+      )}
+      {evidence.at && (
+        <>
+          {" "}
+          (<LocalTime value={evidence.at} />)
+        </>
+      )}
+      .
+    </p>
+  );
+}
+
+/** The member's standing on the task: approved (or done for today, with what an API check found), pending review, rejected with the reason. */
+export function MemberStateNotice({
+  state,
+  daily,
+  xp,
+  found = null,
+}: {
+  state: NonNullable<MemberState>;
+  daily: boolean;
+  xp: number;
+  found?: { evidence: FoundEvidence; provider: string } | null;
+}) {
   if (state.status === "approved") {
     return daily ? (
       <Notice tone="success" icon={<CheckCircle2 aria-hidden />} title="Done for today">
         You earned {xp.toLocaleString("en")} XP today. Come back tomorrow: a new day starts at 00:00 UTC.
+        {found && <FoundLine found={found} />}
       </Notice>
     ) : (
       <Notice tone="success" icon={<CheckCircle2 aria-hidden />} title="Completed">
         You earned {xp.toLocaleString("en")} XP for this task.
+        {found && <FoundLine found={found} />}
       </Notice>
     );
   }
@@ -94,6 +133,12 @@ export function BlockNotice({ block }: { block: TaskBlock }) {
       );
     case "full":
       return <Notice tone="muted" icon={<Lock aria-hidden />} title="Every place has been taken" />;
+    case "not_set_up":
+      return (
+        <Notice tone="muted" icon={<Lock aria-hidden />} title={`${PROVIDER_LABELS[block.provider]} is not set up on this server`}>
+          This task is checked with {PROVIDER_LABELS[block.provider]}, which this server&apos;s operators have not configured: it cannot be done here yet.
+        </Notice>
+      );
     case "locked":
       return (
         <Notice tone="muted" icon={<Lock aria-hidden />} title="Locked">

@@ -10,6 +10,7 @@ import { assetParts, questAsset } from "~/modules/ledger/assets";
 import { balancesOf, projectTreasury } from "~/modules/ledger/ledger.server";
 import { rankOf } from "~/modules/leaderboards/leaderboards.server";
 import { can, type ProjectRole } from "~/modules/projects/permissions.server";
+import type { SocialConfig } from "~/modules/social/social-config.server";
 import { campaignStatus } from "~/modules/tasks/campaign-status";
 import { containerPage } from "~/modules/tasks/quest-pages.server";
 import { taskBlock } from "~/modules/tasks/task-page.server";
@@ -192,12 +193,15 @@ export async function airdropShow({
   airdrop: a,
   role,
   userId,
+  socialProviders,
   now = new Date(),
 }: {
   db: Db;
   airdrop: AirdropRow;
   role: ProjectRole | null;
   userId: string | null;
+  /** The social providers configured on this server (a social task of one that is not says so instead of Start). */
+  socialProviders?: SocialConfig["providers"];
   now?: Date;
 }) {
   const tasks = await listTasks({ db, airdropId: a.id, withDrafts: can(role, "drafts.view") });
@@ -207,8 +211,18 @@ export async function airdropShow({
     tasks: await Promise.all(
       tasks.map(async (t) => {
         const state = states.get(t.id) ?? null;
-        const block = await taskBlock({ db, task: t, campaignStatus: null, airdropStatus: window, state, userId, now });
-        return { id: t.id, title: t.title, type: t.type, xp: t.xp, recurrence: t.recurrence, published: t.publishedAt !== null, state, block };
+        const block = await taskBlock({ db, task: t, campaignStatus: null, airdropStatus: window, state, userId, socialProviders, now });
+        return {
+          id: t.id,
+          title: t.title,
+          type: t.type,
+          verification: t.verification,
+          xp: t.xp,
+          recurrence: t.recurrence,
+          published: t.publishedAt !== null,
+          state,
+          block,
+        };
       }),
     ),
     standing,

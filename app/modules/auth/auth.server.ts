@@ -19,6 +19,7 @@ import { WALLET_EMAIL_DOMAIN } from "~/modules/wallets/wallets.server";
 import { recordReferral, referrerFromCookie } from "~/modules/users/referrals.server";
 import { shortAddress } from "~/wallet/chains";
 import { claimEmailCooldown } from "./email-cooldown.server";
+import { SOCIAL_TRUSTED_PROVIDERS, encryptAccountTokens, recordSocialLink, socialOAuthPlugin, validateSocialLink } from "~/modules/social/social-oauth.server";
 
 /** The header our HTTP server sets to the client's address; any value a client sends is dropped. */
 export const CLIENT_IP_HEADER = "x-questline-client-ip";
@@ -102,6 +103,15 @@ export function createAuth({
     }),
     user: {
       additionalFields: { username: { type: "string", required: false, input: false } },
+      // A social account linked to a member: one per provider, not another member's recent one.
+      validateUserInfo: async ({ user, source }) => {
+        if (source.action !== "link-account" || source.method !== "oauth" || !source.oauth || !user.id) return;
+        return (await validateSocialLink({ db, userId: String(user.id), providerId: source.oauth.providerId, profile: source.oauth.profile })) ?? undefined;
+      },
+    },
+    account: {
+      // Social accounts are linked to a signed-in member; X and TikTok share no e-mail, so none is compared.
+      accountLinking: { enabled: true, trustedProviders: SOCIAL_TRUSTED_PROVIDERS, allowDifferentEmails: true, updateUserInfoOnLink: false },
     },
     session: {
       expiresIn: 60 * 60 * 24 * 30,
@@ -115,6 +125,19 @@ export function createAuth({
           after: async (created, ctx) => {
             const referrerId = referrerFromCookie(ctx?.request?.headers.get("cookie") ?? ctx?.headers?.get("cookie") ?? null);
             if (referrerId) await recordReferral({ db, referrerId, referredId: created.id });
+          },
+        },
+      },
+      account: {
+        // Social tokens are kept encrypted (AES-256-GCM); a link, new or renewed, makes the account the member's.
+        create: {
+          before: async (data) => ({ data: encryptAccountTokens(env.social.tokenKey, data) }),
+          after: async (created) => recordSocialLink({ db, providerId: created.providerId, accountId: created.accountId, userId: created.userId }),
+        },
+        update: {
+          before: async (data) => ({ data: encryptAccountTokens(env.social.tokenKey, data) }),
+          after: async (updated) => {
+            if (updated.accessToken) await recordSocialLink({ db, providerId: updated.providerId, accountId: updated.accountId, userId: updated.userId });
           },
         },
       },
@@ -156,6 +179,9 @@ export function createAuth({
     },
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
+        // Social accounts are connected to a member, never used to sign in.
+        if (ctx.path === "/sign-in/social")
+          throw new APIError("FORBIDDEN", { message: "Sign in with your e-mail or a wallet, then connect social accounts in Settings." });
         if (!SENDING_PATHS.has(ctx.path)) return;
         // The composed sign-in e-mail claims the cooldown once, before asking for the link and the code.
         if (signInDraft.getStore()) return;
@@ -188,6 +214,7 @@ export function createAuth({
         },
       }),
       walletPlugin({ db, siwe: siweOptions }),
+      socialOAuthPlugin({ db, social: env.social, logger }),
       magicLink({
         expiresIn: MAGIC_LINK_TTL_SECONDS,
         storeToken: "hashed",

@@ -102,6 +102,44 @@ function taskSet(projectName: string, site: string): DemoTask[] {
       config: { url: `${site}/daily` },
       answer: { kind: "visit" },
     },
+    // Social tasks: "not set up on this server" until a provider is configured (the local fakes
+    // configure all four). Only the reviewed follows have demo completions: the others need a
+    // member's connected account.
+    {
+      title: `Follow ${projectName} on X`,
+      type: "x_follow",
+      verification: "auto",
+      xp: 40,
+      config: { handle: "questline", allowProof: true, recheckBeforeRewards: true },
+    },
+    { title: "Like the launch post", type: "x_like", verification: "auto", xp: 20, config: { postUrl: "https://x.com/questline/status/1" } },
+    { title: "Repost the launch post", type: "x_repost", verification: "auto", xp: 30, config: { postUrl: "https://x.com/questline/status/1" } },
+    { title: `Post about ${projectName} on X`, type: "x_post", verification: "auto", xp: 60, config: { phrase: "#Questline" } },
+    {
+      title: "Subscribe on YouTube",
+      type: "youtube_subscribe",
+      verification: "auto",
+      xp: 40,
+      config: { channelId: "UCquestlineDemoChannel00", recheckBeforeRewards: true },
+    },
+    { title: "Post a TikTok", type: "tiktok_post", verification: "auto", xp: 80, config: { phrase: "#Questline" } },
+    { title: "Post on Instagram", type: "instagram_post", verification: "auto", xp: 80, config: { phrase: "#Questline" } },
+    {
+      title: `Follow ${projectName} on TikTok`,
+      type: "tiktok_follow",
+      verification: "review",
+      xp: 30,
+      config: { handle: "questline" },
+      answer: { kind: "proof", url: "https://www.tiktok.com/@questline", imageUrl: null },
+    },
+    {
+      title: `Follow ${projectName} on Instagram`,
+      type: "instagram_follow",
+      verification: "review",
+      xp: 30,
+      config: { handle: "questline" },
+      answer: { kind: "proof", url: "https://www.instagram.com/questline/", imageUrl: null },
+    },
   ];
 }
 

@@ -3,8 +3,15 @@ import { parseForm } from "~/lib/forms";
 import { failureMessage, invalid, ok } from "~/lib/result";
 import { deleteUpload } from "~/modules/users/delete-upload.server";
 import { saveImage } from "~/modules/users/avatar.server";
-import { ATTEMPT_KINDS, attemptField, attemptSchema, type AttemptOutcome } from "./attempt.schema";
-import { attemptTask, type AttemptInput, type BalanceReader, type Task } from "./completions.server";
+import { ATTEMPT_KINDS, attemptField, attemptSchema, type AttemptKind, type AttemptOutcome } from "./attempt.schema";
+import { attemptTask, type AttemptInput, type BalanceReader, type SocialCheckContext, type Task } from "./completions.server";
+import { taskConfigSchemas } from "./task.schema";
+
+/** The intents the task's page may send: its kind's, and reviewed proof for an X follow that allows it. */
+export function attemptIntents(task: Pick<Task, "type" | "config">): AttemptKind[] {
+  const kind = ATTEMPT_KINDS[task.type];
+  return task.type === "x_follow" && taskConfigSchemas.x_follow.parse(task.config).allowProof ? [kind, "proof"] : [kind];
+}
 
 /**
  * A member's attempt from the task page's form: the input of the task's kind (an uploaded image
@@ -19,6 +26,8 @@ export async function attemptFromForm({
   formData,
   dataDir,
   readBalance,
+  social,
+  now,
 }: {
   db: Db;
   task: Task;
@@ -26,13 +35,16 @@ export async function attemptFromForm({
   formData: FormData;
   dataDir: string;
   readBalance: BalanceReader;
+  /** The configured social providers and a logger, for social tasks. */
+  social?: SocialCheckContext;
+  now?: Date;
 }): Promise<AttemptOutcome> {
-  const kind = ATTEMPT_KINDS[task.type];
-  const field = attemptField(task.type);
+  const kind = attemptIntents(task).find((k) => k === formData.get("intent"));
+  if (!kind) return invalid("form", "This page is out of date. Reload it and try again.");
+  const field = attemptField(task.type, kind);
   // What the member typed comes back with a failure, so the form keeps it.
-  const typed = formData.get(field);
+  const typed = formData.get(kind === "proof" ? "proofUrl" : field);
   const value = typeof typed === "string" ? typed : undefined;
-  if (formData.get("intent") !== kind) return invalid("form", "This page is out of date. Reload it and try again.");
   const form = parseForm(attemptSchema, formData);
   if (!form.ok) return { ...invalid(field, form.errors[field] ?? failureMessage(form)), value };
 
@@ -45,6 +57,17 @@ export async function attemptFromForm({
       if (!saved.ok) return invalid(field, failureMessage(saved));
       uploaded = saved.url;
       input = { kind: "image", imageUrl: saved.url };
+      break;
+    }
+    case "proof": {
+      const image = form.data.image && form.data.image.size > 0 ? form.data.image : null;
+      if (!image && !form.data.proofUrl) return { ...invalid(field, "Send a screenshot or a link that shows you follow the account."), value };
+      if (image) {
+        const saved = await saveImage({ dataDir, folder: "uploads", owner: userId, file: image, field });
+        if (!saved.ok) return { ...invalid(field, failureMessage(saved)), value };
+        uploaded = saved.url;
+      }
+      input = { kind: "proof", url: form.data.proofUrl || null, imageUrl: uploaded };
       break;
     }
     case "answer":
@@ -60,7 +83,7 @@ export async function attemptFromForm({
       input = { kind: form.data.intent };
   }
 
-  const result = await attemptTask({ db, taskId: task.id, userId, input, readBalance }).catch(async (error: unknown) => {
+  const result = await attemptTask({ db, taskId: task.id, userId, input, readBalance, social, now }).catch(async (error: unknown) => {
     if (uploaded) await deleteUpload({ dataDir, url: uploaded });
     throw error;
   });

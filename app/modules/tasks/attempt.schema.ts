@@ -12,14 +12,25 @@ export const ATTEMPT_KINDS = {
   hold_token: "check",
   wallet_connected: "check",
   referral: "check",
-} as const satisfies Record<TaskType, "visit" | "answer" | "text" | "url" | "image" | "check">;
+  // Checked through the provider's API (an X follow may also take reviewed proof: see PROOF).
+  x_follow: "check",
+  x_like: "check",
+  x_repost: "check",
+  x_post: "check",
+  youtube_subscribe: "check",
+  tiktok_post: "check",
+  instagram_post: "check",
+  // A screenshot or a link, reviewed by the team.
+  tiktok_follow: "proof",
+  instagram_follow: "proof",
+} as const satisfies Record<TaskType, AttemptKind>;
+export type AttemptKind = "visit" | "answer" | "text" | "url" | "image" | "check" | "proof";
 
 /** The form field an attempt's refusal belongs to: the kind's own input, or the whole form for a visit or a check. */
-export function attemptField(type: TaskType): AttemptField {
-  const kind = ATTEMPT_KINDS[type];
+export function attemptField(type: TaskType, kind: AttemptKind = ATTEMPT_KINDS[type]): AttemptField {
   return kind === "visit" || kind === "check" ? "form" : kind;
 }
-export type AttemptField = "answer" | "text" | "url" | "image" | "form";
+export type AttemptField = "answer" | "text" | "url" | "image" | "proof" | "form";
 
 /** The task page's form. A text's length is the task's own rule, checked by `attemptTask`. */
 export const attemptSchema = z.discriminatedUnion("intent", [
@@ -29,6 +40,12 @@ export const attemptSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("url"), url: z.string().trim().min(1, "Enter the link") }),
   z.object({ intent: z.literal("image"), image: z.instanceof(File, { error: "Choose an image" }) }),
   z.object({ intent: z.literal("check") }),
+  // A screenshot, a link, or both; at least one (checked by attemptFromForm, which stores the image).
+  z.object({
+    intent: z.literal("proof"),
+    proofUrl: z.string().trim().max(2000, "Keep the link under 2000 characters").default(""),
+    image: z.instanceof(File).optional(),
+  }),
 ]);
 
 /**

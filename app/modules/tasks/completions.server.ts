@@ -3,12 +3,18 @@ import { and, asc, count, desc, eq, gt, lt, sql } from "drizzle-orm";
 import { campaign, completion, crusade, quizAttempt, referral, reviewDecision, task } from "#db/schema/quests";
 import { walletAddress } from "#db/schema/wallets";
 import type { Db } from "~/lib/db.server";
+import type { Logger } from "~/lib/logger.server";
 import { failure, invalid, ok, type CodedFailure, type Failure, type Ok, type Result } from "~/lib/result";
 import { airdrop } from "#db/schema/airdrops";
 import { addBoardPoints, awardXp, boardKey } from "~/modules/leaderboards/leaderboards.server";
+import type { Evidence } from "~/modules/social/checks/outcome";
+import type { VerifiedBy } from "~/modules/social/providers";
+import type { SocialConfig } from "~/modules/social/social-config.server";
 import { attemptField } from "./attempt.schema";
 import { campaignStatus } from "./campaign-status";
 import { normalizeAnswer, taskConfigSchemas } from "./task.schema";
+import { isApiChecked, isProofOnly } from "./task-checks";
+import { verifySocial } from "./verify-social.server";
 
 export type Task = typeof task.$inferSelect;
 export type Completion = typeof completion.$inferSelect;
@@ -22,13 +28,20 @@ export type AttemptInput =
   | { kind: "text"; text: string }
   | { kind: "url"; url: string }
   | { kind: "image"; imageUrl: string }
-  | { kind: "check" };
+  | { kind: "check" }
+  /** Reviewed proof of a follow: a link, a stored screenshot, or both. */
+  | { kind: "proof"; url: string | null; imageUrl: string | null };
+
+/** What a social task's check needs: the configured providers and a logger for answers we cannot read. */
+export type SocialCheckContext = { social: SocialConfig; log?: Pick<Logger, "warn"> };
 
 /**
  * An attempt's outcome. Refused: `invalid` on the task's own field when what the member did does
  * not pass (`form` for a visit or a check), `limited` while a quiz makes them wait (a wrong answer
- * with a retry delay included), `unavailable` when the chain cannot be read, `conflict` when the
- * task's state does not allow it (not open, done, waiting, full), `not_found` for no task.
+ * with a retry delay included) or a social provider's rate limit lasts, `unavailable` when the
+ * chain or a social provider cannot be read (or is not set up), `conflict` when the task's state
+ * does not allow it (not open, done, waiting, full) or the member's social connection must be
+ * made or renewed first, `not_found` for no task. A social provider's problem changes nothing.
  */
 export type AttemptResult = Result<{ status: "approved" | "pending"; completionId: string; xpAwarded: number }>;
 
@@ -84,6 +97,15 @@ async function availability(db: Tx, t: Task, userId: string, now: Date): Promise
   return null;
 }
 
+/**
+ * What a check found: the submission to keep, how it was checked (by the task's own mode unless
+ * said), what a provider's API found, and whether it goes to the team (reviewed proof).
+ */
+export type Verified = Ok<{ submission: Record<string, unknown>; verifiedBy?: VerifiedBy; evidence?: Evidence; review?: true }>;
+
+/** How a completion of the task was checked when its check says nothing more. */
+const verifiedByMode = (t: Task): VerifiedBy => (t.verification === "review" ? "review" : t.verification === "none" ? "none" : "auto");
+
 /** Checks what the member did against the task; returns the submission to keep, or why it fails. */
 async function verify(
   db: Tx,
@@ -92,9 +114,11 @@ async function verify(
   input: AttemptInput,
   now: Date,
   readBalance: BalanceReader,
-): Promise<Ok<{ submission: Record<string, unknown> }> | Failure> {
+  social: SocialCheckContext | undefined,
+): Promise<Verified | Failure> {
   const keep = (submission: Record<string, unknown>) => ok({ submission });
   const fails = (message: string) => invalid(attemptField(t.type), message);
+  if (isApiChecked(t.type) || isProofOnly(t.type)) return verifySocial(db, t, userId, input, now, social);
   switch (t.type) {
     case "visit_link":
       return input.kind === "visit" ? keep({ visitedAt: now.toISOString() }) : fails("Open the link first.");
@@ -170,6 +194,8 @@ async function verify(
       }
       return fails("None of your linked wallets holds enough of the token.");
     }
+    default:
+      return fails("This task cannot be checked.");
   }
 }
 
@@ -184,6 +210,7 @@ export async function attemptTask({
   userId,
   input,
   readBalance,
+  social,
   now = new Date(),
 }: {
   db: Db;
@@ -191,6 +218,8 @@ export async function attemptTask({
   userId: string;
   input: AttemptInput;
   readBalance: BalanceReader;
+  /** The configured social providers, for social tasks (without them a social task is "not set up"). */
+  social?: SocialCheckContext;
   now?: Date;
 }): Promise<AttemptResult> {
   const [t] = await db.select().from(task).where(eq(task.id, taskId));
@@ -206,9 +235,11 @@ export async function attemptTask({
   if (existing?.status === "approved") return refused(t.recurrence === "daily" ? "Done for today. Come back tomorrow." : "You have completed this task.");
   if (existing?.status === "pending") return refused("Your submission is waiting for review.");
 
-  const verified = await verify(db, t, userId, input, now, readBalance);
+  const verified = await verify(db, t, userId, input, now, readBalance, social);
   if (!verified.ok) return verified;
-  const status = t.verification === "review" ? "pending" : "approved";
+  // Reviewed proof waits for the team whatever the task's mode says: it is never approved here.
+  const status = t.verification === "review" || verified.review || isProofOnly(t.type) ? "pending" : "approved";
+  const checked = { verifiedBy: verified.verifiedBy ?? verifiedByMode(t), evidence: verified.evidence ?? null };
 
   return db
     .transaction(async (tx): Promise<AttemptResult> => {
@@ -224,7 +255,7 @@ export async function attemptTask({
         // A rejected submission, tried again.
         const [updated] = await tx
           .update(completion)
-          .set({ status, submission: verified.submission, reason: null, reviewedBy: null, reviewedAt: null, updatedAt: now })
+          .set({ status, submission: verified.submission, ...checked, reason: null, reviewedBy: null, reviewedAt: null, updatedAt: now })
           .where(and(eq(completion.id, existing.id), eq(completion.status, "rejected")))
           .returning({ id: completion.id });
         if (!updated) throw new ConcurrentAttempt();
@@ -232,7 +263,7 @@ export async function attemptTask({
       } else {
         const [inserted] = await tx
           .insert(completion)
-          .values({ id: randomUUID(), taskId: t.id, userId, period, status, submission: verified.submission, createdAt: now, updatedAt: now })
+          .values({ id: randomUUID(), taskId: t.id, userId, period, status, submission: verified.submission, ...checked, createdAt: now, updatedAt: now })
           .onConflictDoNothing()
           .returning({ id: completion.id });
         if (!inserted) throw new ConcurrentAttempt();
@@ -348,7 +379,15 @@ export async function reviewCompletion({
     }
     await tx
       .update(completion)
-      .set({ status: decision, reason: decision === "rejected" ? reason!.trim() : null, reviewedBy: reviewerId, reviewedAt: now, updatedAt: now })
+      .set({
+        status: decision,
+        reason: decision === "rejected" ? reason!.trim() : null,
+        // An approval is the team's check, whatever checked the submission before.
+        ...(decision === "approved" ? { verifiedBy: "review" as const } : {}),
+        reviewedBy: reviewerId,
+        reviewedAt: now,
+        updatedAt: now,
+      })
       .where(eq(completion.id, c.id));
     await tx.insert(reviewDecision).values({ id: randomUUID(), completionId: c.id, reviewerId, decision, reason: reason?.trim() || null, createdAt: now });
     const xpAwarded = decision === "approved" ? await payCompletion(tx, t!, c.userId, c.id, now) : 0;

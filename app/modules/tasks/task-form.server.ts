@@ -11,6 +11,8 @@ import { withOffset } from "./local-datetime";
 import type { Task } from "./completions.server";
 import { parseTaskConfig, TASK_TYPE_LABELS, taskFormSchema, VERIFICATION_MODES } from "./task.schema";
 import { TASK_TYPES } from "./task-types";
+import { isApiChecked, socialProviderOf } from "./task-checks";
+import type { SocialConfig } from "~/modules/social/social-config.server";
 import type { TaskInput } from "./tasks.server";
 
 /** What the task form shows in its fields, by input name (`title`, `config.url`…). */
@@ -33,6 +35,7 @@ const MESSAGES: Record<string, string> = {
   "config.symbol": "Keep the symbol to 12 characters",
   "config.decimals": "Decimals are a whole number from 0 to 36",
   "config.count": "Enter a whole number of members from 1 to 1,000",
+  "config.phrase": "Enter the phrase or link the post must contain, 2 to 200 characters",
 };
 const isZodWording = (message: string) => /^(Invalid|Too (big|small)|Expected)/i.test(message);
 const friendly = (field: string, message: string) => (isZodWording(message) && MESSAGES[field] ? MESSAGES[field] : message);
@@ -120,9 +123,27 @@ export function taskFormValues(t: Task): TaskFormValues {
     airdropId: t.airdropId ?? "",
     published: t.publishedAt ? "on" : "",
   };
-  for (const key of ["url", "question", "retryDelaySeconds", "prompt", "minLength", "chainId", "tokenAddress", "symbol", "decimals", "count"]) {
+  for (const key of [
+    "url",
+    "question",
+    "retryDelaySeconds",
+    "prompt",
+    "minLength",
+    "chainId",
+    "tokenAddress",
+    "symbol",
+    "decimals",
+    "count",
+    "handle",
+    "postUrl",
+    "phrase",
+    "channelId",
+  ]) {
     if (key in config) values[`config.${key}`] = text(key);
   }
+  // Checkboxes: on or off as saved (a follow's re-check is on unless turned off).
+  if (t.type === "x_follow") values["config.allowProof"] = config.allowProof === true ? "on" : "";
+  if (t.type === "x_follow" || t.type === "youtube_subscribe") values["config.recheckBeforeRewards"] = config.recheckBeforeRewards === false ? "" : "on";
   if (Array.isArray(config.answers)) values["config.answers"] = config.answers.join("\n");
   if (typeof config.minBalance === "string") {
     const decimals = typeof config.decimals === "number" ? config.decimals : 18;
@@ -140,12 +161,15 @@ export async function taskFormOptions({
   db,
   projectId,
   chainIds,
+  socialProviders = {},
   keepAirdropId = null,
   now = new Date(),
 }: {
   db: Db;
   projectId: string;
   chainIds: number[];
+  /** The social providers configured on this server: the others' task types are offered, marked not set up. */
+  socialProviders?: SocialConfig["providers"];
   keepAirdropId?: string | null;
   now?: Date;
 }) {
@@ -171,7 +195,15 @@ export async function taskFormOptions({
       .limit(200),
   ]);
   return {
-    types: TASK_TYPES.map((type) => ({ value: type, label: TASK_TYPE_LABELS[type], modes: VERIFICATION_MODES[type] })),
+    types: TASK_TYPES.map((type) => {
+      const provider = isApiChecked(type) ? socialProviderOf(type) : null;
+      return {
+        value: type,
+        label: TASK_TYPE_LABELS[type],
+        modes: VERIFICATION_MODES[type],
+        notSetUp: provider && !socialProviders[provider] ? provider : null,
+      };
+    }),
     campaigns: campaigns.map((c) => ({ id: c.id, name: c.name, status: c.status })),
     airdrops: airdrops.map((a) => ({ id: a.id, name: a.name, status: a.status === "frozen" ? "frozen" : campaignStatus(a, now) })),
     networks: chainIds.map((id) => ({ id, name: CHAIN_NAMES[id] ?? `Chain ${id}` })),
@@ -188,4 +220,5 @@ export const NEW_TASK_VALUES: TaskFormValues = {
   "config.minLength": "1",
   "config.decimals": "18",
   "config.count": "1",
+  "config.recheckBeforeRewards": "on",
 };

@@ -1,14 +1,18 @@
-import { eq, inArray } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { formatUnits } from "viem";
 import { airdrop } from "#db/schema/airdrops";
-import { campaign, crusade } from "#db/schema/quests";
+import { campaign, completion, crusade } from "#db/schema/quests";
 import type { Db } from "~/lib/db.server";
+import type { SocialConfig } from "~/modules/social/social-config.server";
+import { socialTaskAccess } from "~/modules/social/social-tasks.server";
 import { CHAIN_NAMES, NATIVE_SYMBOLS } from "~/wallet/chains";
 import { campaignStatus, type CampaignStatus } from "./campaign-status";
 import { crusadeSteps } from "./campaigns.server";
-import type { Task } from "./completions.server";
+import { periodOf, type Task } from "./completions.server";
 import { ATTEMPT_KINDS } from "./attempt.schema";
+import { profileUrl } from "./social-targets";
 import { TASK_TYPE_LABELS, taskConfigSchemas } from "./task.schema";
+import { isApiChecked, socialProviderOf, type FoundEvidence } from "./task-checks";
 import type { TaskBlock, TaskBrief } from "./task-page";
 import { memberStates } from "./tasks.server";
 
@@ -55,14 +59,48 @@ function briefOf(t: Task, inviteLink: string | null): TaskBrief {
       return { type: t.type };
     case "referral":
       return { type: t.type, count: taskConfigSchemas.referral.parse(t.config).count, inviteLink };
+    case "x_follow": {
+      const { handle, allowProof } = taskConfigSchemas.x_follow.parse(t.config);
+      return { type: t.type, handle, profileUrl: profileUrl.x(handle), allowProof };
+    }
+    case "x_like":
+    case "x_repost":
+      return { type: t.type, postUrl: taskConfigSchemas[t.type].parse(t.config).postUrl };
+    case "x_post":
+    case "tiktok_post":
+    case "instagram_post":
+      return { type: t.type, phrase: taskConfigSchemas[t.type].parse(t.config).phrase };
+    case "youtube_subscribe": {
+      const { channelId } = taskConfigSchemas.youtube_subscribe.parse(t.config);
+      return { type: t.type, channelId, channelUrl: profileUrl.youtube(channelId) };
+    }
+    case "tiktok_follow":
+    case "instagram_follow": {
+      const { handle } = taskConfigSchemas[t.type].parse(t.config);
+      return { type: t.type, handle, profileUrl: profileUrl[t.type === "tiktok_follow" ? "tiktok" : "instagram"](handle) };
+    }
   }
 }
 
 /**
  * Everything the task page shows around the task: its campaign, crusade or airdrop, the member's
- * state, and what stops the member from doing it now (the same rules `attemptTask` applies).
+ * state (with what a provider's API found, for a social task), what stops the member from doing it
+ * now (the same rules `attemptTask` applies) and, for a social task, what their connection allows.
  */
-export async function taskContext({ db, task: t, userId, now = new Date() }: { db: Db; task: Task; userId: string | null; now?: Date }) {
+export async function taskContext({
+  db,
+  task: t,
+  userId,
+  social,
+  now = new Date(),
+}: {
+  db: Db;
+  task: Task;
+  userId: string | null;
+  /** The configured social providers; without them a social task's provider counts as not set up. */
+  social?: SocialConfig;
+  now?: Date;
+}) {
   const [c] = t.campaignId ? await db.select().from(campaign).where(eq(campaign.id, t.campaignId)) : [];
   const [cr] = t.crusadeId ? await db.select({ slug: crusade.slug, name: crusade.name }).from(crusade).where(eq(crusade.id, t.crusadeId)) : [];
   const [a] = t.airdropId ? await db.select().from(airdrop).where(eq(airdrop.id, t.airdropId)) : [];
@@ -75,8 +113,24 @@ export async function taskContext({ db, task: t, userId, now = new Date() }: { d
     crusade: cr ?? null,
     airdrop: a && airdropStatus ? { slug: a.slug, name: a.name, status: airdropStatus } : null,
     state,
-    block: await taskBlock({ db, task: t, campaignStatus: status, airdropStatus, state, userId, now }),
+    found: state?.status === "approved" && userId ? await foundEvidence(db, t, userId, now) : null,
+    social: await socialTaskAccess({ db, social, task: t, userId }),
+    block: await taskBlock({ db, task: t, campaignStatus: status, airdropStatus, state, userId, socialProviders: social?.providers ?? {}, now }),
   };
+}
+
+/** What a provider's API found for the member's approved completion of an API-checked task (the post, the follow), or null. */
+async function foundEvidence(db: Db, t: Task, userId: string, now: Date): Promise<FoundEvidence | null> {
+  if (!isApiChecked(t.type)) return null;
+  const [row] = await db
+    .select({ evidence: completion.evidence, verifiedBy: completion.verifiedBy })
+    .from(completion)
+    .where(and(eq(completion.taskId, t.id), eq(completion.userId, userId), eq(completion.period, periodOf(t.recurrence, now))));
+  const evidence = row?.verifiedBy === "api" ? (row.evidence as FoundEvidence | null) : null;
+  if (!evidence || typeof evidence.id !== "string") return null;
+  // Only a web link is shown as one.
+  const url = typeof evidence.url === "string" && /^https:\/\//.test(evidence.url) ? evidence.url : undefined;
+  return { id: evidence.id, ...(typeof evidence.at === "string" ? { at: evidence.at } : {}), ...(url ? { url } : {}) };
 }
 
 /**
@@ -90,6 +144,7 @@ export async function taskBlock({
   airdropStatus = null,
   state,
   userId,
+  socialProviders,
   now = new Date(),
 }: {
   db: Db;
@@ -100,6 +155,8 @@ export async function taskBlock({
   airdropStatus?: CampaignStatus | null;
   state: MemberState;
   userId: string | null;
+  /** The social providers configured on this server (`env.social.providers`); left out, social tasks are not blocked for it. */
+  socialProviders?: SocialConfig["providers"];
   now?: Date;
 }): Promise<TaskBlock | null> {
   if (!t.publishedAt) return { kind: "draft" };
@@ -107,6 +164,8 @@ export async function taskBlock({
   if (t.endsAt && now >= t.endsAt) return { kind: "ended" };
   if (status && status !== "live") return { kind: "campaign", status };
   if (airdropStatus && airdropStatus !== "live") return { kind: "airdrop", status: airdropStatus };
+  const provider = isApiChecked(t.type) ? socialProviderOf(t.type) : null;
+  if (provider && socialProviders && !socialProviders[provider]) return { kind: "not_set_up", provider };
   if (t.cap !== null && t.slotsTaken >= t.cap && (!state || state.status === "rejected")) return { kind: "full" };
   if (userId && t.crusadeId && t.crusadePosition && t.crusadePosition > 1) {
     const steps = await crusadeSteps({ db, crusadeId: t.crusadeId, userId });
@@ -126,11 +185,14 @@ export async function crusadeStepBlocks({
   db,
   steps,
   userId,
+  socialProviders,
   now = new Date(),
 }: {
   db: Db;
   steps: { task: Task; state: "done" | "available" | "locked" }[];
   userId: string | null;
+  /** The social providers configured on this server (see taskBlock). */
+  socialProviders?: SocialConfig["providers"];
   now?: Date;
 }) {
   const blocks = new Map<string, TaskBlock>();
@@ -141,7 +203,7 @@ export async function crusadeStepBlocks({
   const states = await memberStates({ db, userId, tasks: open.map((s) => s.task), now });
   for (const { task: t } of open) {
     const status = t.campaignId ? (statuses.get(t.campaignId) ?? null) : null;
-    const block = await taskBlock({ db, task: t, campaignStatus: status, state: states.get(t.id) ?? null, userId, now });
+    const block = await taskBlock({ db, task: t, campaignStatus: status, state: states.get(t.id) ?? null, userId, socialProviders, now });
     if (block && block.kind !== "draft") blocks.set(t.id, block);
   }
   return blocks;

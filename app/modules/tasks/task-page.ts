@@ -1,3 +1,4 @@
+import type { SocialProvider } from "~/modules/social/providers";
 import type { CampaignStatus } from "./campaign-status";
 
 /** What a member is asked to do, without what only the team may see (a quiz's answers). */
@@ -9,7 +10,12 @@ export type TaskBrief =
   | { type: "submit_image"; prompt: string }
   | { type: "hold_token"; network: string; tokenAddress: string | null; amount: string; symbol: string }
   | { type: "wallet_connected" }
-  | { type: "referral"; count: number; inviteLink: string | null };
+  | { type: "referral"; count: number; inviteLink: string | null }
+  | { type: "x_follow"; handle: string; profileUrl: string; allowProof: boolean }
+  | { type: "x_like" | "x_repost"; postUrl: string }
+  | { type: "x_post" | "tiktok_post" | "instagram_post"; phrase: string }
+  | { type: "youtube_subscribe"; channelId: string; channelUrl: string }
+  | { type: "tiktok_follow" | "instagram_follow"; handle: string; profileUrl: string };
 
 /** Why the member cannot act on the task right now, for the page to say before they try. */
 export type TaskBlock =
@@ -19,4 +25,6 @@ export type TaskBlock =
   | { kind: "campaign"; status: Exclude<CampaignStatus, "live"> }
   | { kind: "airdrop"; status: Exclude<CampaignStatus, "live"> }
   | { kind: "full" }
+  /** A social task whose provider is not configured on this server. */
+  | { kind: "not_set_up"; provider: SocialProvider }
   | { kind: "locked"; previous: { id: string; title: string } };

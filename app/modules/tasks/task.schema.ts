@@ -1,6 +1,26 @@
 import { z } from "zod";
 import { FORM_DATE_RANGE_MESSAGE, isFormDate } from "./local-datetime";
+import {
+  INSTAGRAM_HANDLE,
+  parseInstagramHandleInput,
+  parseTiktokHandleInput,
+  parseXHandleInput,
+  parseXPostInput,
+  parseYoutubeChannelInput,
+  TIKTOK_HANDLE,
+  X_HANDLE,
+  X_POST_URL,
+  YOUTUBE_CHANNEL_ID,
+} from "./social-targets";
 import { TASK_TYPES, type TaskType } from "./task-types";
+
+/** A phrase or link a member's post must contain. */
+const phrase = z.string().trim().min(2, "Enter the phrase or link the post must contain").max(200, "Keep the phrase under 200 characters");
+/** A follow is re-checked once before a campaign's rewards are paid, unless the team turns it off. */
+const recheckBeforeRewards = z.boolean().default(true);
+const xPost = z
+  .object({ postUrl: z.string().regex(X_POST_URL, "Enter the post's link: https://x.com/<account>/status/<number>") })
+  .transform(({ postUrl }) => ({ postUrl, postId: X_POST_URL.exec(postUrl)![1]! }));
 
 /** Each task type's settings, as stored in `task.config`. */
 export const taskConfigSchemas = {
@@ -27,6 +47,23 @@ export const taskConfigSchemas = {
   }),
   wallet_connected: z.object({}),
   referral: z.object({ count: z.number().int().min(1, "At least 1").max(1000) }),
+  x_follow: z.object({
+    handle: z.string().regex(X_HANDLE, "Enter the X account: @name, name or its x.com/name link"),
+    /** When X does not list the follow, the member may send a screenshot or link for review. */
+    allowProof: z.boolean().default(false),
+    recheckBeforeRewards,
+  }),
+  x_like: xPost,
+  x_repost: xPost,
+  x_post: z.object({ phrase }),
+  youtube_subscribe: z.object({
+    channelId: z.string().regex(YOUTUBE_CHANNEL_ID, "Enter the channel's id (UC…) or its youtube.com/channel/UC… link"),
+    recheckBeforeRewards,
+  }),
+  tiktok_post: z.object({ phrase }),
+  instagram_post: z.object({ phrase }),
+  tiktok_follow: z.object({ handle: z.string().regex(TIKTOK_HANDLE, "Enter the TikTok account: @name, name or its tiktok.com/@name link") }),
+  instagram_follow: z.object({ handle: z.string().regex(INSTAGRAM_HANDLE, "Enter the Instagram account: @name, name or its instagram.com/name link") }),
 } satisfies Record<TaskType, z.ZodType>;
 
 export type TaskConfig<T extends TaskType> = z.output<(typeof taskConfigSchemas)[T]>;
@@ -40,6 +77,15 @@ export const TASK_TYPE_LABELS: Record<TaskType, string> = {
   hold_token: "Hold a token",
   wallet_connected: "Connect a wallet",
   referral: "Invite members",
+  x_follow: "Follow on X",
+  x_like: "Like a post on X",
+  x_repost: "Repost on X",
+  x_post: "Post on X",
+  youtube_subscribe: "Subscribe on YouTube",
+  tiktok_post: "Post on TikTok",
+  instagram_post: "Post on Instagram",
+  tiktok_follow: "Follow on TikTok",
+  instagram_follow: "Follow on Instagram",
 };
 
 /** Which verification modes make sense for each type. */
@@ -52,6 +98,17 @@ export const VERIFICATION_MODES: Record<TaskType, readonly ("auto" | "review" | 
   hold_token: ["auto"],
   wallet_connected: ["auto"],
   referral: ["auto"],
+  // "auto" for a social task: checked through the provider's API with the member's account.
+  x_follow: ["auto"],
+  x_like: ["auto"],
+  x_repost: ["auto"],
+  x_post: ["auto"],
+  youtube_subscribe: ["auto"],
+  tiktok_post: ["auto"],
+  instagram_post: ["auto"],
+  // No API shows who follows an account on TikTok or Instagram: reviewed proof only.
+  tiktok_follow: ["review"],
+  instagram_follow: ["review"],
 };
 
 const optionalDate = z
@@ -110,6 +167,9 @@ export const taskFormSchema = z
 /** Reads the type's own fields from a submitted form (`config.*` names). */
 export function parseTaskConfig(type: TaskType, form: FormData) {
   const get = (name: string) => String(form.get(`config.${name}`) ?? "").trim();
+  const checked = (name: string) => form.get(`config.${name}`) === "on";
+  /** The normalized value when it parses, else what was typed (refused by the schema with its message). */
+  const normalized = (name: string, parse: (input: string) => string | null) => parse(get(name)) ?? get(name);
   const raw: Record<TaskType, () => unknown> = {
     visit_link: () => ({ url: get("url") }),
     quiz: () => ({
@@ -132,6 +192,19 @@ export function parseTaskConfig(type: TaskType, form: FormData) {
     }),
     wallet_connected: () => ({}),
     referral: () => ({ count: Number(get("count")) }),
+    x_follow: () => ({
+      handle: normalized("handle", parseXHandleInput),
+      allowProof: checked("allowProof"),
+      recheckBeforeRewards: checked("recheckBeforeRewards"),
+    }),
+    x_like: () => ({ postUrl: normalized("postUrl", (input) => parseXPostInput(input)?.url ?? null) }),
+    x_repost: () => ({ postUrl: normalized("postUrl", (input) => parseXPostInput(input)?.url ?? null) }),
+    x_post: () => ({ phrase: get("phrase") }),
+    youtube_subscribe: () => ({ channelId: normalized("channelId", parseYoutubeChannelInput), recheckBeforeRewards: checked("recheckBeforeRewards") }),
+    tiktok_post: () => ({ phrase: get("phrase") }),
+    instagram_post: () => ({ phrase: get("phrase") }),
+    tiktok_follow: () => ({ handle: normalized("handle", parseTiktokHandleInput) }),
+    instagram_follow: () => ({ handle: normalized("handle", parseInstagramHandleInput) }),
   };
   return taskConfigSchemas[type].safeParse(raw[type]());
 }

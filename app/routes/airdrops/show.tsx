@@ -56,7 +56,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     project: { slug: project.slug, name: project.name },
     airdrop: { ...shown, phase, claimDeadline },
     now,
-    ...(await airdropShow({ db, airdrop, role, userId, now })),
+    ...(await airdropShow({ db, airdrop, role, userId, socialProviders: services.env.social.providers, now })),
     onTeam: role !== null,
     // Edited and given tasks while it takes them: not frozen, not ended (saveAirdrop and the task form refuse then).
     canManage: can(role, "quests.manage") && airdropOpen(airdrop, now),

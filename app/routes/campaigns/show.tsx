@@ -27,7 +27,8 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
 }
 
 export async function loader({ params, context }: Route.LoaderArgs) {
-  const db = context.get(servicesContext).database.db;
+  const { database, env } = context.get(servicesContext);
+  const db = database.db;
   const userId = (await getSession(context))?.user.id ?? null;
   const { project, role, campaign } = await campaignPage({ db, projectSlug: params.project, campaignSlug: params.campaign, userId });
   const now = new Date();
@@ -43,7 +44,10 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     tasks: await Promise.all(
       tasks.map(async (t) => {
         const state = states.get(t.id) ?? null;
-        return { ...t, published: t.publishedAt !== null, state, block: await taskBlock({ db, task: t, campaignStatus: status, state, userId, now }) };
+        const block = await taskBlock({ db, task: t, campaignStatus: status, state, userId, socialProviders: env.social.providers, now });
+        // Never the task's settings: a quiz's answers stay on the server.
+        const { id, title, type, verification, xp, recurrence } = t;
+        return { id, title, type, verification, xp, recurrence, published: t.publishedAt !== null, state, block };
       }),
     ),
     progress: userId ? await campaignProgress({ db, campaignId: campaign.id, userId }) : null,

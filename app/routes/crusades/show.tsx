@@ -25,12 +25,13 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
 }
 
 export async function loader({ params, context }: Route.LoaderArgs) {
-  const db = context.get(servicesContext).database.db;
+  const { database, env } = context.get(servicesContext);
+  const db = database.db;
   const userId = (await getSession(context))?.user.id ?? null;
   const { project, role, crusade } = await crusadePage({ db, projectSlug: params.project, crusadeSlug: params.crusade, userId });
   const steps = await crusadeSteps({ db, crusadeId: crusade.id, userId });
   const states = await memberStates({ db, userId, tasks: steps.map((s) => s.task) });
-  const blocks = await crusadeStepBlocks({ db, steps, userId });
+  const blocks = await crusadeStepBlocks({ db, steps, userId, socialProviders: env.social.providers });
   return {
     project: { slug: project.slug, name: project.name },
     crusade,
@@ -42,7 +43,15 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       const mine = states.get(task.id);
       return {
         state,
-        task: { id: task.id, title: task.title, description: task.description, type: task.type, xp: task.xp, published: task.publishedAt !== null },
+        task: {
+          id: task.id,
+          title: task.title,
+          description: task.description,
+          type: task.type,
+          verification: task.verification,
+          xp: task.xp,
+          published: task.publishedAt !== null,
+        },
         submission: state === "available" && mine && mine.status !== "approved" ? { status: mine.status, reason: mine.reason } : null,
         block: blocks.get(task.id) ?? null,
       };

@@ -28,7 +28,13 @@ async function manageableTask({ request, params, context }: Route.LoaderArgs | R
 
 export async function loader(args: Route.LoaderArgs) {
   const { services, task, project } = await manageableTask(args);
-  const options = await taskFormOptions({ db: services.database.db, projectId: project.id, chainIds: services.chains.chainIds, keepAirdropId: task.airdropId });
+  const options = await taskFormOptions({
+    db: services.database.db,
+    projectId: project.id,
+    chainIds: services.chains.chainIds,
+    socialProviders: services.env.social.providers,
+    keepAirdropId: task.airdropId,
+  });
   return {
     task: { id: task.id, title: task.title, slotsTaken: task.slotsTaken },
     project: { slug: project.slug, name: project.name },

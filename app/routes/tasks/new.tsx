@@ -29,7 +29,12 @@ async function manageableProject({ request, params, context }: Route.LoaderArgs 
 
 export async function loader(args: Route.LoaderArgs) {
   const { services, project } = await manageableProject(args);
-  const options = await taskFormOptions({ db: services.database.db, projectId: project.id, chainIds: services.chains.chainIds });
+  const options = await taskFormOptions({
+    db: services.database.db,
+    projectId: project.id,
+    chainIds: services.chains.chainIds,
+    socialProviders: services.env.social.providers,
+  });
   // "Add task" on a campaign's or an airdrop's page preselects it (when it is one the form offers).
   const search = new URL(args.request.url).searchParams;
   const campaignId = options.campaigns.find((c) => c.id === search.get("campaignId"))?.id ?? "";

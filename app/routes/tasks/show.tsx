@@ -4,7 +4,7 @@ import { data, Link, useActionData, useLocation } from "react-router";
 import { toast } from "~/components/ui/toaster";
 import type { Route } from "./+types/show";
 import { PageHeader } from "~/components/page-header";
-import { AuthCard } from "~/components/tasks/auth-card";
+import { AuthCard, ConnectCard } from "~/components/tasks/auth-card";
 import { TaskAction } from "~/components/tasks/task-action";
 import { TaskDetails } from "~/components/tasks/task-details";
 import { TaskInstructions } from "~/components/tasks/task-instructions";
@@ -17,6 +17,7 @@ import { formFailure } from "~/lib/result";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
 import { getSession, requireUser } from "~/modules/auth/session.server";
+import { PROVIDER_LABELS } from "~/modules/social/providers";
 import { authorize, can, roleIn } from "~/modules/projects/permissions.server";
 import { attemptFromForm } from "~/modules/tasks/attempt-form.server";
 import { publicTask, taskBrief, taskContext } from "~/modules/tasks/task-page.server";
@@ -44,7 +45,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     task: publicTask(row.task),
     project: row.project,
     brief: taskBrief(row.task, { inviteLink }),
-    ...(await taskContext({ db, task: row.task, userId })),
+    ...(await taskContext({ db, task: row.task, userId, social: env.social })),
     signedIn: userId !== null,
     team: { edit: can(role, "quests.manage"), leaderboard: can(role, "drafts.view") },
   };
@@ -62,13 +63,14 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     formData: await request.formData(),
     dataDir: services.env.DATA_DIR,
     readBalance: balanceReader(services.chains),
+    social: { social: services.env.social, log: services.logger },
   });
   if (!outcome.ok) return formFailure(outcome, { ok: false as const, value: outcome.value, retryAfterSeconds: outcome.retryAfterSeconds });
   return data(outcome);
 }
 
 export default function TaskShow({ loaderData }: Route.ComponentProps) {
-  const { task, project, brief, campaign, crusade, airdrop, state, block, signedIn, team } = loaderData;
+  const { task, project, brief, campaign, crusade, airdrop, state, found, social, block, signedIn, team } = loaderData;
   const outcome = useActionData<typeof action>();
   const location = useLocation();
 
@@ -122,13 +124,22 @@ export default function TaskShow({ loaderData }: Route.ComponentProps) {
             {task.verification === "review" && (
               <p className="text-sm text-muted-foreground">The team reviews each submission; the XP arrives when it is approved.</p>
             )}
-            {state && <MemberStateNotice state={state} daily={task.recurrence === "daily"} xp={task.xp} />}
+            {state && (
+              <MemberStateNotice
+                state={state}
+                daily={task.recurrence === "daily"}
+                xp={task.xp}
+                found={found && social ? { evidence: found, provider: PROVIDER_LABELS[social.provider] } : null}
+              />
+            )}
             {block && (!state || state.status === "rejected") && <BlockNotice block={block} />}
             {canAct &&
-              (signedIn ? (
-                <TaskAction brief={brief} failure={outcome && !outcome.ok ? outcome : undefined} retry={state?.status === "rejected"} />
-              ) : (
+              (!signedIn ? (
                 <AuthCard redirectTo={location.pathname} />
+              ) : social?.state === "not_connected" || social?.state === "needs_reconnect" ? (
+                <ConnectCard provider={social.provider} reconnect={social.state === "needs_reconnect" ? social : null} />
+              ) : (
+                <TaskAction brief={brief} failure={outcome && !outcome.ok ? outcome : undefined} retry={state?.status === "rejected"} />
               ))}
           </CardContent>
         </Card>

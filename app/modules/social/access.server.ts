@@ -1,0 +1,269 @@
+import { and, eq } from "drizzle-orm";
+import { z } from "zod";
+import { account } from "#db/schema/auth";
+import { socialAccount } from "#db/schema/social";
+import type { Db } from "~/lib/db.server";
+import type { ProviderCall } from "./checks/outcome";
+import { PROVIDER_LABELS, type SocialProvider } from "./providers";
+import type { ProviderConfig, SocialConfig } from "./social-config.server";
+import { decryptToken, encryptToken } from "./token-crypto.server";
+
+/** Why a member's social account cannot be used right now, in words that say what to do next. */
+export type AccessRefusal = { ok: false; reason: "not_set_up" | "not_connected" | "needs_reconnect" | "missing_scope" | "unavailable"; message: string };
+
+/** A working token for one member's account on one provider, ready for a check. */
+export type SocialAccess = { ok: true; call: ProviderCall; accountId: string; handle: string; scopes: string[]; method: "oauth" | "code" } | AccessRefusal;
+
+/** A token is refreshed when it would expire within this margin (Instagram's long-lived tokens: within a week). */
+const REFRESH_MARGIN_MS = 60_000;
+const INSTAGRAM_REFRESH_MARGIN_MS = 7 * 24 * 3600_000;
+
+const where = (provider: SocialProvider) => `Settings › Connections › ${PROVIDER_LABELS[provider]}`;
+
+export const accessRefusals = {
+  notSetUp: (provider: SocialProvider): AccessRefusal => ({
+    ok: false,
+    reason: "not_set_up",
+    message: `${PROVIDER_LABELS[provider]} is not set up on this server.`,
+  }),
+  notConnected: (provider: SocialProvider): AccessRefusal => ({
+    ok: false,
+    reason: "not_connected",
+    message: `Connect your ${PROVIDER_LABELS[provider]} account first (${where(provider)}).`,
+  }),
+  needsReconnect: (provider: SocialProvider): AccessRefusal => ({
+    ok: false,
+    reason: "needs_reconnect",
+    message: `${PROVIDER_LABELS[provider]} no longer accepts your connection. Reconnect it in ${where(provider)}, then try again.`,
+  }),
+  missingScope: (provider: SocialProvider, scope: string): AccessRefusal => ({
+    ok: false,
+    reason: "missing_scope",
+    message: `Your ${PROVIDER_LABELS[provider]} connection does not allow this check (${scope}). Reconnect it in ${where(provider)} and allow every permission asked.`,
+  }),
+  unavailable: (provider: SocialProvider): AccessRefusal => ({
+    ok: false,
+    reason: "unavailable",
+    message: `${PROVIDER_LABELS[provider]} could not be reached. Nothing changed: try again in a minute.`,
+  }),
+};
+
+/** Granted scopes, as the provider listed them (space- or comma-separated). */
+export const scopesOf = (scope: string | null) => (scope ?? "").split(/[\s,]+/).filter(Boolean);
+
+/**
+ * A working access token for the member's account on `provider`, refreshed first when it is about
+ * to expire. A refresh the provider refuses marks the account "needs reconnecting". An account
+ * proven by a posted code has no token of its own: X checks use the app's token when configured.
+ */
+export async function socialAccess({
+  db,
+  social,
+  userId,
+  provider,
+  needs = [],
+  now = new Date(),
+  fetchFn = fetch,
+}: {
+  db: Db;
+  social: SocialConfig;
+  userId: string;
+  provider: SocialProvider;
+  /** Scopes the check needs. */
+  needs?: readonly string[];
+  now?: Date;
+  fetchFn?: typeof fetch;
+}): Promise<SocialAccess> {
+  const config = social.providers[provider];
+  if (!config) return accessRefusals.notSetUp(provider);
+  const [row] = await db
+    .select({ account, profile: socialAccount })
+    .from(account)
+    .leftJoin(socialAccount, and(eq(socialAccount.provider, account.providerId), eq(socialAccount.accountId, account.accountId)))
+    .where(and(eq(account.userId, userId), eq(account.providerId, provider)));
+  if (!row) return accessRefusals.notConnected(provider);
+  const handle = row.profile?.handle ?? "";
+  const base = { accountId: row.account.accountId, handle, fetch: fetchFn, now };
+
+  if (row.profile?.method === "code") {
+    if (provider !== "x" || !social.xBearerToken) return accessRefusals.notConnected(provider);
+    return {
+      ok: true,
+      method: "code",
+      scopes: [],
+      accountId: base.accountId,
+      handle,
+      call: { provider, apiUrl: config.apiUrl, accessToken: social.xBearerToken, fetch: fetchFn, now },
+    };
+  }
+  if (row.profile?.status === "needs_reconnect") return accessRefusals.needsReconnect(provider);
+  const scopes = scopesOf(row.account.scope);
+  const missing = needs.find((scope) => !scopes.includes(scope));
+  if (missing) return accessRefusals.missingScope(provider, missing);
+
+  let token = row.account.accessToken ? decryptToken(social.tokenKey, row.account.accessToken) : null;
+  const margin = provider === "instagram" ? INSTAGRAM_REFRESH_MARGIN_MS : REFRESH_MARGIN_MS;
+  const expiring = row.account.accessTokenExpiresAt && row.account.accessTokenExpiresAt.getTime() - now.getTime() < margin;
+  if (!token || expiring) {
+    const refreshed = await refreshAccount({ db, social, config, provider, accountRowId: row.account.id, now, fetchFn });
+    if (!refreshed.ok) return refreshed;
+    token = refreshed.accessToken;
+  }
+  return {
+    ok: true,
+    method: "oauth",
+    scopes,
+    accountId: base.accountId,
+    handle,
+    call: { provider, apiUrl: config.apiUrl, accessToken: token, fetch: fetchFn, now },
+  };
+}
+
+const tokenAnswer = z.object({
+  access_token: z.string().min(1),
+  refresh_token: z.string().min(1).optional(),
+  expires_in: z.coerce.number().positive().optional(),
+  refresh_expires_in: z.coerce.number().positive().optional(),
+  scope: z.string().optional(),
+});
+
+/**
+ * Refreshes one account's tokens. X's refresh tokens are single-use, so two refreshes may race:
+ * the new tokens are written only over the refresh token they replace, and a loser (or a refusal
+ * that raced a winner) takes the winner's token instead of marking the account broken.
+ */
+async function refreshAccount({
+  db,
+  social,
+  config,
+  provider,
+  accountRowId,
+  now,
+  fetchFn,
+}: {
+  db: Db;
+  social: SocialConfig;
+  config: ProviderConfig;
+  provider: SocialProvider;
+  accountRowId: string;
+  now: Date;
+  fetchFn: typeof fetch;
+}): Promise<{ ok: true; accessToken: string } | AccessRefusal> {
+  const [current] = await db.select().from(account).where(eq(account.id, accountRowId));
+  if (!current) return accessRefusals.notConnected(provider);
+  const secret = provider === "instagram" ? current.accessToken : current.refreshToken;
+  const plain = secret ? decryptToken(social.tokenKey, secret) : null;
+  if (!plain) {
+    await markNeedsReconnect({ db, provider, accountId: current.accountId, reason: "The connection has no token that can be renewed.", now });
+    return accessRefusals.needsReconnect(provider);
+  }
+
+  let response: Response;
+  try {
+    response = await fetchFn(...refreshRequest(provider, config, plain));
+  } catch {
+    return accessRefusals.unavailable(provider);
+  }
+  if (response.status >= 500 || response.status === 429) return accessRefusals.unavailable(provider);
+  const body: unknown = await response.json().catch(() => null);
+  const parsed = tokenAnswer.safeParse(body);
+  if (!response.ok || !parsed.success) {
+    const [after] = await db.select({ accessToken: account.accessToken, refreshToken: account.refreshToken }).from(account).where(eq(account.id, accountRowId));
+    if (after && after.refreshToken !== current.refreshToken && after.accessToken) {
+      const won = decryptToken(social.tokenKey, after.accessToken);
+      if (won) return { ok: true, accessToken: won };
+    }
+    if (!response.ok && response.status < 500) {
+      await markNeedsReconnect({ db, provider, accountId: current.accountId, reason: `${PROVIDER_LABELS[provider]} refused to renew the connection.`, now });
+      return accessRefusals.needsReconnect(provider);
+    }
+    return accessRefusals.unavailable(provider);
+  }
+
+  const tokens = parsed.data;
+  const secondsFromNow = (seconds: number | undefined) => (seconds ? new Date(now.getTime() + seconds * 1000) : null);
+  const updated = await db
+    .update(account)
+    .set({
+      accessToken: encryptToken(social.tokenKey, tokens.access_token),
+      ...(tokens.refresh_token ? { refreshToken: encryptToken(social.tokenKey, tokens.refresh_token) } : {}),
+      accessTokenExpiresAt: secondsFromNow(tokens.expires_in),
+      ...(tokens.refresh_expires_in ? { refreshTokenExpiresAt: secondsFromNow(tokens.refresh_expires_in) } : {}),
+      ...(tokens.scope ? { scope: tokens.scope } : {}),
+      updatedAt: now,
+    })
+    .where(
+      and(
+        eq(account.id, accountRowId),
+        provider === "instagram" ? eq(account.accessToken, current.accessToken!) : eq(account.refreshToken, current.refreshToken!),
+      ),
+    )
+    .returning({ id: account.id });
+  if (updated.length === 0) {
+    // Another refresh landed first: its token is the one the provider now honours.
+    const [winner] = await db.select({ accessToken: account.accessToken }).from(account).where(eq(account.id, accountRowId));
+    const won = winner?.accessToken ? decryptToken(social.tokenKey, winner.accessToken) : null;
+    return won ? { ok: true, accessToken: won } : accessRefusals.needsReconnect(provider);
+  }
+  await recordTokenWorked({ db, provider, accountId: current.accountId, now });
+  return { ok: true, accessToken: tokens.access_token };
+}
+
+/** The refresh request each provider expects. */
+function refreshRequest(provider: SocialProvider, config: ProviderConfig, secret: string): [string, RequestInit] {
+  const form = (fields: Record<string, string>, headers: Record<string, string> = {}): [string, RequestInit] => [
+    config.tokenUrl,
+    {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json", ...headers },
+      body: new URLSearchParams(fields).toString(),
+      signal: AbortSignal.timeout(10_000),
+    },
+  ];
+  switch (provider) {
+    case "x":
+      return form(
+        { grant_type: "refresh_token", refresh_token: secret, client_id: config.clientId },
+        { authorization: `Basic ${Buffer.from(`${encodeURIComponent(config.clientId)}:${encodeURIComponent(config.clientSecret)}`).toString("base64")}` },
+      );
+    case "tiktok":
+      return form({ grant_type: "refresh_token", refresh_token: secret, client_key: config.clientId, client_secret: config.clientSecret });
+    case "youtube":
+      return form({ grant_type: "refresh_token", refresh_token: secret, client_id: config.clientId, client_secret: config.clientSecret });
+    case "instagram": {
+      // Instagram renews the long-lived access token itself (it has no refresh token).
+      const url = new URL(`${config.apiUrl}/refresh_access_token`);
+      url.searchParams.set("grant_type", "ig_refresh_token");
+      url.searchParams.set("access_token", secret);
+      return [url.toString(), { headers: { accept: "application/json" }, signal: AbortSignal.timeout(10_000) }];
+    }
+  }
+}
+
+/** The provider refused the account's token: the member must connect again (shown on the connection's page and on tasks). */
+export async function markNeedsReconnect({
+  db,
+  provider,
+  accountId,
+  reason,
+  now = new Date(),
+}: {
+  db: Db;
+  provider: SocialProvider;
+  accountId: string;
+  reason: string;
+  now?: Date;
+}) {
+  await db
+    .update(socialAccount)
+    .set({ status: "needs_reconnect", statusReason: reason, updatedAt: now })
+    .where(and(eq(socialAccount.provider, provider), eq(socialAccount.accountId, accountId)));
+}
+
+/** The token just worked (a refresh or an API answer). */
+export async function recordTokenWorked({ db, provider, accountId, now = new Date() }: { db: Db; provider: SocialProvider; accountId: string; now?: Date }) {
+  await db
+    .update(socialAccount)
+    .set({ checkedAt: now, updatedAt: now })
+    .where(and(eq(socialAccount.provider, provider), eq(socialAccount.accountId, accountId)));
+}

@@ -1,0 +1,69 @@
+/**
+ * The social networks a member can connect, named so components and the database share them.
+ * Nothing here reaches a server or a secret: the browser may import it.
+ */
+export const SOCIAL_PROVIDERS = ["x", "youtube", "tiktok", "instagram"] as const;
+export type SocialProvider = (typeof SOCIAL_PROVIDERS)[number];
+
+export const isSocialProvider = (value: string): value is SocialProvider => (SOCIAL_PROVIDERS as readonly string[]).includes(value);
+
+export const PROVIDER_LABELS: Record<SocialProvider, string> = {
+  x: "X",
+  youtube: "YouTube",
+  tiktok: "TikTok",
+  instagram: "Instagram",
+};
+
+/** The scopes asked for when connecting: what the social tasks need, nothing more. */
+export const PROVIDER_SCOPES: Record<SocialProvider, readonly string[]> = {
+  x: ["users.read", "tweet.read", "follows.read", "like.read", "offline.access"],
+  youtube: ["https://www.googleapis.com/auth/youtube.readonly"],
+  // `username` is a user.info.profile field; user.info.basic gives only open_id, avatar and display name.
+  tiktok: ["user.info.basic", "user.info.profile", "video.list"],
+  instagram: ["instagram_business_basic"],
+};
+
+/** How a completion was checked: through a provider's API, by a code posted from the account, by the team, by Questline itself (quiz, chain, referrals), or not at all. */
+export const VERIFIED_BY = ["api", "code", "review", "auto", "none"] as const;
+export type VerifiedBy = (typeof VERIFIED_BY)[number];
+
+/** A social account's token: working, or refused by the provider until the member connects again. */
+export const SOCIAL_ACCOUNT_STATUSES = ["active", "needs_reconnect"] as const;
+export type SocialAccountStatus = (typeof SOCIAL_ACCOUNT_STATUSES)[number];
+
+/** How long a social account unlinked from one member waits before another member may link it. */
+export const RELINK_WAIT_DAYS = 30;
+
+/** What a connection lets Questline read, in the member's words. */
+export const PROVIDER_READS: Record<SocialProvider, string> = {
+  x: "your profile, your recent posts, who you follow and the posts you like",
+  youtube: "your channel's name and your subscriptions",
+  tiktok: "your profile and your recent videos' descriptions",
+  instagram: "your professional account's profile and your recent posts' captions",
+};
+
+/** Hosts the providers serve profile pictures from: the only outside images a page may show (server/http.ts's CSP). */
+export const AVATAR_HOSTS = [
+  "https://pbs.twimg.com",
+  "https://yt3.ggpht.com",
+  "https://*.tiktokcdn.com",
+  "https://*.tiktokcdn-us.com",
+  "https://*.cdninstagram.com",
+  "https://*.fbcdn.net",
+] as const;
+
+/** A provider's profile picture, if it comes from one of `AVATAR_HOSTS` over https (else the page shows initials). */
+export function allowedAvatar(url: string | null): string | null {
+  if (!url) return null;
+  try {
+    const { protocol, hostname } = new URL(url);
+    if (protocol !== "https:") return null;
+    const allowed = AVATAR_HOSTS.some((host) => {
+      const name = host.replace("https://", "");
+      return name.startsWith("*.") ? hostname.endsWith(name.slice(1)) : hostname === name;
+    });
+    return allowed ? url : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,59 @@
+import { PROVIDER_LABELS, type SocialProvider } from "~/modules/social/providers";
+import type { TaskType } from "./task-types";
+
+/**
+ * How each task is checked, in one place for every screen: the social tasks' providers, which of
+ * them a provider's API checks, and the plain words cards and pages say. Browser-safe.
+ */
+
+/** The social network each social task is about. */
+export const SOCIAL_TASK_PROVIDERS = {
+  x_follow: "x",
+  x_like: "x",
+  x_repost: "x",
+  x_post: "x",
+  youtube_subscribe: "youtube",
+  tiktok_post: "tiktok",
+  instagram_post: "instagram",
+  tiktok_follow: "tiktok",
+  instagram_follow: "instagram",
+} as const satisfies Partial<Record<TaskType, SocialProvider>>;
+
+export type SocialTaskType = keyof typeof SOCIAL_TASK_PROVIDERS;
+export const isSocialTask = (type: TaskType): type is SocialTaskType => type in SOCIAL_TASK_PROVIDERS;
+export const socialProviderOf = (type: TaskType): SocialProvider | null => (isSocialTask(type) ? SOCIAL_TASK_PROVIDERS[type] : null);
+
+/** Social tasks checked through the provider's API with the member's connected account. */
+export const API_CHECKED_TYPES = ["x_follow", "x_like", "x_repost", "x_post", "youtube_subscribe", "tiktok_post", "instagram_post"] as const;
+export type ApiCheckedType = (typeof API_CHECKED_TYPES)[number];
+export const isApiChecked = (type: TaskType): type is ApiCheckedType => (API_CHECKED_TYPES as readonly string[]).includes(type);
+
+/** Follows no API can check (TikTok, Instagram): a screenshot or a link, reviewed by the team. */
+export const PROOF_ONLY_TYPES = ["tiktok_follow", "instagram_follow"] as const;
+export const isProofOnly = (type: TaskType) => (PROOF_ONLY_TYPES as readonly string[]).includes(type);
+
+/** Follows re-checked once before a campaign's rewards are paid (when the task asks for it). */
+export const RECHECKED_TYPES = ["x_follow", "youtube_subscribe"] as const;
+
+/**
+ * How a task is checked, as cards and pages say it: "Checked with X", "Reviewed by the team",
+ * "Checked by Questline" (quiz, chain, referrals), "Not checked" (visits).
+ */
+export function howChecked({ type, verification }: { type: TaskType; verification: "auto" | "review" | "none" }): string {
+  if (verification === "none") return "Not checked";
+  if (verification === "review") return "Reviewed by the team";
+  const provider = isApiChecked(type) ? socialProviderOf(type) : null;
+  return provider ? `Checked with ${PROVIDER_LABELS[provider]}` : "Checked by Questline";
+}
+
+/** What the member's connection to a social task's provider allows, for the task page. */
+export type SocialTaskAccess =
+  | { state: "not_set_up"; provider: SocialProvider }
+  | { state: "not_connected"; provider: SocialProvider }
+  | { state: "needs_reconnect"; provider: SocialProvider; handle: string; reason: string | null }
+  | { state: "connected"; provider: SocialProvider; handle: string }
+  /** Reviewed proof needs no connection; signed-out visitors see the sign-in card instead. */
+  | { state: "no_connection_needed"; provider: SocialProvider };
+
+/** What an API check found, as the member's completed task shows it. */
+export type FoundEvidence = { id: string; at?: string; url?: string; recheckedAt?: string };

@@ -1,0 +1,207 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { account } from "#db/schema/auth";
+import { socialAccount } from "#db/schema/social";
+import { answer, routeArgs, signedInMember } from "#tests/setup/route-call";
+import { createTestServices } from "#tests/setup/test-services";
+import { startSocialFakes, type FakeAccount, type SocialFakes } from "#tests/fakes/social/social-fakes";
+import { socialAccess } from "~/modules/social/access.server";
+import { SOCIAL_PROVIDERS, type SocialProvider } from "~/modules/social/providers";
+import { decryptToken } from "~/modules/social/token-crypto.server";
+import type { Services } from "~/services/services.server";
+import { action, loader } from "./connection";
+
+let fakes: SocialFakes;
+let services: Services;
+let ann: { cookie: string };
+let bob: { cookie: string };
+
+beforeAll(async () => {
+  fakes = await startSocialFakes();
+  services = await createTestServices(fakes.env);
+  ann = await signedInMember(services, "ann");
+  bob = await signedInMember(services, "bob");
+});
+afterAll(async () => {
+  await services?.close();
+  await fakes?.stop();
+});
+beforeEach(() => fakes.reset());
+
+const page = (provider: SocialProvider, query = "") => `${services.env.APP_URL}/settings/connections/${provider}${query}`;
+const cookiesOf = (response: Response) => response.headers.getSetCookie().map((c) => c.split(";")[0]!);
+
+/**
+ * What a browser does when the member presses Connect: the page's action answers a redirect to the
+ * provider (with better-auth's state cookie), the provider sends the browser back to the callback,
+ * and better-auth links the account and redirects to the page. Returns where the browser lands.
+ */
+async function connect(member: { cookie: string }, provider: SocialProvider, who: FakeAccount, options?: { scopes?: string[] }) {
+  fakes.nextAccount(provider, who, options);
+  const request = new Request(page(provider), {
+    method: "POST",
+    headers: { origin: services.env.APP_URL, cookie: member.cookie, "content-type": "application/x-www-form-urlencoded" },
+    body: "intent=connect",
+  });
+  const started = (await answer(() => action(routeArgs(services, request, { provider })))) as Response;
+  expect(started.status).toBe(302);
+  const authorize = new URL(started.headers.get("location")!);
+  expect(authorize.origin).toBe(fakes.origins[provider]);
+  const back = await fetch(authorize, { redirect: "manual" });
+  const callback = new URL(back.headers.get("location")!);
+  expect(callback.pathname).toBe(`/api/auth/callback/${provider}`);
+  const cookie = [member.cookie, ...cookiesOf(started)].join("; ");
+  const linked = await services.auth.handler(new Request(callback, { headers: { cookie } }));
+  expect(linked.status).toBe(302);
+  return new URL(linked.headers.get("location")!, services.env.APP_URL);
+}
+
+async function view(member: { cookie: string }, provider: SocialProvider, query = "") {
+  const request = new Request(page(provider, query), { headers: { cookie: member.cookie } });
+  return loader(routeArgs(services, request, { provider }));
+}
+
+const person = (id: string, handle: string, accountType?: FakeAccount["accountType"]): FakeAccount => ({
+  id,
+  handle,
+  name: handle.toUpperCase(),
+  avatarUrl: `https://pbs.twimg.com/profile_images/${id}.jpg`,
+  ...(accountType ? { accountType } : {}),
+});
+
+describe("connecting social accounts through each provider's redirect", () => {
+  it.each(SOCIAL_PROVIDERS)("connects %s, shows the handle, keeps the tokens encrypted, and disconnects", async (provider) => {
+    const who = person(`${provider}-1`, `ann_${provider}`, provider === "instagram" ? "BUSINESS" : undefined);
+    const landed = await connect(ann, provider, who);
+    expect(landed.pathname + landed.search).toBe(`/settings/connections/${provider}?connected=1`);
+
+    const shown = await view(ann, provider, "?connected=1");
+    expect(shown).toMatchObject({
+      configured: true,
+      justConnected: true,
+      linkError: null,
+      account: { handle: who.handle, status: "active", missingScopes: [] },
+    });
+
+    const [row] = await services.database.db.select().from(account).where(eq(account.accountId, who.id));
+    expect(row?.accessToken).toMatch(/^gcm1:/);
+    expect(decryptToken(services.env.social.tokenKey, row!.accessToken!)).toBeTruthy();
+    const issued = fakes.tokenRequests[provider].at(-1);
+    expect(issued).toBeTruthy();
+
+    const form = new Request(page(provider), {
+      method: "POST",
+      headers: { origin: services.env.APP_URL, cookie: ann.cookie, "content-type": "application/x-www-form-urlencoded" },
+      body: "intent=disconnect",
+    });
+    const gone = (await action(routeArgs(services, form, { provider }))) as Response;
+    expect(gone.status).toBe(302);
+    expect((await view(ann, provider)).account).toBeNull();
+    expect(await services.database.db.select().from(account).where(eq(account.accountId, who.id))).toEqual([]);
+  });
+
+  it("speaks each provider's protocol: X with PKCE and HTTP Basic, TikTok with client_key, Instagram swapping for a long-lived token", async () => {
+    await connect(ann, "x", person("x-2", "ann_x2"));
+    expect(fakes.tokenRequests.x.at(-1)).toMatchObject({ grantType: "authorization_code", basicAuth: true, codeVerifier: true });
+    await connect(ann, "tiktok", person("tt-2", "ann_tt2"));
+    expect(fakes.tokenRequests.tiktok.at(-1)).toMatchObject({ grantType: "authorization_code", clientKey: true });
+    await connect(ann, "instagram", person("ig-2", "ann_ig2", "MEDIA_CREATOR"));
+    expect(fakes.tokenRequests.instagram.map((r) => r.grantType)).toEqual(["authorization_code", "ig_exchange_token"]);
+    for (const provider of ["x", "tiktok", "instagram"] as const) {
+      const form = new Request(page(provider), {
+        method: "POST",
+        headers: { origin: services.env.APP_URL, cookie: ann.cookie, "content-type": "application/x-www-form-urlencoded" },
+        body: "intent=disconnect",
+      });
+      await action(routeArgs(services, form, { provider }));
+    }
+  });
+
+  it("refuses an X account another member holds, and one another member let go less than 30 days ago", async () => {
+    const shared = person("x-shared", "shared");
+    await connect(ann, "x", shared);
+    const refused = await connect(bob, "x", shared);
+    expect(refused.searchParams.get("error")).toBe("account_already_linked_to_different_user");
+    const shown = await view(bob, "x", refused.search);
+    expect(shown.account).toBeNull();
+    expect(shown.linkError).toContain("already connected to another member");
+
+    const form = new Request(page("x"), {
+      method: "POST",
+      headers: { origin: services.env.APP_URL, cookie: ann.cookie, "content-type": "application/x-www-form-urlencoded" },
+      body: "intent=disconnect",
+    });
+    await action(routeArgs(services, form, { provider: "x" }));
+    const waiting = await connect(bob, "x", shared);
+    expect(waiting.searchParams.get("error")).toBe("relink_wait");
+    expect((await view(bob, "x", waiting.search)).linkError).toContain("less than 30 days ago");
+    // Its last holder may take it back at once.
+    expect((await connect(ann, "x", shared)).searchParams.get("connected")).toBe("1");
+  });
+
+  it("refuses an Instagram personal account in words", async () => {
+    const landed = await connect(bob, "instagram", person("ig-personal", "bob_personal", "PERSONAL"));
+    expect(landed.searchParams.get("error")).toBe("instagram_personal");
+    expect((await view(bob, "instagram", landed.search)).linkError).toContain("professional");
+    expect(await services.database.db.select().from(account).where(eq(account.accountId, "ig-personal"))).toEqual([]);
+  });
+
+  it("names the scopes a member did not grant, and a check that needs one says to reconnect", async () => {
+    await connect(bob, "x", person("x-narrow", "narrow"), { scopes: ["users.read", "tweet.read", "offline.access"] });
+    expect((await view(bob, "x")).account?.missingScopes).toEqual(["follows.read", "like.read"]);
+    const access = await socialAccess({ db: services.database.db, social: services.env.social, userId: "bob", provider: "x", needs: ["follows.read"] });
+    expect(access).toMatchObject({ ok: false, reason: "missing_scope" });
+  });
+
+  it("never signs anyone in with a social account", async () => {
+    const response = await services.auth.handler(
+      new Request(`${services.env.APP_URL}/api/auth/sign-in/social`, {
+        method: "POST",
+        headers: { origin: services.env.APP_URL, "content-type": "application/json" },
+        body: JSON.stringify({ provider: "x", callbackURL: "/dashboard" }),
+      }),
+    );
+    expect(response.status).toBe(403);
+  });
+});
+
+describe("tokens in use", () => {
+  it("refreshes an expiring token before use, and marks the account for reconnecting when the provider refuses", async () => {
+    const who = person("yt-refresh", "refresher");
+    await connect(ann, "youtube", who);
+    const t0 = new Date();
+    const first = await socialAccess({ db: services.database.db, social: services.env.social, userId: "ann", provider: "youtube", now: t0 });
+    expect(first.ok).toBe(true);
+    expect(fakes.tokenRequests.youtube.filter((r) => r.grantType === "refresh_token")).toHaveLength(0);
+
+    const later = new Date(t0.getTime() + 2 * 3600_000);
+    const renewed = await socialAccess({ db: services.database.db, social: services.env.social, userId: "ann", provider: "youtube", now: later });
+    expect(renewed.ok).toBe(true);
+    expect(fakes.tokenRequests.youtube.filter((r) => r.grantType === "refresh_token")).toHaveLength(1);
+    // The renewed token is kept (encrypted) for the next use: no second refresh.
+    await socialAccess({ db: services.database.db, social: services.env.social, userId: "ann", provider: "youtube", now: later });
+    expect(fakes.tokenRequests.youtube.filter((r) => r.grantType === "refresh_token")).toHaveLength(1);
+
+    fakes.revoke("youtube", who.id);
+    const muchLater = new Date(t0.getTime() + 4 * 3600_000);
+    const refused = await socialAccess({ db: services.database.db, social: services.env.social, userId: "ann", provider: "youtube", now: muchLater });
+    expect(refused).toMatchObject({ ok: false, reason: "needs_reconnect" });
+    const [profile] = await services.database.db.select().from(socialAccount).where(eq(socialAccount.accountId, who.id));
+    expect(profile?.status).toBe("needs_reconnect");
+    expect((await view(ann, "youtube")).account).toMatchObject({ status: "needs_reconnect" });
+
+    // Reconnecting makes it work again.
+    await connect(ann, "youtube", who);
+    expect((await view(ann, "youtube")).account).toMatchObject({ status: "active" });
+  });
+
+  it("says the provider could not be reached when its token endpoint is down, changing nothing", async () => {
+    const who = person("x-down", "downer");
+    await connect(bob, "x", who);
+    fakes.failNext("x", { kind: "server_error", status: 503 }, { path: new URL(fakes.env.X_TOKEN_URL!).pathname });
+    const later = new Date(Date.now() + 3 * 3600_000);
+    const answer = await socialAccess({ db: services.database.db, social: services.env.social, userId: "bob", provider: "x", now: later });
+    expect(answer).toMatchObject({ ok: false, reason: "unavailable" });
+    expect((await view(bob, "x")).account).toMatchObject({ status: "active" });
+  });
+});

@@ -1,0 +1,242 @@
+/**
+ * Local stand-ins for X, YouTube (Google), TikTok and Instagram: each an OAuth 2.0 server (oauth.ts)
+ * and the REST endpoints Questline reads, with the real paths, JSON shapes, error bodies and
+ * rate-limit headers, over real HTTP on 127.0.0.1. One server per provider, as each provider's
+ * paths do not collide with each other:
+ *
+ *   const fakes = await startSocialFakes();               // random ports
+ *   process.env = { ...process.env, ...fakes.env };       // X_CLIENT_ID, X_TOKEN_URL, … X_BEARER_TOKEN
+ *   fakes.nextAccount("x", { id: "42", handle: "ada", name: "Ada", avatarUrl: "…" });  // who the next login is
+ *   const { accessToken } = fakes.issueToken("x", account);                            // or skip the browser
+ *   fakes.x.setFollowing("42", ["1001", "1002"]);
+ *   fakes.failNext("x", { kind: "rate_limited", resetAt }, { path: "/2/users/42/following" });
+ *   fakes.revoke("x", "42");                              // its tokens answer 401, refresh invalid_grant
+ *   await fakes.stop();
+ *
+ * `node scripts/social-fakes.ts` runs them on fixed ports for `npm run dev`.
+ */
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { SocialProvider } from "../../../app/modules/social/providers.ts";
+import { faultAnswer } from "./errors.ts";
+import { bearerToken, json, readBody, send, type ApiRouter } from "./http.ts";
+import { createInstagramApi } from "./instagram-api.ts";
+import { createOAuthEndpoints, OAUTH_PATHS, type OAuthClient } from "./oauth.ts";
+import {
+  FakeState,
+  FULL_SCOPES,
+  PROVIDERS,
+  type ApiRequestRecord,
+  type FakeAccount,
+  type FakeFault,
+  type InstagramMedia,
+  type TiktokVideo,
+  type TokenRequestRecord,
+  type XPost,
+  type XUser,
+  type YoutubeSubscription,
+} from "./state.ts";
+import { tiktokApi } from "./tiktok-api.ts";
+import { xApi } from "./x-api.ts";
+import { youtubeApi } from "./youtube-api.ts";
+
+export type { ApiRequestRecord, FakeAccount, FakeFault, InstagramMedia, TiktokVideo, TokenRequestRecord, XPost, XUser, YoutubeSubscription };
+
+const HOST = "127.0.0.1";
+const ENV_PREFIX: Record<SocialProvider, string> = { x: "X", youtube: "YOUTUBE", tiktok: "TIKTOK", instagram: "INSTAGRAM" };
+
+/** The fixed test clients. */
+export const FAKE_CLIENTS: Record<SocialProvider, OAuthClient> = {
+  x: { clientId: "fake-x-client", clientSecret: "fake-x-secret" },
+  youtube: { clientId: "fake-youtube-client.apps.googleusercontent.com", clientSecret: "fake-youtube-secret" },
+  tiktok: { clientId: "fakettclientkey", clientSecret: "fake-tiktok-secret" },
+  instagram: { clientId: "990000000000001", clientSecret: "fake-instagram-secret" },
+};
+export const FAKE_X_BEARER_TOKEN = "fake-x-app-bearer-token";
+
+/** Where the app's configuration points, relative to each fake's origin (the real hosts' paths). */
+const ENDPOINTS: Record<SocialProvider, { userinfo: string; api: string }> = {
+  x: { userinfo: "/2/users/me?user.fields=profile_image_url,username,name", api: "" },
+  youtube: { userinfo: "/youtube/v3/channels?part=snippet&mine=true", api: "/youtube/v3" },
+  tiktok: { userinfo: "/v2/user/info/?fields=open_id,avatar_url,display_name,username", api: "" },
+  instagram: { userinfo: "/me?fields=user_id,username,name,profile_picture_url,account_type", api: "" },
+};
+
+export type SocialFakes = {
+  /** `P_CLIENT_ID`, `P_CLIENT_SECRET`, `P_AUTHORIZE_URL`, `P_TOKEN_URL`, `P_USERINFO_URL`, `P_API_URL` for each provider, and `X_BEARER_TOKEN`. */
+  env: Record<string, string>;
+  /** Each fake's origin, `http://127.0.0.1:<port>`. */
+  origins: Record<SocialProvider, string>;
+  clients: Record<SocialProvider, OAuthClient>;
+  /** Who the next authorization (browser redirect through /authorize) logs in as; `scopes`: what they grant (default: what was asked). */
+  nextAccount(provider: SocialProvider, account: FakeAccount, options?: { scopes?: string[] }): void;
+  /** A token pair for `account`, without the browser (`scope`: default every scope the fake checks). */
+  issueToken(
+    provider: SocialProvider,
+    account: FakeAccount,
+    options?: { scope?: string | readonly string[]; expiresInSeconds?: number },
+  ): { accessToken: string; refreshToken: string };
+  /** The account's tokens stop working: API calls 401 (Instagram: error 190), refresh `invalid_grant`. */
+  revoke(provider: SocialProvider, accountId: string): void;
+  /**
+   * The next `times` (default 1) API answers of the provider, or of paths starting with `path`, are
+   * this failure. The token endpoint fails only when named by `path` (e.g. X_TOKEN_URL's path):
+   * `unauthorized` is then `invalid_grant`, `missing_scope` `invalid_scope`.
+   */
+  failNext(provider: SocialProvider, fault: FakeFault, options?: { times?: number; path?: string }): void;
+  x: {
+    /** Users for /2/users/by/username and the lists (accounts that logged in are known already). */
+    addUsers(...users: XUser[]): void;
+    /** Whom `accountId` follows, most recent first. */
+    setFollowing(accountId: string, targetIds: string[]): void;
+    /** The posts `accountId` liked, most recent first. */
+    setLikes(accountId: string, postIds: string[]): void;
+    /** Who reposted `postId`, most recent first. */
+    setReposts(postId: string, userIds: string[]): void;
+    /** Posts, served by /2/tweets/:id and their author's /2/users/:id/tweets. */
+    addPosts(...posts: XPost[]): void;
+  };
+  youtube: { setSubscriptions(channelId: string, subscriptions: YoutubeSubscription[]): void };
+  tiktok: { setVideos(openId: string, videos: TiktokVideo[]): void };
+  instagram: { setMedia(userId: string, media: InstagramMedia[]): void };
+  /** Every token endpoint request, as answered (Instagram's exchange and refresh included). */
+  tokenRequests: Record<SocialProvider, TokenRequestRecord[]>;
+  /** Every API request, as answered. */
+  apiRequests: Record<SocialProvider, ApiRequestRecord[]>;
+  /** Forgets accounts, tokens, data, faults and records; the servers keep running. */
+  reset(): void;
+  stop(): Promise<void>;
+};
+
+export type SocialFakesOptions = {
+  /** Fixed ports (the dev script); random ones by default. */
+  ports?: Partial<Record<SocialProvider, number>>;
+  /** The fakes' clock, for token expiry (default Date.now). */
+  now?: () => number;
+  /** Instagram's token answer: `{access_token, user_id, permissions}` (default) or wrapped in `{data:[…]}` as newer docs show. */
+  instagramTokenShape?: "flat" | "wrapped";
+};
+
+export async function startSocialFakes(options: SocialFakesOptions = {}): Promise<SocialFakes> {
+  const state = new FakeState({ ...(options.now ? { now: options.now } : {}), xAppToken: FAKE_X_BEARER_TOKEN });
+  const routers: Record<SocialProvider, ApiRouter> = { x: xApi, youtube: youtubeApi, tiktok: tiktokApi, instagram: createInstagramApi(FAKE_CLIENTS.instagram) };
+  const servers: Server[] = [];
+  const origins = {} as Record<SocialProvider, string>;
+  try {
+    for (const provider of PROVIDERS) {
+      const server = createServer();
+      servers.push(server);
+      await new Promise<void>((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(options.ports?.[provider] ?? 0, HOST, () => resolve());
+      });
+      const origin = `http://${HOST}:${(server.address() as { port: number }).port}`;
+      origins[provider] = origin;
+      const oauth = await createOAuthEndpoints({
+        provider,
+        state,
+        origin,
+        client: FAKE_CLIENTS[provider],
+        instagramTokenShape: options.instagramTokenShape ?? "flat",
+      });
+      server.on("request", (req, res) => {
+        if (oauth(req, res)) return;
+        serveApi(provider, state, routers[provider], req, origin).then(
+          (answer) => send(res, answer),
+          (error: unknown) => send(res, json(500, { error: String(error) })),
+        );
+      });
+    }
+  } catch (error) {
+    await Promise.all(servers.map(close));
+    throw error;
+  }
+
+  const env: Record<string, string> = { X_BEARER_TOKEN: FAKE_X_BEARER_TOKEN };
+  for (const provider of PROVIDERS) {
+    const prefix = ENV_PREFIX[provider];
+    const origin = origins[provider];
+    Object.assign(env, {
+      [`${prefix}_CLIENT_ID`]: FAKE_CLIENTS[provider].clientId,
+      [`${prefix}_CLIENT_SECRET`]: FAKE_CLIENTS[provider].clientSecret,
+      [`${prefix}_AUTHORIZE_URL`]: origin + OAUTH_PATHS[provider].authorize,
+      [`${prefix}_TOKEN_URL`]: origin + OAUTH_PATHS[provider].token,
+      [`${prefix}_USERINFO_URL`]: origin + ENDPOINTS[provider].userinfo,
+      [`${prefix}_API_URL`]: origin + ENDPOINTS[provider].api,
+    });
+  }
+
+  return {
+    env,
+    origins,
+    clients: FAKE_CLIENTS,
+    nextAccount(provider, account, { scopes } = {}) {
+      state.remember(provider, account);
+      state.pendingLogins[provider].push({ account, ...(scopes ? { scopes } : {}) });
+    },
+    issueToken(provider, account, { scope, expiresInSeconds = 3600 } = {}) {
+      state.remember(provider, account);
+      const scopes = scope === undefined ? FULL_SCOPES[provider] : typeof scope === "string" ? scope.split(/[\s,]+/).filter(Boolean) : [...scope];
+      const grant = { account, scopes };
+      return { accessToken: state.issueAccess(provider, grant, expiresInSeconds), refreshToken: state.issueRefresh(provider, grant) };
+    },
+    revoke: (provider, accountId) => state.revoke(provider, accountId),
+    failNext: (provider, fault, failOptions) => state.failNext(provider, fault, failOptions),
+    x: {
+      addUsers: (...users) => users.forEach((u) => state.x.users.set(u.id, u)),
+      setFollowing: (accountId, targetIds) => void state.x.following.set(accountId, targetIds),
+      setLikes: (accountId, postIds) => void state.x.likes.set(accountId, postIds),
+      setReposts: (postId, userIds) => void state.x.reposts.set(postId, userIds),
+      addPosts: (...posts) => posts.forEach((p) => state.x.posts.set(p.id, p)),
+    },
+    youtube: { setSubscriptions: (channelId, subscriptions) => void state.youtube.subscriptions.set(channelId, subscriptions) },
+    tiktok: { setVideos: (openId, videos) => void state.tiktok.videos.set(openId, videos) },
+    instagram: { setMedia: (userId, media) => void state.instagram.media.set(userId, media) },
+    tokenRequests: state.tokenRequests,
+    apiRequests: state.apiRequests,
+    reset: () => state.reset(),
+    stop: () => Promise.all(servers.map(close)).then(() => undefined),
+  };
+}
+
+/** Records the request, answers an injected fault if one is due, else the provider's router. */
+async function serveApi(provider: SocialProvider, state: FakeState, router: ApiRouter, req: IncomingMessage, origin: string) {
+  const url = new URL(req.url ?? "/", origin);
+  const raw = req.method === "POST" || req.method === "PUT" ? await readBody(req) : "";
+  const body = parseJson(raw);
+  const bearer = bearerToken(req);
+  const queryToken = provider === "instagram" ? url.searchParams.get("access_token") : null;
+  const query = Object.fromEntries([...url.searchParams].filter(([name]) => name !== "access_token" && name !== "client_secret"));
+  const record: ApiRequestRecord = {
+    method: req.method ?? "GET",
+    path: url.pathname,
+    query,
+    authorization: bearer ? "bearer" : queryToken ? "query" : "none",
+    body,
+    status: 0,
+  };
+  state.apiRequests[provider].push(record);
+  const fault = state.takeFault(provider, url.pathname);
+  const answer = fault
+    ? faultAnswer(provider, fault, state.now())
+    : router({ provider, method: req.method ?? "GET", url, body, token: bearer ?? queryToken, state });
+  record.status = answer.status;
+  return answer;
+}
+
+/** A JSON body parsed; anything else as it came (none: undefined). */
+function parseJson(raw: string): unknown {
+  if (!raw) return undefined;
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return raw;
+  }
+}
+
+function close(server: Server) {
+  return new Promise<void>((resolve) => {
+    if (!server.listening) return resolve();
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
