@@ -7,6 +7,13 @@ const seeding = process.argv.includes("--seed");
 
 try {
   if (dev) {
+    // `SOCIAL_FAKES=on npm run dev`: the social providers' local fakes, configured for this process.
+    if (process.env.SOCIAL_FAKES === "on") {
+      const { startDemoSocialFakes } = await import("../tests/fakes/social/demo.ts");
+      const { fakes } = await startDemoSocialFakes(Number(process.env.SOCIAL_FAKES_PORT ?? 4600));
+      Object.assign(process.env, fakes.env);
+      console.log(`Social fakes: X, YouTube, TikTok and Instagram at ${Object.values(fakes.origins).join(", ")}`);
+    }
     const { createServer } = await import("vite");
     const before = new Set(process.listeners("SIGTERM"));
     const vite = await createServer({

@@ -15,7 +15,7 @@ import { createTestDatabase } from "#tests/setup/test-db";
 import { startSocialFakes, type FakeAccount, type SocialFakes } from "#tests/fakes/social/social-fakes";
 import type { SocialProvider } from "./providers";
 import { socialConfigFromEnv, type SocialConfig } from "./social-config.server";
-import { checkSocialTask, socialTaskAccess } from "./social-tasks.server";
+import { SOCIAL_CHECKS_PER_5_MINUTES, checkSocialTask, socialTaskAccess } from "./social-tasks.server";
 import { encryptToken } from "./token-crypto.server";
 
 /** Each social task's check through the fake providers' real HTTP APIs, and what a provider problem leaves behind: nothing. */
@@ -366,6 +366,17 @@ describe("the task page of a social task", () => {
   it("needs no connection for reviewed proof", async () => {
     const t = await makeTask("instagram_follow", { handle: "lumen" }, { verification: "review" });
     expect(await socialTaskAccess({ db: database.db, social, task: t, userId: null })).toEqual({ state: "no_connection_needed", provider: "instagram" });
+  });
+
+  it("holds back a flood of checks by one member before it reaches the provider", async () => {
+    const who = fresh("tiktok");
+    const userId = await member("tiktok", { who });
+    const t = await makeTask("tiktok_post", { phrase: "#never" });
+    const before = fakes.apiRequests.tiktok.length;
+    for (let i = 0; i < SOCIAL_CHECKS_PER_5_MINUTES; i++) expect(await attempt(t, userId)).toMatchObject({ ok: false, code: "invalid" });
+    expect(await attempt(t, userId)).toMatchObject({ ok: false, code: "limited", message: expect.stringContaining("Too many checks in a row") });
+    expect(fakes.apiRequests.tiktok.length - before).toBe(SOCIAL_CHECKS_PER_5_MINUTES);
+    await expectNothingChanged(t, userId);
   });
 
   it("refuses to check a type no API checks", async () => {

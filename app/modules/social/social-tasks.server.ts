@@ -3,6 +3,7 @@ import { account } from "#db/schema/auth";
 import { socialAccount } from "#db/schema/social";
 import type { Db } from "~/lib/db.server";
 import type { Logger } from "~/lib/logger.server";
+import { takeRateLimit } from "~/lib/rate-limit.server";
 import { failure, invalid, ok, type CodedFailure, type FieldFailure, type Ok } from "~/lib/result";
 import type { Task } from "~/modules/tasks/completions.server";
 import { taskConfigSchemas } from "~/modules/tasks/task.schema";
@@ -23,6 +24,9 @@ import type { SocialConfig } from "./social-config.server";
  * scope missing, a rate limit, the provider down or answering nonsense) says what to do next and
  * changes nothing.
  */
+
+/** Social checks one member may ask for in 5 minutes, across tasks. */
+export const SOCIAL_CHECKS_PER_5_MINUTES = 30;
 
 /** The scopes each check needs of the member's connection. */
 const X_READ = ["tweet.read", "users.read"];
@@ -69,6 +73,9 @@ export async function checkSocialTask({
   const type = t.type;
   if (!isApiChecked(type)) throw new Error(`${type} tasks are not checked through an API`);
   const provider = socialProviderOf(type)!;
+  // Each check spends the member's (or the platform's) quota at the provider: a flood is held back here.
+  const limit = await takeRateLimit({ db, key: `social-check:${userId}`, max: SOCIAL_CHECKS_PER_5_MINUTES, windowSeconds: 300, now: now.getTime() });
+  if (!limit.ok) return failure("limited", `Too many checks in a row. Try again in ${waitText(limit.retryAfterSeconds)}.`, limit.retryAfterSeconds);
   const access = await socialAccess({ db, social, userId, provider, needs: TASK_SCOPES[type], now, ...(fetchFn ? { fetchFn } : {}) });
   if (!access.ok) return failure(access.reason === "not_set_up" || access.reason === "unavailable" ? "unavailable" : "conflict", access.message);
   if (access.method === "code" && type === "x_like") {

@@ -12,6 +12,7 @@ import { servicesContext } from "~/services/services.server";
 import { getSession } from "~/modules/auth/session.server";
 import { publicTask } from "~/modules/tasks/task-page.server";
 import { memberStates, trendingTasks } from "~/modules/tasks/tasks.server";
+import { canVerifyXByPost } from "~/modules/social/verify-x.server";
 
 export function meta({ matches }: Route.MetaArgs) {
   return [{ title: pageTitle(matches[0].loaderData.appName, "Tasks") }];
@@ -23,19 +24,32 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const session = await getSession(context);
   const rows = await trendingTasks({ db, search: q || undefined, limit: 48 });
   const states = await memberStates({ db, userId: session?.user.id ?? null, tasks: rows.map((r) => r.task) });
+  const social = context.get(servicesContext).env.social;
   return {
     q,
+    /** Members may prove an X account by a post here (Tasks › Verify X account). */
+    verifyX: Boolean(session) && canVerifyXByPost(social),
     now: new Date(),
     tasks: rows.map((r) => ({ task: publicTask(r.task), project: r.project, recent: r.recent, state: states.get(r.task.id) ?? null })),
   };
 }
 
-export default function TasksIndex({ loaderData: { q, now, tasks } }: Route.ComponentProps) {
+export default function TasksIndex({ loaderData: { q, now, tasks, verifyX } }: Route.ComponentProps) {
   const navigation = useNavigation();
   const searching = navigation.state === "loading" && navigation.location.pathname === route("tasks.index");
   return (
     <>
-      <PageHeader title="Tasks" description="Trending now: the tasks members completed most in the last 24 hours." />
+      <PageHeader
+        title="Tasks"
+        description="Trending now: the tasks members completed most in the last 24 hours."
+        actions={
+          verifyX && (
+            <Button asChild variant="outline">
+              <Link to={route("tasks.verifyX")}>Verify X account</Link>
+            </Button>
+          )
+        }
+      />
       <Form method="get" role="search" className="mb-6 flex max-w-xl gap-2">
         <label htmlFor="q" className="sr-only">
           Search tasks
