@@ -52,6 +52,9 @@ export function startWorkers(services: DepositScannerServices) {
         const paid = await distributeEndedCampaigns({
           db: database.db,
           chains: drawChains,
+          // Follows are re-checked through the configured providers before a campaign's pools are paid.
+          social: env.social,
+          log: logger,
           onPoolError: (poolId, err) => logger.error({ err, poolId }, "paying a reward pool failed; it stays open for the next run"),
         });
         if (paid.pools + paid.frozen > 0)

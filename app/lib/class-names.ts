@@ -27,6 +27,8 @@ const GROUPS: Array<[RegExp, string]> = [
   [/^leading-/, "leading"],
   [/^tracking-/, "tracking"],
   [/^line-clamp-/, "line-clamp"],
+  [/^list-(inside|outside)$/, "list-position"],
+  [/^list-/, "list-style-type"],
   [/^underline-offset-/, "underline-offset"],
   [/^whitespace-/, "whitespace"],
   [/^break-(normal|words|all|keep)$/, "word-break"],

@@ -53,17 +53,23 @@ function FoundLine({ found }: { found: { evidence: FoundEvidence; provider: stri
   );
 }
 
-/** The member's standing on the task: approved (or done for today, with what an API check found), pending review, rejected with the reason. */
+/**
+ * The member's standing on the task: approved (or done for today, with what an API check found),
+ * pending review, rejected with the reason (the team's, or why a re-check voided an approval) and,
+ * when `retry`, that they can try again.
+ */
 export function MemberStateNotice({
   state,
   daily,
   xp,
   found = null,
+  retry = true,
 }: {
   state: NonNullable<MemberState>;
   daily: boolean;
   xp: number;
   found?: { evidence: FoundEvidence; provider: string } | null;
+  retry?: boolean;
 }) {
   if (state.status === "approved") {
     return daily ? (
@@ -88,7 +94,7 @@ export function MemberStateNotice({
   return (
     <Notice tone="destructive" icon={<XCircle aria-hidden />} title="Rejected">
       <p className="wrap-anywhere">{state.reason ? `“${state.reason}”` : "The team rejected your submission."}</p>
-      <p className="mt-1">You can try again below.</p>
+      {retry && <p className="mt-1">You can try again below.</p>}
     </Notice>
   );
 }

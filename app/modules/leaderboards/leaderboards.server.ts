@@ -8,8 +8,8 @@ import { type Db, rowsOf } from "~/lib/db.server";
  * members hold each score (`leaderboard_histogram`). A member's rank is one plus the members
  * above them: the histogram's sum over higher scores, plus those with the same score who reached
  * it earlier. Both are kept exact inside the award's transaction (SQL functions in
- * db/migrations/0003_xp_functions.sql; the award's current version in 0007_award_xp_set_based.sql),
- * so a rank costs a short index range, not a count over the whole board.
+ * db/migrations/0003_xp_functions.sql; the award's current version in 0007_award_xp_set_based.sql,
+ * its revoke in 0015_revoke_xp.sql), so a rank costs a short index range, not a count over the whole board.
  */
 
 export const WINDOWS = ["all", "30d", "7d"] as const;
@@ -71,6 +71,18 @@ export async function awardXp({ db, award }: { db: Db; award: Award }): Promise<
     at: (award.at ?? new Date()).toISOString(),
   });
   return row?.awarded === true;
+}
+
+/**
+ * Takes back one award of a member, exactly once (db/functions/questline_revoke_xp.sql): a
+ * negative `<sourceType>_void` event dated like the award, and every board the award still counts
+ * on lowered by its amount (windowed boards only while the award's day is in their window), the
+ * histograms kept exact. Returns the XP taken back: 0 when the source paid this member nothing or
+ * was taken back already. Crusade bonuses and reward XP paid because of the award are not touched.
+ */
+export async function revokeXp({ db, userId, sourceType, sourceId }: { db: Db; userId: string; sourceType: string; sourceId: string }): Promise<number> {
+  const result = await db.execute(sql`select questline_revoke_xp(${userId}, ${sourceType}, ${sourceId}) as revoked`);
+  return Number(rowsOf(result)[0]?.revoked ?? 0);
 }
 
 export type BoardRow = { rank: number; userId: string; score: number; name: string; username: string | null; image: string | null };

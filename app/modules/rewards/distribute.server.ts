@@ -6,7 +6,10 @@ import { type Db, rowsOf } from "~/lib/db.server";
 import type { Asset } from "~/modules/ledger/assets";
 import { ledgerKey } from "~/modules/ledger/keys";
 import { memberAvailable, move, poolEscrow, post, projectTreasury } from "~/modules/ledger/ledger.server";
+import type { Logger } from "~/lib/logger.server";
 import { awardXp, boardKey } from "~/modules/leaderboards/leaderboards.server";
+import { recheckFollowsBeforeRewards } from "~/modules/social/recheck.server";
+import type { SocialConfig } from "~/modules/social/social-config.server";
 import type { DrawChains } from "./draw-chains.server";
 import { drawRaffle } from "./draw-raffle";
 import { newRaffleSeed } from "./draw-raffle.server";
@@ -26,6 +29,10 @@ import { rankAmount } from "./reward.schema";
  * A raffle takes two runs: the first freezes its entrants and names a future block of its chain;
  * once that block has its confirmations, the next run seeds the draw with the block's hash, the
  * raffle's secret and the entrant list's hash (raffle-proof.ts) and pays it.
+ *
+ * Before any open pool of a campaign is paid or frozen, its follows are re-checked
+ * (recheckFollowsBeforeRewards, decision 030): an approval voided there is no longer an approval,
+ * and its XP is off the campaign's board, for every pool that follows.
  */
 
 /** Grants paid per ledger entry: one entry moves escrow to this many winners. */
@@ -257,6 +264,9 @@ async function payPool({ db, poolId, chains, now }: { db: Db; poolId: string; ch
 export async function distributeEndedCampaigns({
   db,
   chains = new Map(),
+  social,
+  log,
+  fetchFn,
   now = new Date(),
   limit = 100,
   onPoolError = () => undefined,
@@ -264,13 +274,18 @@ export async function distributeEndedCampaigns({
   db: Db;
   /** The chains whose blocks seed raffles (a raffle whose chain is missing waits). */
   chains?: DrawChains;
+  /** The social providers that re-check follows before a campaign's pools are paid; left out, nothing is re-checked. */
+  social?: SocialConfig;
+  log?: Pick<Logger, "warn" | "info">;
+  /** Injected by tests of the re-check; the global fetch otherwise. */
+  fetchFn?: typeof fetch;
   now?: Date;
   limit?: number;
   /** A pool that fails (a deadlock, the database gone) stays due for the next run; the others are still paid. */
   onPoolError?: (poolId: string, error: unknown) => void;
 }) {
   const due = await db
-    .select({ id: rewardPool.id })
+    .select({ id: rewardPool.id, campaignId: rewardPool.campaignId, status: rewardPool.status })
     .from(rewardPool)
     .innerJoin(campaign, eq(campaign.id, rewardPool.campaignId))
     .where(and(inArray(rewardPool.status, ["open", "frozen"]), isNotNull(campaign.publishedAt), lte(campaign.endsAt, now)))
@@ -280,7 +295,26 @@ export async function distributeEndedCampaigns({
   let grants = 0;
   let frozen = 0;
   let failed = 0;
-  for (const { id } of due) {
+  // Follows first, campaign by campaign, outside any pool's transaction (they call the providers).
+  // A frozen raffle's campaign was re-checked in the run that froze it. A re-check that fails
+  // leaves the campaign's pools due for the next run.
+  const recheckFailed = new Map<string, unknown>();
+  if (social) {
+    for (const campaignId of new Set(due.filter((d) => d.status === "open").map((d) => d.campaignId))) {
+      try {
+        const rechecked = await recheckFollowsBeforeRewards({ db, social, campaignId, now, log, ...(fetchFn ? { fetchFn } : {}) });
+        if (rechecked.voided > 0) log?.info({ campaignId, ...rechecked }, "follows re-checked before the rewards: approvals of un-follows voided");
+      } catch (error) {
+        recheckFailed.set(campaignId, error);
+      }
+    }
+  }
+  for (const { id, campaignId } of due) {
+    if (recheckFailed.has(campaignId)) {
+      failed += 1;
+      onPoolError(id, recheckFailed.get(campaignId));
+      continue;
+    }
     try {
       const done = await payPool({ db, poolId: id, chains, now });
       if (done && "frozen" in done) frozen += 1;

@@ -130,6 +130,7 @@ export default function TaskShow({ loaderData }: Route.ComponentProps) {
                 daily={task.recurrence === "daily"}
                 xp={task.xp}
                 found={found && social ? { evidence: found, provider: PROVIDER_LABELS[social.provider] } : null}
+                retry={canAct}
               />
             )}
             {block && (!state || state.status === "rejected") && <BlockNotice block={block} />}
