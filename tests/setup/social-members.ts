@@ -17,8 +17,9 @@ const GRANTED: Record<SocialProvider, string> = {
 
 /**
  * A new member with `who`'s account on `provider` linked as better-auth and the connection flow
- * leave it (as in social-tasks.server.test.ts): tokens issued by the fake and encrypted under the
- * configuration's key, every scope granted, the account's profile active. Returns the member's id.
+ * leave it: tokens issued by the fake and encrypted under the configuration's key, every scope
+ * granted (or `scope`), the account's profile active (or `status`); a `code` account has no
+ * tokens, as one proven by a posted code. Returns the member's id.
  */
 export async function connectedMember({
   db,
@@ -28,6 +29,9 @@ export async function connectedMember({
   who,
   now,
   tokenExpiresAt = new Date(now.getTime() + 365 * 86_400_000),
+  scope,
+  status = "active",
+  method = "oauth",
 }: {
   db: Db;
   fakes: SocialFakes;
@@ -36,25 +40,29 @@ export async function connectedMember({
   who: FakeAccount;
   now: Date;
   tokenExpiresAt?: Date;
+  scope?: string;
+  status?: "active" | "needs_reconnect";
+  method?: "oauth" | "code";
 }): Promise<string> {
   const userId = randomUUID();
   await db.insert(user).values({ id: userId, email: `${userId}@example.com`, name: who.name });
-  const tokens = fakes.issueToken(provider, who);
+  const tokens = fakes.issueToken(provider, who, scope === undefined ? {} : { scope });
+  const oauth = method === "oauth";
   await db.insert(account).values({
     id: randomUUID(),
     userId,
     providerId: provider,
     accountId: who.id,
-    scope: GRANTED[provider],
-    accessToken: encryptToken(social.tokenKey, tokens.accessToken),
-    refreshToken: encryptToken(social.tokenKey, tokens.refreshToken),
+    scope: oauth ? (scope ?? GRANTED[provider]) : null,
+    accessToken: oauth ? encryptToken(social.tokenKey, tokens.accessToken) : null,
+    refreshToken: oauth ? encryptToken(social.tokenKey, tokens.refreshToken) : null,
     accessTokenExpiresAt: tokenExpiresAt,
     createdAt: now,
     updatedAt: now,
   });
   await db
     .insert(socialAccount)
-    .values({ provider, accountId: who.id, handle: who.handle, method: "oauth", status: "active", lastUserId: userId })
-    .onConflictDoUpdate({ target: [socialAccount.provider, socialAccount.accountId], set: { method: "oauth", status: "active", lastUserId: userId } });
+    .values({ provider, accountId: who.id, handle: who.handle, method, status, lastUserId: userId })
+    .onConflictDoUpdate({ target: [socialAccount.provider, socialAccount.accountId], set: { method, status, lastUserId: userId } });
   return userId;
 }

@@ -4,7 +4,6 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { account, user } from "#db/schema/auth";
 import { project } from "#db/schema/projects";
 import { completion, task } from "#db/schema/quests";
 import { socialAccount } from "#db/schema/social";
@@ -16,7 +15,7 @@ import { startSocialFakes, type FakeAccount, type SocialFakes } from "#tests/fak
 import type { SocialProvider } from "./providers";
 import { socialConfigFromEnv, type SocialConfig } from "./social-config.server";
 import { SOCIAL_CHECKS_PER_5_MINUTES, checkSocialTask, socialTaskAccess } from "./social-tasks.server";
-import { encryptToken } from "./token-crypto.server";
+import { connectedMember } from "#tests/setup/social-members";
 
 /** Each social task's check through the fake providers' real HTTP APIs, and what a provider problem leaves behind: nothing. */
 
@@ -56,48 +55,21 @@ beforeEach(() => {
   warn.length = 0;
 });
 
-/**
- * A member with their account on `provider` linked as better-auth and the connection flow leave
- * it: tokens encrypted, scopes granted, its profile (and how it was proven).
- */
-async function member(
+/** A member with their account on `provider` connected (tests/setup/social-members.ts), its token good for an hour. */
+const member = (
   provider: SocialProvider,
-  {
-    scope,
-    status = "active",
-    method = "oauth",
-    who = ada[provider],
-  }: { scope?: string; status?: "active" | "needs_reconnect"; method?: "oauth" | "code"; who?: FakeAccount } = {},
-) {
-  const userId = randomUUID();
-  await database.db.insert(user).values({ id: userId, email: `${userId}@example.com`, name: "Ada" });
-  const tokens = fakes.issueToken(provider, who, scope === undefined ? {} : { scope });
-  const granted =
-    scope ??
-    {
-      x: "users.read tweet.read follows.read like.read offline.access",
-      youtube: "https://www.googleapis.com/auth/youtube.readonly",
-      tiktok: "user.info.basic,video.list",
-      instagram: "instagram_business_basic",
-    }[provider];
-  await database.db.insert(account).values({
-    id: randomUUID(),
-    userId,
-    providerId: provider,
-    accountId: who.id,
-    scope: method === "code" ? null : granted,
-    accessToken: method === "code" ? null : encryptToken(social.tokenKey, tokens.accessToken),
-    refreshToken: method === "code" ? null : encryptToken(social.tokenKey, tokens.refreshToken),
-    accessTokenExpiresAt: new Date(NOW.getTime() + 3600_000),
-    createdAt: NOW,
-    updatedAt: NOW,
+  options: { scope?: string; status?: "active" | "needs_reconnect"; method?: "oauth" | "code"; who?: FakeAccount } = {},
+) =>
+  connectedMember({
+    db: database.db,
+    fakes,
+    social,
+    provider,
+    now: NOW,
+    tokenExpiresAt: new Date(NOW.getTime() + 3600_000),
+    ...options,
+    who: options.who ?? ada[provider],
   });
-  await database.db
-    .insert(socialAccount)
-    .values({ provider, accountId: who.id, handle: who.handle, method, status, lastUserId: userId })
-    .onConflictDoUpdate({ target: [socialAccount.provider, socialAccount.accountId], set: { method, status, lastUserId: userId } });
-  return userId;
-}
 
 /** Each member holds their own account, so the one-account-one-member rule never trips the next test. */
 let next = 0;
