@@ -1,12 +1,14 @@
 import { readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
-import { APP_PORT, APP_URL, INBOX_PORT, INBOX_URL, SMTP_PORT } from "./tests/e2e/urls.ts";
+import { fakeOrigins, fakesEnv } from "./tests/fakes/social/endpoints.ts";
+import { APP_PORT, APP_URL, INBOX_PORT, INBOX_URL, SMTP_PORT, SOCIAL_CONTROL_URL, SOCIAL_PORT } from "./tests/e2e/urls.ts";
 
 /**
  * End-to-end tests: a real Chromium against the production build (`npm run build` first; this
- * config never builds), a fresh PGlite database per run, and a fake SMTP server that the app
- * sends real mail to. See tests/e2e/fixtures.ts for the helpers every test uses.
+ * config never builds), a fresh PGlite database per run, a fake SMTP server that the app sends
+ * real mail to, and fakes of X, YouTube, TikTok and Instagram (OAuth and REST, driven by the tests
+ * through tests/e2e/social-helpers.ts). See tests/e2e/fixtures.ts for the helpers every test uses.
  */
 
 // Each run starts from an empty database; the ones of earlier runs go.
@@ -71,6 +73,17 @@ export default defineConfig({
       gracefulShutdown: { signal: "SIGTERM", timeout: 2_000 },
     },
     {
+      name: "social",
+      command: "node tests/fakes/social/serve.ts",
+      url: `${SOCIAL_CONTROL_URL}/health`,
+      env: { SOCIAL_FAKES_PORT: String(SOCIAL_PORT) },
+      reuseExistingServer: false,
+      timeout: 15_000,
+      stdout: "ignore",
+      stderr: "pipe",
+      gracefulShutdown: { signal: "SIGTERM", timeout: 2_000 },
+    },
+    {
       name: "app",
       command: "node server/main.ts",
       url: `${APP_URL}/healthz`,
@@ -97,6 +110,11 @@ export default defineConfig({
         // Two confirmations on the local chain, so tests/e2e/balance.spec.ts sees a deposit
         // pending (1/2) until it mines another block.
         CONFIRMATIONS: "31337:2",
+        // The four social providers, pointed at their fakes (tests/fakes/social/serve.ts), with X's
+        // app token for Verify X account.
+        ...fakesEnv(fakeOrigins(SOCIAL_PORT)),
+        // A fixed key for tests only (64 hex digits); never used anywhere else.
+        SOCIAL_TOKEN_KEY: "e2e0000000000000000000000000000000000000000000000000000000000016",
       },
       reuseExistingServer: false,
       // The first open of an empty PGlite folder takes a few seconds.

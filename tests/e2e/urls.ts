@@ -1,6 +1,7 @@
 /**
  * Where the e2e servers listen; shared by playwright.config.ts and the fixtures. The ports can be
- * moved (E2E_APP_PORT, E2E_SMTP_PORT, E2E_INBOX_PORT) so two runs can share one machine.
+ * moved (E2E_APP_PORT, E2E_SMTP_PORT, E2E_INBOX_PORT, E2E_SOCIAL_PORT) so two runs can share one
+ * machine.
  */
 const port = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 
@@ -9,3 +10,6 @@ export const APP_URL = `http://localhost:${APP_PORT}`;
 export const SMTP_PORT = port("E2E_SMTP_PORT", 2526);
 export const INBOX_PORT = port("E2E_INBOX_PORT", 3199);
 export const INBOX_URL = `http://127.0.0.1:${INBOX_PORT}`;
+/** The social providers' fakes (tests/fakes/social/serve.ts): X here, YouTube +1, TikTok +2, Instagram +3, their control API +4. */
+export const SOCIAL_PORT = port("E2E_SOCIAL_PORT", 4650);
+export const SOCIAL_CONTROL_URL = `http://127.0.0.1:${SOCIAL_PORT + 4}`;

@@ -46,7 +46,8 @@ const handleOf = (provider: SocialProvider, handle: string) => (handle && provid
 export function ConnectedAccountCard({ provider, account }: { provider: SocialProvider; account: ConnectedAccount }) {
   const label = PROVIDER_LABELS[provider];
   return (
-    <div className="grid gap-4">
+    // min-w-0 and one shrinkable column: a long handle is cut short instead of widening the card on a phone.
+    <div className="grid min-w-0 grid-cols-1 gap-4">
       <div className="flex items-center gap-3">
         <UserAvatar name={account.displayName || account.handle} image={account.avatarUrl} className="size-12 text-sm" />
         <div className="min-w-0">

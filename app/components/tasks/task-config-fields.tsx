@@ -43,7 +43,7 @@ export function TaskConfigFields({ type, values, errors, networks }: Props) {
   const recheck = checkbox(
     "recheckBeforeRewards",
     "Check again before rewards are paid",
-    "Once, when the campaign's rewards are paid: a member who stopped following loses this task's approval and its XP, and is told why.",
+    `Once, when the campaign's rewards are paid: a member who stopped ${type === "youtube_subscribe" ? "subscribing" : "following"} loses this task's approval and its XP, and is told why.`,
   );
   const phrase = (where: string) =>
     text("phrase", "Phrase or link the post must contain", { placeholder: "#Questline", hint: `Found in ${where}, ignoring capitals.` });

@@ -13,6 +13,7 @@ import { failure, formFailure } from "~/lib/result";
 import { callAuth, describeAuthError } from "~/modules/auth/auth-call.server";
 import { requireUser } from "~/modules/auth/session.server";
 import { disconnect, linkErrorMessage, listConnections } from "~/modules/social/connections.server";
+import { LINK_ERRORS } from "~/modules/social/social-oauth.server";
 import { PROVIDER_LABELS, PROVIDER_READS, allowedAvatar, isSocialProvider, type SocialProvider } from "~/modules/social/providers";
 import { servicesContext } from "~/services/services.server";
 
@@ -40,6 +41,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     account: connection.account ? { ...connection.account, avatarUrl: allowedAvatar(connection.account.avatarUrl) } : null,
     /** The provider's redirect came back refusing or failing the link. */
     linkError: error ? linkErrorMessage(provider, error) : null,
+    /** A personal Instagram account was refused: the page's note on professional accounts would repeat it. */
+    personalRefused: error === LINK_ERRORS.instagramPersonal,
     justConnected: search.get("connected") === "1" && connection.account !== null,
     verifyByCode: provider === "x" && Boolean(services.env.social.xBearerToken),
   };
@@ -77,7 +80,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 }
 
 export default function ConnectionSettings({ loaderData }: Route.ComponentProps) {
-  const { provider, label, configured, account, linkError, justConnected, verifyByCode } = loaderData;
+  const { provider, label, configured, account, linkError, personalRefused, justConnected, verifyByCode } = loaderData;
   const actionData = useActionData<typeof action>();
 
   useEffect(() => {
@@ -102,7 +105,7 @@ export default function ConnectionSettings({ loaderData }: Route.ComponentProps)
           </p>
         )}
         <FormError message={actionData?.errors.form} />
-        {provider === "instagram" && (
+        {provider === "instagram" && !account && !personalRefused && (
           <p className="text-sm text-muted-foreground">
             Only Instagram professional accounts (business or creator) can connect: Instagram has closed its API to personal accounts. You can switch to a
             professional account for free in Instagram&apos;s settings.

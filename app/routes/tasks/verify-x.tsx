@@ -82,19 +82,22 @@ export default function VerifyX({ loaderData }: Route.ComponentProps) {
             </CardHeader>
             <CardContent className="grid gap-5">
               <ol className="grid list-decimal gap-4 pl-5 text-sm">
-                <li className="grid gap-2">
-                  <span>Post this text from your X account:</span>
-                  <code className="rounded-md border bg-muted px-3 py-2 font-mono text-sm break-all select-all" data-testid="verify-post-text">
-                    {post}
-                  </code>
-                  <a
-                    className="inline-flex w-fit items-center gap-1 font-medium underline underline-offset-4"
-                    href={`https://x.com/intent/post?${new URLSearchParams({ text: post })}`}
-                    target="_blank"
-                    rel="noreferrer"
-                  >
-                    Open X with this text <ExternalLink aria-hidden className="size-3.5" />
-                  </a>
+                <li>
+                  {/* The grid inside the item: a grid item loses its list marker and its number. */}
+                  <div className="grid gap-2">
+                    <span>Post this text from your X account:</span>
+                    <code className="rounded-md border bg-muted px-3 py-2 font-mono text-sm wrap-anywhere select-all" data-testid="verify-post-text">
+                      {post}
+                    </code>
+                    <a
+                      className="inline-flex w-fit items-center gap-1 font-medium underline underline-offset-4"
+                      href={`https://x.com/intent/post?${new URLSearchParams({ text: post })}`}
+                      target="_blank"
+                      rel="noreferrer"
+                    >
+                      Open X with this text <ExternalLink aria-hidden className="size-3.5" />
+                    </a>
+                  </div>
                 </li>
                 <li>Copy the post&apos;s link (Share › Copy link) and paste it below.</li>
               </ol>

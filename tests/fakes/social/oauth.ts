@@ -32,22 +32,16 @@ import {
   type TokenRequestIncomingMessage,
 } from "oauth2-mock-server";
 import type { SocialProvider } from "../../../app/modules/social/providers.ts";
+import { OAUTH_PATHS, type OAuthClient } from "./endpoints.ts";
 import { faultAnswer } from "./errors.ts";
 import { basicCredentials, json, listOf, logId, readBody, send } from "./http.ts";
 import type { FakeFault, FakeGrant, FakeState } from "./state.ts";
 
-export const OAUTH_PATHS: Record<SocialProvider, { authorize: string; token: string }> = {
-  x: { authorize: "/i/oauth2/authorize", token: "/2/oauth2/token" },
-  youtube: { authorize: "/o/oauth2/v2/auth", token: "/token" },
-  tiktok: { authorize: "/v2/auth/authorize/", token: "/v2/oauth/token/" },
-  instagram: { authorize: "/oauth/authorize", token: "/oauth/access_token" },
-};
+export { OAUTH_PATHS, type OAuthClient } from "./endpoints.ts";
 
 /** How long the providers' access tokens live, in seconds. */
 const ACCESS_SECONDS: Record<SocialProvider, number> = { x: 7200, youtube: 3599, tiktok: 86_400, instagram: 3600 };
 const TIKTOK_REFRESH_SECONDS = 31_536_000;
-
-export type OAuthClient = { clientId: string; clientSecret: string };
 
 type CodeRecord = { grant: FakeGrant; redirectUri: string; pkce: boolean };
 type TokenError = { status: number; error: string; description: string };

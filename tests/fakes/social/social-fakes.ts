@@ -17,10 +17,11 @@
  */
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { SocialProvider } from "../../../app/modules/social/providers.ts";
+import { FAKE_CLIENTS, FAKE_X_BEARER_TOKEN, fakesEnv, type OAuthClient } from "./endpoints.ts";
 import { faultAnswer } from "./errors.ts";
 import { bearerToken, json, readBody, send, type ApiRouter } from "./http.ts";
 import { createInstagramApi } from "./instagram-api.ts";
-import { createOAuthEndpoints, OAUTH_PATHS, type OAuthClient } from "./oauth.ts";
+import { createOAuthEndpoints } from "./oauth.ts";
 import {
   FakeState,
   FULL_SCOPES,
@@ -42,24 +43,8 @@ import { youtubeApi } from "./youtube-api.ts";
 export type { ApiRequestRecord, FakeAccount, FakeFault, InstagramMedia, TiktokVideo, TokenRequestRecord, XPost, XUser, YoutubeSubscription };
 
 const HOST = "127.0.0.1";
-const ENV_PREFIX: Record<SocialProvider, string> = { x: "X", youtube: "YOUTUBE", tiktok: "TIKTOK", instagram: "INSTAGRAM" };
 
-/** The fixed test clients. */
-export const FAKE_CLIENTS: Record<SocialProvider, OAuthClient> = {
-  x: { clientId: "fake-x-client", clientSecret: "fake-x-secret" },
-  youtube: { clientId: "fake-youtube-client.apps.googleusercontent.com", clientSecret: "fake-youtube-secret" },
-  tiktok: { clientId: "fakettclientkey", clientSecret: "fake-tiktok-secret" },
-  instagram: { clientId: "990000000000001", clientSecret: "fake-instagram-secret" },
-};
-export const FAKE_X_BEARER_TOKEN = "fake-x-app-bearer-token";
-
-/** Where the app's configuration points, relative to each fake's origin (the real hosts' paths). */
-const ENDPOINTS: Record<SocialProvider, { userinfo: string; api: string }> = {
-  x: { userinfo: "/2/users/me?user.fields=profile_image_url,username,name", api: "" },
-  youtube: { userinfo: "/youtube/v3/channels?part=snippet&mine=true", api: "/youtube/v3" },
-  tiktok: { userinfo: "/v2/user/info/?fields=open_id,avatar_url,display_name,username", api: "" },
-  instagram: { userinfo: "/me?fields=user_id,username,name,profile_picture_url,account_type", api: "" },
-};
+export { FAKE_CLIENTS, FAKE_X_BEARER_TOKEN };
 
 export type SocialFakes = {
   /** `P_CLIENT_ID`, `P_CLIENT_SECRET`, `P_AUTHORIZE_URL`, `P_TOKEN_URL`, `P_USERINFO_URL`, `P_API_URL` for each provider, and `X_BEARER_TOKEN`. */
@@ -151,19 +136,7 @@ export async function startSocialFakes(options: SocialFakesOptions = {}): Promis
     throw error;
   }
 
-  const env: Record<string, string> = { X_BEARER_TOKEN: FAKE_X_BEARER_TOKEN };
-  for (const provider of PROVIDERS) {
-    const prefix = ENV_PREFIX[provider];
-    const origin = origins[provider];
-    Object.assign(env, {
-      [`${prefix}_CLIENT_ID`]: FAKE_CLIENTS[provider].clientId,
-      [`${prefix}_CLIENT_SECRET`]: FAKE_CLIENTS[provider].clientSecret,
-      [`${prefix}_AUTHORIZE_URL`]: origin + OAUTH_PATHS[provider].authorize,
-      [`${prefix}_TOKEN_URL`]: origin + OAUTH_PATHS[provider].token,
-      [`${prefix}_USERINFO_URL`]: origin + ENDPOINTS[provider].userinfo,
-      [`${prefix}_API_URL`]: origin + ENDPOINTS[provider].api,
-    });
-  }
+  const env = fakesEnv(origins);
 
   return {
     env,

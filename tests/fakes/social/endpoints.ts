@@ -1,0 +1,60 @@
+/**
+ * Where the social fakes answer and who their clients are: the paths of each provider's OAuth and
+ * REST endpoints, the fixed test clients, and the configuration that points the app at fakes on
+ * given origins. Plain data, no server code: playwright.config.ts reads it to configure the app
+ * before the fakes run (tests/fakes/social/serve.ts).
+ */
+import type { SocialProvider } from "../../../app/modules/social/providers.ts";
+
+export type OAuthClient = { clientId: string; clientSecret: string };
+
+const PROVIDER_ORDER = ["x", "youtube", "tiktok", "instagram"] as const satisfies readonly SocialProvider[];
+
+export const OAUTH_PATHS: Record<SocialProvider, { authorize: string; token: string }> = {
+  x: { authorize: "/i/oauth2/authorize", token: "/2/oauth2/token" },
+  youtube: { authorize: "/o/oauth2/v2/auth", token: "/token" },
+  tiktok: { authorize: "/v2/auth/authorize/", token: "/v2/oauth/token/" },
+  instagram: { authorize: "/oauth/authorize", token: "/oauth/access_token" },
+};
+
+/** The fixed test clients. */
+export const FAKE_CLIENTS: Record<SocialProvider, OAuthClient> = {
+  x: { clientId: "fake-x-client", clientSecret: "fake-x-secret" },
+  youtube: { clientId: "fake-youtube-client.apps.googleusercontent.com", clientSecret: "fake-youtube-secret" },
+  tiktok: { clientId: "fakettclientkey", clientSecret: "fake-tiktok-secret" },
+  instagram: { clientId: "990000000000001", clientSecret: "fake-instagram-secret" },
+};
+export const FAKE_X_BEARER_TOKEN = "fake-x-app-bearer-token";
+
+/** Where the app's configuration points, relative to each fake's origin (the real hosts' paths). */
+const ENDPOINTS: Record<SocialProvider, { userinfo: string; api: string }> = {
+  x: { userinfo: "/2/users/me?user.fields=profile_image_url,username,name", api: "" },
+  youtube: { userinfo: "/youtube/v3/channels?part=snippet&mine=true", api: "/youtube/v3" },
+  tiktok: { userinfo: "/v2/user/info/?fields=open_id,avatar_url,display_name,username", api: "" },
+  instagram: { userinfo: "/me?fields=user_id,username,name,profile_picture_url,account_type", api: "" },
+};
+
+const ENV_PREFIX: Record<SocialProvider, string> = { x: "X", youtube: "YOUTUBE", tiktok: "TIKTOK", instagram: "INSTAGRAM" };
+
+/** The fakes' origins when they run on fixed ports from `base` (X, then YouTube, TikTok, Instagram). */
+export function fakeOrigins(base: number, host = "127.0.0.1"): Record<SocialProvider, string> {
+  return Object.fromEntries(PROVIDER_ORDER.map((provider, i) => [provider, `http://${host}:${base + i}`])) as Record<SocialProvider, string>;
+}
+
+/** `P_CLIENT_ID`, `P_CLIENT_SECRET`, `P_AUTHORIZE_URL`, `P_TOKEN_URL`, `P_USERINFO_URL`, `P_API_URL` for each provider, and `X_BEARER_TOKEN`. */
+export function fakesEnv(origins: Record<SocialProvider, string>): Record<string, string> {
+  const env: Record<string, string> = { X_BEARER_TOKEN: FAKE_X_BEARER_TOKEN };
+  for (const provider of PROVIDER_ORDER) {
+    const prefix = ENV_PREFIX[provider];
+    const origin = origins[provider];
+    Object.assign(env, {
+      [`${prefix}_CLIENT_ID`]: FAKE_CLIENTS[provider].clientId,
+      [`${prefix}_CLIENT_SECRET`]: FAKE_CLIENTS[provider].clientSecret,
+      [`${prefix}_AUTHORIZE_URL`]: origin + OAUTH_PATHS[provider].authorize,
+      [`${prefix}_TOKEN_URL`]: origin + OAUTH_PATHS[provider].token,
+      [`${prefix}_USERINFO_URL`]: origin + ENDPOINTS[provider].userinfo,
+      [`${prefix}_API_URL`]: origin + ENDPOINTS[provider].api,
+    });
+  }
+  return env;
+}

@@ -1,0 +1,30 @@
+/**
+ * The social fakes for the e2e tests, as a process of their own (a `webServer` of
+ * playwright.config.ts), with no data: each test adds what it needs through the control API.
+ *
+ *   SOCIAL_FAKES_PORT=4650 node tests/fakes/social/serve.ts
+ *
+ * X on the base port, YouTube +1, TikTok +2, Instagram +3 (see `fakeOrigins`), and the control API
+ * (control.ts, with GET /health) on +4; all on 127.0.0.1 only. The app's configuration for them
+ * is `fakesEnv(fakeOrigins(base))` (endpoints.ts).
+ */
+import { startSocialControl } from "./control.ts";
+import { startSocialFakes } from "./social-fakes.ts";
+
+const base = Number(process.env.SOCIAL_FAKES_PORT ?? 4650);
+if (!Number.isInteger(base) || base < 1 || base > 65531) {
+  console.error(`SOCIAL_FAKES_PORT must be a port number, not ${process.env.SOCIAL_FAKES_PORT}`);
+  process.exit(1);
+}
+
+const fakes = await startSocialFakes({ ports: { x: base, youtube: base + 1, tiktok: base + 2, instagram: base + 3 } });
+const control = await startSocialControl(fakes, { port: base + 4 });
+console.log(`social-fakes: ${Object.values(fakes.origins).join(", ")}; control on http://127.0.0.1:${base + 4}`);
+
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  process.once(signal, () => {
+    control.close();
+    control.closeAllConnections();
+    void fakes.stop().then(() => process.exit(0));
+  });
+}
