@@ -440,11 +440,12 @@ const SCRIPTED: [Grant[], Command[][]] = [
       { op: "deposit", member: 2, amount: t(25), stranger: false },
       { op: "deposit", member: 1, amount: t(7), stranger: true },
     ],
+    // Scanned alone, before any other transaction is mined: the last deposit has one of its two confirmations (pending).
+    [{ op: "scan", scanners: 1 }],
     [
       { op: "withdraw", member: 0, amount: t(10), key: 0 },
       { op: "withdraw", member: 0, amount: t(10), key: 0 },
       { op: "withdraw", member: 1, amount: t(5), key: 0 },
-      { op: "scan", scanners: 1 },
       { op: "pauseVault" },
       { op: "operatorPause" },
     ],
