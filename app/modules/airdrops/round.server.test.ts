@@ -250,6 +250,8 @@ describe("an airdrop's round on the local chain", () => {
     expect(stored).toMatchObject({ step: "opening", txHash: expect.any(String), roundId: null });
     expect(await readDistributor("roundCount")).toBe(roundsBefore);
     await job(at);
+    // The stored opening, broadcast again, is mined (the node mines it just after taking it).
+    await vault.publicClient.waitForTransactionReceipt({ hash: stored!.txHash as Hex });
     expect(await readDistributor("roundCount")).toBe(roundsBefore + 1n);
     // m1 claims before the opening is recorded: the scanner waits for it rather than skip the claim.
     const m1 = await claimArgs(id, "m1", Number(roundsBefore));
