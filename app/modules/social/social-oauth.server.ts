@@ -233,20 +233,37 @@ export async function validateSocialLink({
     .where(and(eq(account.userId, userId), eq(account.providerId, providerId), ne(account.accountId, accountId)));
   if (other) return { error: LINK_ERRORS.onePerProvider };
 
+  if (await waitsToRelink({ db, provider: providerId, accountId, userId, now })) return { error: LINK_ERRORS.relinkWait };
+  return null;
+}
+
+/** Whether another member let this account go less than 30 days ago, so `userId` may not link it yet (its last holder may). */
+export async function waitsToRelink({
+  db,
+  provider,
+  accountId,
+  userId,
+  now,
+}: {
+  db: Db;
+  provider: SocialProvider;
+  accountId: string;
+  userId: string;
+  now: Date;
+}) {
   const waitFrom = new Date(now.getTime() - RELINK_WAIT_DAYS * 86_400_000);
   const [recent] = await db
-    .select({ unlinkedAt: socialAccount.unlinkedAt })
+    .select({ accountId: socialAccount.accountId })
     .from(socialAccount)
     .where(
       and(
-        eq(socialAccount.provider, providerId),
+        eq(socialAccount.provider, provider),
         eq(socialAccount.accountId, accountId),
         ne(socialAccount.lastUserId, userId),
         gt(socialAccount.unlinkedAt, waitFrom),
       ),
     );
-  if (recent) return { error: LINK_ERRORS.relinkWait };
-  return null;
+  return Boolean(recent);
 }
 
 /** Encrypts a social account's tokens before better-auth writes them (AES-256-GCM, SOCIAL_TOKEN_KEY). */
@@ -258,23 +275,32 @@ export function encryptAccountTokens<T extends { accessToken?: string | null; re
   return { ...data, accessToken: seal(data.accessToken), refreshToken: seal(data.refreshToken), idToken: seal(data.idToken) };
 }
 
-/** After a link (new or renewed): the account is the member's, its token works, nothing waits. */
+/**
+ * After a link (new or renewed, through the provider or by a posted code): the account is the
+ * member's, its token works, nothing waits.
+ */
 export async function recordSocialLink({
   db,
   providerId,
   accountId,
   userId,
+  method = "oauth",
+  handle,
   now = new Date(),
 }: {
   db: Db;
   providerId: string;
   accountId: string;
   userId: string;
+  method?: "oauth" | "code";
+  /** Known here only for a code (a connection's profile was kept when it was read). */
+  handle?: string;
   now?: Date;
 }) {
   if (!isSocialProvider(providerId)) return;
   const values = {
-    method: "oauth" as const,
+    ...(handle === undefined ? {} : { handle }),
+    method,
     status: "active" as const,
     statusReason: null,
     checkedAt: now,

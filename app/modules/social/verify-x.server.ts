@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { and, eq, gt, ne } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { account } from "#db/schema/auth";
-import { socialAccount, xVerificationCode } from "#db/schema/social";
+import { xVerificationCode } from "#db/schema/social";
 import type { Db } from "~/lib/db.server";
 import { isUniqueViolation } from "~/lib/db-errors";
 import { takeRateLimit } from "~/lib/rate-limit.server";
@@ -9,6 +9,7 @@ import { failure, invalid, ok, type Result } from "~/lib/result";
 import type { Logger } from "~/lib/logger.server";
 import { parseXPostUrl, readXPost } from "./checks/x.server";
 import { RELINK_WAIT_DAYS } from "./providers";
+import { recordSocialLink, waitsToRelink } from "./social-oauth.server";
 import type { SocialConfig } from "./social-config.server";
 
 /** Attempts at proving an X account by a post, per member per hour: each reads X with the platform's own token. */
@@ -88,19 +89,7 @@ export async function verifyXByPost({
   if (!post.text.toUpperCase().includes(code))
     return invalid("postUrl", `That post does not contain your code ${code}. Post it exactly as shown, then paste the link.`);
 
-  const waitFrom = new Date(now.getTime() - RELINK_WAIT_DAYS * 86_400_000);
-  const [recent] = await db
-    .select({ id: socialAccount.accountId })
-    .from(socialAccount)
-    .where(
-      and(
-        eq(socialAccount.provider, "x"),
-        eq(socialAccount.accountId, post.authorId),
-        ne(socialAccount.lastUserId, userId),
-        gt(socialAccount.unlinkedAt, waitFrom),
-      ),
-    );
-  if (recent)
+  if (await waitsToRelink({ db, provider: "x", accountId: post.authorId, userId, now }))
     return failure(
       "conflict",
       `This X account was disconnected from another member less than ${RELINK_WAIT_DAYS} days ago. It can join a new member once ${RELINK_WAIT_DAYS} days have passed.`,
@@ -109,20 +98,7 @@ export async function verifyXByPost({
   try {
     await db.transaction(async (tx) => {
       await tx.insert(account).values({ id: randomUUID(), accountId: post.authorId, providerId: "x", userId, createdAt: now, updatedAt: now });
-      const values = {
-        handle: post.authorHandle,
-        method: "code" as const,
-        status: "active" as const,
-        statusReason: null,
-        checkedAt: now,
-        lastUserId: userId,
-        unlinkedAt: null,
-        updatedAt: now,
-      };
-      await tx
-        .insert(socialAccount)
-        .values({ provider: "x", accountId: post.authorId, displayName: "", ...values })
-        .onConflictDoUpdate({ target: [socialAccount.provider, socialAccount.accountId], set: values });
+      await recordSocialLink({ db: tx, providerId: "x", accountId: post.authorId, userId, method: "code", handle: post.authorHandle, now });
       await tx.delete(xVerificationCode).where(eq(xVerificationCode.userId, userId));
     });
   } catch (error) {
