@@ -7,6 +7,7 @@ import type { ProviderCall } from "./checks/outcome";
 import { PROVIDER_LABELS, type SocialProvider } from "./providers";
 import type { ProviderConfig, SocialConfig } from "./social-config.server";
 import { decryptToken, encryptToken } from "./token-crypto.server";
+import { refreshInstagramToken } from "./checks/instagram.server";
 
 /** Why a member's social account cannot be used right now, in words that say what to do next. */
 export type AccessRefusal = { ok: false; reason: "not_set_up" | "not_connected" | "needs_reconnect" | "missing_scope" | "unavailable"; message: string };
@@ -127,6 +128,10 @@ const tokenAnswer = z.object({
   scope: z.string().optional(),
 });
 
+type Renewed = { accessToken: string; refreshToken?: string; expiresAt: Date | null; refreshExpiresAt?: Date; scope?: string };
+/** A renewal's outcome: new tokens, refused by the provider (the member must reconnect), or not reached. */
+type Renewal = { kind: "renewed"; tokens: Renewed } | { kind: "refused" } | { kind: "unavailable" };
+
 /**
  * Refreshes one account's tokens. X's refresh tokens are single-use, so two refreshes may race:
  * the new tokens are written only over the refresh token they replace, and a loser (or a refusal
@@ -151,93 +156,90 @@ async function refreshAccount({
 }): Promise<{ ok: true; accessToken: string } | AccessRefusal> {
   const [current] = await db.select().from(account).where(eq(account.id, accountRowId));
   if (!current) return accessRefusals.notConnected(provider);
-  const secret = provider === "instagram" ? current.accessToken : current.refreshToken;
-  const plain = secret ? decryptToken(social.tokenKey, secret) : null;
+  // Instagram renews the long-lived access token itself; the others trade their refresh token.
+  const replaced =
+    provider === "instagram" ? { column: account.accessToken, value: current.accessToken } : { column: account.refreshToken, value: current.refreshToken };
+  const plain = replaced.value ? decryptToken(social.tokenKey, replaced.value) : null;
   if (!plain) {
     await markNeedsReconnect({ db, provider, accountId: current.accountId, reason: "The connection has no token that can be renewed.", now });
     return accessRefusals.needsReconnect(provider);
   }
+  /** The token another refresh stored meanwhile, if one did: the one the provider now honours. */
+  const winnersToken = async () => {
+    const [after] = await db.select({ accessToken: account.accessToken, replaced: replaced.column }).from(account).where(eq(account.id, accountRowId));
+    return after && after.replaced !== replaced.value && after.accessToken ? decryptToken(social.tokenKey, after.accessToken) : null;
+  };
 
-  let response: Response;
-  try {
-    response = await fetchFn(...refreshRequest(provider, config, plain));
-  } catch {
-    return accessRefusals.unavailable(provider);
-  }
-  if (response.status >= 500 || response.status === 429) return accessRefusals.unavailable(provider);
-  const body: unknown = await response.json().catch(() => null);
-  const parsed = tokenAnswer.safeParse(body);
-  if (!response.ok || !parsed.success) {
-    const [after] = await db.select({ accessToken: account.accessToken, refreshToken: account.refreshToken }).from(account).where(eq(account.id, accountRowId));
-    if (after && after.refreshToken !== current.refreshToken && after.accessToken) {
-      const won = decryptToken(social.tokenKey, after.accessToken);
-      if (won) return { ok: true, accessToken: won };
-    }
-    if (!response.ok && response.status < 500) {
-      await markNeedsReconnect({ db, provider, accountId: current.accountId, reason: `${PROVIDER_LABELS[provider]} refused to renew the connection.`, now });
-      return accessRefusals.needsReconnect(provider);
-    }
-    return accessRefusals.unavailable(provider);
+  const renewal = await renew(provider, config, plain, fetchFn, now);
+  if (renewal.kind !== "renewed") {
+    const won = await winnersToken();
+    if (won) return { ok: true, accessToken: won };
+    if (renewal.kind === "unavailable") return accessRefusals.unavailable(provider);
+    await markNeedsReconnect({ db, provider, accountId: current.accountId, reason: `${PROVIDER_LABELS[provider]} refused to renew the connection.`, now });
+    return accessRefusals.needsReconnect(provider);
   }
 
-  const tokens = parsed.data;
-  const secondsFromNow = (seconds: number | undefined) => (seconds ? new Date(now.getTime() + seconds * 1000) : null);
+  const { tokens } = renewal;
   const updated = await db
     .update(account)
     .set({
-      accessToken: encryptToken(social.tokenKey, tokens.access_token),
-      ...(tokens.refresh_token ? { refreshToken: encryptToken(social.tokenKey, tokens.refresh_token) } : {}),
-      accessTokenExpiresAt: secondsFromNow(tokens.expires_in),
-      ...(tokens.refresh_expires_in ? { refreshTokenExpiresAt: secondsFromNow(tokens.refresh_expires_in) } : {}),
+      accessToken: encryptToken(social.tokenKey, tokens.accessToken),
+      ...(tokens.refreshToken ? { refreshToken: encryptToken(social.tokenKey, tokens.refreshToken) } : {}),
+      accessTokenExpiresAt: tokens.expiresAt,
+      ...(tokens.refreshExpiresAt ? { refreshTokenExpiresAt: tokens.refreshExpiresAt } : {}),
       ...(tokens.scope ? { scope: tokens.scope } : {}),
       updatedAt: now,
     })
-    .where(
-      and(
-        eq(account.id, accountRowId),
-        provider === "instagram" ? eq(account.accessToken, current.accessToken!) : eq(account.refreshToken, current.refreshToken!),
-      ),
-    )
+    .where(and(eq(account.id, accountRowId), eq(replaced.column, replaced.value!)))
     .returning({ id: account.id });
   if (updated.length === 0) {
-    // Another refresh landed first: its token is the one the provider now honours.
-    const [winner] = await db.select({ accessToken: account.accessToken }).from(account).where(eq(account.id, accountRowId));
-    const won = winner?.accessToken ? decryptToken(social.tokenKey, winner.accessToken) : null;
+    const won = await winnersToken();
     return won ? { ok: true, accessToken: won } : accessRefusals.needsReconnect(provider);
   }
   await recordTokenWorked({ db, provider, accountId: current.accountId, now });
-  return { ok: true, accessToken: tokens.access_token };
+  return { ok: true, accessToken: tokens.accessToken };
 }
 
-/** The refresh request each provider expects. */
-function refreshRequest(provider: SocialProvider, config: ProviderConfig, secret: string): [string, RequestInit] {
-  const form = (fields: Record<string, string>, headers: Record<string, string> = {}): [string, RequestInit] => [
-    config.tokenUrl,
-    {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json", ...headers },
-      body: new URLSearchParams(fields).toString(),
-      signal: AbortSignal.timeout(10_000),
-    },
-  ];
-  switch (provider) {
-    case "x":
-      return form(
-        { grant_type: "refresh_token", refresh_token: secret, client_id: config.clientId },
-        { authorization: `Basic ${Buffer.from(`${encodeURIComponent(config.clientId)}:${encodeURIComponent(config.clientSecret)}`).toString("base64")}` },
-      );
-    case "tiktok":
-      return form({ grant_type: "refresh_token", refresh_token: secret, client_key: config.clientId, client_secret: config.clientSecret });
-    case "youtube":
-      return form({ grant_type: "refresh_token", refresh_token: secret, client_id: config.clientId, client_secret: config.clientSecret });
-    case "instagram": {
-      // Instagram renews the long-lived access token itself (it has no refresh token).
-      const url = new URL(`${config.apiUrl}/refresh_access_token`);
-      url.searchParams.set("grant_type", "ig_refresh_token");
-      url.searchParams.set("access_token", secret);
-      return [url.toString(), { headers: { accept: "application/json" }, signal: AbortSignal.timeout(10_000) }];
-    }
+/** Asks the provider for new tokens, the way each expects (Instagram through its own client, checks/instagram.server.ts). */
+async function renew(provider: SocialProvider, config: ProviderConfig, secret: string, fetchFn: typeof fetch, now: Date): Promise<Renewal> {
+  if (provider === "instagram") {
+    const answer = await refreshInstagramToken({ apiUrl: config.apiUrl, accessToken: secret, fetch: fetchFn, now });
+    if (answer.kind === "token") return { kind: "renewed", tokens: { accessToken: answer.accessToken, expiresAt: answer.expiresAt } };
+    return answer.kind === "needs_reconnect" || answer.kind === "missing_scope" ? { kind: "refused" } : { kind: "unavailable" };
   }
+  const fields: Record<string, string> = { grant_type: "refresh_token", refresh_token: secret };
+  const headers: Record<string, string> = { "content-type": "application/x-www-form-urlencoded", accept: "application/json" };
+  if (provider === "x") {
+    // X authenticates its confidential clients with HTTP Basic.
+    fields.client_id = config.clientId;
+    headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(config.clientId)}:${encodeURIComponent(config.clientSecret)}`).toString("base64")}`;
+  } else {
+    // TikTok names the client `client_key`.
+    fields[provider === "tiktok" ? "client_key" : "client_id"] = config.clientId;
+    fields.client_secret = config.clientSecret;
+  }
+  let response: Response;
+  try {
+    response = await fetchFn(config.tokenUrl, { method: "POST", headers, body: new URLSearchParams(fields).toString(), signal: AbortSignal.timeout(10_000) });
+  } catch {
+    return { kind: "unavailable" };
+  }
+  if (response.status >= 500 || response.status === 429) return { kind: "unavailable" };
+  if (!response.ok) return { kind: "refused" };
+  const parsed = tokenAnswer.safeParse(await response.json().catch(() => null));
+  if (!parsed.success) return { kind: "unavailable" };
+  const at = (seconds: number) => new Date(now.getTime() + seconds * 1000);
+  const t = parsed.data;
+  return {
+    kind: "renewed",
+    tokens: {
+      accessToken: t.access_token,
+      refreshToken: t.refresh_token,
+      expiresAt: t.expires_in ? at(t.expires_in) : null,
+      refreshExpiresAt: t.refresh_expires_in ? at(t.refresh_expires_in) : undefined,
+      scope: t.scope,
+    },
+  };
 }
 
 /** The provider refused the account's token: the member must connect again (shown on the connection's page and on tasks). */

@@ -195,6 +195,26 @@ describe("tokens in use", () => {
     expect((await view(ann, "youtube")).account).toMatchObject({ status: "active" });
   });
 
+  it("renews Instagram's 60-day token in its final week, and marks it for reconnecting once Instagram refuses it", async () => {
+    const who = person("ig-renew", "renewer", "BUSINESS");
+    await connect(bob, "instagram", who);
+    const access = (days: number) =>
+      socialAccess({
+        db: services.database.db,
+        social: services.env.social,
+        userId: "bob",
+        provider: "instagram",
+        now: new Date(Date.now() + days * 86_400_000),
+      });
+    expect((await access(1)).ok).toBe(true);
+    expect(fakes.tokenRequests.instagram.map((r) => r.grantType)).toEqual(["authorization_code", "ig_exchange_token"]);
+    expect((await access(55)).ok).toBe(true);
+    expect(fakes.tokenRequests.instagram.map((r) => r.grantType)).toEqual(["authorization_code", "ig_exchange_token", "ig_refresh_token"]);
+    fakes.revoke("instagram", who.id);
+    expect(await access(110)).toMatchObject({ ok: false, reason: "needs_reconnect" });
+    expect((await view(bob, "instagram")).account).toMatchObject({ status: "needs_reconnect" });
+  });
+
   it("says the provider could not be reached when its token endpoint is down, changing nothing", async () => {
     const who = person("x-down", "downer");
     await connect(bob, "x", who);
