@@ -24,9 +24,13 @@ export async function start({ vite }: { vite?: ViteDevServer } = {}) {
   const env = loadEnv();
   const logger = createLogger(env.LOG_LEVEL);
   const services = await createServices({ env, logger });
-  if (env.SEED_DEMO === "true" && !(await hasProjects(services.database.db))) {
-    logger.info("empty database: seeding the demo (SEED_DEMO=false to skip)");
-    logger.info(await seedDemo({ db: services.database.db }), "demo seeded");
+  if (env.SEED_DEMO === "true") {
+    // Processes started together on one empty database: the first seeds, the others find projects.
+    await services.database.exclusively(async (db) => {
+      if (await hasProjects(db)) return;
+      logger.info("empty database: seeding the demo (SEED_DEMO=false to skip)");
+      logger.info(await seedDemo({ db }), "demo seeded");
+    });
   }
 
   const app = express();
@@ -110,7 +114,7 @@ export async function seed() {
   const logger = createLogger(env.LOG_LEVEL);
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
   try {
-    const result = await seedDemo({ db: database.db });
+    const result = await database.exclusively((db) => seedDemo({ db }));
     logger.info(result, result.seeded ? "demo seeded" : "the database already has projects: nothing seeded");
   } finally {
     await database.close();

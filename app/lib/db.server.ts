@@ -18,6 +18,7 @@ import * as ledgerSchema from "#db/schema/ledger";
 import * as rewardSchema from "#db/schema/rewards";
 import * as xpSchema from "#db/schema/xp";
 import * as socialSchema from "#db/schema/social";
+import { lockFolder } from "./folder-lock.server";
 
 export const schema = {
   ...authSchema,
@@ -43,10 +44,19 @@ export type Database = {
   kind: "pglite" | "postgres";
   /** Runs a trivial query; throws when the database does not answer. */
   ping: () => Promise<void>;
+  /**
+   * Runs `fn` while no other process runs startup work on this database (migrations, the demo
+   * seed): on PostgreSQL under a session advisory lock on one connection, which `fn` gets; on
+   * PGlite the data folder is this process's alone already.
+   */
+  exclusively: <T>(fn: (db: Db) => Promise<T>) => Promise<T>;
   close: () => Promise<void>;
 };
 
 const migrationsFolder = path.resolve(process.env.MIGRATIONS_DIR ?? "db/migrations");
+
+/** The advisory lock key processes starting on one PostgreSQL database take turns on. */
+const STARTUP_LOCK = 0x5175_6573_74;
 
 /**
  * Opens the database: a PostgreSQL server when `databaseUrl` is set, otherwise PGlite in
@@ -69,28 +79,58 @@ export async function openDatabase({
     // listens on idle ones: its query already fails with the error, so report it, do not crash.
     pool.on("connect", (client) => client.on("error", onConnectionError));
     const db = drizzlePg(pool, { schema, casing: "snake_case" });
-    await migratePg(db, { migrationsFolder });
+    const exclusively = async <T>(fn: (db: Db) => Promise<T>) => {
+      // A session lock, held by one connection for the whole of `fn`; a process that dies drops it with its connection.
+      const client = await pool.connect();
+      try {
+        await client.query("select pg_advisory_lock($1)", [STARTUP_LOCK]);
+        return await fn(drizzlePg(client, { schema, casing: "snake_case" }) as unknown as Db);
+      } finally {
+        await client.query("select pg_advisory_unlock($1)", [STARTUP_LOCK]).catch(() => undefined);
+        client.release();
+      }
+    };
+    // Processes started together against a fresh database: exactly one applies the migrations, the others then find them applied.
+    try {
+      await exclusively((locked) => migratePg(locked as unknown as typeof db, { migrationsFolder }));
+    } catch (error) {
+      await pool.end();
+      throw error;
+    }
     return {
       db: db as unknown as Db,
       kind: "postgres",
       ping: async () => void (await db.execute(sql`select 1`)),
+      exclusively,
       close: () => pool.end(),
     };
   }
   let client: PGlite;
+  let release = () => {};
   if (dataDir) {
-    const dir = path.join(dataDir, "pglite");
     mkdirSync(dataDir, { recursive: true });
-    client = new PGlite(dir);
+    // PGlite's folder is one process's alone: a second one opening it would leave it unusable.
+    release = lockFolder(dataDir);
+    client = new PGlite(path.join(dataDir, "pglite"));
   } else {
     client = new PGlite();
   }
   const db = drizzlePglite(client, { schema, casing: "snake_case" });
-  await migratePglite(db, { migrationsFolder });
+  try {
+    await migratePglite(db, { migrationsFolder });
+  } catch (error) {
+    await client.close().catch(() => undefined);
+    release();
+    throw error;
+  }
   return {
     db: db as unknown as Db,
     kind: "pglite",
     ping: async () => void (await client.query("select 1")),
-    close: () => client.close(),
+    exclusively: (fn) => fn(db as unknown as Db),
+    close: async () => {
+      await client.close();
+      release();
+    },
   };
 }

@@ -12,20 +12,30 @@ function anvilBinary() {
 }
 
 /**
+ * anvil runs in the background of a shell that reads its standard input, a pipe from this
+ * process. When this process ends in any way (SIGKILL included) the pipe closes, `cat` returns,
+ * and the shell stops anvil: no chain outlives the process that started it.
+ */
+const WATCHDOG = 'trap "" INT; "$@" </dev/null & pid=$!; cat >/dev/null; kill $pid 2>/dev/null; wait $pid';
+
+/**
  * Starts the local development chain (anvil from the npm package) on a free loopback port and
- * resolves once it accepts requests. Its state lives as long as the process. `stepsTracing`
- * keeps every mined transaction's steps for `debug_traceTransaction` (contract coverage).
+ * resolves once it accepts requests. Its state lives as long as the process, and it dies with the
+ * process however that ends. `stepsTracing` keeps every mined transaction's steps for
+ * `debug_traceTransaction` (contract coverage).
  */
 export async function startLocalChain({ timeoutMs = 15_000, stepsTracing = false }: { timeoutMs?: number; stepsTracing?: boolean } = {}): Promise<LocalChain> {
   const args = ["--host", "127.0.0.1", "--port", "0", "--chain-id", String(LOCAL_CHAIN_ID)];
   if (stepsTracing) args.push("--steps-tracing");
-  const child = spawn(anvilBinary(), args, {
-    stdio: ["ignore", "pipe", "pipe"],
+  const child = spawn("/bin/sh", ["-c", WATCHDOG, "anvil-watchdog", anvilBinary(), ...args], {
+    stdio: ["pipe", "pipe", "pipe"],
   });
+  // Closing the pipe is how anvil is stopped (killing the shell would orphan it).
+  const close = () => child.stdin.end();
   const url = await new Promise<string>((resolve, reject) => {
     let output = "";
     const timer = setTimeout(() => {
-      child.kill();
+      close();
       reject(new Error(`The local chain did not start within ${timeoutMs} ms: ${output.slice(-500)}`));
     }, timeoutMs);
     const read = (chunk: Buffer) => {
@@ -51,7 +61,7 @@ export async function startLocalChain({ timeoutMs = 15_000, stepsTracing = false
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
         child.once("exit", () => resolve());
-        child.kill("SIGTERM");
+        close();
       }),
   };
 }
