@@ -5,7 +5,11 @@ import { describe, expect, it } from "vitest";
 import { startLocalChain } from "./local-chain.server";
 
 const blockNumber = (url: string) =>
-  fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] }) });
+  fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] }),
+  });
 
 /** Whether the chain at `url` stops answering within a few seconds (its process ending is not instant). */
 async function goesAway(url: string) {
