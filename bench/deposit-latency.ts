@@ -27,8 +27,8 @@ import { startLocalChain } from "../app/lib/local-chain.server.ts";
 import { createLogger } from "../app/lib/logger.server.ts";
 import { ensureLocalContracts } from "../app/modules/chain/contracts.server.ts";
 import { depositRefOf } from "../app/modules/deposits/deposit-refs.server.ts";
-import { startDepositScanners } from "../server/deposit-scanners.ts";
 import { localRegistry } from "../tests/setup/local-registry.ts";
+import { startJobRunner } from "../tests/setup/job-runner.ts";
 import { bench, log, median } from "./stats.ts";
 
 type Database = Awaited<ReturnType<typeof openDatabase>>;
@@ -96,7 +96,8 @@ try {
     await database.db.insert(user).values({ id: "bench", email: "bench@bench.invalid", name: "Bench" });
     const ref = await depositRefOf({ db: database.db, userId: "bench" });
     const chains = localRegistry({ url: chain.url, contracts: addresses, confirmations: required });
-    const stop = startDepositScanners({ database, logger: createLogger("silent"), env, chains });
+    // The deposit-scan queue's real handler, fed by its ticker, through the job engine.
+    const { stop } = await startJobRunner({ database, logger: createLogger("silent"), env, chains }, { only: ["deposit-scan"] });
     const latencies: number[] = [];
     try {
       while ((await database.db.select().from(depositCursor)).length === 0) await sleep(10);

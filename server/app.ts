@@ -2,23 +2,25 @@ import { createServer, type Server } from "node:http";
 import path from "node:path";
 import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
-import express from "express";
+import express, { type Express, type RequestHandler } from "express";
 import { RouterContextProvider, type ServerBuild } from "react-router";
 import type { ViteDevServer } from "vite";
 import { loadEnv, type Env } from "~/services/env.server";
 import { createLogger } from "~/lib/logger.server";
-import { createServices, servicesContext } from "~/services/services.server";
+import { createServices, servicesContext, type Services } from "~/services/services.server";
 import { nonceContext } from "~/lib/nonce";
 import { bodyLimit, clientAddress, oneLoopbackName, plainAddressesOnly, requestLog, sameOriginOnly, securityHeaders } from "./http";
-import { startWorkers } from "./workers";
+import { createQueues, startJobs } from "./jobs";
 import { hasProjects, seedDemo } from "~/modules/demo/seed.server";
 import { openDatabase } from "~/lib/db.server";
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
 /**
- * Starts Questline: configuration, database (migrated), mail, auth, the HTTP server and the
- * background workers. Resolves once it listens; SIGTERM/SIGINT stop it gracefully.
+ * Starts Questline: configuration, database (migrated), mail, auth, the job engine, and by role
+ * (ROLE or `--role`) the HTTP server with the pages (`web`), the background jobs with only
+ * /healthz (`worker`), or both (`all`, the default). Resolves once it listens; SIGTERM/SIGINT stop
+ * it gracefully, finishing the jobs in hand.
  */
 export async function start({ vite }: { vite?: ViteDevServer } = {}) {
   const env = loadEnv();
@@ -37,6 +39,47 @@ export async function start({ vite }: { vite?: ViteDevServer } = {}) {
   app.disable("x-powered-by");
   app.set("trust proxy", { none: false, loopback: "loopback", all: true }[env.TRUST_PROXY]);
   app.use(requestLog(logger));
+  if (env.ROLE === "worker") app.get("/healthz", healthz(services));
+  else serveApp(app, services, vite);
+
+  // A web process runs no job; it creates the queues (a no-op when they exist) for the operators' page.
+  const stopJobs = env.ROLE === "web" ? await createQueues(services).then(() => async () => {}) : await startJobs(services);
+  const server: Server = createServer(app);
+  await new Promise<void>((resolve) => server.listen(env.PORT, env.HOST, resolve));
+  logger.info({ url: env.APP_URL, host: env.HOST, port: env.PORT, role: env.ROLE }, `${env.APP_NAME} is listening`);
+  if (env.LOG_LEVEL !== "silent") console.log(startLine(env, services.chains.config.rpc));
+
+  let stopping: Promise<void> | null = null;
+  const stop = () =>
+    (stopping ??= (async () => {
+      logger.info("shutting down");
+      const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+      force.unref();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await closed;
+      await stopJobs();
+      await vite?.close();
+      await services.close();
+      logger.info("stopped");
+    })());
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    process.once(signal, () => {
+      stop().then(
+        () => process.exit(0),
+        (err: unknown) => {
+          logger.error({ err }, "shutdown failed");
+          process.exit(1);
+        },
+      );
+    });
+  }
+  return { server, stop };
+}
+
+/** The pages: security middleware, static files (or Vite in development) and React Router. */
+function serveApp(app: Express, services: Services, vite: ViteDevServer | undefined) {
+  const { env, logger } = services;
   app.use(plainAddressesOnly());
   app.use(oneLoopbackName(env));
   app.use(clientAddress());
@@ -65,39 +108,20 @@ export async function start({ vite }: { vite?: ViteDevServer } = {}) {
         ),
     }),
   );
+}
 
-  const stopWorkers = startWorkers(services);
-  const server: Server = createServer(app);
-  await new Promise<void>((resolve) => server.listen(env.PORT, env.HOST, resolve));
-  logger.info({ url: env.APP_URL, host: env.HOST, port: env.PORT }, `${env.APP_NAME} is listening`);
-  if (env.LOG_LEVEL !== "silent") console.log(startLine(env, services.chains.config.rpc));
-
-  let stopping: Promise<void> | null = null;
-  const stop = () =>
-    (stopping ??= (async () => {
-      logger.info("shutting down");
-      const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
-      force.unref();
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      await closed;
-      await stopWorkers();
-      await vite?.close();
-      await services.close();
-      logger.info("stopped");
-    })());
-  for (const signal of ["SIGTERM", "SIGINT"] as const) {
-    process.once(signal, () => {
-      stop().then(
-        () => process.exit(0),
-        (err: unknown) => {
-          logger.error({ err }, "shutdown failed");
-          process.exit(1);
-        },
-      );
-    });
-  }
-  return { server, stop };
+/** A worker's health: 200 while the database answers, 503 otherwise (the pages' /healthz says the same). */
+function healthz({ database, logger }: Services): RequestHandler {
+  return async (_req, res) => {
+    res.set("cache-control", "no-store");
+    try {
+      await database.ping();
+      res.json({ status: "ok" });
+    } catch (err) {
+      logger.error({ err }, "health check: the database does not answer");
+      res.status(503).json({ status: "unavailable" });
+    }
+  };
 }
 
 /** One plain line for a person reading the terminal: where the app is, and in the local trial its inbox and chain. */

@@ -1,6 +1,12 @@
 // The process entry: `node server/main.ts` (production build), `--dev` (Vite dev server), or
-// `--seed` (seed the demo into the configured database and exit).
+// `--seed` (seed the demo into the configured database and exit). `--role web|worker|all` (or
+// ROLE) chooses what the process does: pages, jobs, or both (the default).
 const dev = process.argv.includes("--dev");
+const roleAt = process.argv.findIndex((arg) => arg === "--role" || arg.startsWith("--role="));
+if (roleAt >= 0) {
+  const arg = process.argv[roleAt]!;
+  process.env.ROLE = arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : (process.argv[roleAt + 1] ?? "");
+}
 
 type AppModule = { start: (options?: { vite?: unknown }) => Promise<unknown>; seed: () => Promise<void> };
 const seeding = process.argv.includes("--seed");

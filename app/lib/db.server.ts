@@ -19,6 +19,7 @@ import * as rewardSchema from "#db/schema/rewards";
 import * as xpSchema from "#db/schema/xp";
 import * as socialSchema from "#db/schema/social";
 import { lockFolder } from "./folder-lock.server";
+import type { JobConnection } from "./job-engine.server";
 
 export const schema = {
   ...authSchema,
@@ -50,6 +51,8 @@ export type Database = {
    * PGlite the data folder is this process's alone already.
    */
   exclusively: <T>(fn: (db: Db) => Promise<T>) => Promise<T>;
+  /** How the job engine reaches this database. */
+  jobConnection: JobConnection;
   close: () => Promise<void>;
 };
 
@@ -102,6 +105,7 @@ export async function openDatabase({
       kind: "postgres",
       ping: async () => void (await db.execute(sql`select 1`)),
       exclusively,
+      jobConnection: { connectionString: databaseUrl },
       close: () => pool.end(),
     };
   }
@@ -128,6 +132,7 @@ export async function openDatabase({
     kind: "pglite",
     ping: async () => void (await client.query("select 1")),
     exclusively: (fn) => fn(db as unknown as Db),
+    jobConnection: { pglite: client },
     close: async () => {
       await client.close();
       release();

@@ -58,6 +58,13 @@ const envSchema = z
     /** Platform operators: comma-separated e-mails and/or 0x wallet addresses. */
     OPERATORS: z.string().default(""),
     TRUST_PROXY: z.enum(["none", "loopback", "all"]).default("none"),
+    /**
+     * What this process does: `web` serves pages and runs no job, `worker` runs the jobs and serves
+     * only /healthz and /metrics, `all` both (the one-process start). `--role` on the command line sets it.
+     */
+    ROLE: z.enum(["web", "worker", "all"]).default("all"),
+    /** A bearer token that lets a scraper read /metrics from another host (loopback may always read it). */
+    METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     /** How often the worker looks for ended campaigns whose reward pools to pay (milliseconds). */
     REWARDS_EVERY_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(60_000),

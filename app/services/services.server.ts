@@ -6,6 +6,7 @@ import { openDatabase, type Database } from "~/lib/db.server";
 import type { Env } from "./env.server";
 import { startLocalChain, type LocalChain } from "~/lib/local-chain.server";
 import type { Logger } from "~/lib/logger.server";
+import { startJobEngine, type JobEngine } from "~/lib/job-engine.server";
 
 /** Everything a request may need, built once at start and handed to loaders and actions. */
 export type Services = {
@@ -16,6 +17,8 @@ export type Services = {
   /** Every chain's client, operator wallet, contract addresses, confirmations and start block (one registry). */
   chains: ChainRegistry;
   logger: Logger;
+  /** The job engine: queues and schedules in this database; jobs run only in `worker` and `all` processes. */
+  jobs: JobEngine;
   /** Stops what the services started (the local chain, the database). */
   close: () => Promise<void>;
 };
@@ -38,9 +41,17 @@ export async function createServices({ env, logger }: { env: Env; logger: Logger
     await database.close();
     throw error;
   }
+  let jobs: JobEngine;
+  try {
+    jobs = await startJobEngine({ connection: database.jobConnection, runsJobs: env.ROLE !== "web", logger });
+  } catch (error) {
+    await localChain?.stop();
+    await database.close();
+    throw error;
+  }
   const mailer = createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, db: database.db, logger });
   const auth = createAuth({ db: database.db, env, mailer, logger, chains });
-  logger.info({ database: database.kind, mail: mailer.transport, localChain: chains.config.rpc }, "services ready");
+  logger.info({ database: database.kind, role: env.ROLE, mail: mailer.transport, localChain: chains.config.rpc }, "services ready");
   return {
     env,
     database,
@@ -48,7 +59,10 @@ export async function createServices({ env, logger }: { env: Env; logger: Logger
     mailer,
     chains,
     logger,
+    jobs,
     close: async () => {
+      // Jobs in hand finish first (the engine waits for them), then what they use goes.
+      await jobs.stop({ graceful: true, timeout: 30_000 });
       await localChain?.stop();
       await database.close();
     },

@@ -8,9 +8,14 @@ import { createAuth } from "~/modules/auth/auth.server";
 import { createMailer } from "~/modules/mail/mailer.server";
 import { createChainRegistry } from "~/modules/chain/chain-registry.server";
 import { createTestDatabase } from "./test-db";
+import { startJobEngine, type JobEngine } from "~/lib/job-engine.server";
 
-/** The app's real services on a fresh test database; mail goes to `smtpUrl` or the dev inbox. */
-export async function createTestServices(overrides: Record<string, string> = {}): Promise<Services> {
+/**
+ * The app's real services on a fresh test database; mail goes to `smtpUrl` or the dev inbox. The
+ * job engine is started only with `{ jobs: true }` (its schema takes a few seconds to install); a
+ * test that reaches for it without asking fails plainly.
+ */
+export async function createTestServices(overrides: Record<string, string> = {}, { jobs: withJobs = false } = {}): Promise<Services> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "questline-test-"));
   const env: Env = loadEnv({
     NODE_ENV: "test",
@@ -24,7 +29,28 @@ export async function createTestServices(overrides: Record<string, string> = {})
   const mailer = createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, db: database.db, logger });
   const chains = await createChainRegistry({ env, localChainUrl: env.LOCAL_CHAIN_RPC_URL ?? null, logger });
   const auth = createAuth({ db: database.db, env, mailer, logger, chains });
-  return { env, database, auth, mailer, chains, logger, close: () => database.close() };
+  const jobs = withJobs ? await startJobEngine({ connection: database.jobConnection, runsJobs: false, logger }) : noJobEngine();
+  return {
+    env,
+    database,
+    auth,
+    mailer,
+    chains,
+    logger,
+    jobs,
+    close: async () => {
+      if (withJobs) await jobs.stop({ graceful: true });
+      await database.close();
+    },
+  };
+}
+
+function noJobEngine(): JobEngine {
+  return new Proxy({} as JobEngine, {
+    get: (_target, property) => {
+      throw new Error(`These test services have no job engine (asked for jobs.${String(property)}): createTestServices(env, { jobs: true })`);
+    },
+  });
 }
 
 let address = 0;

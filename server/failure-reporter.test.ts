@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { failureReporter } from "./every";
+import { failureReporter } from "./failure-reporter";
 
 it("reports the first failure, then once a minute while failures go on, and the recovery once", () => {
   let clock = 0;

@@ -21,7 +21,7 @@ import { questAsset } from "~/modules/ledger/assets";
 import { balanceOf } from "~/modules/ledger/ledger.server";
 import { localRegistry } from "#tests/setup/local-registry";
 import { createTestDatabase } from "#tests/setup/test-db";
-import { startDepositScanners } from "./deposit-scanners";
+import { startJobRunner } from "#tests/setup/job-runner";
 
 let chain: LocalChain;
 let database: Database;
@@ -37,7 +37,7 @@ afterAll(async () => {
   await chain.stop();
 });
 
-describe("startDepositScanners", () => {
+describe("startJobs: deposit-scan", () => {
   it("credits a deposit on the local chain by itself, and skips chains it cannot read", async () => {
     await database.db.insert(user).values({ id: "w", email: "w@example.com", name: "w" });
     const ref = await depositRefOf({ db: database.db, userId: "w" });
@@ -47,7 +47,7 @@ describe("startDepositScanners", () => {
     const chains = localRegistry({ url: chain.url, contracts: addresses });
     const logger = createLogger("silent");
     const errors = vi.spyOn(logger, "error");
-    const stop = startDepositScanners({ database, logger, env, chains });
+    const { stop } = await startJobRunner({ database, logger, env, chains }, { only: ["deposit-scan"] });
     try {
       const client = createPublicClient({ chain: anvil, transport, pollingInterval: 10 });
       const wallet = createWalletClient({ chain: anvil, transport, account: privateKeyToAccount(DEV_PRIVATE_KEYS[2]) });

@@ -1,0 +1,16 @@
+/**
+ * The platform's background jobs, one queue each in the job engine (decision 031). Each runs per
+ * key (a chain's id, or `all`), at most one at a time per key whichever process runs it.
+ */
+export const JOB_QUEUES = {
+  "reward-distribution": { label: "Reward payouts", about: "Pays the reward pools of ended campaigns, after re-checking their follows." },
+  "airdrop-freeze": { label: "Airdrop freeze", about: "Freezes ended airdrops: allocation and Merkle tree." },
+  "airdrop-rounds": { label: "Airdrop rounds", about: "Funds, opens and sweeps frozen airdrops' rounds on chain, and reads their claims." },
+  "deposit-scan": { label: "Deposit scan", about: "Reads a chain's vault for deposits and credits them once confirmed." },
+  withdrawals: { label: "Withdrawals", about: "Sends, follows and confirms a chain's withdrawals." },
+  "leaderboard-windows": { label: "Leaderboard windows", about: "Takes days that left the 7- and 30-day boards off them (hourly)." },
+  purge: { label: "Purge", about: "Deletes expired codes, limits and development mail (every 10 minutes)." },
+} as const;
+
+export type JobQueueName = keyof typeof JOB_QUEUES;
+export const JOB_QUEUE_NAMES = Object.keys(JOB_QUEUES) as JobQueueName[];

@@ -1,0 +1,232 @@
+import type { Job, Queue } from "pg-boss";
+import { z } from "zod";
+import type { Services } from "~/services/services.server";
+import { scanClaims } from "~/modules/airdrops/claims.server";
+import { freezeEndedAirdrops } from "~/modules/airdrops/freeze.server";
+import { processAirdropRounds, roundChainsOf } from "~/modules/airdrops/round.server";
+import { scanDeposits } from "~/modules/deposits/scanner.server";
+import { JOB_QUEUE_NAMES, type JobQueueName } from "~/modules/jobs/queues";
+import { expireWindows } from "~/modules/leaderboards/leaderboards.server";
+import { questAsset } from "~/modules/ledger/assets";
+import { purgeExpired } from "~/modules/maintenance/purge-expired.server";
+import { distributeEndedCampaigns } from "~/modules/rewards/distribute.server";
+import { drawChainsFrom } from "~/modules/rewards/draw-chains.server";
+import { processWithdrawals } from "~/modules/withdrawals/withdrawal-job.server";
+import { withdrawalChainsOf } from "~/modules/withdrawals/withdrawal-chain.server";
+import { failureReporter } from "./failure-reporter";
+
+export type JobServices = Pick<Services, "database" | "logger" | "env" | "chains" | "jobs">;
+
+/** A job's payload: the key it runs for (a chain's id, or `all`). Parsed, like every input. */
+const payload = z.object({ key: z.string().min(1).max(40) });
+type Payload = z.infer<typeof payload>;
+
+/** How a queue is fed: every `everyMs` by a ticker in each worker process, or by a cron schedule. */
+type Feed = { everyMs: number } | { cron: string };
+
+type JobDefinition = { queue: JobQueueName; keys: string[]; feed: Feed; run: (key: string) => Promise<void> };
+
+/**
+ * Every queue: at most one job queued and one running per key (`stately`), however many workers
+ * send ticks. A failed run is retried after 1, 2, 4… s (at most 30 s), then stays `failed` for
+ * operators (/operator/jobs). A job whose worker died is taken up again once its heartbeat stops.
+ * Finished jobs are kept six hours, for the operators' page and the cluster's checks.
+ */
+const QUEUE_OPTIONS: Omit<Queue, "name"> = {
+  policy: "stately",
+  retryLimit: 3,
+  retryDelay: 1,
+  retryBackoff: true,
+  retryDelayMax: 30,
+  heartbeatSeconds: 10,
+  deleteAfterSeconds: 6 * 3600,
+  notify: true,
+} as Omit<Queue, "name">;
+
+const ALL = "all";
+
+/** The platform's jobs with their handlers, bound to this process's services. */
+export function jobDefinitions(services: JobServices): JobDefinition[] {
+  const { database, logger, env, chains } = services;
+  const db = database.db;
+  const vaultChains = new Map(chains.vaultChains().map((chain) => [String(chain.id), chain]));
+  const withdrawalChains = withdrawalChainsOf(chains);
+  const drawChains = drawChainsFrom(chains);
+  const roundChains = roundChainsOf(chains);
+  /** Where each chain's scan first starts; after that its stored cursor is read (this process's memory only). */
+  const startBlocks = new Map<string, bigint>();
+  const chainOf = <T>(all: Map<number, T>, key: string) => {
+    const chain = all.get(Number(key));
+    if (!chain) throw new Error(`no chain ${key} is configured in this process`);
+    return chain;
+  };
+  return [
+    {
+      queue: "reward-distribution",
+      keys: [ALL],
+      // Reward pools are paid within REWARDS_EVERY_MS of their campaign's end, exactly once.
+      feed: { everyMs: env.REWARDS_EVERY_MS },
+      run: async () => {
+        const paid = await distributeEndedCampaigns({
+          db,
+          chains: drawChains,
+          // Follows are re-checked through the configured providers before a campaign's pools are paid.
+          social: env.social,
+          log: logger,
+          onPoolError: (poolId, err) => logger.error({ err, poolId }, "paying a reward pool failed; it stays open for the next run"),
+        });
+        if (paid.pools + paid.frozen > 0)
+          logger.info(paid, "paid reward pools of ended campaigns (raffles: entrants frozen first, drawn when their block comes)");
+      },
+    },
+    {
+      queue: "airdrop-freeze",
+      keys: [ALL],
+      feed: { everyMs: env.REWARDS_EVERY_MS },
+      run: async () => {
+        const frozen = await freezeEndedAirdrops({
+          db,
+          onError: (airdropId, err) => logger.error({ err, airdropId }, "freezing an airdrop failed; it is tried again next run"),
+        });
+        for (const { airdropId, allocations, leaves } of frozen) logger.info({ airdropId, allocations, leaves }, "airdrop frozen");
+      },
+    },
+    {
+      queue: "airdrop-rounds",
+      keys: [ALL],
+      feed: { everyMs: env.WITHDRAW_EVERY_MS },
+      run: async () => {
+        const moved = await processAirdropRounds({
+          db,
+          chains: roundChains,
+          onError: (airdropId, err) => logger.error({ err, airdropId }, "an airdrop round step failed; it is tried again next run"),
+        });
+        if (moved.started + moved.advanced + moved.sent > 0) logger.info(moved, "airdrop rounds moved on");
+        for (const chain of roundChains.values()) {
+          const claims = await scanClaims({ db, chainId: chain.id, ...chain, rescanIfBehind: chain.local });
+          if (claims > 0) logger.info({ chainId: chain.id, claims }, "airdrop claims recorded");
+        }
+      },
+    },
+    {
+      queue: "deposit-scan",
+      keys: [...vaultChains.keys()],
+      // Deposits are credited within DEPOSIT_SCAN_EVERY_MS of their last required confirmation.
+      feed: { everyMs: env.DEPOSIT_SCAN_EVERY_MS },
+      run: async (key) => {
+        const chain = vaultChains.get(key);
+        if (!chain) throw new Error(`no vault chain ${key} is configured in this process`);
+        // A chain is first read from its start block (DEPOSIT_START_BLOCKS), the local chain from its
+        // first block, another from its head; after that from the stored cursor.
+        const startBlock = startBlocks.get(key) ?? chain.startBlock ?? (chain.local ? 0n : await chain.client.getBlockNumber());
+        startBlocks.set(key, startBlock);
+        const scanned = await scanDeposits({
+          db,
+          chainId: chain.id,
+          client: chain.client,
+          vault: chain.vault,
+          asset: questAsset(chain.id),
+          confirmations: chain.confirmations,
+          startBlock,
+          rescanIfBehind: chain.local,
+        });
+        if (scanned.seen + scanned.credited + scanned.reorged > 0) logger.info({ chainId: chain.id, ...scanned }, "deposits scanned");
+      },
+    },
+    {
+      queue: "withdrawals",
+      keys: [...withdrawalChains.keys()].map(String),
+      // Withdrawals are sent, followed and confirmed every WITHDRAW_EVERY_MS (a second by default).
+      feed: { everyMs: env.WITHDRAW_EVERY_MS },
+      run: async (key) => {
+        const chain = chainOf(withdrawalChains, key);
+        const done = await processWithdrawals({
+          db,
+          chains: new Map([[Number(key), chain]]),
+          timeoutMs: env.WITHDRAWAL_TIMEOUT_MS,
+          onError: (withdrawalId, err) => logger.error({ err, withdrawalId }, "a withdrawal step failed; it is tried again next run"),
+        });
+        if (done.sent + done.confirmed + done.failed > 0) logger.info({ chainId: Number(key), ...done }, "withdrawals moved on");
+      },
+    },
+    {
+      queue: "leaderboard-windows",
+      keys: [ALL],
+      // Days leave the 7- and 30-day boards at midnight UTC; an hourly run (idempotent) catches each soon after.
+      feed: { cron: "5 * * * *" },
+      run: async () => {
+        const expired = await expireWindows({ db });
+        logger.debug({ expired }, "expired leaderboard window days");
+      },
+    },
+    {
+      queue: "purge",
+      keys: [ALL],
+      feed: { cron: "*/10 * * * *" },
+      run: async () => {
+        const purged = await purgeExpired({ db });
+        logger.debug({ purged }, "purged expired rows");
+      },
+    },
+  ];
+}
+
+/** Creates every queue (a no-op for those that exist); any process may, the web ones included. */
+export async function createQueues({ jobs }: Pick<JobServices, "jobs">) {
+  for (const queue of JOB_QUEUE_NAMES) await jobs.createQueue(queue, QUEUE_OPTIONS);
+}
+
+/**
+ * Runs the platform's jobs in this process (role `worker` or `all`): a handler per queue, and a
+ * ticker sending each queue's jobs on its interval (a no-op while one is already queued for that
+ * key, so any number of workers can tick). `only` limits it to some queues; `tick: false` leaves
+ * the sending to the caller. Returns a stop function that finishes the jobs in hand.
+ */
+export async function startJobs(services: JobServices, { only, tick = true }: { only?: JobQueueName[]; tick?: boolean } = {}) {
+  const { jobs, logger } = services;
+  await createQueues(services);
+  const definitions = jobDefinitions(services).filter((definition) => !only || only.includes(definition.queue));
+  const timers: NodeJS.Timeout[] = [];
+  for (const definition of definitions) {
+    if (definition.keys.length === 0) continue;
+    const streaks = new Map(definition.keys.map((key) => [key, streakOf(services, definition.queue, key)]));
+    await jobs.work<Payload>(definition.queue, { localConcurrency: definition.keys.length, pollingIntervalSeconds: 0.5 }, async ([job]: Job<Payload>[]) => {
+      const { key } = payload.parse(job!.data);
+      const streak = streaks.get(key) ?? streakOf(services, definition.queue, key);
+      try {
+        await definition.run(key);
+        streak.succeeded();
+      } catch (err) {
+        streak.failed(err);
+        throw err;
+      }
+    });
+    if (!tick) continue;
+    if ("cron" in definition.feed) {
+      await jobs.schedule(definition.queue, definition.feed.cron, { key: ALL }, { tz: "UTC" });
+      continue;
+    }
+    const send = () => {
+      for (const key of definition.keys)
+        jobs
+          .send(definition.queue, { key }, { singletonKey: key })
+          .catch((err: unknown) => logger.warn({ err, queue: definition.queue }, "sending a job failed"));
+    };
+    send();
+    const timer = setInterval(send, definition.feed.everyMs);
+    timer.unref();
+    timers.push(timer);
+  }
+  return async function stop() {
+    for (const timer of timers) clearInterval(timer);
+    await Promise.all(definitions.map((definition) => jobs.offWork(definition.queue, { wait: true })));
+  };
+}
+
+/** A queue key's failures, logged when a streak starts, at most once a minute while it lasts, and when it ends. */
+function streakOf({ logger }: Pick<JobServices, "logger">, queue: JobQueueName, key: string) {
+  return failureReporter({
+    report: (err, times) => logger.error({ err, queue, key, times }, `the ${queue} job failed; it is retried`),
+    recovered: (times) => logger.info({ queue, key, times }, `the ${queue} job works again`),
+  });
+}
