@@ -1,7 +1,7 @@
-import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { LOCAL_CHAIN_ID } from "./local-chain-id.ts";
+import { spawnTied } from "./tied-process.server.ts";
 
 export type LocalChain = { url: string; stop: () => Promise<void> };
 
@@ -12,13 +12,6 @@ function anvilBinary() {
 }
 
 /**
- * anvil runs in the background of a shell that reads its standard input, a pipe from this
- * process. When this process ends in any way (SIGKILL included) the pipe closes, `cat` returns,
- * and the shell stops anvil: no chain outlives the process that started it.
- */
-const WATCHDOG = 'trap "" INT; "$@" </dev/null & pid=$!; cat >/dev/null; kill $pid 2>/dev/null; wait $pid';
-
-/**
  * Starts the local development chain (anvil from the npm package) on a free loopback port and
  * resolves once it accepts requests. Its state lives as long as the process, and it dies with the
  * process however that ends. `stepsTracing` keeps every mined transaction's steps for
@@ -27,11 +20,10 @@ const WATCHDOG = 'trap "" INT; "$@" </dev/null & pid=$!; cat >/dev/null; kill $p
 export async function startLocalChain({ timeoutMs = 15_000, stepsTracing = false }: { timeoutMs?: number; stepsTracing?: boolean } = {}): Promise<LocalChain> {
   const args = ["--host", "127.0.0.1", "--port", "0", "--chain-id", String(LOCAL_CHAIN_ID)];
   if (stepsTracing) args.push("--steps-tracing");
-  const child = spawn("/bin/sh", ["-c", WATCHDOG, "anvil-watchdog", anvilBinary(), ...args], {
-    stdio: ["pipe", "pipe", "pipe"],
-  });
-  // Closing the pipe is how anvil is stopped (killing the shell would orphan it).
-  const close = () => child.stdin.end();
+  // anvil dies with this process however it ends (tied-process.server.ts).
+  const anvil = spawnTied(anvilBinary(), args);
+  const { child } = anvil;
+  const close = () => void anvil.stop();
   const url = await new Promise<string>((resolve, reject) => {
     let output = "";
     const timer = setTimeout(() => {
@@ -43,13 +35,13 @@ export async function startLocalChain({ timeoutMs = 15_000, stepsTracing = false
       const match = /Listening on (127\.0\.0\.1:\d+)/.exec(output);
       if (match) {
         clearTimeout(timer);
-        child.stdout.off("data", read);
-        child.stdout.resume();
+        child.stdout!.off("data", read);
+        child.stdout!.resume();
         resolve(`http://${match[1]}`);
       }
     };
-    child.stdout.on("data", read);
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stdout!.on("data", read);
+    child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.once("exit", (code) => {
       clearTimeout(timer);
       reject(new Error(`The local chain exited with code ${code}: ${output.slice(-500)}`));
@@ -57,11 +49,6 @@ export async function startLocalChain({ timeoutMs = 15_000, stepsTracing = false
   });
   return {
     url,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once("exit", () => resolve());
-        close();
-      }),
+    stop: anvil.stop,
   };
 }

@@ -1,0 +1,49 @@
+import { spawn, type ChildProcessByStdio, type StdioOptions } from "node:child_process";
+import { readFileSync } from "node:fs";
+import type { Readable, Writable } from "node:stream";
+
+/**
+ * The command runs in the background of a shell that reads its standard input, a pipe from this
+ * process. When this process ends in any way (SIGKILL included) the pipe closes, `cat` returns,
+ * and the shell stops the command: nothing outlives the process that started it. (A background
+ * job of a non-interactive shell ignores SIGINT and reads /dev/null; its output still comes to us.)
+ */
+const WATCHDOG = 'trap "" INT; "$@" </dev/null & pid=$!; cat >/dev/null; kill $pid 2>/dev/null; wait $pid';
+
+export type TiedProcess = {
+  /** The watchdog shell; its stdout and stderr are the command's. */
+  child: ChildProcessByStdio<Writable, Readable | null, Readable | null>;
+  /** Stops the command (SIGTERM through the watchdog) and resolves once it has exited. */
+  stop: () => Promise<void>;
+  /** The command's own pid (Linux, from /proc), e.g. to kill it without its watchdog. */
+  commandPid: () => number | null;
+};
+
+/** Starts `command` tied to this process's life (see WATCHDOG). */
+export function spawnTied(
+  command: string,
+  args: string[],
+  { env, cwd, output = "pipe" }: { env?: NodeJS.ProcessEnv; cwd?: string; output?: "pipe" | "inherit" | "ignore" } = {},
+): TiedProcess {
+  const stdio: StdioOptions = ["pipe", output, output];
+  const child = spawn("/bin/sh", ["-c", WATCHDOG, "watchdog", command, ...args], { stdio, env, cwd }) as TiedProcess["child"];
+  return {
+    child,
+    // Closing the pipe is how the command is stopped (killing the shell would orphan it).
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.stdin.end();
+      }),
+    commandPid: () => {
+      if (!child.pid) return null;
+      try {
+        const [first] = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, "utf8").trim().split(/\s+/);
+        return first ? Number(first) : null;
+      } catch {
+        return null;
+      }
+    },
+  };
+}
