@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { DEFAULT_APP_NAME } from "~/lib/app-name";
+import { keptSecret } from "~/lib/kept-secret.server";
 import { contractAddressesFromEnv, type ContractAddressOverrides } from "~/modules/chain/contract-addresses.server";
 import { socialConfigFromEnv, type SocialConfig } from "~/modules/social/social-config.server";
 
@@ -174,10 +174,5 @@ const isLoopback = (url: string) => isLoopbackHost(new URL(url).hostname);
 
 /** Outside public production a missing secret is generated once and kept in the data folder. */
 function localAuthSecret(dataDir: string) {
-  const file = path.join(dataDir, "auth-secret");
-  if (existsSync(file)) return readFileSync(file, "utf8").trim();
-  mkdirSync(dataDir, { recursive: true });
-  const secret = randomBytes(32).toString("base64url");
-  writeFileSync(file, secret, { mode: 0o600 });
-  return secret;
+  return keptSecret(path.join(dataDir, "auth-secret"), () => randomBytes(32).toString("base64url"));
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { keptSecret } from "~/lib/kept-secret.server";
 import { SOCIAL_PROVIDERS, type SocialProvider } from "./providers";
 
 /** Where one provider's OAuth server and REST API live, and our client's credentials there. Secrets never leave the server. */
@@ -123,10 +123,8 @@ export function socialConfigFromEnv(source: Record<string, string | undefined>, 
 
 /** Outside public production the key is generated once and kept in the data folder, beside the auth secret. */
 function localTokenKey(dataDir: string) {
-  const file = path.join(dataDir, "social-token-key");
-  if (existsSync(file)) return Buffer.from(readFileSync(file, "utf8").trim(), "hex");
-  mkdirSync(dataDir, { recursive: true });
-  const generated = randomBytes(32);
-  writeFileSync(file, generated.toString("hex"), { mode: 0o600 });
-  return generated;
+  return Buffer.from(
+    keptSecret(path.join(dataDir, "social-token-key"), () => randomBytes(32).toString("hex")),
+    "hex",
+  );
 }
