@@ -3,12 +3,14 @@ import { readFileSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";
 
 /**
- * The command runs in the background of a shell that reads its standard input, a pipe from this
- * process. When this process ends in any way (SIGKILL included) the pipe closes, `cat` returns,
- * and the shell stops the command: nothing outlives the process that started it. (A background
- * job of a non-interactive shell ignores SIGINT and reads /dev/null; its output still comes to us.)
+ * The command runs in the background of a shell, beside a `cat` reading the shell's standard
+ * input, a pipe from this process. When this process ends in any way (SIGKILL included) the pipe
+ * closes, `cat` returns and the command is stopped: nothing outlives the process that started it.
+ * The shell itself waits for the command and exits with its status. (A background job of a
+ * non-interactive shell ignores SIGINT and reads /dev/null unless told otherwise, hence the pipe
+ * handed to `cat` as descriptor 3; the command's output still comes to us.)
  */
-const WATCHDOG = 'trap "" INT; "$@" </dev/null & pid=$!; cat >/dev/null; kill $pid 2>/dev/null; wait $pid';
+const WATCHDOG = 'trap "" INT; exec 3<&0; "$@" </dev/null 3<&- & pid=$!; (cat <&3 >/dev/null; kill $pid 2>/dev/null) & exec 3<&-; wait $pid';
 
 export type TiedProcess = {
   /** The watchdog shell; its stdout and stderr are the command's. */
@@ -32,9 +34,9 @@ export function spawnTied(
     // Closing the pipe is how the command is stopped (killing the shell would orphan it).
     stop: () =>
       new Promise<void>((resolve) => {
+        child.stdin.end();
         if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once("exit", () => resolve());
-        child.stdin.end();
       }),
     commandPid: () => {
       if (!child.pid) return null;

@@ -1,0 +1,19 @@
+import { once } from "node:events";
+import { expect, it } from "vitest";
+import { spawnTied } from "./tied-process.server";
+
+it("ends with the command's own status when the command ends by itself", async () => {
+  const tied = spawnTied("sh", ["-c", "exit 7"]);
+  const [code] = (await once(tied.child, "exit")) as [number];
+  expect(code).toBe(7);
+  await tied.stop();
+});
+
+it("stops the command when asked, and names its pid meanwhile", async () => {
+  const tied = spawnTied("sleep", ["30"]);
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  const pid = tied.commandPid();
+  expect(pid).toBeGreaterThan(0);
+  await tied.stop();
+  expect(() => process.kill(pid!, 0)).toThrow();
+});
