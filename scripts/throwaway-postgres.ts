@@ -70,7 +70,7 @@ export async function startThrowawayPostgres({ maxConnections = 200 }: { maxConn
       break;
     } catch (error) {
       await client.end().catch(() => undefined);
-      if (Date.now() > deadline || postgres.child.exitCode !== null) throw new Error(`PostgreSQL did not start: ${String(error)}`);
+      if (Date.now() > deadline || postgres.child.exitCode !== null) throw new Error(`PostgreSQL did not start: ${String(error)}`, { cause: error });
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
