@@ -2,11 +2,15 @@ import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import { ServerRouter, type EntryContext, type RouterContextProvider } from "react-router";
+import { ServerRouter, type EntryContext, type RouterContextProvider, type ServerInstrumentation } from "react-router";
 import { loggableError } from "~/lib/loggable-error";
 import { nonceContext } from "~/lib/nonce";
+import { routePatternInstrumentation } from "~/lib/route-pattern.server";
 
 export const streamTimeout = 5_000;
+
+/** The matched route's pattern, handed to the server's request metrics (server/metrics.ts). */
+export const instrumentations: ServerInstrumentation[] = [routePatternInstrumentation];
 
 export default function handleRequest(
   request: Request,
