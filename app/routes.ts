@@ -57,6 +57,7 @@ export default [
     route("operator/categories", "routes/operator/categories.tsx"),
     route("operator/withdrawals", "routes/operator/withdrawals.tsx"),
     route("operator/deposits", "routes/operator/deposits.tsx"),
+    route("operator/jobs", "routes/operator/jobs.tsx"),
     ...prefix("settings", [
       layout("routes/settings/layout.tsx", [
         index("routes/settings/index.ts"),

@@ -60,6 +60,7 @@ export const ROUTES = {
   "operator.categories": { path: "/operator/categories" },
   "operator.withdrawals": { path: "/operator/withdrawals" },
   "operator.deposits": { path: "/operator/deposits" },
+  "operator.jobs": { path: "/operator/jobs" },
   "settings.leaderboard": { path: "/settings/leaderboard" },
   "settings.speedometer": { path: "/settings/speedometer" },
   "settings.starboard": { path: "/settings/starboard" },
