@@ -11,6 +11,8 @@ import { createServices, servicesContext, type Services } from "~/services/servi
 import { nonceContext } from "~/lib/nonce";
 import { bodyLimit, clientAddress, oneLoopbackName, plainAddressesOnly, requestLog, sameOriginOnly, securityHeaders } from "./http";
 import { createQueues, startJobs } from "./jobs";
+import { createMetrics } from "./metrics";
+import { routePatternContext } from "~/lib/route-pattern.server";
 import { hasProjects, seedDemo } from "~/modules/demo/seed.server";
 import { openDatabase } from "~/lib/db.server";
 
@@ -39,6 +41,10 @@ export async function start({ vite }: { vite?: ViteDevServer } = {}) {
   app.disable("x-powered-by");
   app.set("trust proxy", { none: false, loopback: "loopback", all: true }[env.TRUST_PROXY]);
   app.use(requestLog(logger));
+  // Every process answers /metrics (loopback, or METRICS_TOKEN), before the pages' middleware.
+  const metrics = createMetrics({ database: services.database, chains: services.chains, logger, token: env.METRICS_TOKEN });
+  app.use(metrics.observe);
+  app.get("/metrics", metrics.handler);
   if (env.ROLE === "worker") app.get("/healthz", healthz(services));
   else serveApp(app, services, vite);
 
@@ -104,6 +110,8 @@ function serveApp(app: Express, services: Services, vite: ViteDevServer | undefi
           new Map<Parameters<RouterContextProvider["get"]>[0], unknown>([
             [servicesContext, services],
             [nonceContext, res.locals.nonce as string],
+            // Where React Router writes the matched route's pattern, for the request duration metric.
+            [routePatternContext, res.locals],
           ]),
         ),
     }),
