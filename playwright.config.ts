@@ -2,6 +2,7 @@ import { readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
 import { fakeOrigins, fakesEnv } from "./tests/fakes/social/endpoints.ts";
+import { clusterInfoFile } from "./tests/e2e/cluster-teardown.ts";
 import { APP_PORT, APP_URL, INBOX_PORT, INBOX_URL, SMTP_PORT, SOCIAL_CONTROL_URL, SOCIAL_PORT } from "./tests/e2e/urls.ts";
 
 /**
@@ -22,6 +23,18 @@ if (!process.env.QUESTLINE_E2E_DATA_DIR) {
 }
 const DATA_DIR = process.env.QUESTLINE_E2E_DATA_DIR;
 
+/**
+ * `E2E_CLUSTER=1`: the same suite against `npm run cluster`'s processes instead of one — 3 web
+ * processes behind its proxy and 2 workers on a throwaway PostgreSQL — with a worker SIGKILLed
+ * about every E2E_KILL_WORKER_EVERY seconds (60), preferably mid-withdrawal or mid-payout. The
+ * teardown then checks the job engine's own tables (tests/e2e/cluster-teardown.ts).
+ */
+const CLUSTER = process.env.E2E_CLUSTER === "1";
+const CLUSTER_INFO_FILE = clusterInfoFile(DATA_DIR);
+const APP_COMMAND = CLUSTER
+  ? `node --import ./scripts/app-paths.ts scripts/cluster.ts --port ${APP_PORT} --info-file ${CLUSTER_INFO_FILE} --kill-worker-every ${process.env.E2E_KILL_WORKER_EVERY ?? 60}`
+  : "node server/main.ts";
+
 function safeReaddir(dir: string) {
   try {
     return readdirSync(dir);
@@ -38,6 +51,7 @@ export default defineConfig({
   reporter: "list",
   fullyParallel: false,
   forbidOnly: Boolean(process.env.CI),
+  ...(CLUSTER ? { globalTeardown: "./tests/e2e/cluster-teardown.ts" } : {}),
   timeout: 30_000,
   expect: { timeout: 5_000 },
   use: {
@@ -85,7 +99,7 @@ export default defineConfig({
     },
     {
       name: "app",
-      command: "node server/main.ts",
+      command: APP_COMMAND,
       url: `${APP_URL}/healthz`,
       env: {
         NODE_ENV: "production",
@@ -118,7 +132,7 @@ export default defineConfig({
       },
       reuseExistingServer: false,
       // The first open of an empty PGlite folder takes a few seconds.
-      timeout: 60_000,
+      timeout: CLUSTER ? 240_000 : 60_000,
       stdout: "pipe",
       stderr: "pipe",
       gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
+import pg from "pg";
 import { z } from "zod";
 import { startLocalChain, type LocalChain } from "../app/lib/local-chain.server.ts";
 import { createLogger } from "../app/lib/logger.server.ts";
@@ -126,7 +127,7 @@ export async function startCluster({
       ...process.env,
       NODE_ENV: "production",
       // Uploaded files and the generated secrets are shared by every process.
-      DATA_DIR: mkdtempSync(path.join(tmpdir(), "questline-cluster-")),
+      DATA_DIR: process.env.DATA_DIR ?? mkdtempSync(path.join(tmpdir(), "questline-cluster-")),
       ...env,
       ...chainEnv,
       DATABASE_URL: database,
@@ -190,6 +191,47 @@ function withApplicationName(url: string, name: string) {
   return parsed.toString();
 }
 
+/**
+ * The fault run: SIGKILLs one worker about every `everySeconds`, preferably while it is in the
+ * middle of a withdrawal or reward payout (such a job running for 200 ms or more, and that
+ * worker's connection busy), else after the full interval; a new worker takes its place.
+ */
+function killWorkers(cluster: Cluster, everySeconds: number) {
+  const pool = new pg.Pool({ connectionString: cluster.databaseUrl, max: 1 });
+  let stopped = false;
+  let kills = 0;
+  const loop = (async () => {
+    let last = Date.now();
+    while (!stopped) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      const since = Date.now() - last;
+      if (since < everySeconds * 500) continue;
+      const { rows } = await pool
+        .query<{ worker: string }>(
+          `select distinct a.application_name as worker from pg_stat_activity a
+            where a.application_name like 'questline-worker-%' and a.state <> 'idle'
+              and exists (select 1 from pgboss.job j where j.name in ('withdrawals', 'reward-distribution') and j.state = 'active'
+                            and j.started_on < now() - interval '200 milliseconds')`,
+        )
+        .catch(() => ({ rows: [] }));
+      const busy = rows[0]?.worker;
+      if (!busy && since < everySeconds * 1000) continue;
+      const index = busy ? Number(busy.split("-").at(-1)) - 1 : kills;
+      kills += 1;
+      console.error(`[cluster] SIGKILL worker-${index + 1} (kill ${kills}${busy ? ", in the middle of a withdrawal or reward job" : ""})`);
+      await cluster.killWorker(index).catch((error: unknown) => console.error(`[cluster] restarting a worker failed: ${String(error)}`));
+      last = Date.now();
+    }
+  })();
+  return {
+    stop: async () => {
+      stopped = true;
+      await loop;
+      await pool.end();
+    },
+  };
+}
+
 if (import.meta.main) {
   const { values } = parseArgs({
     options: {
@@ -214,21 +256,13 @@ if (import.meta.main) {
   const cluster = await startCluster({ webs: options.webs, workers: options.workers, port: options.port, databaseUrl: process.env.DATABASE_URL });
   if (options["info-file"]) writeFileSync(options["info-file"], JSON.stringify({ url: cluster.url, databaseUrl: cluster.databaseUrl }));
   console.log(`Questline cluster (${options.webs} web, ${options.workers} workers) is running at ${cluster.url}`);
-  let kills = 0;
   const every = options["kill-worker-every"];
-  const chaos = every
-    ? setInterval(() => {
-        const index = kills++;
-        console.error(`[cluster] SIGKILL worker ${(index % options.workers) + 1} (kill ${index + 1})`);
-        cluster.killWorker(index).catch((error: unknown) => console.error(`[cluster] restarting a worker failed: ${String(error)}`));
-      }, every * 1000)
-    : null;
+  const chaos = every ? killWorkers(cluster, every) : null;
   let stopping = false;
   for (const signal of ["SIGINT", "SIGTERM"] as const)
     process.on(signal, () => {
       if (stopping) return;
       stopping = true;
-      if (chaos) clearInterval(chaos);
-      void cluster.stop().then(() => process.exit(0));
+      void (chaos?.stop() ?? Promise.resolve()).then(() => cluster.stop()).then(() => process.exit(0));
     });
 }

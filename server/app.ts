@@ -134,6 +134,7 @@ function healthz({ database, logger }: Services): RequestHandler {
 
 /** One plain line for a person reading the terminal: where the app is, and in the local trial its inbox and chain. */
 function startLine(env: Env, localRpc: string | null | undefined) {
+  if (env.ROLE === "worker") return `${env.APP_NAME} worker is running the jobs · health http://${env.HOST}:${env.PORT}/healthz`;
   const parts = [`${env.APP_NAME} is running at ${env.APP_URL}`];
   if (!env.isPublic && !env.SMTP_URL) parts.push(`dev inbox ${env.APP_URL}/dev/mail`);
   if (env.localChain && localRpc) parts.push(`local chain ${localRpc}`);

@@ -1,0 +1,40 @@
+// After the suite ran against the cluster (E2E_CLUSTER=1, see playwright.config.ts): the job
+// engine's own tables must show that no job ran twice at once for its key and none is left failed,
+// whatever the SIGKILLed workers were doing. Prints what the run did.
+
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import pg from "pg";
+
+/** Where the cluster writes its URL and database once ready, beside the run's data folder. */
+export const clusterInfoFile = (dataDir: string) => path.resolve(dataDir, "..", `${path.basename(dataDir)}-cluster.json`);
+
+export default async function clusterTeardown() {
+  const { databaseUrl } = JSON.parse(readFileSync(clusterInfoFile(process.env.QUESTLINE_E2E_DATA_DIR!), "utf8")) as { databaseUrl: string };
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows: byQueue } = await client.query<{ name: string; state: string; jobs: string; retried: string }>(
+      `select name, state, count(*) as jobs, count(*) filter (where retry_count > 0) as retried from pgboss.job group by 1, 2 order by 1, 2`,
+    );
+    for (const row of byQueue) console.log(`[cluster] ${row.name} ${row.state}: ${row.jobs} jobs, ${row.retried} taken up again`);
+    // Two runs of one queue and key whose times overlap: "one scan per chain at a time" broken.
+    const { rows: overlaps } = await client.query<{ name: string; key: string; pairs: string }>(
+      `select a.name, a.singleton_key as key, count(*) as pairs from pgboss.job a
+         join pgboss.job b on b.name = a.name and b.singleton_key is not distinct from a.singleton_key and b.id > a.id
+        where a.started_on < b.completed_on and b.started_on < a.completed_on and a.state = 'completed' and b.state = 'completed'
+        group by 1, 2`,
+    );
+    const { rows: failed } = await client.query<{ name: string; key: string; message: string }>(
+      `select name, singleton_key as key, output->>'message' as message from pgboss.job where state = 'failed'`,
+    );
+    const problems = [
+      ...overlaps.map((row) => `${row.name} (${row.key}) ran twice at once ${row.pairs} time(s)`),
+      ...failed.map((row) => `${row.name} (${row.key}) failed: ${row.message}`),
+    ];
+    if (problems.length > 0) throw new Error(`The cluster's jobs:\n${problems.join("\n")}`);
+    console.log("[cluster] no job ran twice at once for its key, and none is left failed");
+  } finally {
+    await client.end();
+  }
+}
