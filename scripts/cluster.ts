@@ -4,7 +4,7 @@
 // Prints the URL; Ctrl-C stops everything. Options: --webs N, --workers N, --port P (PORT, 3000).
 // Every process it starts dies with it, however it ends.
 
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -254,6 +254,7 @@ if (import.meta.main) {
     })
     .parse(values);
   const cluster = await startCluster({ webs: options.webs, workers: options.workers, port: options.port, databaseUrl: process.env.DATABASE_URL });
+  if (options["info-file"]) mkdirSync(path.dirname(options["info-file"]), { recursive: true });
   if (options["info-file"]) writeFileSync(options["info-file"], JSON.stringify({ url: cluster.url, databaseUrl: cluster.databaseUrl }));
   console.log(`Questline cluster (${options.webs} web, ${options.workers} workers) is running at ${cluster.url}`);
   const every = options["kill-worker-every"];

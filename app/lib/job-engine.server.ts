@@ -35,7 +35,10 @@ export async function startJobEngine({
     supervise: runsJobs,
     schedule: runsJobs,
     // A dead worker's job is taken up again within ~12 s (its 10 s heartbeat lapses, checked every 2 s).
+    // The check runs once per max(monitor, supervise) interval: the monitor's default (60 s) would hold
+    // the job, and its chain's queue, for a minute.
     superviseIntervalSeconds: 2,
+    monitorIntervalSeconds: 2,
     ...(clock ? { clock } : {}),
   };
   const boss =

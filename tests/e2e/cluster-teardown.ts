@@ -6,8 +6,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
 
-/** Where the cluster writes its URL and database once ready, beside the run's data folder. */
-export const clusterInfoFile = (dataDir: string) => path.resolve(dataDir, "..", `${path.basename(dataDir)}-cluster.json`);
+/** Where the cluster writes its URL and database once ready, in the run's data folder. */
+export const clusterInfoFile = (dataDir: string) => path.resolve(dataDir, "cluster.json");
 
 export default async function clusterTeardown() {
   const { databaseUrl } = JSON.parse(readFileSync(clusterInfoFile(process.env.QUESTLINE_E2E_DATA_DIR!), "utf8")) as { databaseUrl: string };

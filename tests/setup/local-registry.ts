@@ -1,4 +1,4 @@
-import type { Hex } from "viem";
+import type { Hex, Transport } from "viem";
 import { createLogger } from "~/lib/logger.server";
 import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
 import { buildChainRegistry, type ChainRegistry } from "~/modules/chain/chain-registry.server";
@@ -8,7 +8,8 @@ import { LOCAL_PROJECT_ID } from "~/wallet/wallet-cloud";
 
 /**
  * The registry a server started on the local chain at `url` would build (the same builder), with
- * the contracts given; `others` adds chains as the test describes them.
+ * the contracts given; `others` adds chains as the test describes them. `transport` replaces the
+ * local chain's (a test wrapping its requests).
  */
 export function localRegistry({
   url,
@@ -16,17 +17,19 @@ export function localRegistry({
   confirmations = 1,
   operatorKey = null,
   others = [],
+  transport = chainTransport([url]),
 }: {
   url: string;
   contracts?: ContractAddresses | null;
   confirmations?: number;
   operatorKey?: Hex | null;
   others?: Parameters<typeof buildChainRegistry>[0]["chains"];
+  transport?: Transport;
 }): ChainRegistry {
   return buildChainRegistry({
     config: { rpc: url, ankr: null, infura: null, blast: null, projectId: LOCAL_PROJECT_ID },
     chainIds: [56, 11155111, LOCAL_CHAIN_ID],
-    chains: [{ id: LOCAL_CHAIN_ID, transport: chainTransport([url]), contracts, confirmations, operatorKey }, ...others],
+    chains: [{ id: LOCAL_CHAIN_ID, transport, contracts, confirmations, operatorKey }, ...others],
     logger: createLogger("silent"),
   });
 }
