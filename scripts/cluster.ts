@@ -198,6 +198,7 @@ function withApplicationName(url: string, name: string) {
  */
 function killWorkers(cluster: Cluster, everySeconds: number) {
   const pool = new pg.Pool({ connectionString: cluster.databaseUrl, max: 1 });
+  const workerCount = cluster.processes.filter((p) => p.role === "worker").length;
   let stopped = false;
   let kills = 0;
   const loop = (async () => {
@@ -216,7 +217,7 @@ function killWorkers(cluster: Cluster, everySeconds: number) {
         .catch(() => ({ rows: [] }));
       const busy = rows[0]?.worker;
       if (!busy && since < everySeconds * 1000) continue;
-      const index = busy ? Number(busy.split("-").at(-1)) - 1 : kills;
+      const index = busy ? Number(busy.split("-").at(-1)) - 1 : kills % workerCount;
       kills += 1;
       console.error(`[cluster] SIGKILL worker-${index + 1} (kill ${kills}${busy ? ", in the middle of a withdrawal or reward job" : ""})`);
       await cluster.killWorker(index).catch((error: unknown) => console.error(`[cluster] restarting a worker failed: ${String(error)}`));

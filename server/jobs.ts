@@ -190,7 +190,11 @@ export async function startJobs(services: JobServices, { only, tick = true }: { 
   for (const definition of definitions) {
     if (definition.keys.length === 0) continue;
     const streaks = new Map(definition.keys.map((key) => [key, streakOf(services, definition.queue, key)]));
-    await jobs.work<Payload>(definition.queue, { localConcurrency: definition.keys.length, pollingIntervalSeconds: 0.5 }, async ([job]: Job<Payload>[]) => {
+    // Polled every 0.5 s even with notify on: no notification comes when a key's next job is
+    // unblocked (its predecessor completed) or a retry comes due, and the default 30 s backstop
+    // would leave the chain's job waiting that long.
+    const polling = { pollingIntervalSeconds: 0.5, notifyPollingIntervalSeconds: 0.5 };
+    await jobs.work<Payload>(definition.queue, { localConcurrency: definition.keys.length, ...polling }, async ([job]: Job<Payload>[]) => {
       const { key } = payload.parse(job!.data);
       const streak = streaks.get(key) ?? streakOf(services, definition.queue, key);
       try {
