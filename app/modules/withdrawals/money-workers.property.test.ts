@@ -69,9 +69,12 @@ let cluster: Cluster | null = null;
 /** Over all runs, for the summary. */
 const totals = { runs: 0, kills: 0, afterSend: 0, jobs: 0, retried: 0 };
 
+/** Workers started so far, for their names. */
+let started = 0;
+
 async function startWorker(c: Pick<Cluster, "databaseUrl" | "everyWorker">) {
   const worker = await startJobWorker({
-    name: `questline-job-worker-${c.everyWorker.length + 1}`,
+    name: `questline-job-worker-${++started}`,
     databaseUrl: c.databaseUrl,
     rpcUrl: world.node.url,
     contracts: world.vault.addresses,
