@@ -10,6 +10,7 @@ const GROUPS: Record<string, { script: string; about: string }> = {
   bundle: { script: "scripts/bundle-report.ts", about: "JavaScript that Welcome, Dashboard and the wallet modal download (measures build/)" },
   gas: { script: "scripts/contracts-gas.ts", about: "gas per contract function, from receipts on a fresh anvil chain (optimized bytecode)" },
   leaderboard: { script: "bench/leaderboard.ts", about: "leaderboard pages, ranks and XP awards (PGlite, or PostgreSQL with DATABASE_URL)" },
+  jobs: { script: "bench/jobs.ts", about: "the job engine: send-to-handler latency and throughput (PGlite, or PostgreSQL with DATABASE_URL)" },
   ledger: { script: "bench/ledger.ts", about: "ledger postings, balance reads (PostgreSQL) and deposit credit latency" },
   load: { script: "bench/load.ts", about: "the production build under 200 connections, one process and the 3-web cluster, against bare node:http" },
   rewards: { script: "bench/rewards.ts", about: "distributing one token pool to 100,000 entrants (PostgreSQL with DATABASE_URL, else PGlite)" },
