@@ -1,0 +1,187 @@
+// Load benchmark: `npm run bench -- load` (after `npm run build`).
+//
+// Runs the production build on PostgreSQL (DATABASE_URL's server, or a throwaway one it starts)
+// seeded with the demo plus --members members (100,000) with XP on the boards, and sends it a
+// realistic mix (bench/load-mix.ts: visitors' pages, signed-in dashboards, leaderboard reads and
+// quiz answers) from --connections connections (200) for --duration seconds (30) with autocannon,
+// after a --warmup (5 s) run. Measured on one app process, then on the 3-web cluster
+// (scripts/cluster.ts, skipped when it is not there), then a bare `node:http` server answering one
+// static page the size of the mix's median page, measured the same way, so the ratio compares
+// across machines. `--targets single` (or `cluster`) measures one of them; `--members` seeds fewer
+// for a quick try. Prints:
+//   BENCH load_rps / load_p95_ms / load_errors                          (one process, ROLE=all)
+//   BENCH load_cluster_rps / load_cluster_p95_ms / load_cluster_errors
+//   BENCH load_bare_rps / load_ratio_to_bare / load_cluster_ratio_to_bare (app req/s as % of bare)
+// Errors are connection errors, timeouts (10 s) and 4xx/5xx answers; redirects are answers. The
+// p95 is over every answer of the run. Requests carry no Accept-Encoding: pages go uncompressed,
+// on both servers. The app runs with LOCAL_CHAIN=off (no anvil beside it, as when served publicly).
+
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import pg from "pg";
+import { attemptPairs, loadMix, probe, runLoad, signIn, weightedMedianBytes, type AttemptPairs, type LoadFigures, type Member } from "./load-mix.ts";
+import { checkBoards, seedLoadData, type LoadData } from "./load-seed.ts";
+import { appEnv, buildProblem, seedDemo, startBareServer, startTarget, startThrowawayPostgres, type TargetKind } from "./load-servers.ts";
+import { bench, log, p95, timed } from "./stats.ts";
+
+const { values: options } = parseArgs({
+  options: {
+    connections: { type: "string", default: "200" },
+    duration: { type: "string", default: "30" },
+    warmup: { type: "string", default: "5" },
+    members: { type: "string", default: "100000" },
+    targets: { type: "string", default: "single,cluster" },
+  },
+});
+const positive = (name: keyof typeof options, min = 1) => {
+  const value = Number(options[name]);
+  if (!Number.isInteger(value) || value < min) throw new Error(`--${name} must be a whole number of at least ${min}`);
+  return value;
+};
+const CONNECTIONS = positive("connections");
+const DURATION = positive("duration");
+const WARMUP = positive("warmup", 0);
+const MEMBERS = positive("members", 100);
+const TARGETS = String(options.targets)
+  .split(",")
+  .map((t) => t.trim()) as TargetKind[];
+if (TARGETS.some((t) => t !== "single" && t !== "cluster")) throw new Error("--targets takes single, cluster or single,cluster");
+/** Members who sign in (well within better-auth's 120 password sign-ins per address in 5 minutes), and quizzes each may answer once. */
+const SIGNED_IN = 50;
+const QUIZZES = 200;
+
+const cleanups: (() => Promise<unknown> | unknown)[] = [];
+async function cleanUp() {
+  for (const cleanup of cleanups.splice(0).reverse()) await Promise.resolve(cleanup()).catch((error: unknown) => log(`cleanup: ${String(error)}`));
+}
+process.once("SIGINT", () => void cleanUp().finally(() => process.exit(130)));
+
+async function admin(serverUrl: string, statement: string) {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  await client.query(statement).finally(() => client.end());
+}
+
+/** A fresh database on DATABASE_URL's server (dropped afterwards) or on a throwaway server. */
+async function benchDatabase(): Promise<string> {
+  let serverUrl = process.env.DATABASE_URL;
+  if (serverUrl) log("PostgreSQL: DATABASE_URL's server (a fresh database on it, dropped afterwards)");
+  else {
+    const server = await startThrowawayPostgres();
+    cleanups.push(server.stop);
+    serverUrl = server.url;
+    log(`PostgreSQL ${server.version}: a throwaway server at ${new URL(serverUrl).host} (fsync off, as scripts/with-postgres.sh)`);
+  }
+  const name = `questline_load_${randomBytes(4).toString("hex")}`;
+  await admin(serverUrl, `create database ${name}`);
+  cleanups.push(() => admin(serverUrl, `drop database if exists ${name} with (force)`));
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** The machine's business around a run: the figures depend on it (other processes take cores too). */
+const machine = () => `${availableParallelism()} cores, load average ${loadavg()[0]!.toFixed(1)}`;
+
+function report(label: string, figures: LoadFigures) {
+  const statuses = Object.entries(figures.statuses)
+    .map(([code, n]) => `${code}: ${n}`)
+    .join(", ");
+  log(
+    `${label}: ${figures.requests.toLocaleString("en")} answers (${statuses}), ${figures.rps.toFixed(1)} req/s, p95 ${figures.p95.toFixed(1)} ms, ${figures.errors} errors (${machine()})`,
+  );
+  for (const [name, stats] of figures.byEntry) {
+    log(
+      `  ${name.padEnd(20)} ${String(stats.count).padStart(7)} answers, p95 ${p95(stats.times).toFixed(1)} ms${stats.failed > 0 ? `, ${stats.failed} 4xx/5xx` : ""}`,
+    );
+  }
+}
+
+type Measured = { kind: TargetKind; figures: LoadFigures };
+
+/** Starts the target, signs members in (once), checks each request of the mix, warms up, measures, stops. */
+async function measureTarget(
+  kind: TargetKind,
+  context: { databaseUrl: string; env: Record<string, string>; data: LoadData; attempts: AttemptPairs; members: Member[] | null },
+) {
+  const target = await timed(`${kind === "single" ? "one app process" : "the cluster (3 web, 2 workers)"} started`, () => startTarget(kind, context));
+  if (!target) {
+    log("cluster: scripts/cluster.ts is not there (startCluster): the cluster figures are skipped");
+    return null;
+  }
+  try {
+    const members = (context.members ??= await timed(`${SIGNED_IN} members signed in with a password`, () => signIn(target.url, context.data.emails)));
+    const mix = loadMix({ data: context.data, members, origin: new URL(target.url).origin, attempts: context.attempts });
+    const sizes = await probe(target.url, mix);
+    log(`mix (weight, status, bytes): ${sizes.map((s) => `${s.name} ${s.weight} ${s.status} ${s.bytes}`).join("; ")}`);
+    const refused = sizes.filter((s) => s.status >= 400);
+    if (refused.length > 0)
+      throw new Error(`the mix's requests must succeed before measuring: ${refused.map((s) => `${s.name} answered ${s.status}`).join(", ")}`);
+    if (WARMUP > 0) await timed(`warm-up (${WARMUP} s)`, () => runLoad({ url: target.url, mix, connections: CONNECTIONS, duration: WARMUP }));
+    const figures = await runLoad({ url: target.url, mix, connections: CONNECTIONS, duration: DURATION });
+    report(kind, figures);
+    return { figures, bytes: weightedMedianBytes(sizes) };
+  } finally {
+    await target.stop();
+  }
+}
+
+const stale = buildProblem();
+if (stale) {
+  log(stale);
+  process.exit(1);
+}
+
+try {
+  log(
+    `${CONNECTIONS} connections, ${DURATION} s per run (after a ${WARMUP} s warm-up), ${MEMBERS.toLocaleString("en")} members; targets: ${TARGETS.join(", ")}; ${machine()}`,
+  );
+  log(
+    `rate limits: none relaxed (the ${SIGNED_IN} password sign-ins stay within better-auth's 120 per address in 5 minutes; pages, board reads and quiz answers have no per-address limit)`,
+  );
+  const databaseUrl = await benchDatabase();
+  const dataDir = mkdtempSync(path.join(tmpdir(), "questline-load-data."));
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  const env = appEnv(databaseUrl, dataDir);
+  await timed("demo seeded (node server/main.ts --seed)", async () => seedDemo(env));
+  const data = await seedLoadData({ databaseUrl, members: MEMBERS, signedIn: SIGNED_IN, quizzes: QUIZZES });
+  const context = { databaseUrl, env, data, attempts: attemptPairs(SIGNED_IN, QUIZZES), members: null as Member[] | null };
+
+  const measured: Measured[] = [];
+  let pageBytes: number | null = null;
+  for (const kind of TARGETS) {
+    const result = await measureTarget(kind, context);
+    if (!result) continue;
+    pageBytes ??= result.bytes;
+    measured.push({ kind, figures: result.figures });
+    const prefix = kind === "single" ? "load" : "load_cluster";
+    bench(`${prefix}_rps`, result.figures.rps, "req/s");
+    bench(`${prefix}_p95_ms`, result.figures.p95, "ms");
+    bench(`${prefix}_errors`, result.figures.errors, "errors");
+  }
+  if (context.attempts.spent > 0) log(`every member answered every quiz: ${context.attempts.spent} attempts became dashboard views`);
+  const boards = await checkBoards(databaseUrl);
+  log(
+    `${boards.attempts.toLocaleString("en")} quiz answers recorded; boards ${boards.mismatches === 0 ? "exact" : `NOT exact (${boards.mismatches} histogram rows off)`} afterwards`,
+  );
+  if (boards.mismatches !== 0) throw new Error("the boards' histograms disagree with their entries after the run");
+
+  if (pageBytes !== null) {
+    const bare = await startBareServer(pageBytes);
+    let bareFigures: LoadFigures;
+    try {
+      if (WARMUP > 0) await runLoad({ url: bare.url, mix: null, connections: CONNECTIONS, duration: WARMUP });
+      bareFigures = await runLoad({ url: bare.url, mix: null, connections: CONNECTIONS, duration: DURATION });
+    } finally {
+      await bare.stop();
+    }
+    report(`bare node:http, one static ${pageBytes.toLocaleString("en")}-byte page (the mix's median)`, bareFigures);
+    bench("load_bare_rps", bareFigures.rps, "req/s");
+    for (const { kind, figures } of measured) bench(`${kind === "single" ? "load" : "load_cluster"}_ratio_to_bare`, (100 * figures.rps) / bareFigures.rps, "%");
+  }
+} finally {
+  await cleanUp();
+}
