@@ -52,6 +52,8 @@ async function healthy(port: number, child: TiedProcess, name: string, timeoutMs
   }
 }
 
+const RETRYABLE = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE"]);
+
 /**
  * A round-robin HTTP proxy over the web processes, as a load balancer in front would be: it adds
  * X-Forwarded-For (the processes trust loopback proxies) and tries the next process when one does
@@ -73,12 +75,15 @@ function roundRobinProxy(upstreams: () => number[]) {
         },
       );
       upstream.once("error", (error: NodeJS.ErrnoException) => {
-        // Refused before anything was sent: another process can take it (a request body is only read once, so only without one).
-        if (error.code === "ECONNREFUSED" && tries < ports.length && !req.readableDidRead) return attempt(tries + 1);
+        // No answer yet: a request without a body (GET, HEAD) is tried on the next process — the one
+        // asked may be gone (refused) or may have closed a kept-alive connection just as it was reused (reset).
+        const replayable = (req.method === "GET" || req.method === "HEAD") && !res.headersSent;
+        if (replayable && RETRYABLE.has(error.code ?? "") && tries < ports.length + 1) return attempt(tries + 1);
         if (!res.headersSent) res.writeHead(502, { "content-type": "text/plain" });
         res.end("The app did not answer.");
       });
-      req.pipe(upstream);
+      if (req.method === "GET" || req.method === "HEAD") upstream.end();
+      else req.pipe(upstream);
     };
     attempt(1);
   });

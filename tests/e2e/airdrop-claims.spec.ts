@@ -5,6 +5,7 @@ import { completeTask, depositForProject, standingOf, treasuryFacts, walletMembe
 import { expect, test } from "./fixtures.ts";
 import { expectNotice, localDateTime, screenshot, uniqueSuffix } from "./quest-helpers.ts";
 import { chainRpc, localRpcUrl } from "./wallet-helpers.ts";
+import { jobWait } from "./urls.ts";
 
 /**
  * An airdrop claimed on chain, end to end on the app's local chain: an owner creates an airdrop
@@ -46,7 +47,7 @@ test("two members earn an airdrop's points; one claims on chain in the browser, 
     await expect(async () => {
       await owner.reload();
       await expect(owner.getByRole("list", { name: "Treasury balances" })).toContainText("1,000 QUEST", { timeout: 1_000 });
-    }).toPass({ timeout: 20_000 });
+    }).toPass({ timeout: jobWait(20_000) });
 
     await owner.goto(`/projects/${projectSlug}/airdrops/new`);
     await owner.getByLabel("Name", { exact: true }).fill(airdropName);
@@ -93,7 +94,7 @@ test("two members earn an airdrop's points; one claims on chain in the browser, 
       await chainRpc(rpc, "evm_mine");
       await owner.reload();
       await expect(allocation.getByRole("region", { name: "Round on chain" })).toContainText(/Round \d+ opened in/, { timeout: 1_000 });
-    }).toPass({ timeout: 60_000 });
+    }).toPass({ timeout: jobWait(60_000) });
     await expect(allocation).toContainText(/Claimable\s*300 QUEST/);
     await expect(allocation.getByRole("region", { name: "Round on chain" })).toContainText("After claims close");
     await screenshot(owner, "airdrop-round-open-owner");
@@ -117,7 +118,7 @@ test("two members earn an airdrop's points; one claims on chain in the browser, 
       await chainRpc(rpc, "evm_mine");
       await page.reload();
       await expect(standingOf(page, "Your share")).toContainText("Claimed", { timeout: 1_000 });
-    }).toPass({ timeout: 20_000 });
+    }).toPass({ timeout: jobWait(20_000) });
     await expect(standingOf(page, "Your share").getByRole("button", { name: /^Claim/ })).toHaveCount(0);
     await screenshot(page, "airdrop-claimed");
     await page.goto("/airdrop");
@@ -151,7 +152,7 @@ test("two members earn an airdrop's points; one claims on chain in the browser, 
       await chainRpc(rpc, "evm_mine");
       await owner.reload();
       await expect(roundPanel).toContainText("120 QUEST not claimed went back to the treasury.", { timeout: 1_000 });
-    }).toPass({ timeout: 30_000 });
+    }).toPass({ timeout: jobWait(30_000) });
     await screenshot(owner, "airdrop-swept-owner");
     await owner.goto(`/projects/${projectSlug}/rewards`);
     // 1,000 funded, 300 escrowed, 180 claimed, 120 back.

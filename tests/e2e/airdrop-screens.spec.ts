@@ -4,6 +4,7 @@ import { completeTask, depositForProject, standingOf, treasuryFacts, walletMembe
 import { expect, expectConsoleError, test } from "./fixtures.ts";
 import { expectFieldError, expectNotice, localDateTime, screenshot, uniqueSuffix } from "./quest-helpers.ts";
 import { chainRpc, localRpcUrl } from "./wallet-helpers.ts";
+import { jobWait } from "./urls.ts";
 
 /**
  * The airdrop screens end to end: an owner funds a project's treasury (a vault deposit with the
@@ -53,7 +54,7 @@ test("an owner runs an airdrop; members join it from Airdrop, earn points, see t
     await expect(async () => {
       await owner.reload();
       await expect(owner.getByRole("list", { name: "Treasury balances" })).toContainText("1,000 QUEST", { timeout: 1_000 });
-    }).toPass({ timeout: 20_000 });
+    }).toPass({ timeout: jobWait(20_000) });
   });
 
   await test.step("a bad airdrop is refused field by field, and nothing is saved", async () => {
@@ -198,7 +199,7 @@ test("an owner runs an airdrop; members join it from Airdrop, earn points, see t
     await expect(async () => {
       await owner.reload();
       await expect(allocation).toBeVisible({ timeout: 1_000 });
-    }).toPass({ timeout: 20_000 });
+    }).toPass({ timeout: jobWait(20_000) });
     // Both have 25 points: 250 QUEST each; the share of the member without a wallet goes back.
     await expect(allocation).toContainText(/Members who can claim\s*1/);
     await expect(allocation).toContainText(/Claimable\s*250 QUEST/);
@@ -258,7 +259,7 @@ test("an owner runs an airdrop; members join it from Airdrop, earn points, see t
       await chainRpc(rpc, "evm_mine");
       await page.reload();
       await expect(standingOf(page, "Your share")).toContainText("Claim it until", { timeout: 1_000 });
-    }).toPass({ timeout: 60_000 });
+    }).toPass({ timeout: jobWait(60_000) });
     await darkMode(page);
     await page.goto("/airdrop");
     await expect(page.getByRole("region", { name: "Claimable" })).toContainText("250 QUEST");

@@ -8,6 +8,7 @@ import { DEV_PRIVATE_KEYS } from "../../contracts/dev-accounts.ts";
 import { expectConsoleError } from "./fixtures.ts";
 import { screenshot } from "./quest-helpers.ts";
 import { chainRpc, expect, localRpcUrl, short, signInWithWallet, walletTest } from "./wallet-helpers.ts";
+import { jobWait } from "./urls.ts";
 
 /**
  * The Balance screen with the test wallet on the app's local chain: a deposit by amount
@@ -159,7 +160,7 @@ test("deposit by amount is pending until confirmed, then credited; a withdrawal 
   await expect(async () => {
     await operatorPage.reload();
     await expect(operatorPage.locator("[data-withdrawal]")).toContainText("waiting", { timeout: 1_000 });
-  }).toPass({ timeout: 15_000 });
+  }).toPass({ timeout: jobWait(15_000) });
   expect(await tokenBalance(rpc, token, wallet.address), "nothing paid while paused").toBe(parseEther("440"));
   await operatorPage.getByRole("button", { name: "Resume withdrawals" }).click();
   await expect(operatorPage.getByRole("heading", { name: "Withdrawals are being paid" })).toBeVisible();
@@ -234,7 +235,7 @@ test("an operator gives a deposit that matched no member to the member whose wal
   await expect(async () => {
     await operatorPage.reload();
     await expect(row).toBeVisible({ timeout: 1_000 });
-  }).toPass({ timeout: 20_000 });
+  }).toPass({ timeout: jobWait(20_000) });
   await expect(row).toContainText("20 QUEST");
   await expect(row).toContainText(`Sent from a wallet linked to ${short(wallet.address.toLowerCase())}.`);
   const member = row.getByLabel("Give to member (e-mail, username or wallet)");
@@ -263,6 +264,6 @@ test("an operator gives a deposit that matched no member to the member whose wal
   await expect(async () => {
     await page.reload();
     await expect(statValue(page, "Available")).toHaveText("20 QUEST", { timeout: 1_000 });
-  }).toPass({ timeout: 20_000 });
+  }).toPass({ timeout: jobWait(20_000) });
   await expect(page.getByRole("row", { name: /Deposit \+20 QUEST credited/ })).toHaveCount(1);
 });

@@ -1,10 +1,13 @@
 // After the suite ran against the cluster (E2E_CLUSTER=1, see playwright.config.ts): the job
 // engine's own tables must show that no job ran twice at once for its key and none is left failed,
-// whatever the SIGKILLed workers were doing. Prints what the run did.
+// whatever the SIGKILLed workers were doing, and the ledger must balance. Prints what the run did.
 
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
+import type { Db } from "../../app/lib/db.server.ts";
+import { checkLedger } from "../../app/modules/ledger/ledger.server.ts";
 
 /** Where the cluster writes its URL and database once ready, in the run's data folder. */
 export const clusterInfoFile = (dataDir: string) => path.resolve(dataDir, "cluster.json");
@@ -28,7 +31,14 @@ export default async function clusterTeardown() {
     const { rows: failed } = await client.query<{ name: string; key: string; message: string }>(
       `select name, singleton_key as key, output->>'message' as message from pgboss.job where state = 'failed'`,
     );
+    // The money, whatever the kills interrupted: every entry balanced, every cached balance its lines' sum, no member below zero.
+    const ledger = await checkLedger({ db: drizzle(client) as unknown as Db });
+    const { rows: withdrawals } = await client.query<{ status: string; n: string }>(`select status, count(*) as n from withdrawal group by 1 order by 1`);
+    console.log(`[cluster] withdrawals: ${withdrawals.map((row) => `${row.n} ${row.status}`).join(", ") || "none"}; ledger ${JSON.stringify(ledger)}`);
     const problems = [
+      ...Object.entries(ledger)
+        .filter(([, count]) => count > 0)
+        .map(([check, count]) => `ledger: ${count} ${check}`),
       ...overlaps.map((row) => `${row.name} (${row.key}) ran twice at once ${row.pairs} time(s)`),
       ...failed.map((row) => `${row.name} (${row.key}) failed: ${row.message}`),
     ];

@@ -83,6 +83,7 @@ type Fixtures = {
   /** This test's X-Forwarded-For address. */
   clientAddress: string;
   consoleGuard: void;
+  clusterTime: void;
   inbox: Inbox;
   uniqueEmail: (label?: string) => string;
   signIn: (target: SignInTarget, email?: string) => Promise<string>;
@@ -113,6 +114,15 @@ export const test = base.extend<Fixtures & { consoleErrors: string[] }, WorkerFi
   consoleErrors: async ({}, provide) => {
     await provide([]);
   },
+
+  // Against the cluster every test may wait out a worker killed mid-job: its time limit doubles.
+  clusterTime: [
+    async ({}, provide, testInfo) => {
+      if (process.env.E2E_CLUSTER === "1") testInfo.setTimeout(testInfo.timeout * 2);
+      await provide();
+    },
+    { auto: true },
+  ],
 
   consoleGuard: [
     async ({ context, consoleErrors }, provide, testInfo) => {

@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { expect, expectConsoleError, test } from "./fixtures.ts";
 import { screenshot } from "./quest-helpers.ts";
-import { APP_URL } from "./urls.ts";
+import { APP_URL, jobWait } from "./urls.ts";
 
 /**
  * The operators' Jobs page on the e2e app (role `all`: its jobs run): every queue with its jobs
@@ -40,7 +40,7 @@ test("an operator sees every queue counted by state, the local chain's jobs comp
     await expect(page.getByRole("button", { name: "Refresh" })).toBeEnabled();
     expect(Number(await count(page, "Deposit scan", "completed").textContent())).toBeGreaterThan(0);
     expect(Number(await count(page, "Withdrawals", "completed").textContent())).toBeGreaterThan(0);
-  }).toPass({ timeout: 20_000 });
+  }).toPass({ timeout: jobWait(20_000) });
   await expect(queueCard(page, "Withdrawals")).toContainText(/Last run completed/);
   await expect(count(page, "Purge", "failed")).toHaveText("0");
   await expect(page.getByText("No job has failed in the last six hours.")).toBeVisible();

@@ -1,6 +1,7 @@
 import type { Locator, Page } from "@playwright/test";
 import { expect, expectConsoleError, SAME_ORIGIN, test } from "./fixtures.ts";
 import { endCampaignSoon, expectFieldError, expectNotice, localDateTime, screenshot, taskIdOf, uniqueSuffix } from "./quest-helpers.ts";
+import { jobWait } from "./urls.ts";
 
 /**
  * XP reward pools end to end: an owner creates, edits and deletes a campaign's pools (the form
@@ -264,7 +265,7 @@ test("the worker pays a campaign's pools when it ends; the member sees their gra
       await owner.goto(campaignUrl);
       await expect(poolCard(owner, "First completers").getByText("Paid", { exact: true })).toBeVisible({ timeout: 1_000 });
       await expect(poolCard(owner, "Everyone").getByText("Paid", { exact: true })).toBeVisible({ timeout: 1_000 });
-    }).toPass({ timeout: 60_000, intervals: [1_000, 2_000] });
+    }).toPass({ timeout: jobWait(60_000), intervals: [1_000, 2_000] });
     await expect(owner.getByText("Ended", { exact: true })).toBeVisible();
     await expect(poolCard(owner, "First completers")).toContainText("Paid 1 member: 250 XP in all.");
     await expect(poolCard(owner, "Everyone")).toContainText("Paid 1 member: 1,000 XP in all.");

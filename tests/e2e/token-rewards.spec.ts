@@ -8,7 +8,7 @@ import { installTestWallet, type TestWallet } from "../fakes/injected-wallet.ts"
 import { stubReownCloud } from "../fakes/reown-cloud.ts";
 import { expectConsoleError } from "./fixtures.ts";
 import { endCampaignSoon, expectFieldError, expectNotice, localDateTime, screenshot, uniqueSuffix } from "./quest-helpers.ts";
-import { APP_URL } from "./urls.ts";
+import { APP_URL, jobWait } from "./urls.ts";
 import { chainRpc, expect, localRpcUrl, signInWithWallet, walletTest } from "./wallet-helpers.ts";
 
 /**
@@ -89,7 +89,7 @@ test("an owner funds a project by deposit and escrows token rewards; members are
     await expect(async () => {
       await owner.reload();
       await expect(owner.getByRole("list", { name: "Treasury balances" })).toContainText("100 QUEST", { timeout: 1_000 });
-    }).toPass({ timeout: 20_000 });
+    }).toPass({ timeout: jobWait(20_000) });
     (globalThis as { questToken?: Address }).questToken = token;
   });
 
@@ -157,7 +157,7 @@ test("an owner funds a project by deposit and escrows token rewards; members are
     await expect(async () => {
       await owner.goto(`/projects/${slug}/rewards`);
       await expect(owner.getByRole("cell").getByText("Paid", { exact: true })).toHaveCount(3, { timeout: 1_000 });
-    }).toPass({ timeout: 30_000, intervals: [1_000] });
+    }).toPass({ timeout: jobWait(30_000), intervals: [1_000] });
     await expect(poolRow(owner, "30 QUEST each")).toContainText("30 QUEST");
     await expect(poolRow(owner, "5 QUEST each")).toContainText(/10 QUEST\s*2 members\s*5 QUEST/);
     await expect(owner.getByRole("list", { name: "Treasury balances" })).toContainText("20 QUEST");

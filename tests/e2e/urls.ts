@@ -13,3 +13,11 @@ export const INBOX_URL = `http://127.0.0.1:${INBOX_PORT}`;
 /** The social providers' fakes (tests/fakes/social/serve.ts): X here, YouTube +1, TikTok +2, Instagram +3, their control API +4. */
 export const SOCIAL_PORT = port("E2E_SOCIAL_PORT", 4650);
 export const SOCIAL_CONTROL_URL = `http://127.0.0.1:${SOCIAL_PORT + 4}`;
+
+/**
+ * How long to wait for what a worker does (a payout, a withdrawal, a deposit credited, an airdrop
+ * round): against the cluster (E2E_CLUSTER=1) a worker may be SIGKILLed mid-job, which holds that
+ * job's key until its heartbeat lapses and another worker takes it up (about 14 s), on a machine
+ * running five app processes.
+ */
+export const jobWait = (ms: number) => ms + (process.env.E2E_CLUSTER === "1" ? 30_000 : 0);
