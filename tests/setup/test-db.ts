@@ -13,7 +13,19 @@ import { openDatabase, rowsOf, type Database, type Db } from "~/lib/db.server";
 export async function createTestDatabase(): Promise<Database> {
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) return openDatabase({ dataDir: null });
+  const fresh = await createPostgresDatabase(serverUrl);
+  const database = await openDatabase({ databaseUrl: fresh.url, dataDir: null });
+  return {
+    ...database,
+    close: async () => {
+      await database.close();
+      await fresh.drop();
+    },
+  };
+}
 
+/** A new, empty database on the PostgreSQL server at `serverUrl`: its URL, and how to drop it again. */
+export async function createPostgresDatabase(serverUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `questline_test_${randomBytes(6).toString("hex")}`;
   const admin = async (statement: string) => {
     const client = new pg.Client({ connectionString: serverUrl });
@@ -27,14 +39,7 @@ export async function createTestDatabase(): Promise<Database> {
   await admin(`create database ${name}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString(), dataDir: null });
-  return {
-    ...database,
-    close: async () => {
-      await database.close();
-      await admin(`drop database if exists ${name} with (force)`);
-    },
-  };
+  return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
 }
 
 /** A database a child process can open too, handed over while the child runs. */
