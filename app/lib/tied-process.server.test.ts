@@ -17,3 +17,11 @@ it("stops the command when asked, and names its pid meanwhile", async () => {
   await tied.stop();
   expect(() => process.kill(pid!, 0)).toThrow();
 });
+
+it("kills a command that does not end when asked, once its grace period is over", async () => {
+  const tied = spawnTied(process.execPath, ["-e", "process.on('SIGTERM', () => {}); setInterval(() => {}, 1000)"], { graceMs: 300 });
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const pid = tied.commandPid();
+  await tied.stop();
+  expect(() => process.kill(pid!, 0)).toThrow();
+});

@@ -15,7 +15,7 @@ const WATCHDOG = 'trap "" INT; exec 3<&0; "$@" </dev/null 3<&- & pid=$!; (cat <&
 export type TiedProcess = {
   /** The watchdog shell; its stdout and stderr are the command's. */
   child: ChildProcessByStdio<Writable, Readable | null, Readable | null>;
-  /** Stops the command (SIGTERM through the watchdog) and resolves once it has exited. */
+  /** Stops the command (SIGTERM through the watchdog, SIGKILL after a grace period) and resolves once it has exited. */
   stop: () => Promise<void>;
   /** The command's own pid (Linux, from /proc), e.g. to kill it without its watchdog. */
   commandPid: () => number | null;
@@ -25,27 +25,44 @@ export type TiedProcess = {
 export function spawnTied(
   command: string,
   args: string[],
-  { env, cwd, output = "pipe" }: { env?: NodeJS.ProcessEnv; cwd?: string; output?: "pipe" | "inherit" | "ignore" } = {},
+  { env, cwd, output = "pipe", graceMs = 5_000 }: { env?: NodeJS.ProcessEnv; cwd?: string; output?: "pipe" | "inherit" | "ignore"; graceMs?: number } = {},
 ): TiedProcess {
   const stdio: StdioOptions = ["pipe", output, output];
   const child = spawn("/bin/sh", ["-c", WATCHDOG, "watchdog", command, ...args], { stdio, env, cwd }) as TiedProcess["child"];
+  const commandPid = () => {
+    if (!child.pid) return null;
+    try {
+      const [first] = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, "utf8").trim().split(/\s+/);
+      return first ? Number(first) : null;
+    } catch {
+      return null;
+    }
+  };
   return {
     child,
-    // Closing the pipe is how the command is stopped (killing the shell would orphan it).
+    // Closing the pipe is how the command is stopped (killing the shell would orphan it); one that
+    // has not ended within `graceMs` (anvil waits for its open connections) is killed outright.
     stop: () =>
       new Promise<void>((resolve) => {
+        const command = commandPid();
         child.stdin.end();
         if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        child.once("exit", () => resolve());
+        const force = setTimeout(() => {
+          if (command) killQuietly(command);
+        }, graceMs);
+        child.once("exit", () => {
+          clearTimeout(force);
+          resolve();
+        });
       }),
-    commandPid: () => {
-      if (!child.pid) return null;
-      try {
-        const [first] = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, "utf8").trim().split(/\s+/);
-        return first ? Number(first) : null;
-      } catch {
-        return null;
-      }
-    },
+    commandPid,
   };
+}
+
+function killQuietly(pid: number) {
+  try {
+    process.kill(pid, "SIGKILL");
+  } catch {
+    // already gone
+  }
 }
