@@ -1,13 +1,12 @@
-// The processes the load benchmark measures and needs: a throwaway PostgreSQL server, the app's
-// production build (one process, or the 3-web cluster of scripts/cluster.ts) and a bare
-// `node:http` server answering one static page, the machine's baseline.
+// The processes the load benchmark measures: the app's production build (one process, or the
+// 3-web cluster of scripts/cluster.ts) and a bare `node:http` server answering one static page,
+// the machine's baseline. Its throwaway PostgreSQL comes from scripts/throwaway-postgres.ts.
 
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import path from "node:path";
+import { freePort } from "../scripts/throwaway-postgres.ts";
 
 export const root = path.resolve(import.meta.dirname, "..");
 
@@ -16,17 +15,6 @@ export const AUTH_SECRET = "questline-load-bench-secret-not-for-production-01234
 
 export type Target = { url: string; stop: () => Promise<void> };
 export type TargetKind = "single" | "cluster";
-
-/** A TCP port nothing listens on right now. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, "close");
-  return port;
-}
 
 /** What is wrong with build/ (missing, or older than something it is built from), or null when it is current. */
 export function buildProblem(): string | null {
@@ -59,49 +47,6 @@ async function stopChild(child: ChildProcess, graceMs = 15_000) {
   const timer = setTimeout(() => child.kill("SIGKILL"), graceMs);
   await exited;
   clearTimeout(timer);
-}
-
-/**
- * A throwaway PostgreSQL cluster (Debian's server, as scripts/with-postgres.sh starts it: run as
- * the postgres user when we are root, fsync off) on a free port; `stop` removes it.
- */
-export async function startThrowawayPostgres(): Promise<{ url: string; version: string; stop: () => Promise<void> }> {
-  const versions = existsSync("/usr/lib/postgresql") ? readdirSync("/usr/lib/postgresql").sort((a, b) => Number(a) - Number(b)) : [];
-  const bin = versions.length > 0 ? `/usr/lib/postgresql/${versions.at(-1)}/bin` : null;
-  if (!bin || !existsSync(path.join(bin, "pg_ctl")))
-    throw new Error("PostgreSQL server binaries not found under /usr/lib/postgresql: install Debian's postgresql package, or set DATABASE_URL.");
-  const dir = mkdtempSync(path.join(tmpdir(), "questline-load-pg."));
-  const data = path.join(dir, "data");
-  const port = await freePort();
-  // As root the server must run as another user: postgres, owner of the folder.
-  const asPostgres = process.getuid?.() === 0 ? postgresUser() : null;
-  if (asPostgres) spawnSync("chown", [`${asPostgres.uid}:${asPostgres.gid}`, dir]);
-  const run = (command: string, args: string[]) => {
-    const result = spawnSync(path.join(bin, command), args, { encoding: "utf8", cwd: dir, ...(asPostgres ?? {}) });
-    if (result.status !== 0) throw new Error(`${command} failed: ${result.stderr || result.stdout}`);
-  };
-  const stop = async () => {
-    spawnSync(path.join(bin, "pg_ctl"), ["-D", data, "-m", "fast", "stop"], { cwd: dir, stdio: "ignore", ...(asPostgres ?? {}) });
-    rmSync(dir, { recursive: true, force: true });
-  };
-  try {
-    run("initdb", ["-D", data, "-A", "trust", "-U", "postgres", "--no-sync"]);
-    // Up to 5 app processes with their pools and job engines, and the benchmark's own connections.
-    const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`;
-    run("pg_ctl", ["-D", data, "-l", path.join(dir, "log"), "-w", "-o", options, "start"]);
-  } catch (error) {
-    await stop();
-    throw error;
-  }
-  const version = spawnSync(path.join(bin, "postgres"), ["--version"], { encoding: "utf8" }).stdout.trim().split(" ")[2] ?? "?";
-  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, version, stop };
-}
-
-function postgresUser() {
-  const id = (flag: string) => Number(spawnSync("id", [flag, "postgres"], { encoding: "utf8" }).stdout.trim());
-  const uid = id("-u");
-  if (!Number.isInteger(uid) || uid <= 0) throw new Error("running as root, but there is no postgres user to run PostgreSQL as");
-  return { uid, gid: id("-g") };
 }
 
 /** The environment every app process of the benchmark gets (a target adds PORT and APP_URL). */

@@ -24,7 +24,8 @@ import { parseArgs } from "node:util";
 import pg from "pg";
 import { attemptPairs, loadMix, probe, runLoad, signIn, weightedMedianBytes, type AttemptPairs, type LoadFigures, type Member } from "./load-mix.ts";
 import { checkBoards, seedLoadData, type LoadData } from "./load-seed.ts";
-import { appEnv, buildProblem, seedDemo, startBareServer, startTarget, startThrowawayPostgres, type TargetKind } from "./load-servers.ts";
+import { startThrowawayPostgres } from "../scripts/throwaway-postgres.ts";
+import { appEnv, buildProblem, seedDemo, startBareServer, startTarget, type TargetKind } from "./load-servers.ts";
 import { bench, log, p95, timed } from "./stats.ts";
 
 const { values: options } = parseArgs({
@@ -73,7 +74,7 @@ async function benchDatabase(): Promise<string> {
     const server = await startThrowawayPostgres();
     cleanups.push(server.stop);
     serverUrl = server.url;
-    log(`PostgreSQL ${server.version}: a throwaway server at ${new URL(serverUrl).host} (fsync off, as scripts/with-postgres.sh)`);
+    log(`PostgreSQL: a throwaway server at ${new URL(serverUrl).host} (fsync off, as scripts/with-postgres.sh)`);
   }
   const name = `questline_load_${randomBytes(4).toString("hex")}`;
   await admin(serverUrl, `create database ${name}`);
