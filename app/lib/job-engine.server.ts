@@ -17,17 +17,7 @@ export type JobConnection = { connectionString: string } | { pglite: PGlite };
  * retried once its heartbeat stops) and keeps the schedules; one that only serves pages just
  * sends, retries and cancels.
  */
-export async function startJobEngine({
-  connection,
-  runsJobs,
-  logger,
-  clock,
-}: {
-  connection: JobConnection;
-  runsJobs: boolean;
-  logger: Logger;
-  clock?: ConstructorOptions["clock"];
-}): Promise<JobEngine> {
+export async function startJobEngine({ connection, runsJobs, logger }: { connection: JobConnection; runsJobs: boolean; logger: Logger }): Promise<JobEngine> {
   const options: ConstructorOptions = {
     schema: JOB_SCHEMA,
     // Workers wake the moment a job is sent instead of at their next poll.
@@ -39,7 +29,6 @@ export async function startJobEngine({
     // the job, and its chain's queue, for a minute.
     superviseIntervalSeconds: 2,
     monitorIntervalSeconds: 2,
-    ...(clock ? { clock } : {}),
   };
   const boss =
     "pglite" in connection
