@@ -5,7 +5,7 @@ import { scanClaims } from "~/modules/airdrops/claims.server";
 import { freezeEndedAirdrops } from "~/modules/airdrops/freeze.server";
 import { processAirdropRounds, roundChainsOf } from "~/modules/airdrops/round.server";
 import { scanDeposits } from "~/modules/deposits/scanner.server";
-import { JOB_QUEUE_NAMES, type JobQueueName } from "~/modules/jobs/queues";
+import { JOB_QUEUE_NAMES, type JobQueueName, type JobRun } from "~/modules/jobs/queues";
 import { expireWindows } from "~/modules/leaderboards/leaderboards.server";
 import { questAsset } from "~/modules/ledger/assets";
 import { purgeExpired } from "~/modules/maintenance/purge-expired.server";
@@ -197,9 +197,11 @@ export async function startJobs(services: JobServices, { only, tick = true }: { 
     await jobs.work<Payload>(definition.queue, { localConcurrency: definition.keys.length, ...polling }, async ([job]: Job<Payload>[]) => {
       const { key } = payload.parse(job!.data);
       const streak = streaks.get(key) ?? streakOf(services, definition.queue, key);
+      const ranFrom = Date.now();
       try {
         await definition.run(key);
         streak.succeeded();
+        return { ranFrom, ranTo: Date.now() } satisfies JobRun;
       } catch (err) {
         streak.failed(err);
         throw err;

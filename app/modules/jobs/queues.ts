@@ -14,3 +14,11 @@ export const JOB_QUEUES = {
 
 export type JobQueueName = keyof typeof JOB_QUEUES;
 export const JOB_QUEUE_NAMES = Object.keys(JOB_QUEUES) as JobQueueName[];
+
+/**
+ * What a finished job stores as its output: when its handler really ran (ms since 1970, this
+ * machine's clock). The engine's own started_on is the claiming statement's transaction start,
+ * which can come before the previous job of the key committed its completion, so only this
+ * interval tells whether two runs of one key overlapped.
+ */
+export type JobRun = { ranFrom: number; ranTo: number };

@@ -20,6 +20,7 @@ import { z } from "zod";
 import { withdrawal } from "#db/schema/ledger";
 import { rowsOf, type Database, type Db } from "~/lib/db.server";
 import { startJobEngine, type JobEngine } from "~/lib/job-engine.server";
+import type { JobRun } from "~/modules/jobs/queues";
 import { createLogger } from "~/lib/logger.server";
 import { killJobWorkers, startJobWorker, type JobWorker } from "#tests/setup/job-workers";
 import {
@@ -129,7 +130,7 @@ type JobRow = {
   retryCount: number;
   startedOn: number | null;
   completedOn: number | null;
-  output: { message?: string } | null;
+  output: ({ message?: string } & Partial<JobRun>) | null;
   now: number;
 };
 const micros = (column: string) => sql.raw(`(extract(epoch from ${column}) * 1000000)::bigint`);
@@ -252,7 +253,7 @@ const throughWorkers: Runner = {
 /**
  * The engine's own table after a run. "No job ran twice for the same idempotency key" has two
  * layers here: the engine's key (queue + chain, the stately singleton key) never had two runs at
- * once — no two jobs' [started_on, completed_on], nor a killed worker's attempt, overlap — and the
+ * once — no two jobs' handler runs (JobRun), nor a killed worker's attempt, overlap — and the
  * ledger's keys (journal_entry.idempotency_key is unique) never paid or credited twice: the money
  * checks of the run. Nothing failed, nothing is left queued or running, every job the test sent
  * completed, and only a job a kill caught was attempted twice.
@@ -279,8 +280,18 @@ async function expectEngineClean(c: Cluster) {
     "jobs attempted again without a kill",
   ).toEqual([]);
 
+  expect(
+    rows.filter((row) => typeof row.output?.ranFrom !== "number" || typeof row.output.ranTo !== "number").map((row) => `${row.name} ${row.id}`),
+    "completed jobs without their handler's run times",
+  ).toEqual([]);
   const runs = [
-    ...rows.map((row) => ({ what: `${row.name} ${row.id}`, key: `${row.name}/${row.singletonKey}`, from: row.startedOn!, to: row.completedOn! })),
+    // A completed job's run is its handler's own (JobRun, ms): the engine's started_on is the claim's transaction start.
+    ...rows.map((row) => ({
+      what: `${row.name} ${row.id}`,
+      key: `${row.name}/${row.singletonKey}`,
+      from: row.output!.ranFrom! * 1000,
+      to: row.output!.ranTo! * 1000,
+    })),
     ...c.deadAttempts.map((a) => ({ what: `${a.queue} ${a.id} (killed)`, key: `${a.queue}/${a.key}`, from: a.startedOn, to: a.lastActive })),
   ].sort((a, b) => a.from - b.from);
   const lastOf = new Map<string, (typeof runs)[number]>();
