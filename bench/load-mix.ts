@@ -5,7 +5,7 @@
 import { createRequire } from "node:module";
 import type { LoadData } from "./load-seed.ts";
 import { PASSWORD } from "./load-seed.ts";
-import { p95 } from "./stats.ts";
+import { p95, percentile } from "./stats.ts";
 
 type Request = { method: "GET" | "POST"; path: string; headers?: Record<string, string>; body?: string };
 export type MixEntry = { name: string; weight: number; next: () => Request };
@@ -171,6 +171,7 @@ export function weightedMedianBytes(sizes: { weight: number; bytes: number }[]) 
 export type LoadFigures = {
   rps: number;
   p95: number;
+  p99: number;
   /** Connection errors and timeouts, and 4xx and 5xx answers; redirects (3xx) are answers like any other. */
   errors: number;
   requests: number;
@@ -222,5 +223,13 @@ export async function runLoad({
   // Autocannon counts a timeout among its errors as well as in `timeouts`: errors already hold them.
   const errors = result.errors + result["4xx"] + result["5xx"];
   const statuses = Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, count]));
-  return { rps: result.requests.total / result.duration, p95: times.length > 0 ? p95(times) : NaN, errors, requests: result.requests.total, statuses, byEntry };
+  return {
+    rps: result.requests.total / result.duration,
+    p95: times.length > 0 ? p95(times) : NaN,
+    p99: times.length > 0 ? percentile(times, 0.99) : NaN,
+    errors,
+    requests: result.requests.total,
+    statuses,
+    byEntry,
+  };
 }

@@ -6,7 +6,10 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { freePort } from "../scripts/throwaway-postgres.ts";
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { freePort, startThrowawayPostgres } from "../scripts/throwaway-postgres.ts";
+import { log } from "./stats.ts";
 
 export const root = path.resolve(import.meta.dirname, "..");
 
@@ -22,6 +25,37 @@ export function buildProblem(): string | null {
   if (check.stdout.trim() === "current") return null;
   const missing = !existsSync(path.join(root, "build/server/index.js"));
   return `build/ is ${missing ? "missing" : "older than its sources"}: run \`npm run build\` first (the load benchmark measures the production build)`;
+}
+
+/** Runs one statement on a server (as its superuser). */
+export async function admin(serverUrl: string, statement: string) {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  await client.query(statement).finally(() => client.end());
+}
+
+/** What a benchmark undoes when it ends, last first. */
+export type Cleanups = (() => Promise<unknown> | unknown)[];
+
+/**
+ * A fresh database on DATABASE_URL's server (dropped afterwards) or on a throwaway server started
+ * with `settings`; its removal is pushed on `cleanups`.
+ */
+export async function benchDatabase(cleanups: Cleanups, { settings }: { settings?: Record<string, string> } = {}): Promise<string> {
+  let serverUrl = process.env.DATABASE_URL;
+  if (serverUrl) log("PostgreSQL: DATABASE_URL's server (a fresh database on it, dropped afterwards)");
+  else {
+    const server = await startThrowawayPostgres({ settings });
+    cleanups.push(server.stop);
+    serverUrl = server.url;
+    log(`PostgreSQL: a throwaway server at ${new URL(serverUrl).host} (fsync off, as scripts/with-postgres.sh)`);
+  }
+  const name = `questline_bench_${randomBytes(4).toString("hex")}`;
+  await admin(serverUrl, `create database ${name}`);
+  cleanups.push(() => admin(serverUrl, `drop database if exists ${name} with (force)`));
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
 }
 
 /** Waits until `url` answers 200, or fails after `timeoutMs` (or when `child` exits first). */
@@ -91,7 +125,7 @@ export async function startTarget(kind: TargetKind, { databaseUrl, env }: { data
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ["server/main.ts"], {
     cwd: root,
-    env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1", APP_URL: url, ROLE: "all" },
+    env: { ...process.env, ROLE: "all", ...env, PORT: String(port), HOST: "127.0.0.1", APP_URL: url },
     // The app's own output goes to stderr: stdout carries only BENCH lines.
     stdio: ["ignore", 2, 2],
   });

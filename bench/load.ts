@@ -16,16 +16,13 @@
 // p95 is over every answer of the run. Requests carry no Accept-Encoding: pages go uncompressed,
 // on both servers. The app runs with LOCAL_CHAIN=off (no anvil beside it, as when served publicly).
 
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import pg from "pg";
 import { attemptPairs, loadMix, probe, runLoad, signIn, weightedMedianBytes, type AttemptPairs, type LoadFigures, type Member } from "./load-mix.ts";
 import { checkBoards, seedLoadData, type LoadData } from "./load-seed.ts";
-import { startThrowawayPostgres } from "../scripts/throwaway-postgres.ts";
-import { appEnv, buildProblem, seedDemo, startBareServer, startTarget, type TargetKind } from "./load-servers.ts";
+import { appEnv, benchDatabase, buildProblem, seedDemo, startBareServer, startTarget, type TargetKind } from "./load-servers.ts";
 import { bench, log, p95, timed } from "./stats.ts";
 
 const { values: options } = parseArgs({
@@ -59,30 +56,6 @@ async function cleanUp() {
   for (const cleanup of cleanups.splice(0).reverse()) await Promise.resolve(cleanup()).catch((error: unknown) => log(`cleanup: ${String(error)}`));
 }
 process.once("SIGINT", () => void cleanUp().finally(() => process.exit(130)));
-
-async function admin(serverUrl: string, statement: string) {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  await client.query(statement).finally(() => client.end());
-}
-
-/** A fresh database on DATABASE_URL's server (dropped afterwards) or on a throwaway server. */
-async function benchDatabase(): Promise<string> {
-  let serverUrl = process.env.DATABASE_URL;
-  if (serverUrl) log("PostgreSQL: DATABASE_URL's server (a fresh database on it, dropped afterwards)");
-  else {
-    const server = await startThrowawayPostgres();
-    cleanups.push(server.stop);
-    serverUrl = server.url;
-    log(`PostgreSQL: a throwaway server at ${new URL(serverUrl).host} (fsync off, as scripts/with-postgres.sh)`);
-  }
-  const name = `questline_load_${randomBytes(4).toString("hex")}`;
-  await admin(serverUrl, `create database ${name}`);
-  cleanups.push(() => admin(serverUrl, `drop database if exists ${name} with (force)`));
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
 
 /** The machine's business around a run: the figures depend on it (other processes take cores too). */
 const machine = () => `${availableParallelism()} cores, load average ${loadavg()[0]!.toFixed(1)}`;
@@ -143,7 +116,7 @@ try {
   log(
     `rate limits: none relaxed (the ${SIGNED_IN} password sign-ins stay within better-auth's 120 per address in 5 minutes; pages, board reads and quiz answers have no per-address limit)`,
   );
-  const databaseUrl = await benchDatabase();
+  const databaseUrl = await benchDatabase(cleanups);
   const dataDir = mkdtempSync(path.join(tmpdir(), "questline-load-data."));
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
   const env = appEnv(databaseUrl, dataDir);

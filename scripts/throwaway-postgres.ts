@@ -32,8 +32,14 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Starts a fresh server on a free port (`max_connections` for a cluster of processes); resolves once it accepts connections. */
-export async function startThrowawayPostgres({ maxConnections = 200 }: { maxConnections?: number } = {}): Promise<ThrowawayPostgres> {
+/**
+ * Starts a fresh server on a free port (`max_connections` for a cluster of processes, and any other
+ * `settings`); resolves once it accepts connections.
+ */
+export async function startThrowawayPostgres({
+  maxConnections = 200,
+  settings = {},
+}: { maxConnections?: number; settings?: Record<string, string> } = {}): Promise<ThrowawayPostgres> {
   const bin = serverBinaries();
   const dir = mkdtempSync(path.join(tmpdir(), "questline-pg-"));
   const data = path.join(dir, "data");
@@ -58,6 +64,7 @@ export async function startThrowawayPostgres({ maxConnections = 200 }: { maxConn
     "fsync=off",
     "-c",
     `max_connections=${maxConnections}`,
+    ...Object.entries(settings).flatMap(([name, value]) => ["-c", `${name}=${value}`]),
   ]);
   const postgres = spawnTied(server.command, server.args, { output: "ignore" });
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
