@@ -1,10 +1,9 @@
-import { PassThrough } from "node:stream";
-import { createReadableStreamFromReadable } from "@react-router/node";
-import { isbot } from "isbot";
+import { Writable } from "node:stream";
 import { renderToPipeableStream } from "react-dom/server";
 import { ServerRouter, type EntryContext, type RouterContextProvider, type ServerInstrumentation } from "react-router";
 import { loggableError } from "~/lib/loggable-error";
 import { nonceContext } from "~/lib/nonce";
+import { notModified, pageCaching, pageEtag } from "~/lib/page-cache.server";
 import { routePatternInstrumentation } from "~/lib/route-pattern.server";
 
 export const streamTimeout = 5_000;
@@ -12,6 +11,10 @@ export const streamTimeout = 5_000;
 /** The matched route's pattern, handed to the server's request metrics (server/metrics.ts). */
 export const instrumentations: ServerInstrumentation[] = [routePatternInstrumentation];
 
+/**
+ * Renders the whole page before answering (no page streams deferred data), then sends it in one
+ * write with its length, its caching headers and, for visitor pages, an ETag (decision 032).
+ */
 export default function handleRequest(
   request: Request,
   responseStatusCode: number,
@@ -22,26 +25,74 @@ export default function handleRequest(
   const nonce = loadContext.get(nonceContext);
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
-    const userAgent = request.headers.get("user-agent");
-    const readyOption = (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
-
+    let status = responseStatusCode;
+    const chunks: Buffer[] = [];
+    const body = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        chunks.push(chunk);
+        done();
+      },
+    });
+    body.on("finish", () => {
+      clearTimeout(timer);
+      resolve(pageResponse({ request, status, headers: responseHeaders, routerContext, nonce, body: Buffer.concat(chunks) }));
+    });
     const { pipe, abort } = renderToPipeableStream(<ServerRouter context={routerContext} url={request.url} nonce={nonce} />, {
       nonce,
-      [readyOption]() {
+      onShellReady() {
         shellRendered = true;
-        const body = new PassThrough();
-        responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-        resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
+      },
+      onAllReady() {
         pipe(body);
       },
-      onShellError: reject,
+      onShellError(error: unknown) {
+        clearTimeout(timer);
+        reject(error);
+      },
       onError(error: unknown) {
-        responseStatusCode = 500;
+        status = 500;
         if (shellRendered) console.error(error);
       },
     });
-    setTimeout(abort, streamTimeout + 1000);
+    const timer = setTimeout(abort, streamTimeout + 1000);
   });
+}
+
+function pageResponse({
+  request,
+  status,
+  headers,
+  routerContext,
+  nonce,
+  body,
+}: {
+  request: Request;
+  status: number;
+  headers: Headers;
+  routerContext: EntryContext;
+  nonce: string | undefined;
+  body: Buffer;
+}) {
+  const { matches, loaderData } = routerContext.staticHandlerContext;
+  const leaf = matches.at(-1)?.route.handle as { visitorPage?: boolean } | undefined;
+  const caching = pageCaching({
+    method: request.method,
+    status,
+    hasCookies: request.headers.has("cookie"),
+    setsCookies: headers.has("set-cookie"),
+    signedIn: Boolean((loaderData.root as { user?: unknown } | undefined)?.user),
+    isVisitorPage: leaf?.visitorPage === true,
+  });
+  headers.set("Content-Type", "text/html; charset=utf-8");
+  headers.set("Cache-Control", caching.cacheControl);
+  if (caching.vary) headers.append("Vary", caching.vary);
+  if (caching.etag) {
+    const etag = pageEtag(body, nonce);
+    headers.set("ETag", etag);
+    if (notModified(request.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers });
+  }
+  headers.set("Content-Length", String(body.length));
+  return new Response(new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.length), { headers, status });
 }
 
 /** Errors of loaders and actions, logged without what must not be kept (see loggableError). */

@@ -46,7 +46,7 @@ export async function start({ vite }: { vite?: ViteDevServer } = {}) {
   app.use(metrics.observe);
   app.get("/metrics", metrics.handler);
   if (env.ROLE === "worker") app.get("/healthz", healthz(services));
-  else serveApp(app, services, vite);
+  else await serveApp(app, services, vite);
 
   // A web process runs no job; it creates the queues (a no-op when they exist) for the operators' page.
   const stopJobs = env.ROLE === "web" ? await createQueues(services).then(() => async () => {}) : await startJobs(services);
@@ -84,7 +84,7 @@ export async function start({ vite }: { vite?: ViteDevServer } = {}) {
 }
 
 /** The pages: security middleware, static files (or Vite in development) and React Router. */
-function serveApp(app: Express, services: Services, vite: ViteDevServer | undefined) {
+async function serveApp(app: Express, services: Services, vite: ViteDevServer | undefined) {
   const { env, logger } = services;
   app.use(plainAddressesOnly());
   app.use(oneLoopbackName(env));
@@ -104,7 +104,9 @@ function serveApp(app: Express, services: Services, vite: ViteDevServer | undefi
   app.use(bodyLimit());
   app.use(
     createRequestHandler({
-      build: vite ? () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild> : () => import("virtual:react-router/server-build"),
+      // In production the build is loaded once: handed a function, React Router would call it, and
+      // rebuild its route tables from the result, on every request.
+      build: vite ? () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild> : await import("virtual:react-router/server-build"),
       getLoadContext: (_req, res) =>
         new RouterContextProvider(
           new Map<Parameters<RouterContextProvider["get"]>[0], unknown>([

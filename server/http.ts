@@ -105,6 +105,7 @@ export function securityHeaders(env: Env, { dev, localRpc }: { dev: boolean; loc
     res.setHeader("cross-origin-opener-policy", "same-origin");
     res.setHeader("permissions-policy", "camera=(), microphone=(), geolocation=()");
     if (env.APP_URL.startsWith("https://")) res.setHeader("strict-transport-security", "max-age=31536000; includeSubDomains");
+    keepCachedPolicyOnNotModified(res);
     next();
   };
 }
@@ -183,4 +184,16 @@ export function bodyLimit() {
     }
     next();
   };
+}
+
+/**
+ * A 304 leaves out the Content-Security-Policy: the cache that revalidated keeps the page it has,
+ * whose scripts carry the nonce of the policy stored with it, and a 304's headers replace the stored ones.
+ */
+function keepCachedPolicyOnNotModified(res: Response) {
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: Response, ...args: Parameters<Response["writeHead"]>) {
+    if (args[0] === 304) this.removeHeader("content-security-policy");
+    return writeHead.apply(this, args);
+  } as Response["writeHead"];
 }

@@ -152,8 +152,25 @@ function parse(className: string) {
   return { scope: `${variants.sort().join(":")}${important ? "!" : ""}|`, utility };
 }
 
+/**
+ * Merged lists by their input: the lists are nearly all written in the code, so a page's renders
+ * merge each one once per process. Bounded for the few built from data.
+ */
+const merged = new Map<string, string>();
+const MERGED_LIMIT = 5_000;
+
 /** Keeps, of the classes that set the same thing under the same variants, the last. */
 export function mergeClasses(classes: string): string {
+  let result = merged.get(classes);
+  if (result === undefined) {
+    if (merged.size >= MERGED_LIMIT) merged.clear();
+    result = merge(classes);
+    merged.set(classes, result);
+  }
+  return result;
+}
+
+function merge(classes: string): string {
   const taken = new Set<string>();
   const kept: string[] = [];
   const list = classes.split(/\s+/).filter(Boolean);

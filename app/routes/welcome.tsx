@@ -8,6 +8,10 @@ import { useAppName } from "~/hooks/root-data";
 import { pageTitle } from "~/lib/meta";
 import { route } from "~/lib/routes";
 import { useRootData } from "~/root";
+import { visitorPage } from "~/lib/visitor-page";
+
+/** The same for every signed-out visitor: shared caches may keep it a few seconds. */
+export const handle = visitorPage;
 
 export function meta({ matches }: Route.MetaArgs) {
   const appName = matches[0].loaderData.appName;

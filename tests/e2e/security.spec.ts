@@ -55,3 +55,35 @@ test("signing out ends the session", async ({ page, signIn }) => {
   await expect(page).toHaveURL("/login?redirectTo=%2Fdashboard");
   expect((await page.context().cookies()).some((c) => c.name.endsWith("session_token"))).toBe(false);
 });
+
+test("visitor pages may be kept a few seconds by shared caches and revalidated by ETag; a member's page is never kept", async ({ page, request, signIn }) => {
+  const first = await request.get("/leaderboard");
+  const headers = first.headers();
+  expect(headers["cache-control"]).toBe("public, max-age=0, s-maxage=10, stale-while-revalidate=50");
+  expect(headers["vary"]).toMatch(/cookie/i);
+  expect(headers["etag"]).toMatch(/^W\/"[\w-]+"$/);
+  // Compressed when the client asks (this one does); otherwise sent whole, its length known.
+  expect(headers["content-encoding"]).toMatch(/^(br|gzip)$/);
+  const plain = await request.get("/leaderboard", { headers: { "Accept-Encoding": "identity" } });
+  expect(plain.headers()["content-encoding"]).toBeUndefined();
+  expect(Number(plain.headers()["content-length"])).toBe((await plain.body()).length);
+  // Another render of the same board (a new CSP nonce) has the same tag, and a cache holding it is told so.
+  expect((await request.get("/leaderboard")).headers()["etag"]).toBe(headers["etag"]);
+  const revalidated = await request.get("/leaderboard", { headers: { "If-None-Match": headers["etag"]! } });
+  expect(revalidated.status()).toBe(304);
+  expect(await revalidated.body()).toHaveLength(0);
+  // The kept page's scripts carry the nonce of the policy kept with it.
+  expect(revalidated.headers()["content-security-policy"]).toBeUndefined();
+
+  // Not a visitor page: revalidated each time, no tag.
+  const login = await request.get("/login");
+  expect(login.headers()["cache-control"]).toBe("private, no-cache");
+  expect(login.headers()["etag"]).toBeUndefined();
+
+  await signIn(page);
+  const mine = await page.request.get("/leaderboard");
+  expect(mine.status()).toBe(200);
+  expect(mine.headers()["cache-control"]).toBe("private, no-store");
+  expect(mine.headers()["etag"]).toBeUndefined();
+  expect((await page.request.get("/leaderboard", { headers: { "If-None-Match": headers["etag"]! } })).status()).toBe(200);
+});

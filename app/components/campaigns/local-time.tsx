@@ -14,6 +14,14 @@ export function useHydrated() {
 const DATE_TIME: Intl.DateTimeFormatOptions = { month: "short", day: "numeric", year: "numeric", hour: "numeric", minute: "2-digit" };
 const DATE: Intl.DateTimeFormatOptions = { month: "short", day: "numeric", year: "numeric" };
 
+/** Formatters by what they show, made once: building one costs far more than formatting with it. */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatter(key: string, options: Intl.DateTimeFormatOptions) {
+  let format = formatters.get(key);
+  if (!format) formatters.set(key, (format = new Intl.DateTimeFormat("en", options)));
+  return format;
+}
+
 /**
  * A moment in the reader's own time zone, named. The server does not know that zone, so it renders
  * UTC (and says so); the browser switches to local time once the page is live.
@@ -22,12 +30,13 @@ export function LocalTime({ value, dateOnly = false }: { value: Date | string; d
   const hydrated = useHydrated();
   const date = new Date(value);
   const options = dateOnly ? DATE : DATE_TIME;
+  const kind = dateOnly ? "date" : "date-time";
   // Times say their zone ("10:00 AM EST"), whichever zone renders them.
   const text = hydrated
-    ? date.toLocaleString("en", dateOnly ? options : { ...options, timeZoneName: "short" })
-    : `${date.toLocaleString("en", { ...options, timeZone: "UTC" })}${dateOnly ? "" : " UTC"}`;
+    ? formatter(`local ${kind}`, dateOnly ? options : { ...options, timeZoneName: "short" }).format(date)
+    : `${formatter(`utc ${kind}`, { ...options, timeZone: "UTC" }).format(date)}${dateOnly ? "" : " UTC"}`;
   return (
-    <time dateTime={date.toISOString()} title={hydrated ? date.toLocaleString("en", { dateStyle: "full", timeStyle: "long" }) : undefined}>
+    <time dateTime={date.toISOString()} title={hydrated ? formatter("local full", { dateStyle: "full", timeStyle: "long" }).format(date) : undefined}>
       {text}
     </time>
   );
@@ -38,13 +47,13 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ["hour", 3_600_000],
   ["minute", 60_000],
 ];
+const RELATIVE = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
 
 /** "in 3 days", "2 hours ago": the largest whole unit between two moments. */
 export function relativeTime(to: Date | string, now: Date | string) {
   const diff = new Date(to).getTime() - new Date(now).getTime();
-  const format = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
   for (const [unit, ms] of UNITS) {
-    if (Math.abs(diff) >= ms || unit === "minute") return format.format(Math.trunc(diff / ms), unit);
+    if (Math.abs(diff) >= ms || unit === "minute") return RELATIVE.format(Math.trunc(diff / ms), unit);
   }
-  return format.format(0, "minute");
+  return RELATIVE.format(0, "minute");
 }

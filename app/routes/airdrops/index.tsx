@@ -13,6 +13,10 @@ import { getSession } from "~/modules/auth/session.server";
 import { listAirdrops } from "~/modules/airdrops/airdrop-pages.server";
 import { memberAirdrops } from "~/modules/airdrops/member-airdrops.server";
 import { claimableShares } from "~/modules/airdrops/round-view.server";
+import { visitorPage } from "~/lib/visitor-page";
+
+/** The same for every signed-out visitor: shared caches may keep it a few seconds. */
+export const handle = visitorPage;
 
 export function meta({ matches }: Route.MetaArgs) {
   return [{ title: pageTitle(matches[0].loaderData.appName, "Airdrop") }];

@@ -5,6 +5,10 @@ import { pageTitle } from "~/lib/meta";
 import { servicesContext } from "~/services/services.server";
 import { getSession } from "~/modules/auth/session.server";
 import { listCrusades } from "~/modules/tasks/campaigns.server";
+import { visitorPage } from "~/lib/visitor-page";
+
+/** The same for every signed-out visitor: shared caches may keep it a few seconds. */
+export const handle = visitorPage;
 
 export function meta({ matches }: Route.MetaArgs) {
   return [{ title: pageTitle(matches[0].loaderData.appName, "Crusades") }];

@@ -8,6 +8,10 @@ import { getSession } from "~/modules/auth/session.server";
 import { can } from "~/modules/projects/permissions.server";
 import { listCrusades } from "~/modules/tasks/campaigns.server";
 import { projectPage } from "~/modules/tasks/quest-pages.server";
+import { visitorPage } from "~/lib/visitor-page";
+
+/** The same for every signed-out visitor: shared caches may keep it a few seconds. */
+export const handle = visitorPage;
 
 export function meta({ matches, loaderData }: Route.MetaArgs) {
   return [{ title: pageTitle(matches[0].loaderData.appName, loaderData ? `${loaderData.project.name} crusades` : "Crusades") }];

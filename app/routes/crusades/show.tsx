@@ -19,6 +19,10 @@ import { crusadeSteps } from "~/modules/tasks/campaigns.server";
 import { crusadePage } from "~/modules/tasks/quest-pages.server";
 import { crusadeStepBlocks } from "~/modules/tasks/task-page.server";
 import { memberStates } from "~/modules/tasks/tasks.server";
+import { visitorPage } from "~/lib/visitor-page";
+
+/** The same for every signed-out visitor: shared caches may keep it a few seconds. */
+export const handle = visitorPage;
 
 export function meta({ matches, loaderData }: Route.MetaArgs) {
   return [{ title: pageTitle(matches[0].loaderData.appName, loaderData?.crusade.name ?? "Crusade") }];

@@ -13,6 +13,10 @@ import { getSession } from "~/modules/auth/session.server";
 import { publicTask } from "~/modules/tasks/task-page.server";
 import { memberStates, trendingTasks } from "~/modules/tasks/tasks.server";
 import { canVerifyXByPost } from "~/modules/social/verify-x.server";
+import { visitorPage } from "~/lib/visitor-page";
+
+/** The same for every signed-out visitor: shared caches may keep it a few seconds. */
+export const handle = visitorPage;
 
 export function meta({ matches }: Route.MetaArgs) {
   return [{ title: pageTitle(matches[0].loaderData.appName, "Tasks") }];
