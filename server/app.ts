@@ -1,3 +1,4 @@
+import cluster from "node:cluster";
 import { createServer, type Server } from "node:http";
 import path from "node:path";
 import { createRequestHandler } from "@react-router/express";
@@ -12,11 +13,25 @@ import { nonceContext } from "~/lib/nonce";
 import { bodyLimit, clientAddress, oneLoopbackName, plainAddressesOnly, requestLog, sameOriginOnly, securityHeaders } from "./http";
 import { createQueues, startJobs } from "./jobs";
 import { createMetrics } from "./metrics";
+import { announceListening, supervise } from "./processes";
 import { routePatternContext } from "~/lib/route-pattern.server";
 import { hasProjects, seedDemo } from "~/modules/demo/seed.server";
 import { openDatabase } from "~/lib/db.server";
 
 const SHUTDOWN_GRACE_MS = 10_000;
+
+/**
+ * `npm start`: one process doing what its ROLE says, or, where several can share the database and
+ * there is more than one core, a supervisor of web processes and a job process (server/processes.ts).
+ */
+export async function run() {
+  const env = loadEnv();
+  if (env.webProcesses > 1 && cluster.isPrimary) {
+    supervise(env, createLogger(env.LOG_LEVEL));
+    return;
+  }
+  await start();
+}
 
 /**
  * Starts Questline: configuration, database (migrated), mail, auth, the job engine, and by role
@@ -53,7 +68,8 @@ export async function start({ vite }: { vite?: ViteDevServer } = {}) {
   const server: Server = createServer(app);
   await new Promise<void>((resolve) => server.listen(env.PORT, env.HOST, resolve));
   logger.info({ url: env.APP_URL, host: env.HOST, port: env.PORT, role: env.ROLE }, `${env.APP_NAME} is listening`);
-  if (env.LOG_LEVEL !== "silent") console.log(startLine(env, services.chains.config.rpc));
+  const line = startLine(env, services.chains.config.rpc);
+  if (!announceListening(line) && env.LOG_LEVEL !== "silent") console.log(line);
 
   let stopping: Promise<void> | null = null;
   const stop = () =>

@@ -8,7 +8,7 @@ if (roleAt >= 0) {
   process.env.ROLE = arg.includes("=") ? arg.slice(arg.indexOf("=") + 1) : (process.argv[roleAt + 1] ?? "");
 }
 
-type AppModule = { start: (options?: { vite?: unknown }) => Promise<unknown>; seed: () => Promise<void> };
+type AppModule = { start: (options?: { vite?: unknown }) => Promise<unknown>; run: () => Promise<void>; seed: () => Promise<void> };
 const seeding = process.argv.includes("--seed");
 
 try {
@@ -37,7 +37,7 @@ try {
     const entry = new URL("../build/server/index.js", import.meta.url);
     const app = (await import(entry.href)) as AppModule;
     if (seeding) await app.seed();
-    else await app.start();
+    else await app.run();
   }
 } catch (error) {
   if (error instanceof Error && error.name === "ConfigError") {

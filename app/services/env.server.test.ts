@@ -1,5 +1,5 @@
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadEnv } from "./env.server";
@@ -13,6 +13,19 @@ describe("loadEnv", () => {
     expect(env).toMatchObject({ PORT: 3000, APP_NAME: "Questline", APP_URL: "http://localhost:3000", DATA_DIR: dir, isPublic: false });
     expect(env.DATABASE_URL).toBeUndefined();
     expect(env.SMTP_URL).toBeUndefined();
+  });
+
+  it("runs one web process per core only where processes can share the database and chain", () => {
+    const pg = { DATA_DIR: dataDir(), DATABASE_URL: "postgres://localhost/questline" };
+    expect(loadEnv({ DATA_DIR: dataDir() }).webProcesses, "the embedded database").toBe(1);
+    expect(loadEnv(pg).webProcesses, "a local chain each would start").toBe(1);
+    expect(loadEnv({ ...pg, LOCAL_CHAIN: "off" }).webProcesses).toBe(availableParallelism());
+    expect(loadEnv({ ...pg, LOCAL_CHAIN_RPC_URL: "http://127.0.0.1:8545" }).webProcesses).toBe(availableParallelism());
+    expect(loadEnv({ ...pg, LOCAL_CHAIN: "off", WEB_PROCESSES: "3" }).webProcesses).toBe(3);
+    expect(loadEnv({ ...pg, LOCAL_CHAIN: "off", ROLE: "web" }).webProcesses, "a process with a role of its own").toBe(1);
+    expect(() => loadEnv({ DATA_DIR: dataDir(), WEB_PROCESSES: "2" })).toThrow(/^Invalid configuration: WEB_PROCESSES above 1 needs .*DATABASE_URL/);
+    expect(() => loadEnv({ ...pg, WEB_PROCESSES: "2" })).toThrow(/LOCAL_CHAIN=off or LOCAL_CHAIN_RPC_URL/);
+    expect(() => loadEnv({ ...pg, WEB_PROCESSES: "0" })).toThrow(/^Invalid configuration: WEB_PROCESSES /);
   });
 
   it("generates an auth secret once and keeps it in the data folder", () => {

@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { z } from "zod";
@@ -27,7 +28,8 @@ const tokenAmount = z.string().regex(/^\d{1,30}(\.\d{1,18})?$/, "must be a token
 const envSchema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-    PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+    /** 0: any free port (the job process `npm start` runs beside its web processes). */
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     HOST: z.string().min(1).default("127.0.0.1"),
     APP_URL: z.url({ protocol: /^https?$/ }).optional(),
     APP_NAME: z.string().trim().min(1).max(60).default(DEFAULT_APP_NAME),
@@ -63,6 +65,12 @@ const envSchema = z
      * only /healthz and /metrics, `all` both (the one-process start). `--role` on the command line sets it.
      */
     ROLE: z.enum(["web", "worker", "all"]).default("all"),
+    /**
+     * Web processes `npm start` runs on one port (Node's cluster module), beside one job process.
+     * By default one per core where they can share the database (PostgreSQL, no local chain of
+     * their own), else one process doing everything.
+     */
+    WEB_PROCESSES: z.coerce.number().int().min(1).max(64).optional(),
     /** A bearer token that lets a scraper read /metrics from another host (loopback may always read it). */
     METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -129,6 +137,8 @@ const envSchema = z
 
 export type Env = z.infer<typeof envSchema> & {
   AUTH_SECRET: string;
+  /** How many web processes this start runs (1: this process serves everything its ROLE says). */
+  webProcesses: number;
   /** Contract addresses from `QUEST_TOKEN_ADDRESS_<chainId>`-style variables (see app/modules/chain). */
   contractAddresses: ContractAddressOverrides;
   /** The social providers members can connect, and the key their tokens are kept under (see app/modules/social). */
@@ -163,9 +173,24 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
       "Invalid configuration: TRUST_PROXY must be loopback or all when APP_URL is https:// (behind a TLS proxy every request would look like http:// and forms would be refused)",
     );
   }
+  const webProcesses = webProcessesOf(env);
   const contractAddresses = contractAddressesFromEnv(source);
   const social = socialConfigFromEnv(source, { isPublic: env.isPublic, dataDir: env.DATA_DIR });
-  return { ...env, AUTH_SECRET: env.AUTH_SECRET ?? localAuthSecret(env.DATA_DIR), contractAddresses, social };
+  return { ...env, AUTH_SECRET: env.AUTH_SECRET ?? localAuthSecret(env.DATA_DIR), webProcesses, contractAddresses, social };
+}
+
+/**
+ * Web processes need a database several processes can open (PostgreSQL: PGlite's folder is one
+ * process's) and a chain none of them starts itself (each would start its own anvil).
+ */
+function webProcessesOf(env: z.infer<typeof envSchema>) {
+  const shareable = env.ROLE === "all" && env.DATABASE_URL !== undefined && (!env.localChain || env.LOCAL_CHAIN_RPC_URL !== undefined);
+  if (env.WEB_PROCESSES === undefined) return shareable ? availableParallelism() : 1;
+  if (env.WEB_PROCESSES > 1 && !shareable)
+    throw new ConfigError(
+      "Invalid configuration: WEB_PROCESSES above 1 needs ROLE=all, DATABASE_URL (PostgreSQL; the embedded database is one process's) and LOCAL_CHAIN=off or LOCAL_CHAIN_RPC_URL (each process would start its own local chain)",
+    );
+  return env.WEB_PROCESSES;
 }
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "::1", "[::1]"]);

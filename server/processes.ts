@@ -1,0 +1,78 @@
+import cluster, { type Worker } from "node:cluster";
+import type { Env } from "~/services/env.server";
+import type { Logger } from "~/lib/logger.server";
+
+/** A message a web process sends its supervisor once it listens: the line `npm start` prints. */
+export type ListeningMessage = { questline: "listening"; startLine: string };
+
+/** Processes that die this many times in a row without ever listening are not started again: the start is broken. */
+const FAILED_STARTS_LIMIT = 3;
+const RESTART_DELAY_MS = 1_000;
+const STOP_GRACE_MS = 40_000;
+
+/**
+ * `npm start` on several cores (decision 032): this process only supervises. It forks
+ * `env.webProcesses` web processes, which share the port through Node's cluster module (it hands
+ * each new connection to the next one), and one job process (its /healthz on a port of its own);
+ * a process that dies is started again. SIGTERM or SIGINT stops them all, each gracefully.
+ */
+export function supervise(env: Env, logger: Logger) {
+  const roles = new Map<number, "web" | "worker">();
+  let stopping = false;
+  let failedStarts = 0;
+  let announced = false;
+
+  const fork = (role: "web" | "worker") => {
+    // Every process is told the address the supervisor worked out (the job process listens elsewhere).
+    const worker = cluster.fork({ ROLE: role, WEB_PROCESSES: "1", APP_URL: env.APP_URL, ...(role === "worker" ? { PORT: "0" } : {}) });
+    roles.set(worker.id, role);
+    worker.on("message", (message: ListeningMessage) => {
+      if (message?.questline !== "listening") return;
+      failedStarts = 0;
+      if (announced || role !== "web") return;
+      announced = true;
+      if (env.LOG_LEVEL !== "silent") console.log(`${message.startLine} · ${env.webProcesses} web processes and one job process`);
+    });
+  };
+
+  cluster.on("exit", (worker: Worker, code, signal) => {
+    const role = roles.get(worker.id)!;
+    roles.delete(worker.id);
+    if (stopping) {
+      if (roles.size === 0) process.exit(0);
+      return;
+    }
+    const listened = worker.isConnected() || announced;
+    failedStarts = listened ? 0 : failedStarts + 1;
+    logger.error({ pid: worker.process.pid, role, code, signal }, `a ${role} process ended; starting another`);
+    if (failedStarts >= FAILED_STARTS_LIMIT) {
+      logger.fatal(`${FAILED_STARTS_LIMIT} processes in a row ended before they started: stopping`);
+      stop(1);
+      return;
+    }
+    setTimeout(() => fork(role), RESTART_DELAY_MS).unref();
+  });
+
+  const stop = (code = 0) => {
+    if (stopping) return;
+    stopping = true;
+    const force = setTimeout(() => {
+      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill("SIGKILL");
+      process.exit(code || 1);
+    }, STOP_GRACE_MS);
+    force.unref();
+    if (roles.size === 0) process.exit(code);
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill("SIGTERM");
+  };
+  for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => stop());
+
+  for (let i = 0; i < env.webProcesses; i++) fork("web");
+  fork("worker");
+}
+
+/** In a process the supervisor forked: tells it the start line instead of printing it. */
+export function announceListening(startLine: string): boolean {
+  if (!cluster.isWorker || !process.send) return false;
+  process.send({ questline: "listening", startLine } satisfies ListeningMessage);
+  return true;
+}

@@ -1,0 +1,110 @@
+// `npm start` on PostgreSQL runs one web process per core on one port (Node's cluster module) and
+// one job process, under a supervisor (server/processes.ts). This starts the production build that
+// way on a throwaway PostgreSQL of its own, beside the suite's app.
+
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { freePort, startThrowawayPostgres, type ThrowawayPostgres } from "../../scripts/throwaway-postgres.ts";
+import { expect, test } from "./fixtures.ts";
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+/** The supervisor's children and the role each was given. */
+function children(pid: number): { pid: number; role: string }[] {
+  const listed = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim();
+  if (!listed) return [];
+  return listed.split(/\s+/).map((child) => {
+    const environ = readFileSync(`/proc/${child}/environ`, "utf8").split("\0");
+    return { pid: Number(child), role: environ.find((entry) => entry.startsWith("ROLE="))?.slice(5) ?? "?" };
+  });
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+test.describe("npm start on several cores", () => {
+  test.describe.configure({ timeout: 120_000 });
+  let postgres: ThrowawayPostgres;
+  let dataDir: string;
+
+  test.beforeAll(async () => {
+    postgres = await startThrowawayPostgres();
+    dataDir = mkdtempSync(path.join(tmpdir(), "questline-processes-"));
+  });
+  test.afterAll(async () => {
+    await postgres?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  async function startApp(): Promise<{ app: ChildProcess; url: string; output: () => string }> {
+    const port = await freePort();
+    const app = spawn(process.execPath, ["server/main.ts"], {
+      cwd: root,
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        DATABASE_URL: postgres.url,
+        WEB_PROCESSES: "2",
+        LOCAL_CHAIN: "off",
+        SEED_DEMO: "false",
+        LOG_LEVEL: "warn",
+        DATA_DIR: dataDir,
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        APP_URL: `http://127.0.0.1:${port}`,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    app.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    app.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    await expect.poll(() => output, { timeout: 60_000 }).toContain("2 web processes and one job process");
+    return { app, url: `http://127.0.0.1:${port}`, output: () => output };
+  }
+
+  test("serves from two web processes beside a job process, replaces one that dies, and stops them all on SIGTERM", async () => {
+    const { app, url, output } = await startApp();
+    try {
+      expect(output().match(/is running at/g), "one start line for the whole start").toHaveLength(1);
+      const started = children(app.pid!);
+      expect(started.map((child) => child.role).sort()).toEqual(["web", "web", "worker"]);
+      expect((await fetch(`${url}/healthz`)).status).toBe(200);
+
+      // A web process killed outright: the other keeps answering, and a new one takes its place.
+      const victim = started.find((child) => child.role === "web")!;
+      process.kill(victim.pid, "SIGKILL");
+      // Once the supervisor knows (a connection handed over in the instant of the death is lost with it).
+      await expect.poll(output, { timeout: 10_000 }).toContain("a web process ended; starting another");
+      for (let i = 0; i < 10; i++)
+        expect((await fetch(`${url}/healthz`, { headers: { connection: "close" }, signal: AbortSignal.timeout(5_000) })).status).toBe(200);
+      await expect.poll(() => children(app.pid!).filter((child) => child.role === "web" && child.pid !== victim.pid).length, { timeout: 30_000 }).toBe(2);
+      expect(output()).toContain("a web process ended; starting another");
+
+      const running = children(app.pid!);
+      app.kill("SIGTERM");
+      const [code] = (await once(app, "exit")) as [number | null];
+      expect(code).toBe(0);
+      expect(running.filter((child) => alive(child.pid))).toEqual([]);
+    } finally {
+      if (app.exitCode === null) app.kill("SIGKILL");
+    }
+  });
+
+  test("its processes end with the supervisor even when it is killed outright", async () => {
+    const { app } = await startApp();
+    const running = children(app.pid!);
+    expect(running).toHaveLength(3);
+    app.kill("SIGKILL");
+    await once(app, "exit");
+    await expect.poll(() => running.filter((child) => alive(child.pid)), { timeout: 20_000 }).toEqual([]);
+  });
+});
