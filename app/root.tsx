@@ -40,6 +40,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     {
       flash,
       appName: env.APP_NAME,
+      // Public pages name their canonical address with it.
+      appUrl: env.APP_URL,
       appearance: appearanceFromCookie(request.headers.get("cookie")),
       rememberedWallet: rememberedWallet(request.headers.get("cookie")),
       nonce: context.get(nonceContext),

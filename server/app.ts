@@ -106,7 +106,9 @@ async function serveApp(app: Express, services: Services, vite: ViteDevServer | 
   app.use(oneLoopbackName(env));
   app.use(clientAddress());
   app.use(securityHeaders(env, { dev: Boolean(vite), localRpc: services.chains.config.rpc }));
-  app.use(compression());
+  // Compressed only when the client asks (compression also skips bodies under 1 KiB); no wrapping otherwise.
+  const compress = compression();
+  app.use((req, res, next) => (req.headers["accept-encoding"] ? compress(req, res, next) : next()));
 
   if (vite) {
     app.use(vite.middlewares);

@@ -153,14 +153,16 @@ function parse(className: string) {
 }
 
 /**
- * Merged lists by their input: the lists are nearly all written in the code, so a page's renders
- * merge each one once per process. Bounded for the few built from data.
+ * On the server, merged lists by their input: the lists are nearly all written in the code, so the
+ * server's renders merge each one once per process. Bounded for the few built from data. The
+ * browser renders a page once, and does without (the code is left out of its bundle).
  */
-const merged = new Map<string, string>();
+const merged = import.meta.env.SSR ? new Map<string, string>() : null;
 const MERGED_LIMIT = 5_000;
 
 /** Keeps, of the classes that set the same thing under the same variants, the last. */
 export function mergeClasses(classes: string): string {
+  if (!merged) return merge(classes);
   let result = merged.get(classes);
   if (result === undefined) {
     if (merged.size >= MERGED_LIMIT) merged.clear();

@@ -2,3 +2,27 @@
 export function pageTitle(appName: string, page?: string) {
   return page ? `${page} - ${appName}` : appName;
 }
+
+/** What a public page's meta function is given, as far as publicMeta reads it. */
+type PublicMetaArgs = { matches: readonly unknown[]; location: { pathname: string } };
+
+const DESCRIPTION_LENGTH = 160;
+
+/**
+ * The head of a page anyone may open: its title, a description (cut to what search results show),
+ * its canonical address (this site's APP_URL and the path, without the query), and the Open Graph
+ * and card tags link previews are built from.
+ */
+export function publicMeta({ matches, location }: PublicMetaArgs, { page, description, image }: { page?: string; description: string; image?: string | null }) {
+  const { appName, appUrl } = (matches[0] as { loaderData: { appName: string; appUrl: string } }).loaderData;
+  const text = description.length > DESCRIPTION_LENGTH ? `${description.slice(0, DESCRIPTION_LENGTH - 1).trimEnd()}…` : description;
+  const url = appUrl + location.pathname;
+  const og = { type: "website", title: page ?? appName, description: text, url, ...(image ? { image } : {}) };
+  return [
+    { title: pageTitle(appName, page) },
+    { name: "description", content: text },
+    { tagName: "link", rel: "canonical", href: url },
+    ...Object.entries(og).map(([key, content]) => ({ property: `og:${key}`, content })),
+    { name: "twitter:card", content: "summary" },
+  ];
+}

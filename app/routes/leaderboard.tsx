@@ -1,7 +1,7 @@
 import type { Route } from "./+types/leaderboard";
 import { BoardScreen } from "~/components/leaderboards/board-screen";
 import { pageParam } from "~/components/pagination";
-import { pageTitle } from "~/lib/meta";
+import { publicMeta } from "~/lib/meta";
 import { servicesContext } from "~/services/services.server";
 import { getSession } from "~/modules/auth/session.server";
 import { boardWindowParam, loadBoard, redirectPastLastPage } from "~/modules/leaderboards/board-screen.server";
@@ -10,8 +10,12 @@ import { visitorPage } from "~/lib/visitor-page";
 /** The same for every signed-out visitor: shared caches may keep it a few seconds. */
 export const handle = visitorPage;
 
-export function meta({ matches }: Route.MetaArgs) {
-  return [{ title: pageTitle(matches[0].loaderData.appName, "Leaderboard") }];
+export function meta(args: Route.MetaArgs) {
+  const appName = args.matches[0].loaderData.appName;
+  return publicMeta(args, {
+    page: "Leaderboard",
+    description: `The members with the most XP on ${appName}, over all time, the last 30 days and the last 7 days.`,
+  });
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {

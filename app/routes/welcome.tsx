@@ -5,7 +5,7 @@ import { AppearanceSwitch } from "~/components/appearance-switch";
 import { SignInDialog } from "~/components/auth/sign-in-dialog";
 import { Button } from "~/components/ui/button";
 import { useAppName } from "~/hooks/root-data";
-import { pageTitle } from "~/lib/meta";
+import { publicMeta } from "~/lib/meta";
 import { route } from "~/lib/routes";
 import { useRootData } from "~/root";
 import { visitorPage } from "~/lib/visitor-page";
@@ -13,16 +13,11 @@ import { visitorPage } from "~/lib/visitor-page";
 /** The same for every signed-out visitor: shared caches may keep it a few seconds. */
 export const handle = visitorPage;
 
-export function meta({ matches }: Route.MetaArgs) {
-  const appName = matches[0].loaderData.appName;
-  const description = `${appName} is where Web3 communities run campaigns, crusades and tasks, and members earn XP and token rewards and climb leaderboards.`;
-  return [
-    { title: pageTitle(appName) },
-    { name: "description", content: description },
-    { property: "og:title", content: appName },
-    { property: "og:description", content: description },
-    { property: "og:type", content: "website" },
-  ];
+export function meta(args: Route.MetaArgs) {
+  const appName = args.matches[0].loaderData.appName;
+  return publicMeta(args, {
+    description: `${appName} is where Web3 communities run campaigns, crusades and tasks, and members earn XP and token rewards and climb leaderboards.`,
+  });
 }
 
 const FEATURES = [

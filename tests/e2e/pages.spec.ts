@@ -109,3 +109,19 @@ test("the account menu and the phone drawer work from the keyboard", async ({ pa
   await expect(page.getByRole("dialog", { name: "Menu" })).toBeHidden();
   await expect(open).toBeFocused();
 });
+
+test("public pages carry a description, their canonical address and Open Graph tags", async ({ page }) => {
+  for (const path of ["/", "/leaderboard", "/projects", "/campaigns", "/tasks"]) {
+    await page.goto(path);
+    const head = page.locator("head");
+    const canonical = new URL(path, page.url()).href;
+    await expect(head.locator('link[rel="canonical"]'), path).toHaveAttribute("href", canonical);
+    await expect(head.locator('meta[property="og:url"]'), path).toHaveAttribute("content", canonical);
+    const description = await head.locator('meta[name="description"]').getAttribute("content");
+    expect(description?.length, `${path}: a description`).toBeGreaterThan(20);
+    expect(description!.length, `${path}: at most what search results show`).toBeLessThanOrEqual(160);
+    await expect(head.locator('meta[property="og:description"]'), path).toHaveAttribute("content", description!);
+    await expect(head.locator('meta[property="og:title"]'), path).toHaveAttribute("content", /\S/);
+    await expect(head.locator('meta[property="og:type"]'), path).toHaveAttribute("content", "website");
+  }
+});

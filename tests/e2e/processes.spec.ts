@@ -35,10 +35,20 @@ test.describe("npm start on several cores", () => {
   test.describe.configure({ timeout: 120_000 });
   let postgres: ThrowawayPostgres;
   let dataDir: string;
+  const started: ChildProcess[] = [];
 
   test.beforeAll(async () => {
     postgres = await startThrowawayPostgres();
     dataDir = mkdtempSync(path.join(tmpdir(), "questline-processes-"));
+  });
+  // Whatever a test left running (one that timed out included) is killed, its children with it.
+  test.afterEach(async () => {
+    for (const app of started.splice(0)) {
+      if (app.exitCode !== null || app.signalCode !== null) continue;
+      const exited = once(app, "exit");
+      app.kill("SIGTERM");
+      await exited;
+    }
   });
   test.afterAll(async () => {
     await postgres?.stop();
@@ -64,6 +74,7 @@ test.describe("npm start on several cores", () => {
       },
       stdio: ["ignore", "pipe", "pipe"],
     });
+    started.push(app);
     let output = "";
     app.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
     app.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -73,30 +84,25 @@ test.describe("npm start on several cores", () => {
 
   test("serves from two web processes beside a job process, replaces one that dies, and stops them all on SIGTERM", async () => {
     const { app, url, output } = await startApp();
-    try {
-      expect(output().match(/is running at/g), "one start line for the whole start").toHaveLength(1);
-      const started = children(app.pid!);
-      expect(started.map((child) => child.role).sort()).toEqual(["web", "web", "worker"]);
-      expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    expect(output().match(/is running at/g), "one start line for the whole start").toHaveLength(1);
+    const first = children(app.pid!);
+    expect(first.map((child) => child.role).sort()).toEqual(["web", "web", "worker"]);
+    expect((await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(5_000) })).status).toBe(200);
 
-      // A web process killed outright: the other keeps answering, and a new one takes its place.
-      const victim = started.find((child) => child.role === "web")!;
-      process.kill(victim.pid, "SIGKILL");
-      // Once the supervisor knows (a connection handed over in the instant of the death is lost with it).
-      await expect.poll(output, { timeout: 10_000 }).toContain("a web process ended; starting another");
-      for (let i = 0; i < 10; i++)
-        expect((await fetch(`${url}/healthz`, { headers: { connection: "close" }, signal: AbortSignal.timeout(5_000) })).status).toBe(200);
-      await expect.poll(() => children(app.pid!).filter((child) => child.role === "web" && child.pid !== victim.pid).length, { timeout: 30_000 }).toBe(2);
-      expect(output()).toContain("a web process ended; starting another");
+    // A web process killed outright: the other keeps answering, and a new one takes its place.
+    const victim = first.find((child) => child.role === "web")!;
+    process.kill(victim.pid, "SIGKILL");
+    // Once the supervisor knows (a connection handed over in the instant of the death is lost with it).
+    await expect.poll(output, { timeout: 10_000 }).toContain("a web process ended; starting another");
+    for (let i = 0; i < 10; i++)
+      expect((await fetch(`${url}/healthz`, { headers: { connection: "close" }, signal: AbortSignal.timeout(5_000) })).status).toBe(200);
+    await expect.poll(() => children(app.pid!).filter((child) => child.role === "web" && child.pid !== victim.pid).length, { timeout: 30_000 }).toBe(2);
 
-      const running = children(app.pid!);
-      app.kill("SIGTERM");
-      const [code] = (await once(app, "exit")) as [number | null];
-      expect(code).toBe(0);
-      expect(running.filter((child) => alive(child.pid))).toEqual([]);
-    } finally {
-      if (app.exitCode === null) app.kill("SIGKILL");
-    }
+    const running = children(app.pid!);
+    app.kill("SIGTERM");
+    const [code] = (await once(app, "exit")) as [number | null];
+    expect(code).toBe(0);
+    expect(running.filter((child) => alive(child.pid))).toEqual([]);
   });
 
   test("its processes end with the supervisor even when it is killed outright", async () => {

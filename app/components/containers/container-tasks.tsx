@@ -114,6 +114,8 @@ export function ContainerTasks({ tasks, addTaskTo, noun }: { tasks: ContainerTas
             <Button asChild size="sm" variant={t.state?.status === "rejected" ? "outline" : "brand"}>
               <Link to={route("tasks.show", [t.id])} aria-label={`${t.state?.status === "rejected" ? "Try again" : "Start"}: ${t.title}`}>
                 {t.state?.status === "rejected" ? "Try again" : "Start"}
+                {/* Which task, in the text too: search engines read a link's text, not its label. */}
+                <span className="sr-only">: {t.title}</span>
               </Link>
             </Button>
           )}

@@ -87,6 +87,7 @@ export function CrusadeSteps({ steps, team }: { steps: CrusadeStep[]; team: bool
               <Button asChild size="sm" variant="brand" className="self-center">
                 <Link to={route("tasks.show", [step.task.id])} aria-label={`${step.submission ? "Try again" : "Start"}: ${step.task.title}`}>
                   {step.submission ? "Try again" : "Start"}
+                  <span className="sr-only">: {step.task.title}</span>
                 </Link>
               </Button>
             )}

@@ -11,9 +11,14 @@ type Context = Readonly<RouterContextProvider>;
  */
 const sessionContext = createContext<() => Promise<SessionData | null>>();
 
+/** better-auth's session cookie (`__Secure-` prefixed over https). */
+const SESSION_COOKIE = /(?:^|;\s*)(?:__Secure-)?better-auth\.session_token=/;
+
 export function provideSession(context: Context, { auth }: Pick<Services, "auth">, request: Request) {
   let session: Promise<SessionData | null> | undefined;
-  context.set(sessionContext, () => (session ??= auth.api.getSession({ headers: request.headers })));
+  // A visitor without the session cookie has no session: better-auth is not asked.
+  const none = !SESSION_COOKIE.test(request.headers.get("cookie") ?? "");
+  context.set(sessionContext, () => (session ??= none ? Promise.resolve(null) : auth.api.getSession({ headers: request.headers })));
 }
 
 export function getSession(context: Context) {

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "~/lib/zod";
 
 const optionalUrl = (host?: RegExp, message = "Enter a full https:// link") =>
   z

@@ -6,7 +6,7 @@ import { MemberAirdropSections } from "~/components/airdrops/member-airdrops";
 import { EmptyState } from "~/components/empty-state";
 import { PageHeader } from "~/components/page-header";
 import { Button } from "~/components/ui/button";
-import { pageTitle } from "~/lib/meta";
+import { publicMeta } from "~/lib/meta";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
 import { getSession } from "~/modules/auth/session.server";
@@ -18,8 +18,8 @@ import { visitorPage } from "~/lib/visitor-page";
 /** The same for every signed-out visitor: shared caches may keep it a few seconds. */
 export const handle = visitorPage;
 
-export function meta({ matches }: Route.MetaArgs) {
-  return [{ title: pageTitle(matches[0].loaderData.appName, "Airdrop") }];
+export function meta(args: Route.MetaArgs) {
+  return publicMeta(args, { page: "Airdrop", description: "Airdrops open to members: see what you are allocated and claim it on chain." });
 }
 
 export async function loader({ context }: Route.LoaderArgs) {

@@ -1,7 +1,7 @@
 import type { Route } from "./+types/leaderboard";
 import { BoardScreen } from "~/components/leaderboards/board-screen";
 import { pageParam } from "~/components/pagination";
-import { pageTitle } from "~/lib/meta";
+import { pageTitle, publicMeta } from "~/lib/meta";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
 import { getSession } from "~/modules/auth/session.server";
@@ -13,8 +13,10 @@ import { visitorPage } from "~/lib/visitor-page";
 /** The same for every signed-out visitor: shared caches may keep it a few seconds. */
 export const handle = visitorPage;
 
-export function meta({ matches, loaderData }: Route.MetaArgs) {
-  return [{ title: pageTitle(matches[0].loaderData.appName, loaderData ? `${loaderData.airdrop.name} leaderboard` : "Leaderboard") }];
+export function meta(args: Route.MetaArgs) {
+  const { loaderData } = args;
+  if (!loaderData) return [{ title: pageTitle(args.matches[0].loaderData.appName, "Leaderboard") }];
+  return publicMeta(args, { page: `${loaderData.airdrop.name} leaderboard`, description: `Members ranked for the ${loaderData.airdrop.name} airdrop.` });
 }
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {

@@ -11,7 +11,7 @@ import { ContainerTasks } from "~/components/containers/container-tasks";
 import { ContainerWindow } from "~/components/containers/container-window";
 import { PageHeader } from "~/components/page-header";
 import { redirectWithToast } from "~/lib/flash.server";
-import { pageTitle } from "~/lib/meta";
+import { pageTitle, publicMeta } from "~/lib/meta";
 import { failure, formFailure } from "~/lib/result";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
@@ -28,17 +28,12 @@ import { visitorPage } from "~/lib/visitor-page";
 /** The same for every signed-out visitor: shared caches may keep it a few seconds. */
 export const handle = visitorPage;
 
-export function meta({ matches, loaderData }: Route.MetaArgs) {
-  const appName = matches[0].loaderData.appName;
+export function meta(args: Route.MetaArgs) {
+  const { loaderData } = args;
+  const appName = args.matches[0].loaderData.appName;
   if (!loaderData) return [{ title: pageTitle(appName, "Airdrop") }];
   const { airdrop, project } = loaderData;
-  const description = airdrop.description.slice(0, 200) || `A ${project.name} airdrop on ${appName}`;
-  return [
-    { title: pageTitle(appName, airdrop.name) },
-    { name: "description", content: description },
-    { property: "og:title", content: airdrop.name },
-    { property: "og:description", content: description },
-  ];
+  return publicMeta(args, { page: airdrop.name, description: airdrop.description || `A ${project.name} airdrop on ${appName}.` });
 }
 
 export async function loader({ params, context }: Route.LoaderArgs) {

@@ -2,7 +2,7 @@ import type { Route } from "./+types/index";
 import { CampaignGrid } from "~/components/campaigns/campaign-grid";
 import { FilterTabs } from "~/components/campaigns/filter-tabs";
 import { PageHeader } from "~/components/page-header";
-import { pageTitle } from "~/lib/meta";
+import { publicMeta } from "~/lib/meta";
 import { servicesContext } from "~/services/services.server";
 import { getSession } from "~/modules/auth/session.server";
 import type { CampaignStatus } from "~/modules/tasks/campaign-status";
@@ -22,8 +22,8 @@ const TABS = [
 ];
 const EMPTY: Record<string, string> = { live: "No live campaigns right now", scheduled: "No campaigns coming up", ended: "No ended campaigns" };
 
-export function meta({ matches }: Route.MetaArgs) {
-  return [{ title: pageTitle(matches[0].loaderData.appName, "Campaigns") }];
+export function meta(args: Route.MetaArgs) {
+  return publicMeta(args, { page: "Campaigns", description: "Live and upcoming campaigns of Web3 projects: complete their tasks to earn XP and rewards." });
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {

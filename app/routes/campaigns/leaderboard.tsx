@@ -2,7 +2,7 @@ import { data } from "react-router";
 import type { Route } from "./+types/leaderboard";
 import { BoardScreen } from "~/components/leaderboards/board-screen";
 import { pageParam } from "~/components/pagination";
-import { pageTitle } from "~/lib/meta";
+import { pageTitle, publicMeta } from "~/lib/meta";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
 import { getSession } from "~/modules/auth/session.server";
@@ -15,8 +15,13 @@ import { visitorPage } from "~/lib/visitor-page";
 /** The same for every signed-out visitor: shared caches may keep it a few seconds. */
 export const handle = visitorPage;
 
-export function meta({ matches, loaderData }: Route.MetaArgs) {
-  return [{ title: pageTitle(matches[0].loaderData.appName, loaderData ? `${loaderData.campaign.name} leaderboard` : "Leaderboard") }];
+export function meta(args: Route.MetaArgs) {
+  const { loaderData } = args;
+  if (!loaderData) return [{ title: pageTitle(args.matches[0].loaderData.appName, "Leaderboard") }];
+  return publicMeta(args, {
+    page: `${loaderData.campaign.name} leaderboard`,
+    description: `Who leads ${loaderData.campaign.name}: members ranked by the XP its tasks gave them.`,
+  });
 }
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {

@@ -1,7 +1,7 @@
 import type { Route } from "./+types/project-index";
 import { CampaignGrid } from "~/components/campaigns/campaign-grid";
 import { ProjectContainers } from "~/components/containers/project-containers";
-import { pageTitle } from "~/lib/meta";
+import { pageTitle, publicMeta } from "~/lib/meta";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
 import { getSession } from "~/modules/auth/session.server";
@@ -13,8 +13,13 @@ import { visitorPage } from "~/lib/visitor-page";
 /** The same for every signed-out visitor: shared caches may keep it a few seconds. */
 export const handle = visitorPage;
 
-export function meta({ matches, loaderData }: Route.MetaArgs) {
-  return [{ title: pageTitle(matches[0].loaderData.appName, loaderData ? `${loaderData.project.name} campaigns` : "Campaigns") }];
+export function meta(args: Route.MetaArgs) {
+  const { loaderData } = args;
+  if (!loaderData) return [{ title: pageTitle(args.matches[0].loaderData.appName, "Campaigns") }];
+  return publicMeta(args, {
+    page: `${loaderData.project.name} campaigns`,
+    description: `${loaderData.project.name}'s campaigns: their tasks, dates and rewards.`,
+  });
 }
 
 export async function loader({ params, context }: Route.LoaderArgs) {

@@ -10,7 +10,7 @@ import { ProjectCrumb } from "~/components/campaigns/project-crumb";
 import { XpRewardCard } from "~/components/campaigns/reward-card";
 import { RewardPools } from "~/components/campaigns/reward-pools";
 import { PageHeader } from "~/components/page-header";
-import { pageTitle } from "~/lib/meta";
+import { pageTitle, publicMeta } from "~/lib/meta";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
 import { getSession } from "~/modules/auth/session.server";
@@ -26,8 +26,14 @@ import { visitorPage } from "~/lib/visitor-page";
 /** The same for every signed-out visitor: shared caches may keep it a few seconds. */
 export const handle = visitorPage;
 
-export function meta({ matches, loaderData }: Route.MetaArgs) {
-  return [{ title: pageTitle(matches[0].loaderData.appName, loaderData?.campaign.name ?? "Campaign") }];
+export function meta(args: Route.MetaArgs) {
+  const { loaderData } = args;
+  if (!loaderData) return [{ title: pageTitle(args.matches[0].loaderData.appName, "Campaign") }];
+  const { campaign, project } = loaderData;
+  return publicMeta(args, {
+    page: campaign.name,
+    description: campaign.description || `${campaign.name}: a ${project.name} campaign. Complete its tasks to earn XP and rewards.`,
+  });
 }
 
 export async function loader({ params, context }: Route.LoaderArgs) {

@@ -6,7 +6,7 @@ import { pageParam } from "~/components/pagination";
 import { ProjectGrid } from "~/components/projects/project-grid";
 import { SortTabs } from "~/components/projects/sort-tabs";
 import { Button } from "~/components/ui/button";
-import { pageTitle } from "~/lib/meta";
+import { pageTitle, publicMeta } from "~/lib/meta";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
 import { categoryBySlug } from "~/modules/projects/categories.server";
@@ -16,15 +16,12 @@ import { visitorPage } from "~/lib/visitor-page";
 /** The same for every signed-out visitor: shared caches may keep it a few seconds. */
 export const handle = visitorPage;
 
-export function meta({ matches, loaderData }: Route.MetaArgs) {
-  const appName = matches[0].loaderData.appName;
+export function meta(args: Route.MetaArgs) {
+  const { loaderData } = args;
+  const appName = args.matches[0].loaderData.appName;
   if (!loaderData) return [{ title: pageTitle(appName, "Category") }];
   const { category } = loaderData;
-  return [
-    { title: pageTitle(appName, category.name) },
-    { name: "description", content: category.description || `${category.name} projects on ${appName}` },
-    { property: "og:title", content: `${category.name} projects` },
-  ];
+  return publicMeta(args, { page: category.name, description: category.description || `${category.name} projects on ${appName}.` });
 }
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {

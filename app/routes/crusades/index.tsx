@@ -1,7 +1,7 @@
 import type { Route } from "./+types/index";
 import { CrusadeGrid } from "~/components/crusades/crusade-grid";
 import { PageHeader } from "~/components/page-header";
-import { pageTitle } from "~/lib/meta";
+import { publicMeta } from "~/lib/meta";
 import { servicesContext } from "~/services/services.server";
 import { getSession } from "~/modules/auth/session.server";
 import { listCrusades } from "~/modules/tasks/campaigns.server";
@@ -10,8 +10,8 @@ import { visitorPage } from "~/lib/visitor-page";
 /** The same for every signed-out visitor: shared caches may keep it a few seconds. */
 export const handle = visitorPage;
 
-export function meta({ matches }: Route.MetaArgs) {
-  return [{ title: pageTitle(matches[0].loaderData.appName, "Crusades") }];
+export function meta(args: Route.MetaArgs) {
+  return publicMeta(args, { page: "Crusades", description: "Crusades: series of tasks done in order, each one opening the next." });
 }
 
 export async function loader({ context }: Route.LoaderArgs) {

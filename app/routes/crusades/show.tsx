@@ -10,7 +10,7 @@ import { PageHeader } from "~/components/page-header";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
-import { pageTitle } from "~/lib/meta";
+import { pageTitle, publicMeta } from "~/lib/meta";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
 import { getSession } from "~/modules/auth/session.server";
@@ -24,8 +24,11 @@ import { visitorPage } from "~/lib/visitor-page";
 /** The same for every signed-out visitor: shared caches may keep it a few seconds. */
 export const handle = visitorPage;
 
-export function meta({ matches, loaderData }: Route.MetaArgs) {
-  return [{ title: pageTitle(matches[0].loaderData.appName, loaderData?.crusade.name ?? "Crusade") }];
+export function meta(args: Route.MetaArgs) {
+  const { loaderData } = args;
+  if (!loaderData) return [{ title: pageTitle(args.matches[0].loaderData.appName, "Crusade") }];
+  const { crusade, project } = loaderData;
+  return publicMeta(args, { page: crusade.name, description: crusade.description || `${crusade.name}: a ${project.name} crusade, its tasks done in order.` });
 }
 
 export async function loader({ params, context }: Route.LoaderArgs) {

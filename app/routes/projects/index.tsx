@@ -8,7 +8,7 @@ import { InvitationsCard } from "~/components/projects/invitations-card";
 import { ProjectFilters } from "~/components/projects/project-filters";
 import { ProjectGrid } from "~/components/projects/project-grid";
 import { Button } from "~/components/ui/button";
-import { pageTitle } from "~/lib/meta";
+import { publicMeta } from "~/lib/meta";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
 import { getSession } from "~/modules/auth/session.server";
@@ -20,11 +20,8 @@ import { visitorPage } from "~/lib/visitor-page";
 /** The same for every signed-out visitor: shared caches may keep it a few seconds. */
 export const handle = visitorPage;
 
-export function meta({ matches }: Route.MetaArgs) {
-  return [
-    { title: pageTitle(matches[0].loaderData.appName, "Projects") },
-    { name: "description", content: "Browse Web3 projects, their campaigns and quests." },
-  ];
+export function meta(args: Route.MetaArgs) {
+  return publicMeta(args, { page: "Projects", description: "Browse Web3 projects, their campaigns and quests." });
 }
 
 const querySchema = z.object({

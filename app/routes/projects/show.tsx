@@ -4,7 +4,7 @@ import { ProjectHeader, ProjectRewardsLink, ProjectTasksLink, ToReviewLink } fro
 import { AirdropList } from "~/components/airdrops/airdrop-list";
 import { CampaignList, CrusadeList, Section, TopMembers } from "~/components/projects/project-sections";
 import { TeamPanel } from "~/components/projects/team-panel";
-import { pageTitle } from "~/lib/meta";
+import { pageTitle, publicMeta } from "~/lib/meta";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
 import { getSession } from "~/modules/auth/session.server";
@@ -19,18 +19,15 @@ import { visitorPage } from "~/lib/visitor-page";
 /** The same for every signed-out visitor: shared caches may keep it a few seconds. */
 export const handle = visitorPage;
 
-export function meta({ matches, loaderData }: Route.MetaArgs) {
-  const appName = matches[0].loaderData.appName;
-  if (!loaderData) return [{ title: pageTitle(appName, "Project") }];
+export function meta(args: Route.MetaArgs) {
+  const { loaderData } = args;
+  if (!loaderData) return [{ title: pageTitle(args.matches[0].loaderData.appName, "Project") }];
   const { project } = loaderData;
-  const description = project.description.slice(0, 200) || `${project.name} on ${appName}`;
-  return [
-    { title: pageTitle(appName, project.name) },
-    { name: "description", content: description },
-    { property: "og:title", content: project.name },
-    { property: "og:description", content: description },
-    ...(project.logoUrl ? [{ property: "og:image", content: project.logoUrl }] : []),
-  ];
+  return publicMeta(args, {
+    page: project.name,
+    description: project.description || `${project.name}'s campaigns, tasks and leaderboard on ${args.matches[0].loaderData.appName}.`,
+    image: project.logoUrl,
+  });
 }
 
 export async function loader({ context, params }: Route.LoaderArgs) {

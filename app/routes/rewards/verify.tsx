@@ -5,7 +5,7 @@ import { LocalTime } from "~/components/campaigns/local-time";
 import { ProjectCrumb } from "~/components/campaigns/project-crumb";
 import { PageHeader } from "~/components/page-header";
 import { Badge } from "~/components/ui/badge";
-import { pageTitle } from "~/lib/meta";
+import { pageTitle, publicMeta } from "~/lib/meta";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
 import { poolHeadline } from "~/modules/rewards/pool-words";
@@ -17,8 +17,13 @@ import { visitorPage } from "~/lib/visitor-page";
 /** The same for every signed-out visitor: shared caches may keep it a few seconds. */
 export const handle = visitorPage;
 
-export function meta({ matches, loaderData }: Route.MetaArgs) {
-  return [{ title: pageTitle(matches[0].loaderData.appName, loaderData ? `Verify the ${loaderData.campaign.name} raffle` : "Verify this draw") }];
+export function meta(args: Route.MetaArgs) {
+  const { loaderData } = args;
+  if (!loaderData) return [{ title: pageTitle(args.matches[0].loaderData.appName, "Verify this draw") }];
+  return publicMeta(args, {
+    page: `Verify the ${loaderData.campaign.name} raffle`,
+    description: `Check the ${loaderData.campaign.name} raffle's draw yourself: its entrants, the secret committed before it and the block that drew it.`,
+  });
 }
 
 export async function loader({ params, context }: Route.LoaderArgs) {

@@ -6,7 +6,7 @@ import { PageHeader } from "~/components/page-header";
 import { TrendingCards } from "~/components/tasks/trending-cards";
 import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
-import { pageTitle } from "~/lib/meta";
+import { publicMeta } from "~/lib/meta";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
 import { getSession } from "~/modules/auth/session.server";
@@ -18,8 +18,8 @@ import { visitorPage } from "~/lib/visitor-page";
 /** The same for every signed-out visitor: shared caches may keep it a few seconds. */
 export const handle = visitorPage;
 
-export function meta({ matches }: Route.MetaArgs) {
-  return [{ title: pageTitle(matches[0].loaderData.appName, "Tasks") }];
+export function meta(args: Route.MetaArgs) {
+  return publicMeta(args, { page: "Tasks", description: "Tasks from every project: quizzes, visits, posts, follows and more, each worth XP." });
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -4,7 +4,7 @@ import { BackLink, HiddenNotice, ViewerNote } from "~/components/leaderboards/bo
 import { FirstCompleters } from "~/components/leaderboards/first-completers";
 import { PageHeader } from "~/components/page-header";
 import { pageParam } from "~/components/pagination";
-import { pageTitle } from "~/lib/meta";
+import { pageTitle, publicMeta } from "~/lib/meta";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
 import { getSession } from "~/modules/auth/session.server";
@@ -18,8 +18,10 @@ import { visitorPage } from "~/lib/visitor-page";
 /** The same for every signed-out visitor: shared caches may keep it a few seconds. */
 export const handle = visitorPage;
 
-export function meta({ matches, loaderData }: Route.MetaArgs) {
-  return [{ title: pageTitle(matches[0].loaderData.appName, loaderData ? `${loaderData.task.title} leaderboard` : "Leaderboard") }];
+export function meta(args: Route.MetaArgs) {
+  const { loaderData } = args;
+  if (!loaderData) return [{ title: pageTitle(args.matches[0].loaderData.appName, "Leaderboard") }];
+  return publicMeta(args, { page: `${loaderData.task.title} leaderboard`, description: `Members ranked by the XP ${loaderData.task.title} gave them.` });
 }
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {

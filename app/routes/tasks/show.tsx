@@ -12,7 +12,7 @@ import { BlockNotice, MemberStateNotice } from "~/components/tasks/task-notices"
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
-import { pageTitle } from "~/lib/meta";
+import { pageTitle, publicMeta } from "~/lib/meta";
 import { formFailure } from "~/lib/result";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
@@ -28,8 +28,11 @@ import { visitorPage } from "~/lib/visitor-page";
 /** The same for every signed-out visitor: shared caches may keep it a few seconds. */
 export const handle = visitorPage;
 
-export function meta({ matches, loaderData }: Route.MetaArgs) {
-  return [{ title: pageTitle(matches[0].loaderData.appName, loaderData?.task.title ?? "Task") }];
+export function meta(args: Route.MetaArgs) {
+  const { loaderData } = args;
+  if (!loaderData) return [{ title: pageTitle(args.matches[0].loaderData.appName, "Task") }];
+  const { task, project } = loaderData;
+  return publicMeta(args, { page: task.title, description: task.description || `${task.title}: a ${project.name} task worth ${task.xp} XP.` });
 }
 
 export async function loader({ params, context }: Route.LoaderArgs) {
