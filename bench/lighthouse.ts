@@ -54,6 +54,16 @@ async function audit(url: string): Promise<Result> {
   }
 }
 
+/** A run Lighthouse itself could not record (it says to run it again, e.g. NO_NAVSTART) is run once more. */
+async function auditAgainOnce(url: string): Promise<Result> {
+  try {
+    return await audit(url);
+  } catch (error) {
+    log(`${String(error)}: once more`);
+    return audit(url);
+  }
+}
+
 const stale = buildProblem();
 if (stale) {
   log(stale);
@@ -73,7 +83,7 @@ try {
   const pages = { welcome: "/", campaign: `/projects/${projectSlug}/campaigns/${campaignSlug}`, leaderboard: "/leaderboard" };
   for (const [name, pagePath] of Object.entries(pages)) {
     const runs: Result[] = [];
-    for (let i = 0; i < RUNS; i++) runs.push(await audit(target.url + pagePath));
+    for (let i = 0; i < RUNS; i++) runs.push(await auditAgainOnce(target.url + pagePath));
     const byPerformance = [...runs].sort((a, b) => a.scores.performance - b.scores.performance);
     const middle = byPerformance[Math.floor(runs.length / 2)]!;
     log(`${name} (${pagePath}): ${runs.map((run) => CATEGORIES.map((c) => run.scores[c]).join("/")).join(", ")}`);
