@@ -5,10 +5,10 @@ import { publicMeta } from "~/lib/meta";
 import { servicesContext } from "~/services/services.server";
 import { getSession } from "~/modules/auth/session.server";
 import { boardWindowParam, loadBoard, redirectPastLastPage } from "~/modules/leaderboards/board-screen.server";
-import { visitorPage } from "~/lib/visitor-page";
+import type { VisitorPage } from "~/lib/visitor-page";
 
 /** The same for every signed-out visitor: shared caches may keep it a few seconds. */
-export const handle = visitorPage;
+export const handle: VisitorPage = { visitorPage: true };
 
 export function meta(args: Route.MetaArgs) {
   const appName = args.matches[0].loaderData.appName;

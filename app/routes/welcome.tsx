@@ -8,10 +8,10 @@ import { useAppName } from "~/hooks/root-data";
 import { publicMeta } from "~/lib/meta";
 import { route } from "~/lib/routes";
 import { useRootData } from "~/root";
-import { visitorPage } from "~/lib/visitor-page";
+import type { VisitorPage } from "~/lib/visitor-page";
 
 /** The same for every signed-out visitor: shared caches may keep it a few seconds. */
-export const handle = visitorPage;
+export const handle: VisitorPage = { visitorPage: true };
 
 export function meta(args: Route.MetaArgs) {
   const appName = args.matches[0].loaderData.appName;

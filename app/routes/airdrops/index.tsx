@@ -13,10 +13,10 @@ import { getSession } from "~/modules/auth/session.server";
 import { listAirdrops } from "~/modules/airdrops/airdrop-pages.server";
 import { memberAirdrops } from "~/modules/airdrops/member-airdrops.server";
 import { claimableShares } from "~/modules/airdrops/round-view.server";
-import { visitorPage } from "~/lib/visitor-page";
+import type { VisitorPage } from "~/lib/visitor-page";
 
 /** The same for every signed-out visitor: shared caches may keep it a few seconds. */
-export const handle = visitorPage;
+export const handle: VisitorPage = { visitorPage: true };
 
 export function meta(args: Route.MetaArgs) {
   return publicMeta(args, { page: "Airdrop", description: "Airdrops open to members: see what you are allocated and claim it on chain." });

@@ -23,10 +23,10 @@ import { rewardActionRefused } from "~/modules/rewards/reward-limits.server";
 import { airdropPage, airdropShow } from "~/modules/airdrops/airdrop-pages.server";
 import { airdropOpen } from "~/modules/airdrops/airdrop-phase";
 import { can } from "~/modules/projects/permissions.server";
-import { visitorPage } from "~/lib/visitor-page";
+import type { VisitorPage } from "~/lib/visitor-page";
 
 /** The same for every signed-out visitor: shared caches may keep it a few seconds. */
-export const handle = visitorPage;
+export const handle: VisitorPage = { visitorPage: true };
 
 export function meta(args: Route.MetaArgs) {
   const { loaderData } = args;

@@ -8,10 +8,10 @@ import { getSession } from "~/modules/auth/session.server";
 import type { CampaignStatus } from "~/modules/tasks/campaign-status";
 import { listCampaigns } from "~/modules/tasks/campaigns.server";
 import { withProgress } from "~/modules/tasks/quest-pages.server";
-import { visitorPage } from "~/lib/visitor-page";
+import type { VisitorPage } from "~/lib/visitor-page";
 
 /** The same for every signed-out visitor: shared caches may keep it a few seconds. */
-export const handle = visitorPage;
+export const handle: VisitorPage = { visitorPage: true };
 
 const STATUSES = ["live", "scheduled", "ended"] as const satisfies CampaignStatus[];
 const TABS = [

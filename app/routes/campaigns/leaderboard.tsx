@@ -10,10 +10,10 @@ import { boardWindowParam, loadBoard, redirectPastLastPage } from "~/modules/lea
 import { authorize } from "~/modules/projects/permissions.server";
 import { projectBySlug } from "~/modules/projects/projects.server";
 import { campaignBySlug } from "~/modules/tasks/campaigns.server";
-import { visitorPage } from "~/lib/visitor-page";
+import type { VisitorPage } from "~/lib/visitor-page";
 
 /** The same for every signed-out visitor: shared caches may keep it a few seconds. */
-export const handle = visitorPage;
+export const handle: VisitorPage = { visitorPage: true };
 
 export function meta(args: Route.MetaArgs) {
   const { loaderData } = args;

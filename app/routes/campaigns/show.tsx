@@ -21,10 +21,10 @@ import { campaignProgress } from "~/modules/tasks/campaigns.server";
 import { campaignPage } from "~/modules/tasks/quest-pages.server";
 import { taskBlock } from "~/modules/tasks/task-page.server";
 import { listTasks, memberStates } from "~/modules/tasks/tasks.server";
-import { visitorPage } from "~/lib/visitor-page";
+import type { VisitorPage } from "~/lib/visitor-page";
 
 /** The same for every signed-out visitor: shared caches may keep it a few seconds. */
-export const handle = visitorPage;
+export const handle: VisitorPage = { visitorPage: true };
 
 export function meta(args: Route.MetaArgs) {
   const { loaderData } = args;

@@ -11,10 +11,10 @@ import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
 import { categoryBySlug } from "~/modules/projects/categories.server";
 import { listProjects } from "~/modules/projects/projects.server";
-import { visitorPage } from "~/lib/visitor-page";
+import type { VisitorPage } from "~/lib/visitor-page";
 
 /** The same for every signed-out visitor: shared caches may keep it a few seconds. */
-export const handle = visitorPage;
+export const handle: VisitorPage = { visitorPage: true };
 
 export function meta(args: Route.MetaArgs) {
   const { loaderData } = args;

@@ -8,10 +8,10 @@ import { getSession } from "~/modules/auth/session.server";
 import { can } from "~/modules/projects/permissions.server";
 import { listCrusades } from "~/modules/tasks/campaigns.server";
 import { projectPage } from "~/modules/tasks/quest-pages.server";
-import { visitorPage } from "~/lib/visitor-page";
+import type { VisitorPage } from "~/lib/visitor-page";
 
 /** The same for every signed-out visitor: shared caches may keep it a few seconds. */
-export const handle = visitorPage;
+export const handle: VisitorPage = { visitorPage: true };
 
 export function meta(args: Route.MetaArgs) {
   const { loaderData } = args;

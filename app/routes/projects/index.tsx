@@ -15,10 +15,10 @@ import { getSession } from "~/modules/auth/session.server";
 import { invitationCards } from "~/modules/projects/invitation-cards.server";
 import { isOperator } from "~/modules/projects/operators.server";
 import { listCategories, listProjects } from "~/modules/projects/projects.server";
-import { visitorPage } from "~/lib/visitor-page";
+import type { VisitorPage } from "~/lib/visitor-page";
 
 /** The same for every signed-out visitor: shared caches may keep it a few seconds. */
-export const handle = visitorPage;
+export const handle: VisitorPage = { visitorPage: true };
 
 export function meta(args: Route.MetaArgs) {
   return publicMeta(args, { page: "Projects", description: "Browse Web3 projects, their campaigns and quests." });

@@ -14,10 +14,10 @@ import { can, roleIn } from "~/modules/projects/permissions.server";
 import { projectBySlug } from "~/modules/projects/projects.server";
 import { listCampaigns, listCrusades } from "~/modules/tasks/campaigns.server";
 import { pendingReviewCount } from "~/modules/tasks/review-queue.server";
-import { visitorPage } from "~/lib/visitor-page";
+import type { VisitorPage } from "~/lib/visitor-page";
 
 /** The same for every signed-out visitor: shared caches may keep it a few seconds. */
-export const handle = visitorPage;
+export const handle: VisitorPage = { visitorPage: true };
 
 export function meta(args: Route.MetaArgs) {
   const { loaderData } = args;

@@ -12,10 +12,10 @@ import { poolHeadline } from "~/modules/rewards/pool-words";
 import { raffleProofOf } from "~/modules/rewards/raffle-proofs.server";
 import { useRootData } from "~/root";
 import { CheckCard, EntrantsCard, Fact, Hash, OpenCard, Pending, Step, TerminalCheck, WinnersCard, chainName, n } from "~/components/rewards/raffle-verify";
-import { visitorPage } from "~/lib/visitor-page";
+import type { VisitorPage } from "~/lib/visitor-page";
 
 /** The same for every signed-out visitor: shared caches may keep it a few seconds. */
-export const handle = visitorPage;
+export const handle: VisitorPage = { visitorPage: true };
 
 export function meta(args: Route.MetaArgs) {
   const { loaderData } = args;

@@ -13,10 +13,10 @@ import { getSession } from "~/modules/auth/session.server";
 import { publicTask } from "~/modules/tasks/task-page.server";
 import { memberStates, trendingTasks } from "~/modules/tasks/tasks.server";
 import { canVerifyXByPost } from "~/modules/social/verify-x.server";
-import { visitorPage } from "~/lib/visitor-page";
+import type { VisitorPage } from "~/lib/visitor-page";
 
 /** The same for every signed-out visitor: shared caches may keep it a few seconds. */
-export const handle = visitorPage;
+export const handle: VisitorPage = { visitorPage: true };
 
 export function meta(args: Route.MetaArgs) {
   return publicMeta(args, { page: "Tasks", description: "Tasks from every project: quizzes, visits, posts, follows and more, each worth XP." });

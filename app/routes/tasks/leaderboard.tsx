@@ -13,10 +13,10 @@ import { leaderboardPreferenceOf } from "~/modules/leaderboards/member-stats.ser
 import { authorize } from "~/modules/projects/permissions.server";
 import { taskBoard } from "~/modules/tasks/task-board.server";
 import { taskWithProject } from "~/modules/tasks/tasks.server";
-import { visitorPage } from "~/lib/visitor-page";
+import type { VisitorPage } from "~/lib/visitor-page";
 
 /** The same for every signed-out visitor: shared caches may keep it a few seconds. */
-export const handle = visitorPage;
+export const handle: VisitorPage = { visitorPage: true };
 
 export function meta(args: Route.MetaArgs) {
   const { loaderData } = args;

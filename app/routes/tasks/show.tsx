@@ -23,10 +23,10 @@ import { attemptFromForm } from "~/modules/tasks/attempt-form.server";
 import { publicTask, taskBrief, taskContext } from "~/modules/tasks/task-page.server";
 import { taskWithProject } from "~/modules/tasks/tasks.server";
 import { balanceReader } from "~/modules/wallets/balance.server";
-import { visitorPage } from "~/lib/visitor-page";
+import type { VisitorPage } from "~/lib/visitor-page";
 
 /** The same for every signed-out visitor: shared caches may keep it a few seconds. */
-export const handle = visitorPage;
+export const handle: VisitorPage = { visitorPage: true };
 
 export function meta(args: Route.MetaArgs) {
   const { loaderData } = args;
