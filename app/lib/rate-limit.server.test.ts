@@ -18,3 +18,13 @@ it("lets `max` requests through per window, concurrent ones included, and starts
   expect(await withinRateLimit({ db, key: "other", max: 5, windowSeconds: 60, now })).toBe(true);
   expect(await withinRateLimit({ db, key: "k", max: 5, windowSeconds: 60, now: now + 61_000 })).toBe(true);
 });
+
+it("counts every one of many first requests racing for a fresh key (on PostgreSQL, each on its own connection)", async () => {
+  const db = database.db;
+  for (let round = 0; round < 200; round++) {
+    const results = await Promise.all(
+      Array.from({ length: 12 }, () => withinRateLimit({ db, key: `fresh-${round}`, max: 4, windowSeconds: 60, now: 5_000_000 })),
+    );
+    expect(results.filter(Boolean), `round ${round}`).toHaveLength(4);
+  }
+});

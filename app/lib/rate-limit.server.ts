@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { isUniqueViolation } from "./db-errors";
 import { rowsOf, type Db } from "./db.server";
 
 export type RateLimitClaim = { ok: true } | { ok: false; retryAfterSeconds: number };
@@ -23,14 +24,21 @@ export async function takeRateLimit({
   now?: number;
 }): Promise<RateLimitClaim> {
   const windowStart = now - windowSeconds * 1000;
-  const [row] = rowsOf(
-    await db.execute(sql`
+  const count = () =>
+    db.execute(sql`
       insert into rate_limit (id, key, count, last_request) values (${key}, ${key}, 1, ${now})
       on conflict (key) do update set
         count = case when rate_limit.last_request <= ${windowStart} then 1 else rate_limit.count + 1 end,
         last_request = case when rate_limit.last_request <= ${windowStart} then ${now} else rate_limit.last_request end
-      returning count, last_request`),
-  );
+      returning count, last_request`);
+  // The table's id (better-auth's primary key) is the key too, and ON CONFLICT covers only the key's
+  // index: when two first requests race, the loser trips the primary key instead. By then the
+  // winner's row is there, so the same statement again counts on it.
+  const result = await count().catch((error: unknown) => {
+    if (isUniqueViolation(error)) return count();
+    throw error;
+  });
+  const [row] = rowsOf(result);
   if (Number(row!.count) <= max) return { ok: true };
   const closes = Number(row!.last_request) + windowSeconds * 1000;
   return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((closes - now) / 1000)) };
