@@ -18,7 +18,9 @@ const STOP_GRACE_MS = 40_000;
  */
 export function supervise(env: Env, logger: Logger) {
   const roles = new Map<number, "web" | "worker">();
-  let stopping = false;
+  /** Processes that said they listen: one that dies before it does counts as a failed start. */
+  const listened = new Set<number>();
+  let stopping: { code: number } | null = null;
   let failedStarts = 0;
   let announced = false;
 
@@ -28,6 +30,7 @@ export function supervise(env: Env, logger: Logger) {
     roles.set(worker.id, role);
     worker.on("message", (message: ListeningMessage) => {
       if (message?.questline !== "listening") return;
+      listened.add(worker.id);
       failedStarts = 0;
       if (announced || role !== "web") return;
       announced = true;
@@ -38,24 +41,25 @@ export function supervise(env: Env, logger: Logger) {
   cluster.on("exit", (worker: Worker, code, signal) => {
     const role = roles.get(worker.id)!;
     roles.delete(worker.id);
+    const started = listened.delete(worker.id);
     if (stopping) {
-      if (roles.size === 0) process.exit(0);
+      if (roles.size === 0) process.exit(stopping.code);
       return;
     }
-    const listened = worker.isConnected() || announced;
-    failedStarts = listened ? 0 : failedStarts + 1;
+    failedStarts = started ? 0 : failedStarts + 1;
     logger.error({ pid: worker.process.pid, role, code, signal }, `a ${role} process ended; starting another`);
     if (failedStarts >= FAILED_STARTS_LIMIT) {
       logger.fatal(`${FAILED_STARTS_LIMIT} processes in a row ended before they started: stopping`);
       stop(1);
       return;
     }
-    setTimeout(() => fork(role), RESTART_DELAY_MS).unref();
+    // Not unref'd: with every process gone, this timer is what keeps the supervisor alive to start one.
+    setTimeout(() => fork(role), RESTART_DELAY_MS);
   });
 
   const stop = (code = 0) => {
     if (stopping) return;
-    stopping = true;
+    stopping = { code };
     const force = setTimeout(() => {
       for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill("SIGKILL");
       process.exit(code || 1);

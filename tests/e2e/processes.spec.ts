@@ -113,4 +113,31 @@ test.describe("npm start on several cores", () => {
     await once(app, "exit");
     await expect.poll(() => running.filter((child) => alive(child.pid)), { timeout: 20_000 }).toEqual([]);
   });
+
+  test("a start that cannot work ends with a failure after three processes die before they listen", async () => {
+    const port = await freePort();
+    const app = spawn(process.execPath, ["server/main.ts"], {
+      cwd: root,
+      // Nothing listens on port 1: every process dies opening the database.
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        DATABASE_URL: "postgres://nobody@127.0.0.1:1/questline",
+        WEB_PROCESSES: "2",
+        LOCAL_CHAIN: "off",
+        LOG_LEVEL: "warn",
+        DATA_DIR: dataDir,
+        PORT: String(port),
+        HOST: "127.0.0.1",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    started.push(app);
+    let output = "";
+    app.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    app.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    const [code] = (await once(app, "exit")) as [number | null];
+    expect(code).toBe(1);
+    expect(output).toContain("3 processes in a row ended before they started: stopping");
+  });
 });
