@@ -14,7 +14,7 @@ import { parseArgs } from "node:util";
 import lighthouse from "lighthouse";
 import { chromium } from "playwright-core";
 import { seedLoadData } from "./load-seed.ts";
-import { appEnv, benchDatabase, buildProblem, seedDemo, startTarget, type Cleanups } from "./load-servers.ts";
+import { appEnv, benchDatabase, buildProblem, cleanupList, seedDemo, startTarget } from "./load-servers.ts";
 import { freePort } from "../scripts/throwaway-postgres.ts";
 import { bench, log, median, timed } from "./stats.ts";
 
@@ -24,11 +24,7 @@ if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error("--runs must be a whole
 const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
-const cleanups: Cleanups = [];
-async function cleanUp() {
-  for (const cleanup of cleanups.splice(0).reverse()) await Promise.resolve(cleanup()).catch((error: unknown) => log(`cleanup: ${String(error)}`));
-}
-process.once("SIGINT", () => void cleanUp().finally(() => process.exit(130)));
+const { cleanups, cleanUp } = cleanupList();
 
 type Result = { scores: Record<(typeof CATEGORIES)[number], number>; lost: string[] };
 

@@ -5,6 +5,7 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { existsSync } from "node:fs";
+import { availableParallelism, loadavg } from "node:os";
 import path from "node:path";
 import { randomBytes } from "node:crypto";
 import pg from "pg";
@@ -36,6 +37,25 @@ export async function admin(serverUrl: string, statement: string) {
 
 /** What a benchmark undoes when it ends, last first. */
 export type Cleanups = (() => Promise<unknown> | unknown)[];
+
+/**
+ * A benchmark's list of things to undo, and `cleanUp` running them last first (a failing one is
+ * logged, the rest still run); Ctrl-C runs them too before exiting.
+ */
+export function cleanupList() {
+  const cleanups: Cleanups = [];
+  const cleanUp = async () => {
+    for (const cleanup of cleanups.splice(0).reverse())
+      await Promise.resolve()
+        .then(cleanup)
+        .catch((error: unknown) => log(`cleanup: ${String(error)}`));
+  };
+  process.once("SIGINT", () => void cleanUp().finally(() => process.exit(130)));
+  return { cleanups, cleanUp };
+}
+
+/** The machine's business around a run: the figures depend on it (other processes take cores too). */
+export const machine = () => `${availableParallelism()} cores, load average ${loadavg()[0]!.toFixed(1)}`;
 
 /**
  * A fresh database on DATABASE_URL's server (dropped afterwards) or on a throwaway server started

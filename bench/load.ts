@@ -17,12 +17,12 @@
 // on both servers. The app runs with LOCAL_CHAIN=off (no anvil beside it, as when served publicly).
 
 import { mkdtempSync, rmSync } from "node:fs";
-import { availableParallelism, loadavg, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { attemptPairs, loadMix, probe, runLoad, signIn, weightedMedianBytes, type AttemptPairs, type LoadFigures, type Member } from "./load-mix.ts";
 import { checkBoards, seedLoadData, type LoadData } from "./load-seed.ts";
-import { appEnv, benchDatabase, buildProblem, seedDemo, startBareServer, startTarget, type TargetKind } from "./load-servers.ts";
+import { appEnv, benchDatabase, buildProblem, cleanupList, machine, seedDemo, startBareServer, startTarget, type TargetKind } from "./load-servers.ts";
 import { bench, log, p95, timed } from "./stats.ts";
 
 const { values: options } = parseArgs({
@@ -51,14 +51,7 @@ if (TARGETS.some((t) => t !== "single" && t !== "cluster")) throw new Error("--t
 const SIGNED_IN = 50;
 const QUIZZES = 200;
 
-const cleanups: (() => Promise<unknown> | unknown)[] = [];
-async function cleanUp() {
-  for (const cleanup of cleanups.splice(0).reverse()) await Promise.resolve(cleanup()).catch((error: unknown) => log(`cleanup: ${String(error)}`));
-}
-process.once("SIGINT", () => void cleanUp().finally(() => process.exit(130)));
-
-/** The machine's business around a run: the figures depend on it (other processes take cores too). */
-const machine = () => `${availableParallelism()} cores, load average ${loadavg()[0]!.toFixed(1)}`;
+const { cleanups, cleanUp } = cleanupList();
 
 function report(label: string, figures: LoadFigures) {
   const statuses = Object.entries(figures.statuses)

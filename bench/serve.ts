@@ -15,13 +15,13 @@
 // processes; by default what `npm start` picks on PostgreSQL).
 
 import { mkdtempSync, rmSync } from "node:fs";
-import { availableParallelism, loadavg, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { runLoad, signIn, type LoadFigures, type MixEntry } from "./load-mix.ts";
 import { seedLoadData } from "./load-seed.ts";
-import { appEnv, benchDatabase, buildProblem, seedDemo, startBareServer, startTarget, type Cleanups } from "./load-servers.ts";
+import { appEnv, benchDatabase, buildProblem, cleanupList, machine, seedDemo, startBareServer, startTarget } from "./load-servers.ts";
 import { bench, log, timed } from "./stats.ts";
 
 const { values: options } = parseArgs({
@@ -42,13 +42,7 @@ const DURATION = whole("duration", 1);
 const WARMUP = whole("warmup", 0);
 const PROCESSES = options.processes === undefined ? null : whole("processes", 1);
 
-const cleanups: Cleanups = [];
-async function cleanUp() {
-  for (const cleanup of cleanups.splice(0).reverse()) await Promise.resolve(cleanup()).catch((error: unknown) => log(`cleanup: ${String(error)}`));
-}
-process.once("SIGINT", () => void cleanUp().finally(() => process.exit(130)));
-
-const machine = () => `${availableParallelism()} cores, load average ${loadavg()[0]!.toFixed(1)}`;
+const { cleanups, cleanUp } = cleanupList();
 
 type Page = { name: string; path: string; headers?: Record<string, string> };
 
