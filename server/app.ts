@@ -1,5 +1,6 @@
 import cluster from "node:cluster";
 import { createServer, type Server } from "node:http";
+import { readdirSync } from "node:fs";
 import path from "node:path";
 import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
@@ -115,7 +116,7 @@ async function serveApp(app: Express, services: Services, vite: ViteDevServer | 
   } else {
     const client = path.resolve("build/client");
     app.use("/assets", express.static(path.join(client, "assets"), { immutable: true, maxAge: "1y", index: false }));
-    app.use(express.static(client, { maxAge: "1h", index: false }));
+    app.use(topLevelFiles(client));
   }
 
   app.use(sameOriginOnly(env, logger));
@@ -136,6 +137,20 @@ async function serveApp(app: Express, services: Services, vite: ViteDevServer | 
         ),
     }),
   );
+}
+
+/**
+ * The build's top-level files (the favicon): served by name, so a page's request is not first
+ * looked up on disk (express.static would stat every path it is handed).
+ */
+function topLevelFiles(folder: string): RequestHandler {
+  const names = new Set(
+    readdirSync(folder, { withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => `/${entry.name}`),
+  );
+  const serve = express.static(folder, { maxAge: "1h", index: false });
+  return (req, res, next) => (names.has(req.path) ? serve(req, res, next) : next());
 }
 
 /** A worker's health: 200 while the database answers, 503 otherwise (the pages' /healthz says the same). */

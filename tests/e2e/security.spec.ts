@@ -87,3 +87,20 @@ test("visitor pages may be kept a few seconds by shared caches and revalidated b
   expect(mine.headers()["etag"]).toBeUndefined();
   expect((await page.request.get("/leaderboard", { headers: { "If-None-Match": headers["etag"]! } })).status()).toBe(200);
 });
+
+test("the build's files are served with their caching: hashed assets for a year, the favicon for an hour", async ({ request, page }) => {
+  const favicon = await request.get("/favicon.svg");
+  expect(favicon.status()).toBe(200);
+  expect(favicon.headers()["content-type"]).toMatch(/^image\/svg\+xml/);
+  expect(favicon.headers()["cache-control"]).toBe("public, max-age=3600");
+
+  await page.goto("/");
+  const asset = await page.locator('link[rel="modulepreload"]').first().getAttribute("href");
+  expect(asset).toMatch(/^\/assets\//);
+  const hashed = await request.get(asset!);
+  expect(hashed.status()).toBe(200);
+  expect(hashed.headers()["cache-control"]).toBe("public, max-age=31536000, immutable");
+  // A page's path is not a file: the page answers, not a static 404.
+  expect((await request.get("/leaderboard")).status()).toBe(200);
+  expect((await request.get("/assets/gone-0000.js")).status()).toBe(404);
+});
