@@ -19,7 +19,7 @@ import { CHAIN_NAMES } from "~/wallet/chains";
 import { memberSummary } from "~/modules/leaderboards/member-stats.server";
 import { memberRewards } from "~/modules/rewards/member-rewards.server";
 import { campaignsInProgress } from "~/modules/tasks/member-campaigns.server";
-import { TASK_TYPE_LABELS } from "~/modules/tasks/task.schema";
+import { TASK_TYPE_LABELS } from "~/modules/tasks/task-types";
 import { trendingTasks } from "~/modules/tasks/tasks.server";
 import { getProfile } from "~/modules/users/profile.server";
 

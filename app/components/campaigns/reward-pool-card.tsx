@@ -6,9 +6,8 @@ import { ConfirmDialog } from "~/components/projects/confirm-dialog";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
-import { DISTRIBUTION_LABELS } from "~/modules/rewards/reward.schema";
+import { DISTRIBUTION_LABELS, type Distribution, type PoolStatus } from "~/modules/rewards/pool-types";
 import { ownGrantLine, paidLine, poolHeadline, poolSummary, poolUnit, rankTiers, type PoolTerms } from "~/modules/rewards/pool-words";
-import type { Distribution, PoolStatus } from "~/modules/rewards/pool-types";
 import { route } from "~/lib/routes";
 
 export type RewardPoolView = PoolTerms & {

@@ -9,8 +9,8 @@ import { Textarea } from "~/components/ui/textarea";
 import { FormActions } from "~/components/ui/form-parts";
 import { cn } from "~/lib/utils";
 import type { RewardPoolValues } from "~/modules/rewards/reward-form";
-import { DISTRIBUTION_LABELS, MAX_WINNERS } from "~/modules/rewards/reward.schema";
-import { DISTRIBUTIONS, type Distribution, type RewardKind } from "~/modules/rewards/pool-types";
+import { MAX_WINNERS } from "~/modules/rewards/reward.schema";
+import { DISTRIBUTION_LABELS, DISTRIBUTIONS, type Distribution, type RewardKind } from "~/modules/rewards/pool-types";
 import { Select } from "~/components/ui/select";
 import { formatAmount } from "~/modules/chain/amounts";
 

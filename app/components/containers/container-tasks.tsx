@@ -6,7 +6,7 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { route } from "~/lib/routes";
 import type { TaskBlock } from "~/modules/tasks/task-page";
-import { TASK_TYPE_LABELS } from "~/modules/tasks/task.schema";
+import { TASK_TYPE_LABELS } from "~/modules/tasks/task-types";
 import type { TaskType } from "~/modules/tasks/task-types";
 import { LocalTime } from "~/components/campaigns/local-time";
 import { TaskStateBadge, TaskStateIcon, type MemberTaskState } from "~/components/campaigns/task-state";

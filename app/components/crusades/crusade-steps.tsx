@@ -6,7 +6,7 @@ import { Button } from "~/components/ui/button";
 import { route } from "~/lib/routes";
 import { cn } from "~/lib/utils";
 import { CheckedBy } from "~/components/tasks/checked-by";
-import { TASK_TYPE_LABELS } from "~/modules/tasks/task.schema";
+import { TASK_TYPE_LABELS } from "~/modules/tasks/task-types";
 import type { TaskBlock } from "~/modules/tasks/task-page";
 import type { TaskType } from "~/modules/tasks/task-types";
 

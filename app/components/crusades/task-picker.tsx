@@ -5,7 +5,7 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
 import { route } from "~/lib/routes";
-import { TASK_TYPE_LABELS } from "~/modules/tasks/task.schema";
+import { TASK_TYPE_LABELS } from "~/modules/tasks/task-types";
 import type { TaskType } from "~/modules/tasks/task-types";
 
 export type PickableTask = { id: string; title: string; type: TaskType; xp: number; published: boolean; crusade: { id: string; name: string } | null };

@@ -6,7 +6,8 @@ import { route } from "~/lib/routes";
 import { cn } from "~/lib/utils";
 import type { MemberReward, RewardFilter } from "~/modules/rewards/member-rewards";
 import { ownGrantLine, poolAmount, poolHeadline } from "~/modules/rewards/pool-words";
-import { DISTRIBUTION_LABELS, rankAmount } from "~/modules/rewards/reward.schema";
+import { DISTRIBUTION_LABELS } from "~/modules/rewards/pool-types";
+import { rankAmount } from "~/modules/rewards/reward.schema";
 
 /** Filter links for the Rewards list; the chosen one is marked for screen readers too. */
 export function RewardFilters({ filter, options }: { filter: RewardFilter; options: { value: RewardFilter; label: string }[] }) {

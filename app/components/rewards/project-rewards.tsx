@@ -14,9 +14,8 @@ import { route } from "~/lib/routes";
 import type { VaultChain } from "~/modules/balance/balance-page";
 import { formatAmount } from "~/modules/chain/amounts";
 import type { Asset } from "~/modules/ledger/assets";
-import type { PoolState } from "~/modules/rewards/pool-types";
 import { poolAmount, poolHeadline, type PoolTerms } from "~/modules/rewards/pool-words";
-import { DISTRIBUTION_LABELS } from "~/modules/rewards/reward.schema";
+import { DISTRIBUTION_LABELS, type PoolState } from "~/modules/rewards/pool-types";
 
 /** A pool on the project's Rewards page (projectRewards): its terms, state, escrow and what it paid. */
 type ProjectPool = PoolTerms & {

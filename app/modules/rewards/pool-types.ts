@@ -15,3 +15,10 @@ export type PoolStatus = (typeof POOL_STATUSES)[number];
 
 /** What a pool looks like on the project's Rewards page. */
 export type PoolState = "draft" | "funded" | "live" | "drawing" | "paying" | "paid";
+
+export const DISTRIBUTION_LABELS: Record<Distribution, { title: string; description: string }> = {
+  fcfs: { title: "First completers", description: "The first members to complete every task, in the order they finished." },
+  raffle: { title: "Raffle", description: "Winners drawn at random among everyone who completed every task." },
+  ranking: { title: "Leaderboard", description: "The top of the campaign's leaderboard, with an amount by rank." },
+  everyone: { title: "Everyone", description: "A total split equally among everyone who completed every task." },
+};

@@ -165,10 +165,3 @@ export function poolMaximum(p: Pick<RewardPoolInput, "distribution" | "winners" 
 export function rankAmount(amounts: readonly bigint[], rank: number): bigint {
   return amounts[Math.min(rank, amounts.length) - 1] ?? 0n;
 }
-
-export const DISTRIBUTION_LABELS: Record<Distribution, { title: string; description: string }> = {
-  fcfs: { title: "First completers", description: "The first members to complete every task, in the order they finished." },
-  raffle: { title: "Raffle", description: "Winners drawn at random among everyone who completed every task." },
-  ranking: { title: "Leaderboard", description: "The top of the campaign's leaderboard, with an amount by rank." },
-  everyone: { title: "Everyone", description: "A total split equally among everyone who completed every task." },
-};

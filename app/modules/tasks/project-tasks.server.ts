@@ -1,7 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { rowsOf, type Db } from "~/lib/db.server";
 import type { ProjectTaskRow, TaskContainerKind, TaskListStatus } from "./project-tasks";
-import { TASK_TYPE_LABELS } from "./task.schema";
+import { TASK_TYPE_LABELS } from "./task-types";
 import type { TaskType } from "./task-types";
 
 /** The most rows a page shows, counted after the filters. */

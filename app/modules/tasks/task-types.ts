@@ -19,3 +19,23 @@ export const TASK_TYPES = [
   "instagram_follow",
 ] as const;
 export type TaskType = (typeof TASK_TYPES)[number];
+
+export const TASK_TYPE_LABELS: Record<TaskType, string> = {
+  visit_link: "Visit a link",
+  quiz: "Quiz",
+  submit_text: "Submit text",
+  submit_url: "Submit a link",
+  submit_image: "Submit an image",
+  hold_token: "Hold a token",
+  wallet_connected: "Connect a wallet",
+  referral: "Invite members",
+  x_follow: "Follow on X",
+  x_like: "Like a post on X",
+  x_repost: "Repost on X",
+  x_post: "Post on X",
+  youtube_subscribe: "Subscribe on YouTube",
+  tiktok_post: "Post on TikTok",
+  instagram_post: "Post on Instagram",
+  tiktok_follow: "Follow on TikTok",
+  instagram_follow: "Follow on Instagram",
+};

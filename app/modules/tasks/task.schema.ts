@@ -12,7 +12,7 @@ import {
   X_POST_URL,
   YOUTUBE_CHANNEL_ID,
 } from "./social-targets";
-import { TASK_TYPES, type TaskType } from "./task-types";
+import { TASK_TYPE_LABELS, TASK_TYPES, type TaskType } from "./task-types";
 
 /** A phrase or link a member's post must contain. */
 const phrase = z.string().trim().min(2, "Enter the phrase or link the post must contain").max(200, "Keep the phrase under 200 characters");
@@ -67,26 +67,6 @@ export const taskConfigSchemas = {
 } satisfies Record<TaskType, z.ZodType>;
 
 export type TaskConfig<T extends TaskType> = z.output<(typeof taskConfigSchemas)[T]>;
-
-export const TASK_TYPE_LABELS: Record<TaskType, string> = {
-  visit_link: "Visit a link",
-  quiz: "Quiz",
-  submit_text: "Submit text",
-  submit_url: "Submit a link",
-  submit_image: "Submit an image",
-  hold_token: "Hold a token",
-  wallet_connected: "Connect a wallet",
-  referral: "Invite members",
-  x_follow: "Follow on X",
-  x_like: "Like a post on X",
-  x_repost: "Repost on X",
-  x_post: "Post on X",
-  youtube_subscribe: "Subscribe on YouTube",
-  tiktok_post: "Post on TikTok",
-  instagram_post: "Post on Instagram",
-  tiktok_follow: "Follow on TikTok",
-  instagram_follow: "Follow on Instagram",
-};
 
 /** Which verification modes make sense for each type. */
 export const VERIFICATION_MODES: Record<TaskType, readonly ("auto" | "review" | "none")[]> = {
