@@ -132,11 +132,13 @@ function pageShell() {
       staticImports.set(info.id, info.importedIds);
     },
   };
-  // What Welcome shares with the signed-in pages (the appearance control, also in Settings, and the
-  // brand's and the leaderboard's icons, also in the navigation) goes with the shell rather than in
-  // files of a few hundred bytes that Welcome's first load would fetch and compress apart.
+  // What Welcome shares with the signed-in pages (the appearance control, also in Settings, and
+  // Welcome's icons, also in the navigation and on campaign pages) goes with the shell rather than in
+  // files of a few hundred bytes that Welcome's first load would fetch and compress apart. (The other
+  // icons are one file of their own, which Welcome does not load.)
   const alsoShell = (id: string) =>
-    /[\\/]app[\\/]components[\\/]appearance-switch\.tsx$/.test(id) || /lucide-react[\\/].*[\\/](sun|moon|monitor|sparkles|trophy)\.mjs$/.test(id);
+    /[\\/]app[\\/]components[\\/]appearance-switch\.tsx$/.test(id) ||
+    /lucide-react[\\/].*[\\/](sun|moon|monitor|sparkles|trophy|award|list-checks)\.mjs$/.test(id);
   return { plugin, includes: (id: string) => (modules ??= closure()).has(id) || alsoShell(id) };
 }
 const shell = pageShell();
@@ -181,6 +183,9 @@ export default defineConfig({
                 // Everything the page shell imports, wallet-provider.tsx and Vite's preload helper
                 // included: one chunk, and none of it in chunks of wallet code.
                 { name: "shell", test: shell.includes, priority: 150, includeDependenciesRecursively: false },
+                // The other icons: one file (about 45 KB, 10 KB compressed) rather than a file of a few
+                // hundred bytes per icon and set of pages, which made a page fetch some twenty of them.
+                { name: "icons", test: /lucide-react[\\/].*[\\/]icons[\\/]/, priority: 100 },
               ],
             },
           },
