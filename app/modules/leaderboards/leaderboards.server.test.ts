@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { user } from "#db/schema/auth";
 import type { Database } from "~/lib/db.server";
 import { createTestDatabase } from "#tests/setup/test-db";
-import { awardXp, boardKey, boardPage, expireWindows, naiveRankOf, rankOf, setLeaderboardVisibility } from "./leaderboards.server";
+import { awardXp, boardKey, boardPage, expireWindows, naiveRankOf, rankOf, ranksOf, setLeaderboardVisibility } from "./leaderboards.server";
 
 let database: Database;
 const DAY = 86_400_000;
@@ -57,6 +57,17 @@ describe("ranks", () => {
     ]);
     for (const row of page) expect(await rankOf({ db: database.db, board, userId: row.userId })).toEqual({ rank: row.rank, score: row.score });
     expect(await rankOf({ db: database.db, board, userId: "u9" })).toBeNull();
+  });
+
+  it("of several boards in one statement, each as read alone; a board without the member's XP is left out", async () => {
+    const other = boardKey({ kind: "project", projectId: "p1" }, "all");
+    const none = boardKey({ kind: "project", projectId: "nothing" }, "all");
+    const ranks = await ranksOf({ db: database.db, boards: [board, other, none], userId: "u1" });
+    expect([...ranks.keys()].sort()).toEqual([board]);
+    expect(ranks.get(board)).toEqual(await rankOf({ db: database.db, board, userId: "u1" }));
+    const both = await ranksOf({ db: database.db, boards: [board, other], userId: "u0" });
+    expect(both).toEqual(new Map([[other, { rank: 1, score: 50 }]]));
+    expect(await ranksOf({ db: database.db, boards: [], userId: "u1" })).toEqual(new Map());
   });
 
   it("hide opted-out members from the board but still tell them their rank", async () => {

@@ -117,26 +117,32 @@ export async function boardPage({ db, board, limit = 100, offset = 0 }: { db: Db
  * An opted-out member still learns the rank they would have.
  */
 export async function rankOf({ db, board, userId }: { db: Db; board: string; userId: string }) {
-  let statement = rankStatements.get(db);
-  if (!statement) rankStatements.set(db, (statement = prepareRank(db)));
-  const [row] = await statement.execute({ board, userId });
-  return row ? { rank: Number(row.rank), score: Number(row.score) } : null;
+  return (await ranksOf({ db, boards: [board], userId })).get(board) ?? null;
 }
 
-/** The rank as a named prepared statement, like the award: planned once per connection. */
-const rankStatements = new WeakMap<Db, ReturnType<typeof prepareRank>>();
-const prepareRank = (db: Db) =>
+/** The member's ranks on several boards (those they have XP on), in one statement. */
+export async function ranksOf({ db, boards, userId }: { db: Db; boards: readonly string[]; userId: string }) {
+  let statement = rankStatements.get(db);
+  if (!statement) rankStatements.set(db, (statement = prepareRanks(db)));
+  const rows = await statement.execute({ boards, userId });
+  return new Map(rows.map((row) => [row.board, { rank: Number(row.rank), score: Number(row.score) }]));
+}
+
+/** The ranks as a named prepared statement, like the award: planned once per connection. */
+const rankStatements = new WeakMap<Db, ReturnType<typeof prepareRanks>>();
+const prepareRanks = (db: Db) =>
   db
     .select({
+      board: sql<string>`me.board`,
       score: sql<string | number>`me.score`,
-      rank: sql<string | number>`1 + coalesce((select sum(h.members) from leaderboard_histogram h where h.board = ${p("board")} and h.score > me.score), 0)
+      rank: sql<string | number>`1 + coalesce((select sum(h.members) from leaderboard_histogram h where h.board = me.board and h.score > me.score), 0)
         + (select count(*) from leaderboard_entry e
-           where e.board = ${p("board")} and e.visible and e.score = me.score
+           where e.board = me.board and e.visible and e.score = me.score
              and (e.reached_at, e.user_id) < (me.reached_at, me.user_id))`,
     })
     .from(sql`leaderboard_entry me`)
-    .where(sql`me.board = ${p("board")} and me.user_id = ${p("userId")}`)
-    .prepare("questline_rank_of");
+    .where(sql`me.board = any(${p("boards")}::text[]) and me.user_id = ${p("userId")}`)
+    .prepare("questline_ranks_of");
 
 /** The naive rank, counting every member above: the baseline the benchmark compares against. */
 export async function naiveRankOf({ db, board, userId }: { db: Db; board: string; userId: string }) {
