@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { and, desc, eq, gt, inArray, isNull, or } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
 import { user } from "#db/schema/auth";
 import { project, projectInvite, projectMember } from "#db/schema/projects";
 import { walletAddress } from "#db/schema/wallets";
@@ -129,9 +129,23 @@ async function identitiesOf(db: Db, userId: string) {
 
 /** Pending invites addressed to this member (by e-mail or by a linked wallet). */
 export async function invitesFor({ db, userId, now = new Date() }: { db: Db; userId: string; now?: Date }) {
-  const { email, wallets } = await identitiesOf(db, userId);
-  const addressedTo = or(email ? eq(projectInvite.email, email) : undefined, wallets.length ? inArray(projectInvite.walletAddress, wallets) : undefined);
-  if (!addressedTo) return [];
+  // The member's identities as subqueries (as identitiesOf reads them): one statement.
+  const addressedTo = or(
+    eq(
+      projectInvite.email,
+      db
+        .select({ email: sql<string>`lower(${user.email})` })
+        .from(user)
+        .where(eq(user.id, userId)),
+    ),
+    inArray(
+      projectInvite.walletAddress,
+      db
+        .select({ address: sql<string>`lower(${walletAddress.address})` })
+        .from(walletAddress)
+        .where(eq(walletAddress.userId, userId)),
+    ),
+  );
   return db
     .select({ invite: projectInvite, project })
     .from(projectInvite)

@@ -102,6 +102,7 @@ describe("teams and invites", () => {
     });
     expect((await inviteByToken({ db: database.db, token }))?.invite.id).toBe(invite.id);
     expect(await invitesFor({ db: database.db, userId: "admin" })).toHaveLength(1);
+    expect(await invitesFor({ db: database.db, userId: "other" })).toHaveLength(0);
     expect(await answerInvite({ db: database.db, inviteId: invite.id, userId: "other", accept: true })).toMatchObject({ ok: false });
     expect(await answerInvite({ db: database.db, inviteId: invite.id, userId: "admin", accept: true })).toEqual({ ok: true, projectSlug: "acme" });
     expect(await roleIn({ db: database.db, projectId, userId: "admin" })).toBe("admin");

@@ -1,4 +1,4 @@
-import { and, eq, ne } from "drizzle-orm";
+import { and, eq, exists, getTableColumns, ne } from "drizzle-orm";
 import { account, user } from "#db/schema/auth";
 import type { Db } from "~/lib/db.server";
 import { hasRealEmail } from "~/modules/wallets/wallets.server";
@@ -17,12 +17,19 @@ export type Profile = {
 };
 
 export async function getProfile({ db, userId }: { db: Db; userId: string }): Promise<Profile | null> {
-  const [row] = await db.select().from(user).where(eq(user.id, userId));
+  const [row] = await db
+    .select({
+      ...getTableColumns(user),
+      hasPassword: exists(
+        db
+          .select({ id: account.id })
+          .from(account)
+          .where(and(eq(account.userId, userId), eq(account.providerId, "credential"))),
+      ),
+    })
+    .from(user)
+    .where(eq(user.id, userId));
   if (!row) return null;
-  const [credential] = await db
-    .select({ id: account.id })
-    .from(account)
-    .where(and(eq(account.userId, userId), eq(account.providerId, "credential")));
   return {
     id: row.id,
     name: row.name,
@@ -30,7 +37,7 @@ export async function getProfile({ db, userId }: { db: Db; userId: string }): Pr
     email: hasRealEmail(row.email) ? row.email : null,
     image: row.image,
     createdAt: row.createdAt,
-    hasPassword: Boolean(credential),
+    hasPassword: Boolean(row.hasPassword),
   };
 }
 
