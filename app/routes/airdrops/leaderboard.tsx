@@ -1,7 +1,7 @@
 import type { Route } from "./+types/leaderboard";
 import { BoardScreen } from "~/components/leaderboards/board-screen";
 import { pageParam } from "~/components/pagination";
-import { pageTitle, publicMeta } from "~/lib/meta";
+import { dataPageMeta } from "~/lib/meta";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
 import { getSession } from "~/modules/auth/session.server";
@@ -14,9 +14,10 @@ import type { VisitorPage } from "~/lib/visitor-page";
 export const handle: VisitorPage = { visitorPage: true };
 
 export function meta(args: Route.MetaArgs) {
-  const { loaderData } = args;
-  if (!loaderData) return [{ title: pageTitle(args.matches[0].loaderData.appName, "Leaderboard") }];
-  return publicMeta(args, { page: `${loaderData.airdrop.name} leaderboard`, description: `Members ranked for the ${loaderData.airdrop.name} airdrop.` });
+  return dataPageMeta(args, "Leaderboard", ({ airdrop }) => ({
+    page: `${airdrop.name} leaderboard`,
+    description: `Members ranked for the ${airdrop.name} airdrop.`,
+  }));
 }
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {

@@ -11,7 +11,7 @@ import { ContainerTasks } from "~/components/containers/container-tasks";
 import { ContainerWindow } from "~/components/containers/container-window";
 import { PageHeader } from "~/components/page-header";
 import { redirectWithToast } from "~/lib/flash.server";
-import { pageTitle, publicMeta } from "~/lib/meta";
+import { dataPageMeta } from "~/lib/meta";
 import { failure, formFailure } from "~/lib/result";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
@@ -29,11 +29,10 @@ import type { VisitorPage } from "~/lib/visitor-page";
 export const handle: VisitorPage = { visitorPage: true };
 
 export function meta(args: Route.MetaArgs) {
-  const { loaderData } = args;
-  const appName = args.matches[0].loaderData.appName;
-  if (!loaderData) return [{ title: pageTitle(appName, "Airdrop") }];
-  const { airdrop, project } = loaderData;
-  return publicMeta(args, { page: airdrop.name, description: airdrop.description || `A ${project.name} airdrop on ${appName}.` });
+  return dataPageMeta(args, "Airdrop", ({ airdrop, project }, appName) => ({
+    page: airdrop.name,
+    description: airdrop.description || `A ${project.name} airdrop on ${appName}.`,
+  }));
 }
 
 export async function loader({ params, context }: Route.LoaderArgs) {

@@ -1,7 +1,7 @@
 import type { Route } from "./+types/project-index";
 import { CampaignGrid } from "~/components/campaigns/campaign-grid";
 import { ProjectContainers } from "~/components/containers/project-containers";
-import { pageTitle, publicMeta } from "~/lib/meta";
+import { dataPageMeta } from "~/lib/meta";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
 import { getSession } from "~/modules/auth/session.server";
@@ -14,12 +14,10 @@ import type { VisitorPage } from "~/lib/visitor-page";
 export const handle: VisitorPage = { visitorPage: true };
 
 export function meta(args: Route.MetaArgs) {
-  const { loaderData } = args;
-  if (!loaderData) return [{ title: pageTitle(args.matches[0].loaderData.appName, "Campaigns") }];
-  return publicMeta(args, {
-    page: `${loaderData.project.name} campaigns`,
-    description: `${loaderData.project.name}'s campaigns: their tasks, dates and rewards.`,
-  });
+  return dataPageMeta(args, "Campaigns", ({ project }) => ({
+    page: `${project.name} campaigns`,
+    description: `${project.name}'s campaigns: their tasks, dates and rewards.`,
+  }));
 }
 
 export async function loader({ params, context }: Route.LoaderArgs) {

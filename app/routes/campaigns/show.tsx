@@ -10,7 +10,7 @@ import { ProjectCrumb } from "~/components/campaigns/project-crumb";
 import { XpRewardCard } from "~/components/campaigns/reward-card";
 import { RewardPools } from "~/components/campaigns/reward-pools";
 import { PageHeader } from "~/components/page-header";
-import { pageTitle, publicMeta } from "~/lib/meta";
+import { dataPageMeta } from "~/lib/meta";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
 import { getSession } from "~/modules/auth/session.server";
@@ -27,13 +27,10 @@ import type { VisitorPage } from "~/lib/visitor-page";
 export const handle: VisitorPage = { visitorPage: true };
 
 export function meta(args: Route.MetaArgs) {
-  const { loaderData } = args;
-  if (!loaderData) return [{ title: pageTitle(args.matches[0].loaderData.appName, "Campaign") }];
-  const { campaign, project } = loaderData;
-  return publicMeta(args, {
+  return dataPageMeta(args, "Campaign", ({ campaign, project }) => ({
     page: campaign.name,
     description: campaign.description || `${campaign.name}: a ${project.name} campaign. Complete its tasks to earn XP and rewards.`,
-  });
+  }));
 }
 
 export async function loader({ params, context }: Route.LoaderArgs) {

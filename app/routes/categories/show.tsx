@@ -6,7 +6,7 @@ import { pageParam } from "~/components/pagination";
 import { ProjectGrid } from "~/components/projects/project-grid";
 import { SortTabs } from "~/components/projects/sort-tabs";
 import { Button } from "~/components/ui/button";
-import { pageTitle, publicMeta } from "~/lib/meta";
+import { dataPageMeta } from "~/lib/meta";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
 import { categoryBySlug } from "~/modules/projects/categories.server";
@@ -17,11 +17,10 @@ import type { VisitorPage } from "~/lib/visitor-page";
 export const handle: VisitorPage = { visitorPage: true };
 
 export function meta(args: Route.MetaArgs) {
-  const { loaderData } = args;
-  const appName = args.matches[0].loaderData.appName;
-  if (!loaderData) return [{ title: pageTitle(appName, "Category") }];
-  const { category } = loaderData;
-  return publicMeta(args, { page: category.name, description: category.description || `${category.name} projects on ${appName}.` });
+  return dataPageMeta(args, "Category", ({ category }, appName) => ({
+    page: category.name,
+    description: category.description || `${category.name} projects on ${appName}.`,
+  }));
 }
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {

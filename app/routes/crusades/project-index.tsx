@@ -1,7 +1,7 @@
 import type { Route } from "./+types/project-index";
 import { ProjectContainers } from "~/components/containers/project-containers";
 import { CrusadeGrid } from "~/components/crusades/crusade-grid";
-import { pageTitle, publicMeta } from "~/lib/meta";
+import { dataPageMeta } from "~/lib/meta";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
 import { getSession } from "~/modules/auth/session.server";
@@ -14,12 +14,10 @@ import type { VisitorPage } from "~/lib/visitor-page";
 export const handle: VisitorPage = { visitorPage: true };
 
 export function meta(args: Route.MetaArgs) {
-  const { loaderData } = args;
-  if (!loaderData) return [{ title: pageTitle(args.matches[0].loaderData.appName, "Crusades") }];
-  return publicMeta(args, {
-    page: `${loaderData.project.name} crusades`,
-    description: `${loaderData.project.name}'s crusades: series of tasks done in order.`,
-  });
+  return dataPageMeta(args, "Crusades", ({ project }) => ({
+    page: `${project.name} crusades`,
+    description: `${project.name}'s crusades: series of tasks done in order.`,
+  }));
 }
 
 export async function loader({ params, context }: Route.LoaderArgs) {

@@ -10,7 +10,7 @@ import { PageHeader } from "~/components/page-header";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
-import { pageTitle, publicMeta } from "~/lib/meta";
+import { dataPageMeta } from "~/lib/meta";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
 import { getSession } from "~/modules/auth/session.server";
@@ -25,10 +25,10 @@ import type { VisitorPage } from "~/lib/visitor-page";
 export const handle: VisitorPage = { visitorPage: true };
 
 export function meta(args: Route.MetaArgs) {
-  const { loaderData } = args;
-  if (!loaderData) return [{ title: pageTitle(args.matches[0].loaderData.appName, "Crusade") }];
-  const { crusade, project } = loaderData;
-  return publicMeta(args, { page: crusade.name, description: crusade.description || `${crusade.name}: a ${project.name} crusade, its tasks done in order.` });
+  return dataPageMeta(args, "Crusade", ({ crusade, project }) => ({
+    page: crusade.name,
+    description: crusade.description || `${crusade.name}: a ${project.name} crusade, its tasks done in order.`,
+  }));
 }
 
 export async function loader({ params, context }: Route.LoaderArgs) {

@@ -2,7 +2,7 @@ import { data } from "react-router";
 import type { Route } from "./+types/leaderboard";
 import { BoardScreen } from "~/components/leaderboards/board-screen";
 import { pageParam } from "~/components/pagination";
-import { pageTitle, publicMeta } from "~/lib/meta";
+import { dataPageMeta } from "~/lib/meta";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
 import { getSession } from "~/modules/auth/session.server";
@@ -14,12 +14,10 @@ import type { VisitorPage } from "~/lib/visitor-page";
 export const handle: VisitorPage = { visitorPage: true };
 
 export function meta(args: Route.MetaArgs) {
-  const { loaderData } = args;
-  if (!loaderData) return [{ title: pageTitle(args.matches[0].loaderData.appName, "Leaderboard") }];
-  return publicMeta(args, {
-    page: `${loaderData.project.name} leaderboard`,
-    description: `The members with the most XP from ${loaderData.project.name}'s tasks.`,
-  });
+  return dataPageMeta(args, "Leaderboard", ({ project }) => ({
+    page: `${project.name} leaderboard`,
+    description: `The members with the most XP from ${project.name}'s tasks.`,
+  }));
 }
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {

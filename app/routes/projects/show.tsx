@@ -4,7 +4,7 @@ import { ProjectHeader, ProjectRewardsLink, ProjectTasksLink, ToReviewLink } fro
 import { AirdropList } from "~/components/airdrops/airdrop-list";
 import { CampaignList, CrusadeList, Section, TopMembers } from "~/components/projects/project-sections";
 import { TeamPanel } from "~/components/projects/team-panel";
-import { pageTitle, publicMeta } from "~/lib/meta";
+import { dataPageMeta } from "~/lib/meta";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
 import { getSession } from "~/modules/auth/session.server";
@@ -20,14 +20,11 @@ import type { VisitorPage } from "~/lib/visitor-page";
 export const handle: VisitorPage = { visitorPage: true };
 
 export function meta(args: Route.MetaArgs) {
-  const { loaderData } = args;
-  if (!loaderData) return [{ title: pageTitle(args.matches[0].loaderData.appName, "Project") }];
-  const { project } = loaderData;
-  return publicMeta(args, {
+  return dataPageMeta(args, "Project", ({ project }, appName) => ({
     page: project.name,
-    description: project.description || `${project.name}'s campaigns, tasks and leaderboard on ${args.matches[0].loaderData.appName}.`,
+    description: project.description || `${project.name}'s campaigns, tasks and leaderboard on ${appName}.`,
     image: project.logoUrl,
-  });
+  }));
 }
 
 export async function loader({ context, params }: Route.LoaderArgs) {

@@ -5,7 +5,7 @@ import { LocalTime } from "~/components/campaigns/local-time";
 import { ProjectCrumb } from "~/components/campaigns/project-crumb";
 import { PageHeader } from "~/components/page-header";
 import { Badge } from "~/components/ui/badge";
-import { pageTitle, publicMeta } from "~/lib/meta";
+import { dataPageMeta } from "~/lib/meta";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
 import { poolHeadline } from "~/modules/rewards/pool-words";
@@ -18,12 +18,10 @@ import type { VisitorPage } from "~/lib/visitor-page";
 export const handle: VisitorPage = { visitorPage: true };
 
 export function meta(args: Route.MetaArgs) {
-  const { loaderData } = args;
-  if (!loaderData) return [{ title: pageTitle(args.matches[0].loaderData.appName, "Verify this draw") }];
-  return publicMeta(args, {
-    page: `Verify the ${loaderData.campaign.name} raffle`,
-    description: `Check the ${loaderData.campaign.name} raffle's draw yourself: its entrants, the secret committed before it and the block that drew it.`,
-  });
+  return dataPageMeta(args, "Verify this draw", ({ campaign }) => ({
+    page: `Verify the ${campaign.name} raffle`,
+    description: `Check the ${campaign.name} raffle's draw yourself: its entrants, the secret committed before it and the block that drew it.`,
+  }));
 }
 
 export async function loader({ params, context }: Route.LoaderArgs) {

@@ -4,7 +4,7 @@ import { BackLink, HiddenNotice, ViewerNote } from "~/components/leaderboards/bo
 import { FirstCompleters } from "~/components/leaderboards/first-completers";
 import { PageHeader } from "~/components/page-header";
 import { pageParam } from "~/components/pagination";
-import { pageTitle, publicMeta } from "~/lib/meta";
+import { dataPageMeta } from "~/lib/meta";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
 import { getSession } from "~/modules/auth/session.server";
@@ -19,9 +19,10 @@ import type { VisitorPage } from "~/lib/visitor-page";
 export const handle: VisitorPage = { visitorPage: true };
 
 export function meta(args: Route.MetaArgs) {
-  const { loaderData } = args;
-  if (!loaderData) return [{ title: pageTitle(args.matches[0].loaderData.appName, "Leaderboard") }];
-  return publicMeta(args, { page: `${loaderData.task.title} leaderboard`, description: `Members ranked by the XP ${loaderData.task.title} gave them.` });
+  return dataPageMeta(args, "Leaderboard", ({ task }) => ({
+    page: `${task.title} leaderboard`,
+    description: `Members ranked by the XP ${task.title} gave them.`,
+  }));
 }
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {

@@ -12,7 +12,7 @@ import { BlockNotice, MemberStateNotice } from "~/components/tasks/task-notices"
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
-import { pageTitle, publicMeta } from "~/lib/meta";
+import { dataPageMeta } from "~/lib/meta";
 import { formFailure } from "~/lib/result";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
@@ -29,10 +29,10 @@ import type { VisitorPage } from "~/lib/visitor-page";
 export const handle: VisitorPage = { visitorPage: true };
 
 export function meta(args: Route.MetaArgs) {
-  const { loaderData } = args;
-  if (!loaderData) return [{ title: pageTitle(args.matches[0].loaderData.appName, "Task") }];
-  const { task, project } = loaderData;
-  return publicMeta(args, { page: task.title, description: task.description || `${task.title}: a ${project.name} task worth ${task.xp} XP.` });
+  return dataPageMeta(args, "Task", ({ task, project }) => ({
+    page: task.title,
+    description: task.description || `${task.title}: a ${project.name} task worth ${task.xp} XP.`,
+  }));
 }
 
 export async function loader({ params, context }: Route.LoaderArgs) {
