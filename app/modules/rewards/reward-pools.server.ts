@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { and, asc, count, eq, inArray, sum } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import type { Hex } from "viem";
 import { campaign } from "#db/schema/quests";
 import { rewardGrant, rewardPool } from "#db/schema/rewards";
@@ -224,28 +225,26 @@ export type PoolCard = PublicPool & {
 
 /** A campaign's pools, oldest first, with what each paid and what the viewer got. */
 export async function listRewardPools({ db, campaignId, userId }: { db: Db; campaignId: string; userId: string | null }): Promise<PoolCard[]> {
-  const pools = await db.select().from(rewardPool).where(eq(rewardPool.campaignId, campaignId)).orderBy(asc(rewardPool.createdAt), asc(rewardPool.id));
-  if (pools.length === 0) return [];
-  const ids = pools.map((p) => p.id);
-  const totals = await db
-    .select({ poolId: rewardGrant.poolId, members: count(), total: sum(rewardGrant.amount) })
-    .from(rewardGrant)
-    .where(inArray(rewardGrant.poolId, ids))
-    .groupBy(rewardGrant.poolId);
-  const mine = userId
-    ? await db
-        .select({ poolId: rewardGrant.poolId, position: rewardGrant.position, amount: rewardGrant.amount })
-        .from(rewardGrant)
-        .where(and(inArray(rewardGrant.poolId, ids), eq(rewardGrant.userId, userId)))
-    : [];
-  return pools.map((p) => {
-    const total = totals.find((t) => t.poolId === p.id);
-    const own = mine.find((m) => m.poolId === p.id);
-    return {
-      ...publicPool(p),
-      paidTo: total?.members ?? 0,
-      paidTotal: BigInt(total?.total ?? 0),
-      mine: own ? { position: own.position, amount: own.amount } : null,
-    };
-  });
+  // One statement: each pool with what it paid so far (two index ranges of its grants) and, for a
+  // member, their own grant.
+  const grantsOf = sql`from ${rewardGrant} where ${rewardGrant.poolId} = ${rewardPool.id}`;
+  const mine = alias(rewardGrant, "mine");
+  const rows = await db
+    .select({
+      pool: rewardPool,
+      members: sql<number>`(select count(*) ${grantsOf})`.mapWith(Number),
+      total: sql<string | null>`(select sum(${rewardGrant.amount}) ${grantsOf})`,
+      position: mine.position,
+      amount: mine.amount,
+    })
+    .from(rewardPool)
+    .leftJoin(mine, and(eq(mine.poolId, rewardPool.id), userId ? eq(mine.userId, userId) : sql`false`))
+    .where(eq(rewardPool.campaignId, campaignId))
+    .orderBy(asc(rewardPool.createdAt), asc(rewardPool.id));
+  return rows.map(({ pool, members, total, position, amount }) => ({
+    ...publicPool(pool),
+    paidTo: members ?? 0,
+    paidTotal: BigInt(total ?? 0),
+    mine: position !== null && amount !== null ? { position, amount } : null,
+  }));
 }

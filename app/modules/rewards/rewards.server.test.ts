@@ -223,6 +223,8 @@ describe("distribution", () => {
     const cards = await listRewardPools({ db: database.db, campaignId: c.id, userId: "m5" });
     expect(cards.find((p) => p.id === ranking.id)).toMatchObject({ paidTo: 5, paidTotal: 800n, mine: { position: 1, amount: 300n } });
     expect(cards.find((p) => p.id === fcfs.id)).toMatchObject({ paidTo: 2, paidTotal: 200n, mine: null });
+    const seen = await listRewardPools({ db: database.db, campaignId: c.id, userId: null });
+    expect(seen.find((p) => p.id === ranking.id)).toMatchObject({ paidTo: 5, paidTotal: 800n, mine: null });
 
     expect(await distribute(new Date(T.getTime() + HOUR))).toEqual({ pools: 0, grants: 0, frozen: 0, failed: 0 });
   });
