@@ -72,10 +72,11 @@ function directImports(packages: string[]): Plugin {
 
 /**
  * Points every import of `specifier` (a package name, or a pattern of the import as written) in the
- * client build at `replacement`, except the replacement's own (which reaches the real module). See
- * app/wallet/universal-provider.client.ts and app/components/ui/lucide-icon.ts.
+ * client build at `replacement`, except the replacement's own (which reaches the real module), and
+ * with `ours`, only our own modules' imports (not a package's). See
+ * app/wallet/universal-provider.client.ts, app/components/ui/lucide-icon.ts and app/lib/zod.ts.
  */
-function standIn(specifier: string | RegExp, replacement: string): Plugin {
+function standIn(specifier: string | RegExp, replacement: string, { ours = false } = {}): Plugin {
   const file = fileURLToPath(new URL(replacement, import.meta.url));
   return {
     name: `questline:stand-in:${specifier}`,
@@ -85,7 +86,9 @@ function standIn(specifier: string | RegExp, replacement: string): Plugin {
     resolveId: {
       filter: { id: typeof specifier === "string" ? new RegExp(`^${specifier.replace(/[/.]/g, "\\$&")}$`) : specifier },
       handler(_source, importer) {
-        return importer && path.resolve(importer) === file ? null : file;
+        if (importer && path.resolve(importer) === file) return null;
+        if (ours && (!importer || /node_modules/.test(importer))) return null;
+        return file;
       },
     },
   };
@@ -198,6 +201,8 @@ export default defineConfig({
     reactRouter(),
     directImports(["viem", "lucide-react"]),
     standIn("@walletconnect/universal-provider", "./app/wallet/universal-provider.client.ts"),
+    // zod, told not to compile schemas with `new Function`, which the CSP forbids: for every module of ours.
+    standIn("zod", "./app/lib/zod.ts", { ours: true }),
     // Each lucide-react icon module imports `../createLucideIcon.mjs`.
     standIn(/^\.\.\/createLucideIcon\.mjs$/, "./app/components/ui/lucide-icon.ts"),
     shell.plugin,

@@ -180,3 +180,15 @@ export async function typeCode(page: Page, code: string) {
   await page.getByLabel("Digit 1").click();
   await page.keyboard.type(code);
 }
+
+/**
+ * The browser's own issue list for the page from now on (as DevTools' Issues panel shows it): a
+ * script trying what the Content-Security-Policy forbids (eval, say) is reported there.
+ */
+export async function browserIssues(page: Page) {
+  const issues: string[] = [];
+  const cdp = await page.context().newCDPSession(page);
+  cdp.on("Audits.issueAdded", ({ issue }) => issues.push(JSON.stringify(issue)));
+  await cdp.send("Audits.enable");
+  return issues;
+}

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, expectConsoleError, SAME_ORIGIN, test } from "./fixtures.ts";
+import { browserIssues, expect, expectConsoleError, SAME_ORIGIN, test } from "./fixtures.ts";
 import { expectFieldError, localDateTime, screenshot, taskIdOf, uniqueSuffix } from "./quest-helpers.ts";
 import { APP_URL } from "./urls.ts";
 
@@ -171,18 +171,14 @@ test("an owner, a reviewer and a member run a campaign and a crusade", async ({ 
     await member.getByRole("button", { name: "Save leaderboard settings" }).click();
     await expect(member.getByText("Leaderboard settings saved")).toBeVisible();
 
-    // The browser's own issue list: a script trying what the Content-Security-Policy forbids (eval) shows there.
-    const cdp = await member.context().newCDPSession(member);
-    const issues: string[] = [];
-    cdp.on("Audits.issueAdded", ({ issue }) => issues.push(JSON.stringify(issue)));
-    await cdp.send("Audits.enable");
+    // Nothing on the page does what the Content-Security-Policy forbids.
+    const issues = await browserIssues(member);
     await member.goto(campaignUrl);
     await expect(member.locator('head link[rel="canonical"]')).toHaveAttribute("href", new URL(campaignUrl, member.url()).href);
     await expect(member.getByRole("link", { name: `Start: ${quizTitle}` })).toBeVisible();
     await expect(member.getByRole("link", { name: `Start: ${linkTitle}` })).toBeVisible();
     await expect(member.getByRole("progressbar", { name: "Tasks done" })).toHaveAttribute("aria-valuetext", "0 of 2 tasks done");
     await screenshot(member, "quest-campaign-show");
-    // Its task forms check input with zod in the browser, told never to compile schemas with eval.
     expect(issues).toEqual([]);
   });
 
