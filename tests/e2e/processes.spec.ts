@@ -55,14 +55,16 @@ test.describe("npm start on several cores", () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  async function startApp(): Promise<{ app: ChildProcess; url: string; output: () => string }> {
+  /** `npm start` of the production build on two web processes, its output collected. */
+  async function spawnApp(databaseUrl: string) {
     const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
     const app = spawn(process.execPath, ["server/main.ts"], {
       cwd: root,
       env: {
         ...process.env,
         NODE_ENV: "production",
-        DATABASE_URL: postgres.url,
+        DATABASE_URL: databaseUrl,
         WEB_PROCESSES: "2",
         LOCAL_CHAIN: "off",
         SEED_DEMO: "false",
@@ -70,7 +72,7 @@ test.describe("npm start on several cores", () => {
         DATA_DIR: dataDir,
         PORT: String(port),
         HOST: "127.0.0.1",
-        APP_URL: `http://127.0.0.1:${port}`,
+        APP_URL: url,
       },
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -78,8 +80,14 @@ test.describe("npm start on several cores", () => {
     let output = "";
     app.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
     app.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    await expect.poll(() => output, { timeout: 60_000 }).toContain("2 web processes and one job process");
-    return { app, url: `http://127.0.0.1:${port}`, output: () => output };
+    return { app, url, output: () => output };
+  }
+
+  /** The same, on the suite's PostgreSQL, once it says it started. */
+  async function startApp() {
+    const spawned = await spawnApp(postgres.url);
+    await expect.poll(spawned.output, { timeout: 60_000 }).toContain("2 web processes and one job process");
+    return spawned;
   }
 
   test("serves from two web processes beside a job process, replaces one that dies, and stops them all on SIGTERM", async () => {
@@ -115,29 +123,10 @@ test.describe("npm start on several cores", () => {
   });
 
   test("a start that cannot work ends with a failure after three processes die before they listen", async () => {
-    const port = await freePort();
-    const app = spawn(process.execPath, ["server/main.ts"], {
-      cwd: root,
-      // Nothing listens on port 1: every process dies opening the database.
-      env: {
-        ...process.env,
-        NODE_ENV: "production",
-        DATABASE_URL: "postgres://nobody@127.0.0.1:1/questline",
-        WEB_PROCESSES: "2",
-        LOCAL_CHAIN: "off",
-        LOG_LEVEL: "warn",
-        DATA_DIR: dataDir,
-        PORT: String(port),
-        HOST: "127.0.0.1",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    started.push(app);
-    let output = "";
-    app.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    app.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    // Nothing listens on port 1: every process dies opening the database.
+    const { app, output } = await spawnApp("postgres://nobody@127.0.0.1:1/questline");
     const [code] = (await once(app, "exit")) as [number | null];
     expect(code).toBe(1);
-    expect(output).toContain("3 processes in a row ended before they started: stopping");
+    expect(output()).toContain("3 processes in a row ended before they started: stopping");
   });
 });
