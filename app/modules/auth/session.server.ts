@@ -1,4 +1,5 @@
 import { createContext, redirect, type RouterContextProvider } from "react-router";
+import { getSessionCookie } from "better-auth/cookies";
 import type { Services } from "~/services/services.server";
 
 type SessionData = NonNullable<Awaited<ReturnType<Services["auth"]["api"]["getSession"]>>>;
@@ -11,13 +12,10 @@ type Context = Readonly<RouterContextProvider>;
  */
 const sessionContext = createContext<() => Promise<SessionData | null>>();
 
-/** better-auth's session cookie (`__Secure-` prefixed over https). */
-const SESSION_COOKIE = /(?:^|;\s*)(?:__Secure-)?better-auth\.session_token=/;
-
 export function provideSession(context: Context, { auth }: Pick<Services, "auth">, request: Request) {
   let session: Promise<SessionData | null> | undefined;
   // A visitor without the session cookie has no session: better-auth is not asked.
-  const none = !SESSION_COOKIE.test(request.headers.get("cookie") ?? "");
+  const none = getSessionCookie(request) === null;
   context.set(sessionContext, () => (session ??= none ? Promise.resolve(null) : auth.api.getSession({ headers: request.headers })));
 }
 
