@@ -186,7 +186,7 @@ export default defineConfig({
                 // Everything the page shell imports, wallet-provider.tsx and Vite's preload helper
                 // included: one chunk, and none of it in chunks of wallet code.
                 { name: "shell", test: shell.includes, priority: 150, includeDependenciesRecursively: false },
-                // The other icons: one file (about 45 KB, 10 KB compressed) rather than a file of a few
+                // The other icons: one file (about 24 KB, 8 KB compressed) rather than a file of a few
                 // hundred bytes per icon and set of pages, which made a page fetch some twenty of them.
                 { name: "icons", test: /lucide-react[\\/].*[\\/]icons[\\/]/, priority: 100 },
               ],

@@ -1,4 +1,4 @@
-import { z } from "~/lib/zod";
+import { z } from "zod";
 import { parseAmount } from "~/modules/chain/amounts";
 import type { Asset } from "~/modules/ledger/assets";
 import { dateField, publishedField, slugField } from "~/modules/tasks/quests.schema";

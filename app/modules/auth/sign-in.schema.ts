@@ -1,4 +1,4 @@
-import { z } from "~/lib/zod";
+import { z } from "zod";
 
 const email = z.string().trim().toLowerCase().pipe(z.email("Enter a valid e-mail address").max(254, "That e-mail address is too long"));
 const redirectTo = z.string().max(2048).optional();

@@ -1,4 +1,4 @@
-import { z } from "~/lib/zod";
+import { z } from "zod";
 
 /** Settings › Leaderboard: visibility on public boards and the name shown there. */
 export const leaderboardSettingsSchema = z.object({

@@ -1,4 +1,4 @@
-import { z } from "~/lib/zod";
+import { z } from "zod";
 
 const optionalUrl = (host?: RegExp, message = "Enter a full https:// link") =>
   z

@@ -1,5 +1,5 @@
 import { concat, keccak256, sha256, stringToBytes, type Hex } from "viem";
-import { z } from "~/lib/zod";
+import { z } from "zod";
 import { drawRaffle } from "./draw-raffle";
 
 /**

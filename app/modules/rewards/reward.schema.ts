@@ -1,4 +1,4 @@
-import { z } from "~/lib/zod";
+import { z } from "zod";
 import { parseAmount } from "~/modules/chain/amounts";
 import { assetSchema, type Asset } from "~/modules/ledger/assets";
 import type { Distribution, RewardKind } from "./pool-types";

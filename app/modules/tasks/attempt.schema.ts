@@ -1,4 +1,4 @@
-import { z } from "~/lib/zod";
+import { z } from "zod";
 import type { FieldFailure, Ok } from "~/lib/result";
 import type { TaskType } from "./task-types";
 

@@ -1,4 +1,4 @@
-import { z } from "~/lib/zod";
+import { z } from "zod";
 import { SLUG_PATTERN } from "~/modules/projects/project.schema";
 import { FORM_DATE_RANGE_MESSAGE, isFormDate } from "./local-datetime";
 

@@ -1,4 +1,4 @@
-import { z } from "~/lib/zod";
+import { z } from "zod";
 
 export const RESERVED_USERNAMES = new Set(["admin", "api", "settings", "login", "logout", "dashboard", "questline", "support"]);
 

@@ -1,5 +1,5 @@
 import { getAddress, parseUnits } from "viem";
-import { z } from "~/lib/zod";
+import { z } from "zod";
 import { assetSchema, QUEST_DECIMALS } from "~/modules/ledger/assets";
 
 /** The Withdraw form: shared by the Balance screen's form and its action. */
