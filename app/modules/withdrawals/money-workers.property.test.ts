@@ -323,15 +323,14 @@ const batchesWithKills = fc.tuple(batches, fc.array(fc.tuple(fc.nat(), fc.nat())
 /**
  * The scripted run with two kills: alone, while a requested withdrawal is sent (the node takes the
  * payment, the worker dies before recording it); then among two job sends and a deposit. Its end
- * adds a deposit scanned at one of its two confirmations (which deposit of the first batch is
- * mined last, the one scanned pending there, is up to the node).
+ * adds a deposit scanned at one of its two confirmations, a second pending one.
  */
 const SCRIPTED_WITH_KILLS: typeof SCRIPTED = [
   SCRIPTED[0],
   [
-    ...SCRIPTED[1].slice(0, 7),
+    ...SCRIPTED[1].slice(0, 8),
     [kill],
-    ...SCRIPTED[1].slice(7, -1),
+    ...SCRIPTED[1].slice(8, -1),
     [...SCRIPTED[1].at(-1)!, kill],
     [{ op: "deposit", member: 1, amount: parseEther("2"), stranger: false }],
     [{ op: "scan", scanners: 1 }],
