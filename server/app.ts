@@ -5,7 +5,7 @@ import path from "node:path";
 import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express, { type Express, type RequestHandler } from "express";
-import { RouterContextProvider, type ServerBuild } from "react-router";
+import { createRequestHandler as createDocumentHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import type { ViteDevServer } from "vite";
 import { loadEnv, type Env } from "~/services/env.server";
 import { createLogger } from "~/lib/logger.server";
@@ -14,8 +14,9 @@ import { nonceContext } from "~/lib/nonce";
 import { bodyLimit, clientAddress, oneLoopbackName, plainAddressesOnly, requestLog, sameOriginOnly, securityHeaders } from "./http";
 import { createQueues, startJobs } from "./jobs";
 import { createMetrics } from "./metrics";
+import { pagesRenderedOnce, pathsReadingNothing } from "./pages-rendered-once";
 import { announceListening, supervise } from "./processes";
-import { routePatternContext } from "~/lib/route-pattern.server";
+import { routePatternContext, type RoutePatternSlot } from "~/lib/route-pattern.server";
 import { hasProjects, seedDemo } from "~/modules/demo/seed.server";
 import { openDatabase } from "~/lib/db.server";
 
@@ -121,20 +122,36 @@ async function serveApp(app: Express, services: Services, vite: ViteDevServer | 
 
   app.use(sameOriginOnly(env, logger));
   app.use(bodyLimit());
+  const loadContext = (nonce: string, slot: RoutePatternSlot) =>
+    new RouterContextProvider(
+      new Map<Parameters<RouterContextProvider["get"]>[0], unknown>([
+        [servicesContext, services],
+        [nonceContext, nonce],
+        // Where React Router writes the matched route's pattern, for the request duration metric.
+        [routePatternContext, slot],
+      ]),
+    );
+  // In production the build is loaded once: handed a function, React Router would call it, and
+  // rebuild its route tables from the result, on every request.
+  const build: ServerBuild | null = vite ? null : await import("virtual:react-router/server-build");
+  if (build) {
+    const renderDocument = createDocumentHandler(build, process.env.NODE_ENV);
+    app.use(
+      pagesRenderedOnce({
+        paths: pathsReadingNothing(build.routes),
+        logger,
+        render: async (page, nonce) => {
+          const slot: RoutePatternSlot = {};
+          const response = await renderDocument(new Request(new URL(page, env.APP_URL)), loadContext(nonce, slot));
+          return { response, pattern: slot.routePattern };
+        },
+      }),
+    );
+  }
   app.use(
     createRequestHandler({
-      // In production the build is loaded once: handed a function, React Router would call it, and
-      // rebuild its route tables from the result, on every request.
-      build: vite ? () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild> : await import("virtual:react-router/server-build"),
-      getLoadContext: (_req, res) =>
-        new RouterContextProvider(
-          new Map<Parameters<RouterContextProvider["get"]>[0], unknown>([
-            [servicesContext, services],
-            [nonceContext, res.locals.nonce as string],
-            // Where React Router writes the matched route's pattern, for the request duration metric.
-            [routePatternContext, res.locals],
-          ]),
-        ),
+      build: build ?? (() => vite!.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>),
+      getLoadContext: (_req, res) => loadContext(res.locals.nonce as string, res.locals),
     }),
   );
 }

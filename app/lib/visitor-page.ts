@@ -4,4 +4,13 @@
  * Routes write `export const handle: VisitorPage = { visitorPage: true }`: a shared constant would be
  * a script of its own to fetch on every page.
  */
-export type VisitorPage = { visitorPage: true };
+export type VisitorPage = {
+  visitorPage: true;
+  /**
+   * Its page, for a visitor without cookies, follows from the build and the configuration alone: no
+   * loader of its own, nothing read from the database, nothing that depends on the time. The server
+   * renders it once per process and answers each such visitor with that render and the nonce of
+   * their own request (server/pages-rendered-once.ts, decision 033).
+   */
+  readsNothing?: true;
+};

@@ -10,8 +10,11 @@ import { route } from "~/lib/routes";
 import { useRootData } from "~/root";
 import type { VisitorPage } from "~/lib/visitor-page";
 
-/** The same for every signed-out visitor: shared caches may keep it a few seconds. */
-export const handle: VisitorPage = { visitorPage: true };
+/**
+ * The same for every signed-out visitor: shared caches may keep it a few seconds, and it reads
+ * nothing, so the server renders it once for all visitors without cookies.
+ */
+export const handle: VisitorPage = { visitorPage: true, readsNothing: true };
 
 export function meta(args: Route.MetaArgs) {
   const appName = args.matches[0].loaderData.appName;

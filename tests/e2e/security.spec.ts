@@ -1,4 +1,4 @@
-import { expect, SAME_ORIGIN, test } from "./fixtures.ts";
+import { browserIssues, expect, SAME_ORIGIN, test } from "./fixtures.ts";
 
 test("a state-changing request from another site is refused", async ({ request }) => {
   const foreign = await request.post("/login", {
@@ -86,6 +86,37 @@ test("visitor pages may be kept a few seconds by shared caches and revalidated b
   expect(mine.headers()["cache-control"]).toBe("private, no-store");
   expect(mine.headers()["etag"]).toBeUndefined();
   expect((await page.request.get("/leaderboard", { headers: { "If-None-Match": headers["etag"]! } })).status()).toBe(200);
+});
+
+test("Welcome reads nothing, so visitors without cookies share one render: each gets the bytes a render of theirs gives, with their own nonce", async ({
+  request,
+  page,
+}) => {
+  const plain = { "Accept-Encoding": "identity" };
+  const nonceOf = (headers: Record<string, string>) => /'nonce-([^']+)'/.exec(headers["content-security-policy"] ?? "")![1]!;
+  const [first, second] = [await request.get("/", { headers: plain }), await request.get("/", { headers: plain })];
+  // A cookie that names nothing of ours sends the visitor through a full render of the same page.
+  const rendered = await request.get("/", { headers: { ...plain, Cookie: "unrelated=1" } });
+  expect(rendered.headers()["cache-control"]).toBe("private, no-cache");
+  const full = (await rendered.text()).replaceAll(nonceOf(rendered.headers()), "NONCE");
+  for (const answer of [first, second]) {
+    const nonce = nonceOf(answer.headers());
+    const body = await answer.text();
+    expect(body.split(nonce).length - 1, "the nonce is in every script and in the page's data").toBeGreaterThan(2);
+    expect(body.replaceAll(nonce, "NONCE")).toBe(full);
+    expect(Number(answer.headers()["content-length"])).toBe(Buffer.byteLength(body));
+    expect(answer.headers()["cache-control"]).toBe("public, max-age=0, s-maxage=10, stale-while-revalidate=50");
+    expect(answer.headers()["etag"]).toBe(rendered.headers()["etag"]);
+  }
+  expect(nonceOf(first.headers())).not.toBe(nonceOf(second.headers()));
+  expect((await request.get("/", { headers: { "If-None-Match": first.headers()["etag"]! } })).status()).toBe(304);
+
+  // In a browser it runs under its policy and comes alive.
+  const issues = await browserIssues(page);
+  await page.goto("/");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("dialog")).toBeVisible();
+  expect(issues).toEqual([]);
 });
 
 test("the build's files are served with their caching: hashed assets for a year, the favicon for an hour", async ({ request, page }) => {
