@@ -40,6 +40,20 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export const rowsOf = (result: unknown): Record<string, unknown>[] =>
   Array.isArray(result) ? result : ((result as { rows?: Record<string, unknown>[] }).rows ?? []);
 
+/**
+ * A statement built once per database handle and run as a named prepared statement: Drizzle builds
+ * its SQL once, PostgreSQL parses and plans it once per connection, and each run only binds its
+ * values (`sql.placeholder`). A transaction's handle prepares anew.
+ */
+export function preparedPerDb<S>(build: (db: Db) => S): (db: Db) => S {
+  const statements = new WeakMap<Db, S>();
+  return (db) => {
+    let statement = statements.get(db);
+    if (!statement) statements.set(db, (statement = build(db)));
+    return statement;
+  };
+}
+
 export type Database = {
   db: Db;
   kind: "pglite" | "postgres";

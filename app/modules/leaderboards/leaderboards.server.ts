@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { type Db, rowsOf } from "~/lib/db.server";
+import { type Db, preparedPerDb, rowsOf } from "~/lib/db.server";
 
 /**
  * XP awards and exact leaderboards.
@@ -41,27 +41,26 @@ export type Award = {
   at?: Date;
 };
 
+const p = (name: string) => sql.placeholder(name);
+
 /**
  * The award (db/functions/questline_award_xp.sql, which bumps each board through
- * questline_bump_score.sql) as a named prepared statement: PostgreSQL parses and plans it once per connection, and
- * each award only binds its values. Kept per database handle (a transaction's handle prepares anew).
+ * questline_bump_score.sql) as a named prepared statement: PostgreSQL parses and plans it once per
+ * connection, and each award only binds its values.
  */
-const awardStatements = new WeakMap<Db, ReturnType<typeof prepareAward>>();
-const p = (name: string) => sql.placeholder(name);
-const prepareAward = (db: Db) =>
+const awardStatement = preparedPerDb((db) =>
   db
     .select({
       awarded: sql<boolean>`questline_award_xp(${p("userId")}, ${p("projectId")}, ${p("campaignId")}, ${p("sourceType")}, ${p("sourceId")}, ${p("amount")}, ${p("at")}::timestamptz)`,
     })
     .from(sql`(select) as award`)
-    .prepare("questline_award_xp");
+    .prepare("questline_award_xp"),
+);
 
 /** Awards XP once per source and member; returns false when this source already paid. */
 export async function awardXp({ db, award }: { db: Db; award: Award }): Promise<boolean> {
   if (!Number.isInteger(award.amount) || award.amount <= 0) throw new RangeError("XP awards are positive whole numbers");
-  let statement = awardStatements.get(db);
-  if (!statement) awardStatements.set(db, (statement = prepareAward(db)));
-  const [row] = await statement.execute({
+  const [row] = await awardStatement(db).execute({
     userId: award.userId,
     projectId: award.projectId,
     campaignId: award.campaignId ?? null,
@@ -122,15 +121,12 @@ export async function rankOf({ db, board, userId }: { db: Db; board: string; use
 
 /** The member's ranks on several boards (those they have XP on), in one statement. */
 export async function ranksOf({ db, boards, userId }: { db: Db; boards: readonly string[]; userId: string }) {
-  let statement = rankStatements.get(db);
-  if (!statement) rankStatements.set(db, (statement = prepareRanks(db)));
-  const rows = await statement.execute({ boards, userId });
+  const rows = await rankStatement(db).execute({ boards, userId });
   return new Map(rows.map((row) => [row.board, { rank: Number(row.rank), score: Number(row.score) }]));
 }
 
 /** The ranks as a named prepared statement, like the award: planned once per connection. */
-const rankStatements = new WeakMap<Db, ReturnType<typeof prepareRanks>>();
-const prepareRanks = (db: Db) =>
+const rankStatement = preparedPerDb((db) =>
   db
     .select({
       board: sql<string>`me.board`,
@@ -142,7 +138,8 @@ const prepareRanks = (db: Db) =>
     })
     .from(sql`leaderboard_entry me`)
     .where(sql`me.board = any(${p("boards")}::text[]) and me.user_id = ${p("userId")}`)
-    .prepare("questline_ranks_of");
+    .prepare("questline_ranks_of"),
+);
 
 /** The naive rank, counting every member above: the baseline the benchmark compares against. */
 export async function naiveRankOf({ db, board, userId }: { db: Db; board: string; userId: string }) {

@@ -1,7 +1,7 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { data } from "react-router";
 import { projectMember } from "#db/schema/projects";
-import type { Db } from "~/lib/db.server";
+import { type Db, preparedPerDb } from "~/lib/db.server";
 
 /** Who may do what in a project: the one place this is decided. */
 export const ROLES = ["owner", "admin", "reviewer"] as const;
@@ -34,12 +34,18 @@ export function canGrant(role: ProjectRole | null | undefined, granted: ProjectR
 
 export async function roleIn({ db, projectId, userId }: { db: Db; projectId: string; userId: string | null | undefined }) {
   if (!userId) return null;
-  const [row] = await db
-    .select({ role: projectMember.role })
-    .from(projectMember)
-    .where(and(eq(projectMember.projectId, projectId), eq(projectMember.userId, userId)));
+  const [row] = await roleStatement(db).execute({ projectId, userId });
   return row?.role ?? null;
 }
+
+/** Read on every page of a project a member opens: prepared once per connection. */
+const roleStatement = preparedPerDb((db) =>
+  db
+    .select({ role: projectMember.role })
+    .from(projectMember)
+    .where(and(eq(projectMember.projectId, sql.placeholder("projectId")), eq(projectMember.userId, sql.placeholder("userId"))))
+    .prepare("questline_role_in"),
+);
 
 /** The member's role when it allows `action`; otherwise a 403 response is thrown. */
 export async function authorize({

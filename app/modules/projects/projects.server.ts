@@ -3,7 +3,7 @@ import { and, count, desc, eq, ilike, or, sql } from "drizzle-orm";
 import { user } from "#db/schema/auth";
 import { category, project, projectMember } from "#db/schema/projects";
 import { completion, task } from "#db/schema/quests";
-import type { Db } from "~/lib/db.server";
+import { type Db, preparedPerDb } from "~/lib/db.server";
 import type { ProjectRole } from "./permissions.server";
 import type { ProjectInput } from "./project.schema";
 import { isUniqueViolation } from "~/lib/db-errors";
@@ -48,9 +48,19 @@ export async function updateProject({ db, projectId, input }: { db: Db; projectI
 }
 
 export async function projectBySlug({ db, slug }: { db: Db; slug: string }) {
-  const [row] = await db.select({ project, category }).from(project).leftJoin(category, eq(category.id, project.categoryId)).where(eq(project.slug, slug));
+  const [row] = await projectBySlugStatement(db).execute({ slug });
   return row ? { ...row.project, category: row.category } : null;
 }
+
+/** Read by every project, campaign, crusade and airdrop page: prepared once per connection. */
+const projectBySlugStatement = preparedPerDb((db) =>
+  db
+    .select({ project, category })
+    .from(project)
+    .leftJoin(category, eq(category.id, project.categoryId))
+    .where(eq(project.slug, sql.placeholder("slug")))
+    .prepare("questline_project_by_slug"),
+);
 
 export const PROJECTS_PAGE_SIZE = 24;
 

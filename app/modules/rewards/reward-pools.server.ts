@@ -4,7 +4,7 @@ import { alias } from "drizzle-orm/pg-core";
 import type { Hex } from "viem";
 import { campaign } from "#db/schema/quests";
 import { rewardGrant, rewardPool } from "#db/schema/rewards";
-import type { Db } from "~/lib/db.server";
+import { type Db, preparedPerDb } from "~/lib/db.server";
 import { invalid, ok, type FieldFailure, type Ok } from "~/lib/result";
 import { assetParts } from "~/modules/ledger/assets";
 import { authorize } from "~/modules/projects/permissions.server";
@@ -225,11 +225,23 @@ export type PoolCard = PublicPool & {
 
 /** A campaign's pools, oldest first, with what each paid and what the viewer got. */
 export async function listRewardPools({ db, campaignId, userId }: { db: Db; campaignId: string; userId: string | null }): Promise<PoolCard[]> {
-  // One statement: each pool with what it paid so far (two index ranges of its grants) and, for a
-  // member, their own grant.
+  const rows = await rewardPoolsStatement(db).execute({ campaignId, userId });
+  return rows.map(({ pool, members, total, position, amount }) => ({
+    ...publicPool(pool),
+    paidTo: members ?? 0,
+    paidTotal: BigInt(total ?? 0),
+    mine: position !== null && amount !== null ? { position, amount } : null,
+  }));
+}
+
+/**
+ * One statement, prepared once per connection: each pool with what it paid so far (two index ranges
+ * of its grants) and the viewer's own grant (none for a visitor: no grant's member is null).
+ */
+const rewardPoolsStatement = preparedPerDb((db) => {
   const grantsOf = sql`from ${rewardGrant} where ${rewardGrant.poolId} = ${rewardPool.id}`;
   const mine = alias(rewardGrant, "mine");
-  const rows = await db
+  return db
     .select({
       pool: rewardPool,
       members: sql<number>`(select count(*) ${grantsOf})`.mapWith(Number),
@@ -238,13 +250,8 @@ export async function listRewardPools({ db, campaignId, userId }: { db: Db; camp
       amount: mine.amount,
     })
     .from(rewardPool)
-    .leftJoin(mine, and(eq(mine.poolId, rewardPool.id), userId ? eq(mine.userId, userId) : sql`false`))
-    .where(eq(rewardPool.campaignId, campaignId))
-    .orderBy(asc(rewardPool.createdAt), asc(rewardPool.id));
-  return rows.map(({ pool, members, total, position, amount }) => ({
-    ...publicPool(pool),
-    paidTo: members ?? 0,
-    paidTotal: BigInt(total ?? 0),
-    mine: position !== null && amount !== null ? { position, amount } : null,
-  }));
-}
+    .leftJoin(mine, and(eq(mine.poolId, rewardPool.id), eq(mine.userId, sql.placeholder("userId"))))
+    .where(eq(rewardPool.campaignId, sql.placeholder("campaignId")))
+    .orderBy(asc(rewardPool.createdAt), asc(rewardPool.id))
+    .prepare("questline_reward_pools");
+});

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, asc, count, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import { project } from "#db/schema/projects";
 import { campaign, completion, crusade, task } from "#db/schema/quests";
-import type { Db } from "~/lib/db.server";
+import { type Db, preparedPerDb } from "~/lib/db.server";
 import { invalid, ok, type FieldFailure, type Ok } from "~/lib/result";
 import { campaignStatus, type CampaignStatus } from "./campaign-status";
 import type { CampaignInput, CrusadeInput } from "./quests.schema";
@@ -55,12 +55,18 @@ export async function saveCampaign({
 }
 
 export async function campaignBySlug({ db, projectId, slug }: { db: Db; projectId: string; slug: string }) {
-  const [row] = await db
-    .select()
-    .from(campaign)
-    .where(and(eq(campaign.projectId, projectId), eq(campaign.slug, slug)));
+  const [row] = await campaignBySlugStatement(db).execute({ projectId, slug });
   return row ?? null;
 }
+
+/** Read by every campaign page: prepared once per connection. */
+const campaignBySlugStatement = preparedPerDb((db) =>
+  db
+    .select()
+    .from(campaign)
+    .where(and(eq(campaign.projectId, sql.placeholder("projectId")), eq(campaign.slug, sql.placeholder("slug"))))
+    .prepare("questline_campaign_by_slug"),
+);
 
 export type CampaignCard = Campaign & { status: CampaignStatus; project: { slug: string; name: string; logoUrl: string | null }; tasks: number };
 

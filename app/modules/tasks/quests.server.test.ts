@@ -8,7 +8,7 @@ import { campaignProgress, crusadeSteps, listCampaigns, listCrusades, saveCampai
 import { attemptTask, reviewCompletion } from "./completions.server";
 import { campaignSchema, crusadeSchema } from "./quests.schema";
 import { parseTaskConfig, taskFormSchema } from "./task.schema";
-import { listSubmissions, saveTask, submissionCounts, submissionsCsv, trendingTasks, type TaskInput } from "./tasks.server";
+import { listSubmissions, listTasks, saveTask, submissionCounts, submissionsCsv, trendingTasks, type TaskInput } from "./tasks.server";
 
 let database: Database;
 const day = 86_400_000;
@@ -126,6 +126,36 @@ describe("tasks", () => {
       errors: { campaignId: expect.any(String) },
     });
     expect((await trendingTasks({ db: database.db }))[0]?.task.id).toBe(taskId);
+  });
+
+  it("are listed by project or by campaign, oldest first, drafts only for the team", async () => {
+    const db = database.db;
+    await db.insert(project).values({ id: "r", slug: "r", name: "R" });
+    const input = campaignSchema.parse({
+      name: "Listing",
+      slug: "listing",
+      startsAt: new Date().toISOString(),
+      endsAt: new Date(Date.now() + day).toISOString(),
+    });
+    const saved = await saveCampaign({ db, projectId: "r", input: { ...input, published: true } });
+    const campaignId = saved.ok ? saved.value.id : "";
+    const idOf = async (fields: Partial<TaskInput>) => {
+      const result = await saveTask({ db, projectId: "r", input: taskInput(fields) });
+      return result.ok ? result.task.id : "";
+    };
+    const inCampaign = await idOf({ campaignId, title: "In the campaign" });
+    const draftInCampaign = await idOf({ campaignId, title: "A draft in the campaign", published: false });
+    const standalone = await idOf({ title: "On its own" });
+    const ids = (rows: { id: string }[]) => rows.map((row) => row.id).sort();
+
+    expect(ids(await listTasks({ db, campaignId }))).toEqual([inCampaign].sort());
+    expect(ids(await listTasks({ db, campaignId, withDrafts: true }))).toEqual([inCampaign, draftInCampaign].sort());
+    expect(ids(await listTasks({ db, projectId: "r" }))).toEqual([inCampaign, standalone].sort());
+    const all = await listTasks({ db, projectId: "r", withDrafts: true });
+    expect(ids(all)).toEqual([inCampaign, draftInCampaign, standalone].sort());
+    const times = all.map((row) => row.createdAt.getTime());
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    expect(await listTasks({ db, campaignId: "no-such-campaign", withDrafts: true })).toEqual([]);
   });
 });
 

@@ -4,7 +4,7 @@ import { airdrop } from "#db/schema/airdrops";
 import { user } from "#db/schema/auth";
 import { project } from "#db/schema/projects";
 import { campaign, completion, task } from "#db/schema/quests";
-import type { Db } from "~/lib/db.server";
+import { type Db, preparedPerDb } from "~/lib/db.server";
 import { csvCell } from "~/lib/csv";
 import { invalid, ok, type FieldFailure, type Ok } from "~/lib/result";
 import { periodOf, type Task } from "./completions.server";
@@ -156,33 +156,35 @@ export async function memberStates({ db, userId, tasks, now = new Date() }: { db
   return states;
 }
 
+/** Whose tasks a list holds: a project's, a campaign's or an airdrop's. */
+type TaskOwner = { projectId: string } | { campaignId: string } | { airdropId: string };
+
 /** A project's tasks (drafts when the viewer is on the team), or a campaign's, or an airdrop's. */
-export async function listTasks({
-  db,
-  projectId,
-  campaignId,
-  airdropId,
-  withDrafts = false,
-}: {
-  db: Db;
-  projectId?: string;
-  campaignId?: string;
-  airdropId?: string;
-  withDrafts?: boolean;
-}) {
-  return db
-    .select()
-    .from(task)
-    .where(
-      and(
-        projectId ? eq(task.projectId, projectId) : undefined,
-        campaignId ? eq(task.campaignId, campaignId) : undefined,
-        airdropId ? eq(task.airdropId, airdropId) : undefined,
-        withDrafts ? undefined : isNotNull(task.publishedAt),
-      ),
-    )
-    .orderBy(asc(task.createdAt));
+export async function listTasks({ db, withDrafts = false, ...owner }: { db: Db; withDrafts?: boolean } & TaskOwner) {
+  const [column, id] =
+    "projectId" in owner
+      ? (["projectId", owner.projectId] as const)
+      : "campaignId" in owner
+        ? (["campaignId", owner.campaignId] as const)
+        : (["airdropId", owner.airdropId] as const);
+  return taskListStatements[column](db).execute({ id, withDrafts });
 }
+
+/** Each owner's list, read by every campaign, airdrop and review page: prepared once per connection. */
+const taskListOf = (column: "projectId" | "campaignId" | "airdropId", name: string) =>
+  preparedPerDb((db) =>
+    db
+      .select()
+      .from(task)
+      .where(and(eq(task[column], sql.placeholder("id")), sql`(${sql.placeholder("withDrafts")}::boolean or ${task.publishedAt} is not null)`))
+      .orderBy(asc(task.createdAt))
+      .prepare(name),
+  );
+const taskListStatements = {
+  projectId: taskListOf("projectId", "questline_tasks_of_project"),
+  campaignId: taskListOf("campaignId", "questline_tasks_of_campaign"),
+  airdropId: taskListOf("airdropId", "questline_tasks_of_airdrop"),
+};
 
 /** Published tasks with the most completions in the last 24 hours. */
 export async function trendingTasks({ db, limit = 12, search }: { db: Db; limit?: number; search?: string }) {
