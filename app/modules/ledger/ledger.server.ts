@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, like, or, sql } from "drizzle-orm";
 import { journalEntry, journalLine, ledgerAccount, PLATFORM, type LedgerAccountName } from "#db/schema/ledger";
-import { rowsOf, type Db } from "~/lib/db.server";
+import { preparedPerDb, rowsOf, type Db } from "~/lib/db.server";
 import type { Asset } from "./assets";
 
 /**
@@ -180,10 +180,7 @@ export type Balance = { asset: Asset; available: bigint; held: bigint };
 
 /** A member's balances per asset (only assets they ever held), from the cached account balances. */
 export async function balanceOf({ db, userId, asset }: { db: Db; userId: string; asset?: Asset }): Promise<Balance[]> {
-  const rows = await db
-    .select({ name: ledgerAccount.name, asset: ledgerAccount.asset, balance: ledgerAccount.balance })
-    .from(ledgerAccount)
-    .where(and(eq(ledgerAccount.holder, userId), asset ? eq(ledgerAccount.asset, asset) : undefined));
+  const rows = await balancesStatement(db).execute({ userId, asset: asset ?? null });
   const byAsset = new Map<Asset, Balance>();
   for (const row of rows) {
     const key = row.asset as Asset;
@@ -194,6 +191,20 @@ export async function balanceOf({ db, userId, asset }: { db: Db; userId: string;
   }
   return [...byAsset.values()].sort((a, b) => a.asset.localeCompare(b.asset));
 }
+
+/** A member's accounts, or those of one asset: read on the dashboard and the balance page, prepared once per connection. */
+const balancesStatement = preparedPerDb((db) =>
+  db
+    .select({ name: ledgerAccount.name, asset: ledgerAccount.asset, balance: ledgerAccount.balance })
+    .from(ledgerAccount)
+    .where(
+      and(
+        eq(ledgerAccount.holder, sql.placeholder("userId")),
+        sql`(${sql.placeholder("asset")}::text is null or ${ledgerAccount.asset} = ${sql.placeholder("asset")})`,
+      ),
+    )
+    .prepare("questline_balances"),
+);
 
 export type HistoryItem = {
   entryId: number;

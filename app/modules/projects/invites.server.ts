@@ -1,9 +1,9 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { and, desc, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import { user } from "#db/schema/auth";
 import { project, projectInvite, projectMember } from "#db/schema/projects";
 import { walletAddress } from "#db/schema/wallets";
-import type { Db } from "~/lib/db.server";
+import { type Db, preparedPerDb } from "~/lib/db.server";
 import { invalid, ok, type FieldFailure, type Ok } from "~/lib/result";
 import type { ProjectRole } from "./permissions.server";
 
@@ -129,7 +129,15 @@ async function identitiesOf(db: Db, userId: string) {
 
 /** Pending invites addressed to this member (by e-mail or by a linked wallet). */
 export async function invitesFor({ db, userId, now = new Date() }: { db: Db; userId: string; now?: Date }) {
-  // The member's identities as subqueries (as identitiesOf reads them): one statement.
+  return invitesForStatement(db).execute({ userId, now: now.toISOString() });
+}
+
+/**
+ * One statement, prepared once per connection: the member's identities (as identitiesOf reads them)
+ * are subqueries.
+ */
+const invitesForStatement = preparedPerDb((db) => {
+  const userId = sql.placeholder("userId");
   const addressedTo = or(
     eq(
       projectInvite.email,
@@ -151,10 +159,17 @@ export async function invitesFor({ db, userId, now = new Date() }: { db: Db; use
     .from(projectInvite)
     .innerJoin(project, eq(project.id, projectInvite.projectId))
     .where(
-      and(addressedTo, isNull(projectInvite.acceptedAt), isNull(projectInvite.revokedAt), isNull(projectInvite.declinedAt), gt(projectInvite.expiresAt, now)),
+      and(
+        addressedTo,
+        isNull(projectInvite.acceptedAt),
+        isNull(projectInvite.revokedAt),
+        isNull(projectInvite.declinedAt),
+        sql`${projectInvite.expiresAt} > ${sql.placeholder("now")}::timestamptz`,
+      ),
     )
-    .orderBy(desc(projectInvite.createdAt));
-}
+    .orderBy(desc(projectInvite.createdAt))
+    .prepare("questline_invites_for");
+});
 
 /** Refusals are the whole form's (`invalid` on "form"): the invitation screens answer them with 400. */
 export type AnswerResult = Ok<{ projectSlug: string }> | FieldFailure;

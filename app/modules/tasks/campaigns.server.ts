@@ -89,16 +89,8 @@ export async function listCampaigns({
   now?: Date;
   limit?: number;
 }): Promise<CampaignCard[]> {
-  const rows = await db
-    .select({ campaign, project: { slug: project.slug, name: project.name, logoUrl: project.logoUrl }, tasks: count(task.id) })
-    .from(campaign)
-    .innerJoin(project, eq(project.id, campaign.projectId))
-    // Published tasks only, as members see them (and as campaignProgress counts them).
-    .leftJoin(task, and(eq(task.campaignId, campaign.id), isNotNull(task.publishedAt)))
-    .where(and(projectId ? eq(campaign.projectId, projectId) : undefined, withDrafts ? undefined : isNotNull(campaign.publishedAt)))
-    .groupBy(campaign.id, project.id)
-    .orderBy(desc(campaign.startsAt))
-    .limit(limit * 2);
+  const statement = projectId ? campaignListStatements.ofProject : campaignListStatements.all;
+  const rows = await statement(db).execute({ projectId, withDrafts, limit: limit * 2 });
   const order: Record<CampaignStatus, number> = { live: 0, scheduled: 1, draft: 2, ended: 3 };
   return rows
     .map((r) => ({ ...r.campaign, status: campaignStatus(r.campaign, now), project: r.project, tasks: r.tasks }))
@@ -106,6 +98,28 @@ export async function listCampaigns({
     .sort((a, b) => order[a.status] - order[b.status])
     .slice(0, limit);
 }
+
+/** Every project's campaigns, or one project's: read by the campaign indexes and the dashboard, prepared once per connection. */
+const campaignListOf = (ofProject: boolean, name: string) =>
+  preparedPerDb((db) =>
+    db
+      .select({ campaign, project: { slug: project.slug, name: project.name, logoUrl: project.logoUrl }, tasks: count(task.id) })
+      .from(campaign)
+      .innerJoin(project, eq(project.id, campaign.projectId))
+      // Published tasks only, as members see them (and as campaignProgress counts them).
+      .leftJoin(task, and(eq(task.campaignId, campaign.id), isNotNull(task.publishedAt)))
+      .where(
+        and(
+          ofProject ? eq(campaign.projectId, sql.placeholder("projectId")) : undefined,
+          sql`(${sql.placeholder("withDrafts")}::boolean or ${campaign.publishedAt} is not null)`,
+        ),
+      )
+      .groupBy(campaign.id, project.id)
+      .orderBy(desc(campaign.startsAt))
+      .limit(sql.placeholder("limit"))
+      .prepare(name),
+  );
+const campaignListStatements = { all: campaignListOf(false, "questline_campaigns"), ofProject: campaignListOf(true, "questline_campaigns_of_project") };
 
 /** How far a member is in a campaign: approved tasks out of its published tasks. */
 export async function campaignProgress({ db, campaignId, userId }: { db: Db; campaignId: string; userId: string | null }) {
@@ -120,20 +134,31 @@ export async function campaignProgress({ db, campaignId, userId }: { db: Db; cam
 export async function progressOf({ db, of, ids, userId }: { db: Db; of: "campaign" | "crusade"; ids: string[]; userId: string | null }) {
   const progress = new Map<string, { done: number; total: number }>();
   if (ids.length === 0) return progress;
-  const owner = of === "campaign" ? task.campaignId : task.crusadeId;
-  const rows = await db
-    .select({
-      id: owner,
-      total: sql<number>`count(distinct ${task.id})`.mapWith(Number),
-      done: sql<number>`count(distinct ${completion.taskId})`.mapWith(Number),
-    })
-    .from(task)
-    .leftJoin(completion, and(eq(completion.taskId, task.id), eq(completion.status, "approved"), userId ? eq(completion.userId, userId) : sql`false`))
-    .where(and(inArray(owner, ids), of === "campaign" ? isNotNull(task.publishedAt) : undefined))
-    .groupBy(owner);
+  const rows = await progressStatements[of](db).execute({ ids, userId });
   for (const row of rows) if (row.id) progress.set(row.id, { done: row.done, total: row.total });
   return progress;
 }
+
+/**
+ * The progress in campaigns (published tasks) or crusades, prepared once per connection. A visitor's
+ * null member matches no completion.
+ */
+const progressIn = (of: "campaign" | "crusade") =>
+  preparedPerDb((db) => {
+    const owner = of === "campaign" ? task.campaignId : task.crusadeId;
+    return db
+      .select({
+        id: owner,
+        total: sql<number>`count(distinct ${task.id})`.mapWith(Number),
+        done: sql<number>`count(distinct ${completion.taskId})`.mapWith(Number),
+      })
+      .from(task)
+      .leftJoin(completion, and(eq(completion.taskId, task.id), eq(completion.status, "approved"), eq(completion.userId, sql.placeholder("userId"))))
+      .where(and(sql`${owner} = any(${sql.placeholder("ids")}::text[])`, of === "campaign" ? isNotNull(task.publishedAt) : undefined))
+      .groupBy(owner)
+      .prepare(`questline_progress_in_${of}`);
+  });
+const progressStatements = { campaign: progressIn("campaign"), crusade: progressIn("crusade") };
 
 /** Saves a crusade and puts its tasks in the given order (tasks must belong to the project). */
 export async function saveCrusade({

@@ -126,6 +126,11 @@ describe("tasks", () => {
       errors: { campaignId: expect.any(String) },
     });
     expect((await trendingTasks({ db: database.db }))[0]?.task.id).toBe(taskId);
+    // A search matches titles and project names, case aside; its wildcards are plain characters.
+    expect((await trendingTasks({ db: database.db, search: "BEST THREAD" })).map((row) => row.task.id)).toContain(taskId);
+    expect((await trendingTasks({ db: database.db, search: "p" })).map((row) => row.project.name)).toContain("P");
+    expect(await trendingTasks({ db: database.db, search: "%" })).toEqual([]);
+    expect(await trendingTasks({ db: database.db, limit: 1 })).toHaveLength(1);
   });
 
   it("are listed by project or by campaign, oldest first, drafts only for the team", async () => {

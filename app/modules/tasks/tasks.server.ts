@@ -186,15 +186,21 @@ const taskListStatements = {
   airdropId: taskListOf("airdropId", "questline_tasks_of_airdrop"),
 };
 
-/** Published tasks with the most completions in the last 24 hours. */
+/** Published tasks with the most completions in the last 24 hours, optionally matching a search. */
 export async function trendingTasks({ db, limit = 12, search }: { db: Db; limit?: number; search?: string }) {
+  const pattern = search ? `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+  return trendingStatement(db).execute({ pattern, limit });
+}
+
+/** On the dashboard and the tasks page: prepared once per connection. */
+const trendingStatement = preparedPerDb((db) => {
   const recent = db
     .select({ taskId: completion.taskId, n: count().as("n") })
     .from(completion)
     .where(sql`${completion.createdAt} > now() - interval '24 hours' and ${completion.status} <> 'rejected'`)
     .groupBy(completion.taskId)
     .as("recent");
-  const pattern = search ? `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+  const pattern = sql.placeholder("pattern");
   return db
     .select({
       task,
@@ -204,10 +210,11 @@ export async function trendingTasks({ db, limit = 12, search }: { db: Db; limit?
     .from(task)
     .innerJoin(project, eq(project.id, task.projectId))
     .leftJoin(recent, eq(recent.taskId, task.id))
-    .where(and(isNotNull(task.publishedAt), pattern ? or(ilike(task.title, pattern), ilike(project.name, pattern)) : undefined))
+    .where(and(isNotNull(task.publishedAt), sql`(${pattern}::text is null or ${task.title} ilike ${pattern} or ${project.name} ilike ${pattern})`))
     .orderBy(desc(sql`coalesce(${recent.n}, 0)`), desc(task.createdAt))
-    .limit(limit);
-}
+    .limit(sql.placeholder("limit"))
+    .prepare("questline_trending_tasks");
+});
 
 export const SUBMISSIONS_PAGE_SIZE = 25;
 

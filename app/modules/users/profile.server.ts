@@ -1,6 +1,6 @@
-import { and, eq, exists, getTableColumns, ne } from "drizzle-orm";
+import { and, eq, exists, getTableColumns, ne, sql } from "drizzle-orm";
 import { account, user } from "#db/schema/auth";
-import type { Db } from "~/lib/db.server";
+import { type Db, preparedPerDb } from "~/lib/db.server";
 import { hasRealEmail } from "~/modules/wallets/wallets.server";
 import { isUniqueViolation } from "~/lib/db-errors";
 import { invalid, ok, type FieldFailure, type Ok } from "~/lib/result";
@@ -17,18 +17,7 @@ export type Profile = {
 };
 
 export async function getProfile({ db, userId }: { db: Db; userId: string }): Promise<Profile | null> {
-  const [row] = await db
-    .select({
-      ...getTableColumns(user),
-      hasPassword: exists(
-        db
-          .select({ id: account.id })
-          .from(account)
-          .where(and(eq(account.userId, userId), eq(account.providerId, "credential"))),
-      ),
-    })
-    .from(user)
-    .where(eq(user.id, userId));
+  const [row] = await profileStatement(db).execute({ userId });
   if (!row) return null;
   return {
     id: row.id,
@@ -40,6 +29,23 @@ export async function getProfile({ db, userId }: { db: Db; userId: string }): Pr
     hasPassword: Boolean(row.hasPassword),
   };
 }
+
+/** Read on the dashboard and in settings: prepared once per connection. */
+const profileStatement = preparedPerDb((db) =>
+  db
+    .select({
+      ...getTableColumns(user),
+      hasPassword: exists(
+        db
+          .select({ id: account.id })
+          .from(account)
+          .where(and(eq(account.userId, sql.placeholder("userId")), eq(account.providerId, "credential"))),
+      ),
+    })
+    .from(user)
+    .where(eq(user.id, sql.placeholder("userId")))
+    .prepare("questline_profile"),
+);
 
 /** Saved, or the username refused: another member has it. */
 export type UpdateProfileResult = Ok | FieldFailure;
