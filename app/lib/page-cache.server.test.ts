@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { notModified, pageCaching, pageEtag } from "./page-cache.server";
 
@@ -33,6 +34,15 @@ describe("pageEtag", () => {
 
   it("changes with the content", () => {
     expect(pageEtag(page("n", "Season 4"), "n")).not.toBe(pageEtag(page("n", "Season 5"), "n"));
+  });
+
+  it("is the tag of the page's bytes with every occurrence of the nonce taken out", () => {
+    const sha1 = (text: string) => `W/"${createHash("sha1").update(text).digest("base64url")}"`;
+    const nonce = "q+8/Zx==";
+    const text = `${nonce}<p>Ünïcödé ${nonce}${nonce} 🚀</p>${nonce}`;
+    expect(pageEtag(Buffer.from(text), nonce)).toBe(sha1("<p>Ünïcödé  🚀</p>"));
+    expect(pageEtag(Buffer.from(text), undefined)).toBe(sha1(text));
+    expect(pageEtag(Buffer.from("no nonce here"), nonce)).toBe(sha1("no nonce here"));
   });
 });
 

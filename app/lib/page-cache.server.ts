@@ -46,8 +46,18 @@ export function pageCaching({
  * between two renders of the same content.
  */
 export function pageEtag(body: Buffer, nonce: string | undefined) {
-  const content = nonce ? body.toString("utf8").replaceAll(nonce, "") : body;
-  return `W/"${createHash("sha1").update(content).digest("base64url")}"`;
+  const hash = createHash("sha1");
+  // The bytes between the nonce's occurrences, hashed in turn: no copy of the page as a string.
+  let from = 0;
+  if (nonce) {
+    const needle = Buffer.from(nonce);
+    for (let at = body.indexOf(needle); at !== -1; at = body.indexOf(needle, from)) {
+      hash.update(body.subarray(from, at));
+      from = at + needle.length;
+    }
+  }
+  hash.update(body.subarray(from));
+  return `W/"${hash.digest("base64url")}"`;
 }
 
 /** Whether the request's If-None-Match names this ETag (weak comparison, as for GET). */
