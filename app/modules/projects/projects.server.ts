@@ -49,8 +49,11 @@ export async function updateProject({ db, projectId, input }: { db: Db; projectI
 
 export async function projectBySlug({ db, slug }: { db: Db; slug: string }) {
   const [row] = await projectBySlugStatement(db).execute({ slug });
-  return row ? { ...row.project, category: row.category } : null;
+  return row ? withCategory(row) : null;
 }
+
+/** A project as its pages take it: with its category (or null) in it. */
+export const withCategory = <P, C>(row: { project: P; category: C }) => ({ ...row.project, category: row.category });
 
 /** Read by every project, campaign, crusade and airdrop page: prepared once per connection. */
 const projectBySlugStatement = preparedPerDb((db) =>

@@ -1,8 +1,11 @@
+import { and, eq, sql } from "drizzle-orm";
 import { data } from "react-router";
-import type { Db } from "~/lib/db.server";
-import { authorize, can, roleIn } from "~/modules/projects/permissions.server";
-import { projectBySlug } from "~/modules/projects/projects.server";
-import { campaignBySlug, crusadeBySlug, listCrusades, progressOf, type CampaignCard } from "./campaigns.server";
+import { category, project, projectMember } from "#db/schema/projects";
+import { campaign } from "#db/schema/quests";
+import { type Db, preparedPerDb } from "~/lib/db.server";
+import { authorize, can, roleIn, type ProjectRole } from "~/modules/projects/permissions.server";
+import { projectBySlug, withCategory } from "~/modules/projects/projects.server";
+import { crusadeBySlug, listCrusades, progressOf, type CampaignCard } from "./campaigns.server";
 import { listTasks } from "./tasks.server";
 
 /**
@@ -40,20 +43,33 @@ export async function containerPage<T extends { publishedAt: Date | null }>({
   find: (projectId: string) => Promise<T | null>;
 }) {
   const { project, role } = await projectPage({ db, slug: projectSlug, userId });
-  const container = await find(project.id);
-  if (!container || (!container.publishedAt && !can(role, "drafts.view"))) throw data("Not found", { status: 404 });
-  return { project, role, container };
+  return { project, role, container: shownTo(role, await find(project.id)) };
 }
 
-export async function campaignPage({ db, projectSlug, campaignSlug, userId }: { db: Db; projectSlug: string; campaignSlug: string; userId: string | null }) {
-  const { container: campaign, ...page } = await containerPage({
-    db,
-    projectSlug,
-    userId,
-    find: (projectId) => campaignBySlug({ db, projectId, slug: campaignSlug }),
-  });
-  return { ...page, campaign };
+/** A container the viewer may see: 404 when there is none, or when it is a draft and they are not on the team. */
+function shownTo<T extends { publishedAt: Date | null }>(role: ProjectRole | null, container: T | null): T {
+  if (!container || (!container.publishedAt && !can(role, "drafts.view"))) throw data("Not found", { status: 404 });
+  return container;
 }
+
+/** A campaign's page, as containerPage reads one, with the project, the viewer's role and the campaign in one statement. */
+export async function campaignPage({ db, projectSlug, campaignSlug, userId }: { db: Db; projectSlug: string; campaignSlug: string; userId: string | null }) {
+  const [row] = await campaignPageStatement(db).execute({ projectSlug, campaignSlug, userId });
+  if (!row) throw data("Not found", { status: 404 });
+  return { project: withCategory(row), role: row.role, campaign: shownTo(row.role, row.campaign) };
+}
+
+/** Read by every campaign page: prepared once per connection. A visitor's null member is on no team. */
+const campaignPageStatement = preparedPerDb((db) =>
+  db
+    .select({ project, category, role: projectMember.role, campaign })
+    .from(project)
+    .leftJoin(category, eq(category.id, project.categoryId))
+    .leftJoin(projectMember, and(eq(projectMember.projectId, project.id), eq(projectMember.userId, sql.placeholder("userId"))))
+    .leftJoin(campaign, and(eq(campaign.projectId, project.id), eq(campaign.slug, sql.placeholder("campaignSlug"))))
+    .where(eq(project.slug, sql.placeholder("projectSlug")))
+    .prepare("questline_campaign_page"),
+);
 
 export async function crusadePage({ db, projectSlug, crusadeSlug, userId }: { db: Db; projectSlug: string; crusadeSlug: string; userId: string | null }) {
   const { container: crusade, ...page } = await containerPage({
