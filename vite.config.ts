@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
 import { reactRouter } from "@react-router/dev/vite";
@@ -108,9 +108,10 @@ function pageShell() {
   const staticImports = new Map<string, readonly string[]>();
   const packageOf = (id: string) => /node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(id)?.[1];
   let modules: Set<string> | undefined;
-  const closure = () => {
+  let welcome: Set<string> | undefined;
+  const closureOf = (start: RegExp) => {
     const found = new Set<string>();
-    const root = [...staticImports.keys()].find((id) => /[\\/]app[\\/]root\.tsx$/.test(id));
+    const root = [...staticImports.keys()].find((id) => start.test(id));
     const stack = root ? [root] : [];
     while (stack.length > 0) {
       const id = stack.pop()!;
@@ -130,6 +131,7 @@ function pageShell() {
     buildStart() {
       staticImports.clear();
       modules = undefined;
+      welcome = undefined;
     },
     moduleParsed(info) {
       staticImports.set(info.id, info.importedIds);
@@ -142,7 +144,31 @@ function pageShell() {
   const alsoShell = (id: string) =>
     /[\\/]app[\\/]components[\\/]appearance-switch\.tsx$/.test(id) ||
     /lucide-react[\\/].*[\\/](sun|moon|monitor|sparkles|trophy|award|list-checks)\.mjs$/.test(id);
-  return { plugin, includes: (id: string) => (modules ??= closure()).has(id) || alsoShell(id) };
+  const includes = (id: string) => (modules ??= closureOf(/[\\/]app[\\/]root\.tsx$/)).has(id) || alsoShell(id);
+
+  /**
+   * Our small components and helpers that pages share beyond the shell, in one chunk: Rolldown cut
+   * them into a file of a few hundred bytes per set of pages using them, and a campaign page fetched
+   * some twenty of them; on a phone network they queue for the connections before the first paint.
+   * A module joins only if everything it imports is in the shell, React, the icons or the group:
+   * the chunk then imports nothing more. Left out: what Welcome loads (its first load stays within
+   * budget), server and route modules, the wallet, and modules over 2.5 KB, which stay in files of
+   * their own for the pages that use them.
+   */
+  const candidate = (id: string) => {
+    if (!/[\\/]app[\\/](components|hooks|lib|modules)[\\/][^?]*\.tsx?$/.test(id) || /\.server\.tsx?$|[\\/]app[\\/]wallet[\\/]/.test(id)) return false;
+    if ((welcome ??= closureOf(/[\\/]app[\\/]routes[\\/]welcome\.tsx$/)).has(id)) return false;
+    return statSync(id).size <= 2_500;
+  };
+  const light = (id: string, seen: Set<string>): boolean => {
+    if (includes(id) || /node_modules[\\/](react|react-dom|scheduler|react-router|lucide-react)[\\/]/.test(id)) return true;
+    if (!candidate(id)) return false;
+    if (seen.has(id)) return true;
+    seen.add(id);
+    return (staticImports.get(id) ?? []).every((dep) => light(dep, seen));
+  };
+  const shared = (id: string) => !includes(id) && candidate(id) && light(id, new Set());
+  return { plugin, includes, shared };
 }
 const shell = pageShell();
 
@@ -189,6 +215,8 @@ export default defineConfig({
                 // The other icons: one file (about 24 KB, 8 KB compressed) rather than a file of a few
                 // hundred bytes per icon and set of pages, which made a page fetch some twenty of them.
                 { name: "icons", test: /lucide-react[\\/].*[\\/]icons[\\/]/, priority: 100 },
+                // Our components and helpers shared by several pages (pageShell's `shared`): one file.
+                { name: "components", test: shell.shared, priority: 90, minShareCount: 2, includeDependenciesRecursively: false },
               ],
             },
           },
