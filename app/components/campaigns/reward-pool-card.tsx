@@ -1,10 +1,7 @@
-import { Dices, ListOrdered, Medal, Pencil, Trash2, Users, type LucideIcon } from "lucide-react";
-import { useEffect } from "react";
-import { Link, useFetcher } from "react-router";
-import { toast } from "~/components/ui/toaster";
-import { ConfirmDialog } from "~/components/projects/confirm-dialog";
+import { Dices, ListOrdered, Medal, Users, type LucideIcon } from "lucide-react";
+import { lazy, Suspense } from "react";
+import { Link } from "react-router";
 import { Badge } from "~/components/ui/badge";
-import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { DISTRIBUTION_LABELS, type Distribution, type PoolStatus } from "~/modules/rewards/pool-types";
 import { ownGrantLine, paidLine, poolHeadline, poolSummary, poolUnit, rankTiers, type PoolTerms } from "~/modules/rewards/pool-words";
@@ -23,6 +20,12 @@ export type RewardPoolView = PoolTerms & {
   returned: bigint;
   mine: { position: number; amount: bigint } | null;
 };
+
+/**
+ * The team's edit and delete controls, fetched only when shown: a visitor's campaign page loads no
+ * dialog code. The server renders them in place; the browser brings them to life once fetched.
+ */
+const ManagePool = lazy(() => import("./manage-pool").then((module) => ({ default: module.ManagePool })));
 
 const ICONS: Record<Distribution, LucideIcon> = { fcfs: Medal, raffle: Dices, ranking: ListOrdered, everyone: Users };
 
@@ -75,7 +78,11 @@ export function RewardPoolCard({ pool, campaignEnded, editTo }: { pool: RewardPo
           <p className="text-xs text-muted-foreground">{pendingLine(pool, campaignEnded)}</p>
         )}
         {pool.commitment && <RaffleFacts pool={pool} />}
-        {editTo && !paid && !campaignEnded && <ManagePool pool={pool} editTo={editTo} />}
+        {editTo && !paid && !campaignEnded && (
+          <Suspense fallback={null}>
+            <ManagePool pool={pool} editTo={editTo} />
+          </Suspense>
+        )}
       </CardContent>
     </Card>
   );
@@ -102,44 +109,6 @@ function RaffleFacts({ pool }: { pool: RewardPoolView }) {
           Verify this draw
         </Link>
       )}
-    </div>
-  );
-}
-
-function ManagePool({ pool, editTo }: { pool: RewardPoolView; editTo: string }) {
-  const remover = useFetcher<{ errors?: Record<string, string> }>();
-  const failed = remover.state === "idle" ? remover.data?.errors?.form : undefined;
-  useEffect(() => {
-    if (failed) toast.error(failed);
-  }, [failed]);
-  const name = DISTRIBUTION_LABELS[pool.distribution].title;
-  return (
-    <div className="flex flex-wrap gap-2 border-t pt-3">
-      <Button asChild variant="outline" size="sm">
-        <Link to={editTo} aria-label={`Edit the ${name} reward`}>
-          <Pencil aria-hidden /> Edit
-        </Link>
-      </Button>
-      <ConfirmDialog
-        trigger={
-          <Button variant="ghost" size="sm" pending={remover.state !== "idle"} aria-label={`Delete the ${name} reward`}>
-            <Trash2 aria-hidden /> Delete
-          </Button>
-        }
-        title="Delete this reward?"
-        description={`${poolHeadline(pool)} — ${poolSummary(pool)} Members will no longer see it.`}
-        confirm={(close) => (
-          <Button
-            variant="destructive"
-            onClick={() => {
-              void remover.submit({ intent: "delete" }, { method: "post", action: editTo });
-              close();
-            }}
-          >
-            Delete
-          </Button>
-        )}
-      />
     </div>
   );
 }

@@ -1,0 +1,48 @@
+import { Pencil, Trash2 } from "lucide-react";
+import { useEffect } from "react";
+import { Link, useFetcher } from "react-router";
+import { toast } from "~/components/ui/toaster";
+import { ConfirmDialog } from "~/components/projects/confirm-dialog";
+import { Button } from "~/components/ui/button";
+import { DISTRIBUTION_LABELS } from "~/modules/rewards/pool-types";
+import { poolHeadline, poolSummary } from "~/modules/rewards/pool-words";
+import type { RewardPoolView } from "./reward-pool-card";
+
+/** The team's controls of a reward not yet paid: edit it, or delete it after a confirmation. */
+export function ManagePool({ pool, editTo }: { pool: RewardPoolView; editTo: string }) {
+  const remover = useFetcher<{ errors?: Record<string, string> }>();
+  const failed = remover.state === "idle" ? remover.data?.errors?.form : undefined;
+  useEffect(() => {
+    if (failed) toast.error(failed);
+  }, [failed]);
+  const name = DISTRIBUTION_LABELS[pool.distribution].title;
+  return (
+    <div className="flex flex-wrap gap-2 border-t pt-3">
+      <Button asChild variant="outline" size="sm">
+        <Link to={editTo} aria-label={`Edit the ${name} reward`}>
+          <Pencil aria-hidden /> Edit
+        </Link>
+      </Button>
+      <ConfirmDialog
+        trigger={
+          <Button variant="ghost" size="sm" pending={remover.state !== "idle"} aria-label={`Delete the ${name} reward`}>
+            <Trash2 aria-hidden /> Delete
+          </Button>
+        }
+        title="Delete this reward?"
+        description={`${poolHeadline(pool)} — ${poolSummary(pool)} Members will no longer see it.`}
+        confirm={(close) => (
+          <Button
+            variant="destructive"
+            onClick={() => {
+              void remover.submit({ intent: "delete" }, { method: "post", action: editTo });
+              close();
+            }}
+          >
+            Delete
+          </Button>
+        )}
+      />
+    </div>
+  );
+}
