@@ -109,9 +109,9 @@ describe("a page that reads nothing", () => {
 });
 
 describe("the paths of the routes that read nothing", () => {
-  const routes = (handles: Record<string, { parentId?: string; path?: string; index?: boolean; handle?: unknown }>) =>
+  const routes = (handles: Record<string, { parentId?: string; path?: string; index?: boolean; handle?: unknown; loader?: () => unknown }>) =>
     Object.fromEntries(
-      Object.entries(handles).map(([id, { handle, ...route }]) => [id, { id, ...route, module: { handle } }]),
+      Object.entries(handles).map(([id, { handle, loader, ...route }]) => [id, { id, ...route, module: { handle, loader } }]),
     ) as unknown as ServerBuild["routes"];
 
   it("joins each marked route's path to its parents', through pathless layouts", () => {
@@ -135,5 +135,12 @@ describe("the paths of the routes that read nothing", () => {
         routes({ root: { path: "" }, project: { parentId: "root", path: "projects/:project", handle: { visitorPage: true, readsNothing: true } } }),
       ),
     ).toThrow(/parameters/);
+  });
+
+  it("refuses a marked route with a loader of its own", () => {
+    const marked = { visitorPage: true, readsNothing: true };
+    expect(() => pathsReadingNothing(routes({ root: { path: "" }, welcome: { parentId: "root", index: true, handle: marked, loader: () => ({}) } }))).toThrow(
+      /loader/,
+    );
   });
 });

@@ -46,19 +46,24 @@ export function pagesRenderedOnce({ paths, render, logger }: { paths: ReadonlySe
       });
       kept.set(req.path, page);
     }
-    void page.then((page) => {
-      if (!page) return next();
-      res.locals.routePattern = page.pattern;
-      for (const [name, value] of page.headers) res.append(name, value);
-      if (notModified(req.headers["if-none-match"] ?? null, page.etag)) return void res.status(304).end();
-      const body = Buffer.from(page.parts.join(res.locals.nonce as string));
-      res.status(200).setHeader("Content-Length", body.length);
-      res.end(body);
-    });
+    page
+      .then((page) => {
+        if (!page) return next();
+        res.locals.routePattern = page.pattern;
+        for (const [name, value] of page.headers) res.append(name, value);
+        if (notModified(req.headers["if-none-match"] ?? null, page.etag)) return void res.status(304).end();
+        const body = Buffer.from(page.parts.join(res.locals.nonce as string));
+        res.status(200).setHeader("Content-Length", body.length);
+        res.end(body);
+      })
+      .catch(next);
   };
 }
 
-/** The paths of the build's routes marked `readsNothing`: routes without parameters only. */
+/**
+ * The paths of the build's routes marked `readsNothing`. A marked route with parameters in its path
+ * or a loader of its own is refused at start: its page could not be the same for every visitor.
+ */
 export function pathsReadingNothing(routes: ServerBuild["routes"]): Set<string> {
   const pathOf = (id: string): string[] => {
     const route = routes[id];
@@ -70,6 +75,7 @@ export function pathsReadingNothing(routes: ServerBuild["routes"]): Set<string> 
     if (!route || (route.module.handle as Partial<VisitorPage> | undefined)?.readsNothing !== true) continue;
     const segments = pathOf(id);
     if (segments.some((segment) => segment.startsWith(":") || segment === "*")) throw new Error(`${id} reads nothing but has parameters in its path`);
+    if (route.module.loader) throw new Error(`${id} reads nothing but has a loader`);
     paths.add(`/${segments.join("/")}`);
   }
   return paths;
