@@ -167,7 +167,7 @@ function pageShell() {
     seen.add(id);
     return (staticImports.get(id) ?? []).every((dep) => light(dep, seen));
   };
-  const shared = (id: string) => !includes(id) && candidate(id) && light(id, new Set());
+  const shared = (id: string) => !includes(id) && light(id, new Set());
   return { plugin, includes, shared };
 }
 const shell = pageShell();
