@@ -3,7 +3,8 @@ import { renderToPipeableStream } from "react-dom/server";
 import { ServerRouter, type EntryContext, type RouterContextProvider, type ServerInstrumentation } from "react-router";
 import { loggableError } from "~/lib/loggable-error";
 import { nonceContext } from "~/lib/nonce";
-import { notModified, pageCaching, pageEtag } from "~/lib/page-cache.server";
+import { type Caching, notModified, pageCaching, pageEtag } from "~/lib/page-cache.server";
+import { RenderMemo, renderKey } from "~/lib/render-memo.server";
 import { routePatternInstrumentation } from "~/lib/route-pattern.server";
 
 export const streamTimeout = 5_000;
@@ -11,9 +12,12 @@ export const streamTimeout = 5_000;
 /** The matched route's pattern, handed to the server's request metrics (server/metrics.ts). */
 export const instrumentations: ServerInstrumentation[] = [routePatternInstrumentation];
 
+const renders = new RenderMemo();
+
 /**
  * Renders the whole page before answering (no page streams deferred data), then sends it in one
- * write with its length, its caching headers and, for visitor pages, an ETag (decision 032).
+ * write with its length, its caching headers and, for visitor pages, an ETag (decision 032). A
+ * visitor page whose inputs were rendered before is answered from that render (decision 034).
  */
 export default function handleRequest(
   request: Request,
@@ -23,6 +27,12 @@ export default function handleRequest(
   loadContext: RouterContextProvider,
 ) {
   const nonce = loadContext.get(nonceContext);
+  const caching = pageCachingOf(request, responseStatusCode, responseHeaders, routerContext);
+  const { loaderData, actionData, errors } = routerContext.staticHandlerContext;
+  const key = caching.etag && !actionData && !errors ? renderKey({ url: request.url, loaderData, nonce }) : null;
+  const kept = key ? renders.get(key, nonce) : null;
+  if (kept) return pageResponse({ request, caching, headers: responseHeaders, status: responseStatusCode, ...kept });
+
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     let status = responseStatusCode;
@@ -35,7 +45,12 @@ export default function handleRequest(
     });
     body.on("finish", () => {
       clearTimeout(timer);
-      resolve(pageResponse({ request, status, headers: responseHeaders, routerContext, nonce, body: Buffer.concat(chunks) }));
+      const page = Buffer.concat(chunks);
+      // A render that failed along the way (status 500) is answered but never kept.
+      const finalCaching = status === responseStatusCode ? caching : pageCachingOf(request, status, responseHeaders, routerContext);
+      const etag = finalCaching.etag ? pageEtag(page, nonce) : null;
+      if (key && etag && status === responseStatusCode) renders.set(key, page, nonce, etag);
+      resolve(pageResponse({ request, caching: finalCaching, headers: responseHeaders, status, body: page, etag }));
     });
     const { pipe, abort } = renderToPipeableStream(<ServerRouter context={routerContext} url={request.url} nonce={nonce} />, {
       nonce,
@@ -58,24 +73,10 @@ export default function handleRequest(
   });
 }
 
-function pageResponse({
-  request,
-  status,
-  headers,
-  routerContext,
-  nonce,
-  body,
-}: {
-  request: Request;
-  status: number;
-  headers: Headers;
-  routerContext: EntryContext;
-  nonce: string | undefined;
-  body: Buffer;
-}) {
+function pageCachingOf(request: Request, status: number, headers: Headers, routerContext: EntryContext) {
   const { matches, loaderData } = routerContext.staticHandlerContext;
   const leaf = matches.at(-1)?.route.handle as { visitorPage?: boolean } | undefined;
-  const caching = pageCaching({
+  return pageCaching({
     method: request.method,
     status,
     hasCookies: request.headers.has("cookie"),
@@ -83,11 +84,27 @@ function pageResponse({
     signedIn: Boolean((loaderData.root as { user?: unknown } | undefined)?.user),
     isVisitorPage: leaf?.visitorPage === true,
   });
+}
+
+function pageResponse({
+  request,
+  caching,
+  headers,
+  status,
+  body,
+  etag,
+}: {
+  request: Request;
+  caching: Caching;
+  headers: Headers;
+  status: number;
+  body: Buffer;
+  etag: string | null;
+}) {
   headers.set("Content-Type", "text/html; charset=utf-8");
   headers.set("Cache-Control", caching.cacheControl);
   if (caching.vary) headers.append("Vary", caching.vary);
-  if (caching.etag) {
-    const etag = pageEtag(body, nonce);
+  if (etag) {
     headers.set("ETag", etag);
     if (notModified(request.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers });
   }

@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
 export const VISITOR_PAGE_FRESH_SECONDS = 10;
 export const VISITOR_PAGE_STALE_SECONDS = 50;
 
-type Caching = { cacheControl: string; vary?: string; etag: boolean };
+export type Caching = { cacheControl: string; vary?: string; etag: boolean };
 
 /**
  * How a rendered page may be kept:

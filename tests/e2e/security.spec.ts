@@ -1,4 +1,5 @@
 import { browserIssues, expect, SAME_ORIGIN, test } from "./fixtures.ts";
+import { uniqueSuffix } from "./quest-helpers.ts";
 
 test("a state-changing request from another site is refused", async ({ request }) => {
   const foreign = await request.post("/login", {
@@ -117,6 +118,53 @@ test("Welcome reads nothing, so visitors without cookies share one render: each 
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByRole("dialog")).toBeVisible();
   expect(issues).toEqual([]);
+});
+
+test("a visitor page rendered before for the same data is answered from that render, and a change to the data shows at once", async ({
+  page,
+  request,
+  signIn,
+}) => {
+  const suffix = uniqueSuffix();
+  await signIn(page);
+  await page.goto("/projects/new");
+  await page.getByLabel("Name", { exact: true }).fill(`Kept Renders ${suffix}`);
+  await page.getByRole("button", { name: "Create project" }).click();
+  await expect(page).toHaveURL(`/projects/kept-renders-${suffix}`);
+  await page.goto(`/projects/kept-renders-${suffix}/tasks/new`);
+  await page.getByLabel("Title", { exact: true }).fill("Read the launch post");
+  await page.getByLabel("Type").selectOption("visit_link");
+  await page.getByLabel("Link to visit").fill("https://example.com/post");
+  await page.getByLabel("Published").check();
+  await page.getByRole("button", { name: "Create task" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Read the launch post" })).toBeVisible();
+  const taskUrl = new URL(page.url()).pathname;
+
+  const plain = { "Accept-Encoding": "identity" };
+  const nonceOf = (headers: Record<string, string>) => /'nonce-([^']+)'/.exec(headers["content-security-policy"] ?? "")![1]!;
+  /** Two visitors in turn: the first is the page's first render for this data, the second gets it again with its own nonce. */
+  const twoVisits = async () => {
+    const [first, second] = [await request.get(taskUrl, { headers: plain }), await request.get(taskUrl, { headers: plain })];
+    const [one, two] = [nonceOf(first.headers()), nonceOf(second.headers())];
+    expect(one).not.toBe(two);
+    const body = await second.text();
+    expect(body.replaceAll(two, one)).toBe(await first.text());
+    expect(Number(second.headers()["content-length"])).toBe(Buffer.byteLength(body));
+    expect(second.headers()["etag"]).toBe(first.headers()["etag"]);
+    return { body, etag: first.headers()["etag"] };
+  };
+  const before = await twoVisits();
+  expect(before.body).toContain("Read the launch post");
+
+  await page.goto(`${taskUrl}/edit`);
+  await page.getByLabel("Title", { exact: true }).fill("Read the season 5 post");
+  await page.getByRole("button", { name: "Save task" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Read the season 5 post" })).toBeVisible();
+
+  const after = await twoVisits();
+  expect(after.body).toContain("Read the season 5 post");
+  expect(after.body).not.toContain("Read the launch post");
+  expect(after.etag).not.toBe(before.etag);
 });
 
 test("the build's files are served with their caching: hashed assets for a year, the favicon for an hour", async ({ request, page }) => {

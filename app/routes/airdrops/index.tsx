@@ -6,6 +6,7 @@ import { MemberAirdropSections } from "~/components/airdrops/member-airdrops";
 import { EmptyState } from "~/components/empty-state";
 import { PageHeader } from "~/components/page-header";
 import { Button } from "~/components/ui/button";
+import { pageNow } from "~/lib/page-now.server";
 import { publicMeta } from "~/lib/meta";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
@@ -25,7 +26,7 @@ export function meta(args: Route.MetaArgs) {
 export async function loader({ context }: Route.LoaderArgs) {
   const db = context.get(servicesContext).database.db;
   const userId = (await getSession(context))?.user.id ?? null;
-  const now = new Date();
+  const now = pageNow();
   const [mine, live] = await Promise.all([userId ? memberAirdrops({ db, userId, now }) : null, listAirdrops({ db, live: true, notJoinedBy: userId, now })]);
   const claims = userId ? await claimableShares({ db, userId, airdrops: (mine ?? []).filter((a) => a.group === "claimable") }) : [];
   return { signedIn: userId !== null, now, mine, live, claims };

@@ -10,6 +10,7 @@ import { ContainerActions } from "~/components/containers/container-actions";
 import { ContainerTasks } from "~/components/containers/container-tasks";
 import { ContainerWindow } from "~/components/containers/container-window";
 import { PageHeader } from "~/components/page-header";
+import { pageNow } from "~/lib/page-now.server";
 import { redirectWithToast } from "~/lib/flash.server";
 import { dataPageMeta } from "~/lib/meta";
 import { failure, formFailure } from "~/lib/result";
@@ -39,7 +40,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const services = context.get(servicesContext);
   const db = services.database.db;
   const userId = (await getSession(context))?.user.id ?? null;
-  const now = new Date();
+  const now = pageNow();
   const { project, role, airdrop, phase, claimDeadline } = await airdropPage({ db, projectSlug: params.project, airdropSlug: params.airdrop, userId, now });
   const { escrowed: _escrowed, escrowMoves: _moves, ...shown } = airdrop;
   const round = await roundView({ db, airdropId: airdrop.id });

@@ -2,6 +2,7 @@ import type { Route } from "./+types/index";
 import { CampaignGrid } from "~/components/campaigns/campaign-grid";
 import { FilterTabs } from "~/components/campaigns/filter-tabs";
 import { PageHeader } from "~/components/page-header";
+import { pageNow } from "~/lib/page-now.server";
 import { publicMeta } from "~/lib/meta";
 import { servicesContext } from "~/services/services.server";
 import { getSession } from "~/modules/auth/session.server";
@@ -31,7 +32,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const session = await getSession(context);
   const param = new URL(request.url).searchParams.get("status");
   const status = STATUSES.find((s) => s === param);
-  const now = new Date();
+  const now = pageNow();
   const campaigns = await listCampaigns({ db, status, now });
   return { status: status ?? "", now, campaigns: await withProgress({ db, campaigns, userId: session?.user.id ?? null }) };
 }

@@ -1,6 +1,7 @@
 import type { Route } from "./+types/project-index";
 import { CampaignGrid } from "~/components/campaigns/campaign-grid";
 import { ProjectContainers } from "~/components/containers/project-containers";
+import { pageNow } from "~/lib/page-now.server";
 import { dataPageMeta } from "~/lib/meta";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
@@ -24,7 +25,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const db = context.get(servicesContext).database.db;
   const userId = (await getSession(context))?.user.id ?? null;
   const { project, role } = await projectPage({ db, slug: params.project, userId });
-  const now = new Date();
+  const now = pageNow();
   const campaigns = await listCampaigns({ db, projectId: project.id, withDrafts: can(role, "drafts.view"), now });
   return {
     project: { slug: project.slug, name: project.name },

@@ -10,6 +10,7 @@ import { ProjectCrumb } from "~/components/campaigns/project-crumb";
 import { XpRewardCard } from "~/components/campaigns/reward-card";
 import { RewardPools } from "~/components/campaigns/reward-pools";
 import { PageHeader } from "~/components/page-header";
+import { pageNow } from "~/lib/page-now.server";
 import { dataPageMeta } from "~/lib/meta";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
@@ -38,7 +39,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const db = database.db;
   const userId = (await getSession(context))?.user.id ?? null;
   const { project, role, campaign } = await campaignPage({ db, projectSlug: params.project, campaignSlug: params.campaign, userId });
-  const now = new Date();
+  const now = pageNow();
   const tasks = await listTasks({ db, campaignId: campaign.id, withDrafts: can(role, "drafts.view") });
   const states = await memberStates({ db, userId, tasks, now });
   const status = campaignStatus(campaign, now);

@@ -6,6 +6,7 @@ import { PageHeader } from "~/components/page-header";
 import { TrendingCards } from "~/components/tasks/trending-cards";
 import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
+import { pageNow } from "~/lib/page-now.server";
 import { publicMeta } from "~/lib/meta";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
@@ -33,7 +34,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     q,
     /** Members may prove an X account by a post here (Tasks › Verify X account). */
     verifyX: Boolean(session) && canVerifyXByPost(social),
-    now: new Date(),
+    now: pageNow(),
     tasks: rows.map((r) => ({ task: publicTask(r.task), project: r.project, recent: r.recent, state: states.get(r.task.id) ?? null })),
   };
 }
