@@ -4,7 +4,7 @@ import { ServerRouter, type EntryContext, type RouterContextProvider, type Serve
 import { loggableError } from "~/lib/loggable-error";
 import { nonceContext } from "~/lib/nonce";
 import { type Caching, notModified, pageCaching, pageEtag } from "~/lib/page-cache.server";
-import { RenderMemo, renderKey } from "~/lib/render-memo.server";
+import { readAll, RenderMemo, renderKey, streamOf } from "~/lib/render-memo.server";
 import { routePatternInstrumentation } from "~/lib/route-pattern.server";
 
 export const streamTimeout = 5_000;
@@ -19,7 +19,7 @@ const renders = new RenderMemo();
  * write with its length, its caching headers and, for visitor pages, an ETag (decision 032). A
  * visitor page whose inputs were rendered before is answered from that render (decision 034).
  */
-export default function handleRequest(
+export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
@@ -28,10 +28,16 @@ export default function handleRequest(
 ) {
   const nonce = loadContext.get(nonceContext);
   const caching = pageCachingOf(request, responseStatusCode, responseHeaders, routerContext);
-  const { loaderData, actionData, errors } = routerContext.staticHandlerContext;
-  const key = caching.etag && !actionData && !errors ? renderKey({ url: request.url, loaderData, nonce }) : null;
-  const kept = key ? renders.get(key, nonce) : null;
-  if (kept) return pageResponse({ request, caching, headers: responseHeaders, status: responseStatusCode, ...kept });
+  const { actionData, errors } = routerContext.staticHandlerContext;
+  let key: string | null = null;
+  if (caching.etag && !actionData && !errors && routerContext.serverHandoffStream) {
+    // The loaders' data as the page will carry it: read here for the key, then handed to the render.
+    const handoff = await readAll(routerContext.serverHandoffStream);
+    routerContext.serverHandoffStream = streamOf(handoff);
+    key = renderKey({ url: request.url, handoff, nonce });
+    const kept = renders.get(key, nonce);
+    if (kept) return pageResponse({ request, caching, headers: responseHeaders, status: responseStatusCode, ...kept });
+  }
 
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;

@@ -3,7 +3,7 @@ import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadEnv } from "~/services/env.server";
 import { createLogger } from "~/lib/logger.server";
-import { BODY_LIMIT_BYTES, bodyLimit, clientAddress, oneLoopbackName, plainAddressesOnly, sameOriginOnly, securityHeaders } from "./http";
+import { BODY_LIMIT_BYTES, bodyLimit, clientAddress, newNonce, oneLoopbackName, plainAddressesOnly, sameOriginOnly, securityHeaders } from "./http";
 
 const env = loadEnv({ DATA_DIR: "/tmp/questline-http-test", APP_URL: "http://localhost:3000", AUTH_SECRET: "x".repeat(40) });
 let server: Server;
@@ -142,6 +142,12 @@ describe("security headers", () => {
     const a = (await (await fetch(`${base}/`)).json()) as { nonce: string };
     const b = (await (await fetch(`${base}/`)).json()) as { nonce: string };
     expect(a.nonce).not.toBe(b.nonce);
+  });
+
+  it("draws nonces of 16 random bytes, none repeated across refills of the pool", () => {
+    const nonces = Array.from({ length: 1_000 }, () => newNonce());
+    for (const nonce of nonces) expect(Buffer.from(nonce, "base64")).toHaveLength(16);
+    expect(new Set(nonces).size).toBe(nonces.length);
   });
 });
 

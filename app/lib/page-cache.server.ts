@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, type Hash } from "node:crypto";
 
 /** How long a CDN or reverse proxy may keep a visitor page, and serve it stale while it fetches a fresh one (decision 032). */
 
@@ -46,18 +46,25 @@ export function pageCaching({
  * between two renders of the same content.
  */
 export function pageEtag(body: Buffer, nonce: string | undefined) {
-  const hash = createHash("sha1");
-  // The bytes between the nonce's occurrences, hashed in turn: no copy of the page as a string.
+  return `W/"${hashWithout(createHash("sha1"), body, nonce).digest("base64url")}"`;
+}
+
+/**
+ * Feeds the hash the bytes between the nonce's occurrences, in turn (no copy of them as a string),
+ * and `mark` where each occurrence was.
+ */
+export function hashWithout(hash: Hash, bytes: Uint8Array, nonce: string | undefined, mark = ""): Hash {
+  const body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let from = 0;
   if (nonce) {
     const needle = Buffer.from(nonce);
     for (let at = body.indexOf(needle); at !== -1; at = body.indexOf(needle, from)) {
       hash.update(body.subarray(from, at));
+      if (mark) hash.update(mark);
       from = at + needle.length;
     }
   }
-  hash.update(body.subarray(from));
-  return `W/"${hash.digest("base64url")}"`;
+  return hash.update(body.subarray(from));
 }
 
 /** Whether the request's If-None-Match names this ETag (weak comparison, as for GET). */

@@ -1,4 +1,5 @@
-import { hash } from "node:crypto";
+import { createHash } from "node:crypto";
+import { hashWithout } from "~/lib/page-cache.server";
 
 /**
  * A page's HTML follows from its inputs: the build, the configuration, the URL and what its
@@ -13,58 +14,35 @@ import { hash } from "node:crypto";
 export const RENDER_MEMO_ENTRIES = 200;
 export const RENDER_MEMO_BYTES = 32 * 1024 * 1024;
 
-type Inputs = { url: string; loaderData: unknown; nonce: string | undefined };
-
-/** The marks a map's and a set's entries are written after (a text is written "s…", never "M"). */
-const MAP = Symbol("map");
-const SET = Symbol("set");
-
-/** A value the key cannot stand for exactly (a promise, an error, a class instance): that page is not kept. */
-class NotKeyable extends Error {}
-
 /**
- * The key of a render's inputs, or null when its data holds a value it cannot stand for exactly
- * (a promise, an error, a class instance). Every value is written with a mark of its kind, so no
- * two different values write the same: a text and a date with the same ISO text, a bigint and its
- * digits, a map and an object, NaN and null, undefined and null. The nonce stands as its own mark.
+ * The key of a render's inputs: a SHA-256 of the URL (host and query included) and of the
+ * loaders' data as React Router encodes it for the browser (`serverHandoffStream`, turbo-stream:
+ * the very bytes the page hydrates from, and a lossless encoding of dates, bigints, maps, sets,
+ * undefined and NaN). Where the request's nonce was (the root loader hands it to the page), a mark
+ * stands; a NUL byte, which the encoding writes escaped, never raw.
  */
-export function renderKey({ url, loaderData, nonce }: Inputs): string | null {
-  let text: string;
-  try {
-    text = JSON.stringify(loaderData, function (this: Record<string, unknown>, name) {
-      // What the holder has, before any toJSON (a date's, a URL's) turned it into something else.
-      const original = this[name];
-      switch (typeof original) {
-        case "string":
-          return original === nonce ? "n" : `s${original}`;
-        case "number":
-          return Number.isFinite(original) && !Object.is(original, -0) ? original : `f${String(original)}`;
-        case "bigint":
-          return `b${original}`;
-        case "undefined":
-          return "u";
-        case "boolean":
-          return original;
-        case "symbol":
-          if (original === MAP) return "M";
-          if (original === SET) return "S";
-          break;
-        case "object": {
-          if (original === null || Array.isArray(original)) return original;
-          if (original instanceof Date) return `d${original.getTime()}`;
-          if (original instanceof Map) return [MAP, ...original];
-          if (original instanceof Set) return [SET, ...original];
-          const proto = Object.getPrototypeOf(original) as unknown;
-          if (proto === Object.prototype || proto === null) return original;
-        }
-      }
-      throw new NotKeyable();
-    });
-  } catch (error) {
-    if (error instanceof NotKeyable) return null;
-    throw error;
-  }
-  return hash("sha256", `${url}\n${text}`, "base64url");
+export function renderKey({ url, handoff, nonce }: { url: string; handoff: readonly Uint8Array[]; nonce: string | undefined }): string {
+  const hash = createHash("sha256").update(url).update("\0");
+  for (const chunk of handoff) hashWithout(hash, chunk, nonce, "\0");
+  return hash.digest("base64url");
+}
+
+/** All of a stream's chunks (React Router's encoded data: one chunk unless data was deferred). */
+export async function readAll(stream: ReadableStream<Uint8Array>): Promise<Uint8Array[]> {
+  const chunks: Uint8Array[] = [];
+  const reader = stream.getReader();
+  for (let read = await reader.read(); !read.done; read = await reader.read()) chunks.push(read.value);
+  return chunks;
+}
+
+/** A stream of chunks already read, for the render to read in turn. */
+export function streamOf(chunks: readonly Uint8Array[]): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    start(controller) {
+      for (const chunk of chunks) controller.enqueue(chunk);
+      controller.close();
+    },
+  });
 }
 
 /** A kept page: its bytes between the nonce's occurrences, and its ETag. */
