@@ -18,6 +18,9 @@ export function displayNameOf(profile: DashboardProfile) {
   return profile.name || profile.username || profile.email?.split("@")[0] || "member";
 }
 
+/** The day a member joined, the same on the server and in the browser (UTC); made once. */
+const MEMBER_SINCE = new Intl.DateTimeFormat("en", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
+
 /** Who the member is, and what is left to set up in their profile. */
 export function ProfileCards({ profile }: { profile: DashboardProfile }) {
   const display = displayNameOf(profile);
@@ -39,9 +42,7 @@ export function ProfileCards({ profile }: { profile: DashboardProfile }) {
             <p className="truncate font-semibold">{display}</p>
             {profile.username && <p className="truncate text-sm text-muted-foreground">@{profile.username}</p>}
             {profile.email && <p className="truncate text-sm text-muted-foreground">{profile.email}</p>}
-            <p className="mt-1 text-xs text-muted-foreground">
-              Member since {new Date(profile.createdAt).toLocaleDateString("en", { year: "numeric", month: "long", day: "numeric" })}
-            </p>
+            <p className="mt-1 text-xs text-muted-foreground">Member since {MEMBER_SINCE.format(new Date(profile.createdAt))}</p>
           </div>
         </CardContent>
       </Card>

@@ -13,7 +13,9 @@ export function leastPowerful(roles: TeamRole[]): TeamRole {
   return (["reviewer", "admin", "owner"] as const).find((r) => roles.includes(r)) ?? roles[0]!;
 }
 
+const DATE = new Intl.DateTimeFormat("en", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
+
 /** Dates shown the same on the server and in the browser (no hydration mismatch). */
 export function formatDate(date: Date | string) {
-  return new Date(date).toLocaleDateString("en", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
+  return DATE.format(new Date(date));
 }
