@@ -12,7 +12,8 @@ export const streamTimeout = 5_000;
 /** The matched route's pattern, handed to the server's request metrics (server/metrics.ts). */
 export const instrumentations: ServerInstrumentation[] = [routePatternInstrumentation];
 
-const renders = new RenderMemo();
+/** Not in development, where a page's code changes under the server. */
+const renders = import.meta.env.PROD ? new RenderMemo() : null;
 
 /**
  * Renders the whole page before answering (no page streams deferred data), then sends it in one
@@ -30,13 +31,13 @@ export default async function handleRequest(
   const caching = pageCachingOf(request, responseStatusCode, responseHeaders, routerContext);
   const { actionData, errors } = routerContext.staticHandlerContext;
   let key: string | null = null;
-  if (caching.etag && !actionData && !errors && routerContext.serverHandoffStream) {
+  if (renders && caching.etag && !actionData && !errors && routerContext.serverHandoffStream) {
     // The loaders' data as the page will carry it: read here for the key, then handed to the render.
     const handoff = await readAll(routerContext.serverHandoffStream);
-    routerContext.serverHandoffStream = streamOf(handoff);
     key = renderKey({ url: request.url, handoff, nonce });
     const kept = renders.get(key, nonce);
     if (kept) return pageResponse({ request, caching, headers: responseHeaders, status: responseStatusCode, ...kept });
+    routerContext.serverHandoffStream = streamOf(handoff);
   }
 
   return new Promise<Response>((resolve, reject) => {
@@ -55,7 +56,7 @@ export default async function handleRequest(
       // A render that failed along the way (status 500) is answered but never kept.
       const finalCaching = status === responseStatusCode ? caching : pageCachingOf(request, status, responseHeaders, routerContext);
       const etag = finalCaching.etag ? pageEtag(page, nonce) : null;
-      if (key && etag && status === responseStatusCode) renders.set(key, page, nonce, etag);
+      if (renders && key && etag && status === responseStatusCode) renders.set(key, page, nonce, etag);
       resolve(pageResponse({ request, caching: finalCaching, headers: responseHeaders, status, body: page, etag }));
     });
     const { pipe, abort } = renderToPipeableStream(<ServerRouter context={routerContext} url={request.url} nonce={nonce} />, {
