@@ -54,17 +54,26 @@ export function pageEtag(body: Buffer, nonce: string | undefined) {
  * and `mark` where each occurrence was.
  */
 export function hashWithout(hash: Hash, bytes: Uint8Array, nonce: string | undefined, mark = ""): Hash {
+  betweenNonces(bytes, nonce).forEach((segment, i) => {
+    if (i > 0 && mark) hash.update(mark);
+    hash.update(segment);
+  });
+  return hash;
+}
+
+/** The bytes between the nonce's occurrences: views into `bytes`, not copies; all of it without a nonce. */
+export function betweenNonces(bytes: Uint8Array, nonce: string | undefined): Buffer[] {
   const body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (!nonce) return [body];
+  const needle = Buffer.from(nonce);
+  const segments: Buffer[] = [];
   let from = 0;
-  if (nonce) {
-    const needle = Buffer.from(nonce);
-    for (let at = body.indexOf(needle); at !== -1; at = body.indexOf(needle, from)) {
-      hash.update(body.subarray(from, at));
-      if (mark) hash.update(mark);
-      from = at + needle.length;
-    }
+  for (let at = body.indexOf(needle); at !== -1; at = body.indexOf(needle, from)) {
+    segments.push(body.subarray(from, at));
+    from = at + needle.length;
   }
-  return hash.update(body.subarray(from));
+  segments.push(body.subarray(from));
+  return segments;
 }
 
 /** Whether the request's If-None-Match names this ETag (weak comparison, as for GET). */

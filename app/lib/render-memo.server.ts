@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { hashWithout } from "~/lib/page-cache.server";
+import { betweenNonces, hashWithout } from "~/lib/page-cache.server";
 
 /**
  * A page's HTML follows from its inputs: the build, the configuration, the URL and what its
@@ -46,7 +46,7 @@ export function streamOf(chunks: readonly Uint8Array[]): ReadableStream<Uint8Arr
 }
 
 /** A kept page: its bytes between the nonce's occurrences, and its ETag. */
-export type KeptRender = { parts: Buffer[]; etag: string; bytes: number };
+type KeptRender = { parts: Buffer[]; etag: string; bytes: number };
 
 export class RenderMemo {
   readonly #kept = new Map<string, KeptRender>();
@@ -71,7 +71,8 @@ export class RenderMemo {
   set(key: string, body: Buffer, nonce: string | undefined, etag: string) {
     if (body.length > this.maxBytes) return;
     this.#drop(key);
-    const parts = splitParts(body, nonce);
+    // Copies: the render's own buffer is handed on with its response.
+    const parts = betweenNonces(body, nonce).map((segment) => Buffer.from(segment));
     this.#kept.set(key, { parts, etag, bytes: body.length });
     this.#bytes += body.length;
     for (const [oldest] of this.#kept) {
@@ -90,19 +91,6 @@ export class RenderMemo {
     this.#kept.delete(key);
     this.#bytes -= kept.bytes;
   }
-}
-
-function splitParts(body: Buffer, nonce: string | undefined): Buffer[] {
-  if (!nonce) return [Buffer.from(body)];
-  const needle = Buffer.from(nonce);
-  const parts: Buffer[] = [];
-  let from = 0;
-  for (let at = body.indexOf(needle); at !== -1; at = body.indexOf(needle, from)) {
-    parts.push(Buffer.from(body.subarray(from, at)));
-    from = at + needle.length;
-  }
-  parts.push(Buffer.from(body.subarray(from)));
-  return parts;
 }
 
 /** A new buffer each time: a response may hand its body on. */
