@@ -22,7 +22,7 @@ it("gives processes started together on one folder the same secret", async () =>
       const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
       let out = "";
       child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
-      child.once("exit", (code) => (code === 0 ? resolve(out) : reject(new Error(`exit ${code}`))));
+      child.once("close", (code) => (code === 0 ? resolve(out) : reject(new Error(`exit ${code}`))));
     });
   const secrets = await Promise.all(Array.from({ length: 6 }, run));
   expect(new Set(secrets).size).toBe(1);
