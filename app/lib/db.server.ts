@@ -7,7 +7,6 @@ import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
-import pg from "pg";
 import * as airdropSchema from "#db/schema/airdrops";
 import * as authSchema from "#db/schema/auth";
 import * as mailSchema from "#db/schema/mail";
@@ -20,6 +19,7 @@ import * as xpSchema from "#db/schema/xp";
 import * as socialSchema from "#db/schema/social";
 import { lockFolder } from "./folder-lock.server";
 import type { JobConnection } from "./job-engine.server";
+import { poolWithReadLanes } from "./read-lanes.server";
 
 export const schema = {
   ...authSchema,
@@ -82,15 +82,20 @@ const STARTUP_LOCK = 0x5175_6573_74;
 export async function openDatabase({
   databaseUrl,
   dataDir,
+  readLanes = 2,
   onConnectionError = () => {},
 }: {
   databaseUrl?: string;
   dataDir: string | null;
+  /** On PostgreSQL: how many pipelined read-only connections one-shot reads share (0: none). */
+  readLanes?: number;
   /** An idle pooled connection failed (server restart, network): the pool replaces it. */
   onConnectionError?: (error: Error) => void;
 }): Promise<Database> {
   if (databaseUrl) {
-    const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+    // One-shot reads share pipelined connections (decision 035); transactions and writes take the
+    // pool's own. With the 2 lanes of the default, 8 + 2 connections: as many as the pool alone.
+    const pool = poolWithReadLanes({ connectionString: databaseUrl, max: readLanes > 0 ? 8 : 10 }, { lanes: readLanes, onConnectionError });
     pool.on("error", onConnectionError);
     // A connection dropped while checked out (mid-transaction) emits `error` too, and the pool only
     // listens on idle ones: its query already fails with the error, so report it, do not crash.

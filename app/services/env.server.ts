@@ -37,6 +37,8 @@ const envSchema = z
       .string()
       .regex(/^postgres(ql)?:\/\//, "must start with postgres:// or postgresql://")
       .optional(),
+    /** Pipelined read-only connections for one-shot reads on PostgreSQL (decision 035); 0 turns them off. */
+    DATABASE_READ_LANES: z.coerce.number().int().min(0).max(8).default(2),
     DATA_DIR: z.string().min(1).default("./data"),
     SMTP_URL: z
       .string()

@@ -29,6 +29,7 @@ export async function createServices({ env, logger }: { env: Env; logger: Logger
   const database = await openDatabase({
     databaseUrl: env.DATABASE_URL,
     dataDir: env.DATA_DIR,
+    readLanes: env.DATABASE_READ_LANES,
     onConnectionError: (err) => logger.warn({ err }, "a database connection failed; it will be replaced"),
   });
   let localChain: LocalChain | null = null;
