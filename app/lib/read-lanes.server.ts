@@ -3,16 +3,20 @@ import pg from "pg";
 /**
  * A PostgreSQL pool whose one-shot reads share a few pipelined connections ("lanes").
  *
- * A statement run on the pool outside a transaction (`pool.query`) that reads goes
- * to the lane with the fewest statements in flight. A lane writes every statement it is given in
- * one tick with one system call and PostgreSQL answers them in order without waiting for the next,
- * so a burst of page loads costs a few writes and wake-ups instead of one per statement.
+ * A statement run on the pool outside a transaction (`pool.query`) that reads goes to the lane
+ * with the fewest statements in flight. A lane writes every statement it is given in one tick with
+ * one system call and PostgreSQL answers them in order without waiting for the next, so a burst of
+ * page loads costs a few writes and wake-ups instead of one per statement.
  *
  * Everything else is unchanged: transactions (`pool.connect()`) and writes run on the pool's own
  * connections. Lanes are read-only sessions, so a query that would write all the same (a function
  * that inserts, `nextval`, `for update`, a data-modifying `with`) is refused by PostgreSQL before
- * it does anything and is run on the pool instead; its text is remembered so it goes there directly next time. A lane whose
- * connection fails is dropped, and its statements in flight are run once more on the pool.
+ * it does anything and is run on the pool instead; its text is remembered so it goes there
+ * directly next time. A lane whose connection fails is dropped, and its statements in flight are
+ * run once more on the pool.
+ *
+ * It stays a `pg.Pool` (its `query` and `end` replaced): Drizzle tells a pool by its class and
+ * takes a connection of its own (`connect()`) for each transaction.
  */
 export function poolWithReadLanes(
   config: pg.PoolConfig,
@@ -20,8 +24,7 @@ export function poolWithReadLanes(
 ): pg.Pool {
   const pool = new pg.Pool(config);
   if (lanes === 0) return pool;
-  const poolQuery = pool.query.bind(pool) as (...args: unknown[]) => unknown;
-  const onPool = poolQuery as (config: pg.QueryConfig, values?: unknown[]) => Promise<pg.QueryResult>;
+  const poolQuery = pool.query.bind(pool) as (...args: unknown[]) => Promise<pg.QueryResult>;
   const open: (Lane | null)[] = Array.from({ length: lanes }, () => null);
   /** Statements PostgreSQL refused on a read-only lane (bounded: texts come from the code, not from requests). */
   const writers = new Set<string>();
@@ -62,9 +65,9 @@ export function poolWithReadLanes(
     return lane.query(queryConfig, args).catch((error: unknown) => {
       if ((error as { code?: string }).code === READ_ONLY_VIOLATION) {
         writers.add(text);
-        return onPool(queryConfig, args);
+        return poolQuery(queryConfig, args);
       }
-      if (lane.failed || connectionLost(error)) return onPool(queryConfig, args);
+      if (lane.failed || connectionLost(error)) return poolQuery(queryConfig, args);
       throw error;
     });
   };
