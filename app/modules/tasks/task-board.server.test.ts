@@ -109,4 +109,14 @@ describe("campaigns in progress", () => {
     expect(await campaignsInProgress({ db: database.db, userId: "ann" })).toEqual([]); // finished both
     expect(await campaignsInProgress({ db: database.db, userId: "eve" })).toEqual([]); // only pending
   });
+
+  it("count published tasks only, list a campaign only while it is live, and say where it belongs", async () => {
+    await database.db
+      .insert(task)
+      .values({ id: "t-draft", projectId: "p", campaignId: "live", type: "visit_link", title: "Draft", xp: 5, verification: "none" });
+    const [bob] = await campaignsInProgress({ db: database.db, userId: "bob" });
+    expect(bob).toMatchObject({ id: "live", slug: "live", name: "Live", project: { slug: "p", name: "P" }, done: 1, total: 2 });
+    expect(await campaignsInProgress({ db: database.db, userId: "bob", now: new Date(Date.now() + 2 * 86_400_000) })).toEqual([]); // ended
+    expect(await campaignsInProgress({ db: database.db, userId: "bob", now: new Date(Date.now() - 2 * 86_400_000) })).toEqual([]); // not started
+  });
 });
