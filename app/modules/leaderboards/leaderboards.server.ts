@@ -88,28 +88,34 @@ export type BoardRow = { rank: number; userId: string; score: number; name: stri
 
 /** One page of a board, best first, with exact ranks. Opted-out members are not listed. */
 export async function boardPage({ db, board, limit = 100, offset = 0 }: { db: Db; board: string; limit?: number; offset?: number }) {
-  // The page is cut from the rank index first; only its rows meet the member tables.
-  const result = await db.execute(sql`
-    with page as (
-      select user_id, score, reached_at from leaderboard_entry
-      where board = ${board} and visible
-      order by score desc, reached_at, user_id
-      limit ${limit} offset ${offset}
-    )
-    select page.user_id, page.score, coalesce(p.display_name, nullif(u.name, ''), u.username, 'Member') as name, u.username, u.image
-    from page
-    join "user" u on u.id = page.user_id
-    left join leaderboard_preference p on p.user_id = page.user_id
-    order by page.score desc, page.reached_at, page.user_id`);
-  return rowsOf(result).map((r, i): BoardRow => ({
-    rank: offset + i + 1,
-    userId: String(r.user_id),
-    score: Number(r.score),
-    name: String(r.name),
-    username: (r.username as string | null) ?? null,
-    image: (r.image as string | null) ?? null,
-  }));
+  const rows = await boardPageStatement(db).execute({ board, limit, offset });
+  return rows.map((r, i): BoardRow => ({ rank: offset + i + 1, userId: r.userId, score: Number(r.score), name: r.name, username: r.username, image: r.image }));
 }
+
+/**
+ * A board's page as a named prepared statement (read by every leaderboard): planned once per
+ * connection. The page is cut from the rank index first; only its rows meet the member tables.
+ */
+const boardPageStatement = preparedPerDb((db) =>
+  db
+    .select({
+      userId: sql<string>`page.user_id`,
+      score: sql<string | number>`page.score`,
+      name: sql<string>`coalesce(pref.display_name, nullif(u.name, ''), u.username, 'Member')`,
+      username: sql<string | null>`u.username`,
+      image: sql<string | null>`u.image`,
+    })
+    .from(
+      sql`(select user_id, score, reached_at from leaderboard_entry
+           where board = ${p("board")} and visible
+           order by score desc, reached_at, user_id
+           limit ${p("limit")} offset ${p("offset")}) page
+         join "user" u on u.id = page.user_id
+         left join leaderboard_preference pref on pref.user_id = page.user_id`,
+    )
+    .orderBy(sql`page.score desc, page.reached_at, page.user_id`)
+    .prepare("questline_board_page"),
+);
 
 /**
  * A member's exact rank on a board among the visible members, or null when they have no XP there.
