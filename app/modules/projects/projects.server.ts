@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, count, desc, eq, ilike, or, sql } from "drizzle-orm";
+import { and, count, desc, eq, sql } from "drizzle-orm";
 import { user } from "#db/schema/auth";
 import { category, project, projectMember } from "#db/schema/projects";
 import { completion, task } from "#db/schema/quests";
@@ -84,32 +84,52 @@ export async function listProjects({
   sort?: "trending" | "new";
   page?: number;
 }) {
-  const recent = db
-    .select({ projectId: task.projectId, n: count(completion.id).as("n") })
-    .from(completion)
-    .innerJoin(task, eq(task.id, completion.taskId))
-    .where(sql`${completion.createdAt} > now() - interval '7 days' and ${completion.status} <> 'rejected'`)
-    .groupBy(task.projectId)
-    .as("recent");
   const pattern = search ? `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
-  const where = and(
-    pattern ? or(ilike(project.name, pattern), ilike(project.description, pattern)) : undefined,
-    categoryId ? eq(project.categoryId, categoryId) : undefined,
-  );
-  const rows = await db
-    .select({ project, category, activity: sql<number>`coalesce(${recent.n}, 0)`.mapWith(Number) })
-    .from(project)
-    .leftJoin(category, eq(category.id, project.categoryId))
-    .leftJoin(recent, eq(recent.projectId, project.id))
-    .where(where)
-    .orderBy(...(sort === "new" ? [desc(project.createdAt)] : [desc(sql`coalesce(${recent.n}, 0)`), desc(project.createdAt)]))
-    .limit(PROJECTS_PAGE_SIZE + 1)
-    .offset((page - 1) * PROJECTS_PAGE_SIZE);
+  const rows = await projectListStatements[sort](db).execute({
+    pattern,
+    categoryId: categoryId || null,
+    limit: PROJECTS_PAGE_SIZE + 1,
+    offset: (page - 1) * PROJECTS_PAGE_SIZE,
+  });
   return {
     projects: rows.slice(0, PROJECTS_PAGE_SIZE).map((r) => ({ ...r.project, category: r.category, activity: r.activity })),
     hasMore: rows.length > PROJECTS_PAGE_SIZE,
   };
 }
+
+/**
+ * The projects index and a category's page, one statement per order, prepared once per
+ * connection (PostgreSQL planned it on every request, about 0.4 ms). A search or a category left
+ * out is a null value.
+ */
+const projectListOf = (sort: "trending" | "new") =>
+  preparedPerDb((db) => {
+    const recent = db
+      .select({ projectId: task.projectId, n: count(completion.id).as("n") })
+      .from(completion)
+      .innerJoin(task, eq(task.id, completion.taskId))
+      .where(sql`${completion.createdAt} > now() - interval '7 days' and ${completion.status} <> 'rejected'`)
+      .groupBy(task.projectId)
+      .as("recent");
+    const pattern = sql.placeholder("pattern");
+    const categoryId = sql.placeholder("categoryId");
+    return db
+      .select({ project, category, activity: sql<number>`coalesce(${recent.n}, 0)`.mapWith(Number) })
+      .from(project)
+      .leftJoin(category, eq(category.id, project.categoryId))
+      .leftJoin(recent, eq(recent.projectId, project.id))
+      .where(
+        and(
+          sql`(${pattern}::text is null or ${project.name} ilike ${pattern} or ${project.description} ilike ${pattern})`,
+          sql`(${categoryId}::int is null or ${project.categoryId} = ${categoryId})`,
+        ),
+      )
+      .orderBy(...(sort === "new" ? [desc(project.createdAt)] : [desc(sql`coalesce(${recent.n}, 0)`), desc(project.createdAt)]))
+      .limit(sql.placeholder("limit"))
+      .offset(sql.placeholder("offset"))
+      .prepare(`questline_projects_${sort}`);
+  });
+const projectListStatements = { trending: projectListOf("trending"), new: projectListOf("new") };
 
 export async function listCategories({ db }: { db: Db }) {
   return db.select().from(category).orderBy(category.name);
