@@ -1,9 +1,9 @@
-import { and, asc, desc, eq, gt, isNotNull, lte, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNotNull, sql } from "drizzle-orm";
 import { getAddress } from "viem";
 import { airdrop, airdropAllocation, airdropClaim, airdropRound } from "#db/schema/airdrops";
 import { project } from "#db/schema/projects";
 import { walletAddress } from "#db/schema/wallets";
-import type { Db } from "~/lib/db.server";
+import { type Db, preparedPerDb } from "~/lib/db.server";
 import type { ChainRegistry } from "~/modules/chain/chain-registry.server";
 import { CHAIN_NAMES } from "~/wallet/chains";
 import { assetParts, questAsset } from "~/modules/ledger/assets";
@@ -86,46 +86,48 @@ const publishedTasks = sql<number>`(select count(*) from task t where t.airdrop_
  */
 export async function listAirdrops({
   db,
-  projectId,
-  withDrafts = false,
-  live = false,
-  notJoinedBy = null,
   now = new Date(),
   limit = 60,
-}: {
-  db: Db;
-  projectId?: string;
-  withDrafts?: boolean;
-  live?: boolean;
-  notJoinedBy?: string | null;
-  now?: Date;
-  limit?: number;
-}): Promise<AirdropCardData[]> {
-  const rows = await db
-    .select({
-      airdrop,
-      round: { step: airdropRound.step, deadline: airdropRound.deadline },
-      project: { slug: project.slug, name: project.name, logoUrl: project.logoUrl },
-      tasks: publishedTasks,
-    })
-    .from(airdrop)
-    .innerJoin(project, eq(project.id, airdrop.projectId))
-    .leftJoin(airdropRound, eq(airdropRound.airdropId, airdrop.id))
-    .where(
-      and(
-        projectId ? eq(airdrop.projectId, projectId) : undefined,
-        withDrafts ? undefined : isNotNull(airdrop.publishedAt),
-        live ? and(eq(airdrop.status, "open"), lte(airdrop.startsAt, now), gt(airdrop.endsAt, now)) : undefined,
-        notJoinedBy
-          ? sql`not exists (select 1 from leaderboard_entry e where e.board = 'a:' || ${airdrop.id} || '|all' and e.user_id = ${notJoinedBy})`
-          : undefined,
-      ),
-    )
-    .orderBy(live ? asc(airdrop.endsAt) : desc(airdrop.startsAt), asc(airdrop.id))
-    .limit(limit);
+  ...which
+}: { db: Db; now?: Date; limit?: number } & ({ projectId: string; withDrafts?: boolean } | { live: true; notJoinedBy?: string | null })): Promise<
+  AirdropCardData[]
+> {
+  const rows =
+    "live" in which
+      ? await airdropListStatements.live(db).execute({ now: now.toISOString(), notJoinedBy: which.notJoinedBy ?? null, limit })
+      : await airdropListStatements.ofProject(db).execute({ projectId: which.projectId, withDrafts: which.withDrafts ?? false, limit });
   const cards = rows.map((r) => airdropCard(r.airdrop, r.round?.step ? (r.round as NonNullable<RoundInput>) : null, r.project, r.tasks, now));
-  return live ? cards : cards.sort((a, b) => PHASE_ORDER[a.phase] - PHASE_ORDER[b.phase]);
+  return "live" in which ? cards : cards.sort((a, b) => PHASE_ORDER[a.phase] - PHASE_ORDER[b.phase]);
 }
+
+/** A project's airdrops, or every project's running ones: each prepared once per connection. */
+const airdropListOf = (live: boolean, name: string) =>
+  preparedPerDb((db) =>
+    db
+      .select({
+        airdrop,
+        round: { step: airdropRound.step, deadline: airdropRound.deadline },
+        project: { slug: project.slug, name: project.name, logoUrl: project.logoUrl },
+        tasks: publishedTasks,
+      })
+      .from(airdrop)
+      .innerJoin(project, eq(project.id, airdrop.projectId))
+      .leftJoin(airdropRound, eq(airdropRound.airdropId, airdrop.id))
+      .where(
+        live
+          ? and(
+              isNotNull(airdrop.publishedAt),
+              eq(airdrop.status, "open"),
+              sql`${airdrop.startsAt} <= ${sql.placeholder("now")}::timestamptz and ${airdrop.endsAt} > ${sql.placeholder("now")}::timestamptz`,
+              sql`(${sql.placeholder("notJoinedBy")}::text is null or not exists (select 1 from leaderboard_entry e where e.board = 'a:' || ${airdrop.id} || '|all' and e.user_id = ${sql.placeholder("notJoinedBy")}))`,
+            )
+          : and(eq(airdrop.projectId, sql.placeholder("projectId")), sql`(${sql.placeholder("withDrafts")}::boolean or ${airdrop.publishedAt} is not null)`),
+      )
+      .orderBy(live ? asc(airdrop.endsAt) : desc(airdrop.startsAt), asc(airdrop.id))
+      .limit(sql.placeholder("limit"))
+      .prepare(name),
+  );
+const airdropListStatements = { ofProject: airdropListOf(false, "questline_airdrops_of_project"), live: airdropListOf(true, "questline_live_airdrops") };
 
 export function airdropCard(
   a: AirdropRow,
