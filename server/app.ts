@@ -16,6 +16,7 @@ import { createQueues, startJobs } from "./jobs";
 import { createMetrics } from "./metrics";
 import { pagesRenderedOnce, pathsReadingNothing } from "./pages-rendered-once";
 import { announceListening, supervise } from "./processes";
+import { withServerRouteMatching } from "./route-matching";
 import { routePatternContext, type RoutePatternSlot } from "~/lib/route-pattern.server";
 import { hasProjects, seedDemo } from "~/modules/demo/seed.server";
 import { openDatabase } from "~/lib/db.server";
@@ -133,7 +134,7 @@ async function serveApp(app: Express, services: Services, vite: ViteDevServer | 
     );
   // In production the build is loaded once: handed a function, React Router would call it, and
   // rebuild its route tables from the result, on every request.
-  const build: ServerBuild | null = vite ? null : await import("virtual:react-router/server-build");
+  const build: ServerBuild | null = vite ? null : withServerRouteMatching(await import("virtual:react-router/server-build"));
   if (build) {
     const renderDocument = createDocumentHandler(build, process.env.NODE_ENV);
     app.use(

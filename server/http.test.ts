@@ -101,6 +101,22 @@ describe("addresses", () => {
     }
     expect((await fetch(`${base}/tasks?q=caf%C3%A9%20bar`)).status).toBe(200);
   });
+
+  it("sends a path with repeated slashes to its plain form, on this site, with its query and method", async () => {
+    for (const [path, plain] of [
+      ["//", "/"],
+      ["/dashboard//", "/dashboard/"],
+      ["//evil.example/x", "/evil.example/x"],
+      ["///evil.example", "/evil.example"],
+      ["/projects//a///campaigns?next=//x", "/projects/a/campaigns?next=//x"],
+    ]) {
+      const response = await asHost("localhost:3000", "GET", path!);
+      expect([response.status, response.location], path).toEqual([308, plain]);
+    }
+    const post = await asHost("localhost:3000", "POST", "/login//", { origin: "http://localhost:3000" });
+    expect([post.status, post.location]).toEqual([308, "/login/"]);
+    expect((await fetch(`${base}/tasks?q=//x`)).status).toBe(200);
+  });
 });
 
 describe("body size", () => {

@@ -27,7 +27,9 @@ const isUploadPath = (path: string) => {
 /**
  * Refuses an address whose path or query holds a control character (NUL and the like), or that
  * cannot be decoded, before anything reads it: the database cannot store such text, and no page
- * of ours takes it.
+ * of ours takes it. A path with repeated slashes is sent to its plain form (308, the method and
+ * body kept): the server and the browser match such paths to different routes
+ * (server/route-matching.ts), and no link of ours makes one.
  */
 export function plainAddressesOnly() {
   return (req: Request, res: Response, next: NextFunction) => {
@@ -38,6 +40,9 @@ export function plainAddressesOnly() {
       return void res.status(400).type("text/plain").send("This address is not valid.");
     }
     if (hasControlCharacter(decoded)) return void res.status(400).type("text/plain").send("This address holds a control character and cannot be opened.");
+    const query = req.originalUrl.indexOf("?");
+    const path = query < 0 ? req.originalUrl : req.originalUrl.slice(0, query);
+    if (path.includes("//")) return void res.redirect(308, path.replace(/\/{2,}/g, "/") + (query < 0 ? "" : req.originalUrl.slice(query)));
     next();
   };
 }
