@@ -73,16 +73,17 @@ function directImports(packages: string[]): Plugin {
 /**
  * Points every import of `specifier` (a package name, or a pattern of the import as written) in the
  * client build at `replacement`, except the replacement's own (which reaches the real module), and
- * with `ours`, only our own modules' imports (not a package's). See
+ * with `ours`, only our own modules' imports (not a package's); with `server`, in the server build
+ * too (where the package must be bundled, not left to Node: `ssr.noExternal`). See
  * app/wallet/universal-provider.client.ts, app/components/ui/lucide-icon.ts and app/lib/zod.ts.
  */
-function standIn(specifier: string | RegExp, replacement: string, { ours = false } = {}): Plugin {
+function standIn(specifier: string | RegExp, replacement: string, { ours = false, server = false } = {}): Plugin {
   const file = fileURLToPath(new URL(replacement, import.meta.url));
   return {
     name: `questline:stand-in:${specifier}`,
     enforce: "pre",
     apply: "build",
-    applyToEnvironment: (environment) => environment.name === "client",
+    applyToEnvironment: (environment) => environment.name === "client" || (server && environment.name === "ssr"),
     resolveId: {
       filter: { id: typeof specifier === "string" ? new RegExp(`^${specifier.replace(/[/.]/g, "\\$&")}$`) : specifier },
       handler(_source, importer) {
@@ -200,7 +201,8 @@ export default defineConfig({
   build: { manifest: true },
   environments: {
     // The server build's entry is our HTTP server, which wraps React Router's request handler.
-    ssr: { build: { rolldownOptions: { input: "./server/app.ts" } } },
+    // lucide-react is bundled, so that its icons are drawn by app/components/ui/lucide-icon.ts.
+    ssr: { build: { rolldownOptions: { input: "./server/app.ts" } }, resolve: { noExternal: ["lucide-react"] } },
     client: {
       build: {
         rolldownOptions: {
@@ -231,8 +233,9 @@ export default defineConfig({
     standIn("@walletconnect/universal-provider", "./app/wallet/universal-provider.client.ts"),
     // zod, told not to compile schemas with `new Function`, which the CSP forbids: for every module of ours.
     standIn("zod", "./app/lib/zod.ts", { ours: true }),
-    // Each lucide-react icon module imports `../createLucideIcon.mjs`.
-    standIn(/^\.\.\/createLucideIcon\.mjs$/, "./app/components/ui/lucide-icon.ts"),
+    // Each lucide-react icon module imports `../createLucideIcon.mjs`. The server draws icons with
+    // it too: lucide-react's own rebuilt each icon's attributes and classes on every render.
+    standIn(/^\.\.\/createLucideIcon\.mjs$/, "./app/components/ui/lucide-icon.ts", { server: true }),
     shell.plugin,
     chunkModules(),
   ],

@@ -5,14 +5,18 @@ export type IconData = { name: string; size?: number; node: Array<[string, Recor
 
 /**
  * Turns a lucide icon's data into a React component, drawing the same `<svg>` as lucide-react's
- * own `createLucideIcon` for the props we pass icons (a class name, ARIA attributes, a ref). The
- * client build uses this in its place (vite.config.ts): lucide-react's version supports size,
- * colour and stroke props and a context provider that we do not use, for 2 KiB on every page.
+ * own `createLucideIcon` for the props we pass icons (a class name, ARIA attributes, a ref). Both
+ * builds use this in its place (vite.config.ts): lucide-react's version supports size, colour and
+ * stroke props and a context provider that we do not use, for 2 KiB on every page, and builds each
+ * icon's attributes and classes anew on every render, which the server does for every page.
  * lucide-icon.test.ts checks that both draw the same markup for every icon the app imports.
  */
 export default function createLucideIcon(icon: IconData) {
   const size = icon.size ?? 24;
+  const viewBox = `0 0 ${size} ${size}`;
   const classes = ["lucide", `lucide-${icon.name}`, ...(icon.aliases ?? []).map((alias) => `lucide-${alias}`)];
+  // The icon's shapes never change: their elements are made once and drawn by every render.
+  const shapes = icon.node.map(([tag, attributes]) => createElement(tag, attributes));
   return function LucideIcon({ className, children, ...props }: SVGProps<SVGSVGElement>) {
     const labelled = Boolean(children) || Object.entries(props).some(([name, value]) => /^(aria-|role$|title$)/.test(name) && value != null);
     return createElement(
@@ -21,7 +25,7 @@ export default function createLucideIcon(icon: IconData) {
         xmlns: "http://www.w3.org/2000/svg",
         width: 24,
         height: 24,
-        viewBox: `0 0 ${size} ${size}`,
+        viewBox,
         fill: "none",
         stroke: "currentColor",
         strokeWidth: 2,
@@ -31,7 +35,7 @@ export default function createLucideIcon(icon: IconData) {
         ...(labelled ? {} : { "aria-hidden": "true" }),
         ...props,
       },
-      ...icon.node.map(([tag, attributes]) => createElement(tag, attributes)),
+      ...shapes,
       children,
     );
   };
