@@ -42,6 +42,19 @@ function asHost(host: string, method: string, path: string, headers: Record<stri
   });
 }
 
+/** A GET whose request target is `target` as written (fetch and URLs would normalise it). */
+function asTarget(target: string) {
+  return new Promise<{ status: number; location?: string }>((resolve, reject) => {
+    const { port } = new URL(base);
+    const request = httpRequest({ host: "127.0.0.1", port, path: target, headers: { host: "localhost:3000" } }, (response) => {
+      response.resume();
+      response.on("end", () => resolve({ status: response.statusCode!, location: response.headers.location }));
+    });
+    request.on("error", reject);
+    request.end();
+  });
+}
+
 describe("CSRF protection", () => {
   it("lets safe methods through from anywhere", async () => {
     expect((await fetch(`${base}/login`, { headers: { origin: "https://evil.example" } })).status).toBe(200);
@@ -116,6 +129,9 @@ describe("addresses", () => {
     const post = await asHost("localhost:3000", "POST", "/login//", { origin: "http://localhost:3000" });
     expect([post.status, post.location]).toEqual([308, "/login/"]);
     expect((await fetch(`${base}/tasks?q=//x`)).status).toBe(200);
+    // A request target in absolute form, as a proxy may send it: only its path counts.
+    expect(await asTarget("http://localhost:3000/tasks?q=//x")).toEqual({ status: 200, location: undefined });
+    expect(await asTarget("http://localhost:3000//tasks//?q=1")).toEqual({ status: 308, location: "/tasks/?q=1" });
   });
 });
 

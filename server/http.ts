@@ -40,9 +40,11 @@ export function plainAddressesOnly() {
       return void res.status(400).type("text/plain").send("This address is not valid.");
     }
     if (hasControlCharacter(decoded)) return void res.status(400).type("text/plain").send("This address holds a control character and cannot be opened.");
-    const query = req.originalUrl.indexOf("?");
-    const path = query < 0 ? req.originalUrl : req.originalUrl.slice(0, query);
-    if (path.includes("//")) return void res.redirect(308, path.replace(/\/{2,}/g, "/") + (query < 0 ? "" : req.originalUrl.slice(query)));
+    // req.path, not the request target: that may be absolute ("http://host/path", from a proxy).
+    if (req.path.includes("//")) {
+      const query = req.originalUrl.indexOf("?");
+      return void res.redirect(308, req.path.replace(/\/{2,}/g, "/") + (query < 0 ? "" : req.originalUrl.slice(query)));
+    }
     next();
   };
 }
