@@ -2,6 +2,7 @@ import type { RouteConfigEntry } from "@react-router/dev/routes";
 import { createStaticHandler, matchRoutes, type RouteObject, type ServerBuild } from "react-router";
 import { describe, expect, it } from "vitest";
 import routeConfig from "~/routes";
+import { servedPaths } from "#tests/setup/served-paths";
 import { withServerRouteMatching } from "./route-matching";
 
 /** app/routes.ts as React Router builds it: every route under the root, ids from the file names. */
@@ -11,13 +12,6 @@ const toRoute = (entry: RouteConfigEntry): RouteObject => {
   return { id, path: entry.path, caseSensitive: entry.caseSensitive, children: entry.children?.map(toRoute) };
 };
 const routes: RouteObject[] = [{ id: "root", path: "", children: routeConfig.map(toRoute) }];
-
-/** Every route's full path, from the root. */
-const paths = (entries: RouteObject[], parent = ""): string[] =>
-  entries.flatMap((route) => {
-    const path = [parent, route.path ?? ""].filter(Boolean).join("/");
-    return [...(route.path != null || route.index ? [`/${path}`] : []), ...paths(route.children ?? [], path)];
-  });
 
 /** Values a parameter can take in a URL, including ones that look like other routes' segments. */
 const VALUES = ["astra-bridge", "new", "edit", "leaderboard", "Season_4", "a.b", "42", "%20x", "%E2%9C%93", "caf%C3%A9", "x%2Fy", "proof.json"];
@@ -40,7 +34,7 @@ function samplePaths(): string[] {
     "/.data",
     "/dashboard.data",
   ]);
-  for (const path of paths(routes)) {
+  for (const path of servedPaths(routeConfig)) {
     for (const [i, value] of VALUES.entries()) {
       const filled = path.replace(/:[\w-]+/g, (_, n: number) => VALUES[(i + n) % VALUES.length]!).replace(/\*$/, `${value}/more`);
       const segments = filled.split("/");
@@ -61,6 +55,11 @@ describe("the server's route matching", () => {
   it("turns React Router's route-pattern matcher on for the server, and leaves it out of the browser's hand-off", () => {
     expect((build.future as { unstable_routePatternMatching?: boolean }).unstable_routePatternMatching).toBe(true);
     expect(JSON.parse(JSON.stringify({ future: build.future }))).toEqual({ future: { v8_middleware: true } });
+    // The route-pattern matcher refuses case-sensitive routes, the default one takes them: proof
+    // that a static handler given these flags matches with the former.
+    const caseSensitive = [{ id: "a", path: "a", caseSensitive: true }];
+    expect(() => createStaticHandler(caseSensitive, { future: build.future as never })).toThrow(/caseSensitive/);
+    expect(() => createStaticHandler(caseSensitive)).not.toThrow();
   });
 
   it("chooses the route and parameters the browser's matcher chooses, for every route of the app", () => {
@@ -73,7 +72,7 @@ describe("the server's route matching", () => {
   });
 
   it("answers every route of the app with that route", () => {
-    for (const path of paths(routes).filter((path) => !path.includes("*"))) {
+    for (const path of servedPaths(routeConfig).filter((path) => !path.includes("*"))) {
       const url = path.replace(/:[\w-]+/g, "x1");
       const leaf = server.match(url)?.at(-1)?.route.id;
       expect(leaf, url).not.toBe("routes/not-found");

@@ -1,16 +1,7 @@
-import type { RouteConfigEntry } from "@react-router/dev/routes";
 import { describe, expect, it } from "vitest";
 import routeConfig from "../routes";
+import { servedPaths } from "#tests/setup/served-paths";
 import { ROUTES } from "./routes";
-
-/** Every URL pattern the router serves, from app/routes.ts (layouts add no segment). */
-function servedPaths(entries: RouteConfigEntry[], parent = ""): string[] {
-  return entries.flatMap((entry) => {
-    const path = entry.path ? `${parent}/${entry.path}` : parent;
-    const own = entry.index || (entry.path && !entry.children) ? [path || "/"] : [];
-    return [...own, ...servedPaths(entry.children ?? [], path)];
-  });
-}
 
 /** Served paths with no name, on purpose: machine endpoints, files and the catch-all. */
 const UNNAMED = ["/healthz", "/api/auth/*", "/api/chain/tx", "/avatars/:file", "/uploads/:file", "/settings", "/*"];
