@@ -1,5 +1,5 @@
 import { Writable } from "node:stream";
-import { renderToPipeableStream } from "react-dom/server";
+import { renderToPipeableStream, renderToString } from "react-dom/server";
 import { ServerRouter, type EntryContext, type RouterContextProvider, type ServerInstrumentation } from "react-router";
 import { loggableError } from "~/lib/loggable-error";
 import { nonceContext } from "~/lib/nonce";
@@ -30,16 +30,25 @@ export default async function handleRequest(
   const nonce = loadContext.get(nonceContext);
   const caching = pageCachingOf(request, responseStatusCode, responseHeaders, routerContext);
   const { actionData, errors } = routerContext.staticHandlerContext;
+  // The loaders' data as the page will carry it: read here for the key and the render.
+  const handoff = routerContext.serverHandoffStream ? await readAll(routerContext.serverHandoffStream) : null;
   let key: string | null = null;
-  if (renders && caching.etag && !actionData && !errors && routerContext.serverHandoffStream) {
-    // The loaders' data as the page will carry it: read here for the key, then handed to the render.
-    const handoff = await readAll(routerContext.serverHandoffStream);
+  if (renders && caching.etag && !actionData && !errors && handoff) {
     key = renderKey({ url: request.url, handoff, nonce });
     const kept = renders.get(key, nonce);
     if (kept) return pageResponse({ request, caching, headers: responseHeaders, status: responseStatusCode, ...kept });
-    routerContext.serverHandoffStream = streamOf(handoff);
   }
 
+  const page = renderedAtOnce(routerContext, handoff, request.url, nonce);
+  if (page) {
+    const etag = caching.etag ? pageEtag(page, nonce) : null;
+    if (renders && key && etag) renders.set(key, page, nonce, etag);
+    return pageResponse({ request, caching, headers: responseHeaders, status: responseStatusCode, body: page, etag });
+  }
+
+  // A page that waits on something (a lazy component's first load) or failed along the way.
+  routerContext.renderMeta = {};
+  if (handoff) routerContext.serverHandoffStream = streamOf(handoff);
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     let status = responseStatusCode;
@@ -79,6 +88,36 @@ export default async function handleRequest(
     const timer = setTimeout(abort, streamTimeout + 1000);
   });
 }
+
+/**
+ * The page rendered in one synchronous pass, or null when some part of it waited or failed (a
+ * Suspense boundary left to the browser): the streaming render then does it the long way. The
+ * loaders' data is read already, so React Router's handoff scripts (`StreamTransfer`, which reads
+ * the stream chunk by chunk, waiting on each) find every chunk in their cache.
+ */
+function renderedAtOnce(routerContext: EntryContext, handoff: Uint8Array[] | null, url: string, nonce: string | undefined): Buffer | null {
+  if (handoff) {
+    const decoder = new TextDecoder();
+    const streamCache: NonNullable<EntryContext["renderMeta"]>["streamCache"] = {};
+    const read = (done: boolean, value: string) => Object.assign(Promise.resolve(), { result: { done, value } });
+    handoff.forEach((chunk, i) => (streamCache[i] = read(false, decoder.decode(chunk, { stream: true }))));
+    streamCache[handoff.length] = read(true, decoder.decode(undefined, { stream: true }));
+    routerContext.renderMeta = { streamCache };
+    routerContext.serverHandoffStream = streamOf(handoff);
+  }
+  let html: string;
+  try {
+    html = renderToString(<ServerRouter context={routerContext} url={url} nonce={nonce} />);
+  } catch {
+    return null;
+  }
+  if (html.includes(CLIENT_RENDERED_BOUNDARY)) return null;
+  // The streaming render writes the doctype before a document; this one leaves it to us.
+  return Buffer.from(html.startsWith("<html") ? `<!DOCTYPE html>${html}` : html);
+}
+
+/** React's mark of a Suspense boundary it could not finish on the server (never in escaped text). */
+const CLIENT_RENDERED_BOUNDARY = "<!--$!-->";
 
 function pageCachingOf(request: Request, status: number, headers: Headers, routerContext: EntryContext) {
   const { matches, loaderData } = routerContext.staticHandlerContext;
