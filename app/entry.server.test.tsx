@@ -1,10 +1,11 @@
 import { lazy, Suspense } from "react";
-import { createRequestHandler, Links, Outlet, RouterContextProvider, Scripts, useLoaderData, type ServerBuild } from "react-router";
+import { createRequestHandler, Links, Outlet, RouterContextProvider, Scripts, useLoaderData } from "react-router";
 import type * as reactDomServer from "react-dom/server";
 import { renderToPipeableStream } from "react-dom/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import * as entry from "~/entry.server";
 import { nonceContext } from "~/lib/nonce";
+import { testServerBuild } from "#tests/setup/server-build";
 
 // Watched, not changed: which renders took React's streaming path.
 vi.mock("react-dom/server", async (original) => {
@@ -22,12 +23,8 @@ afterEach(() => {
  * part of the page waits (a lazy component's first load) or fails. Both must write the same bytes.
  */
 
-let loadLazy: () => void = () => {};
-const lazyLoaded = new Promise<void>((resolve) => (loadLazy = resolve));
-const Later = lazy(async () => {
-  await lazyLoaded;
-  return { default: () => <p>Drawn on the server, once its code arrived.</p> };
-});
+// Its code arrives a step after the first render asks for it, as an import would.
+const Later = lazy(async () => ({ default: () => <p>Drawn on the server, once its code arrived.</p> }));
 
 function Document() {
   const { title } = useLoaderData<{ title: string }>();
@@ -93,39 +90,27 @@ const routes = {
   "routes/broken": route("routes/broken", "broken", { default: Broken, ErrorBoundary: BrokenBoundary }),
 };
 
-const build = {
-  entry: { module: entry },
+const build = testServerBuild({
+  entry,
   routes,
-  assets: {
-    entry: { module: "/assets/entry.js", imports: [] },
-    routes: Object.fromEntries(
-      Object.values(routes).map((r) => [
-        r.id,
-        {
-          id: r.id,
-          parentId: r.parentId,
-          path: r.path,
-          index: r.index,
-          module: `/assets/${r.id.replace("/", "-")}.js`,
-          hasLoader: "loader" in r.module,
-          hasAction: false,
-          hasClientLoader: false,
-          hasClientAction: false,
-          hasErrorBoundary: "ErrorBoundary" in r.module,
-        },
-      ]),
-    ),
-    url: "/assets/manifest.js",
-    version: "test",
-  },
-  publicPath: "/",
-  assetsBuildDirectory: "build/client",
-  future: {},
-  ssr: true,
-  isSpaMode: false,
-  prerender: [],
-  routeDiscovery: { mode: "lazy", manifestPath: "/__manifest" },
-} as unknown as ServerBuild;
+  assetRoutes: Object.fromEntries(
+    Object.values(routes).map((r) => [
+      r.id,
+      {
+        id: r.id,
+        parentId: r.parentId,
+        path: r.path,
+        index: r.index,
+        module: `/assets/${r.id.replace("/", "-")}.js`,
+        hasLoader: "loader" in r.module,
+        hasAction: false,
+        hasClientLoader: false,
+        hasClientAction: false,
+        hasErrorBoundary: "ErrorBoundary" in r.module,
+      },
+    ]),
+  ),
+});
 
 const handle = createRequestHandler(build, "production");
 
@@ -152,9 +137,7 @@ describe("the page render", () => {
   });
 
   it("waits for a part of the page that is not ready (a lazy component's first load), then draws it on the server as later renders do", async () => {
-    const first = page("/waiting", "nonce-2");
-    setTimeout(loadLazy, 10);
-    const waited = await first;
+    const waited = await page("/waiting", "nonce-2");
     expect(waited.status).toBe(200);
     expect(waited.html).toContain("<p>Drawn on the server, once its code arrived.</p>");
     expect(waited.html).not.toContain("Loading");

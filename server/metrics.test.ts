@@ -6,7 +6,7 @@ import { createRequestHandler } from "@react-router/express";
 import { sql } from "drizzle-orm";
 import express from "express";
 import type { PgBoss } from "pg-boss";
-import { RouterContextProvider, type ServerBuild } from "react-router";
+import { RouterContextProvider } from "react-router";
 import { custom, type Address, type EIP1193RequestFn } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { user } from "#db/schema/auth";
@@ -18,6 +18,7 @@ import { routePatternContext, routePatternInstrumentation } from "~/lib/route-pa
 import { buildChainRegistry } from "~/modules/chain/chain-registry.server";
 import type { ContractAddresses } from "~/modules/chain/contract-addresses.server";
 import { LOCAL_PROJECT_ID } from "~/wallet/wallet-cloud";
+import { testServerBuild } from "#tests/setup/server-build";
 import { createTestDatabase } from "#tests/setup/test-db";
 import { createMetrics, readerCheck } from "./metrics";
 
@@ -38,13 +39,11 @@ let assets: string;
 let boss: PgBoss | undefined;
 
 /** A server build of our own: an index page, a resource route with a param, one that throws, and the catch-all. */
-const build = {
+const build = testServerBuild({
   entry: {
-    module: {
-      default: (_request: Request, status: number, headers: Headers) => new Response("<!doctype html><title>page</title>", { status, headers }),
-      handleError: () => {},
-      instrumentations: [routePatternInstrumentation],
-    },
+    default: (_request: Request, status: number, headers: Headers) => new Response("<!doctype html><title>page</title>", { status, headers }),
+    handleError: () => {},
+    instrumentations: [routePatternInstrumentation],
   },
   routes: {
     root: { id: "root", path: "", module: { default: () => null } },
@@ -67,15 +66,7 @@ const build = {
     },
     "routes/not-found": { id: "routes/not-found", parentId: "root", path: "*", module: { loader: () => new Response("Not found", { status: 404 }) } },
   },
-  assets: { entry: { module: "/assets/entry.js", imports: [] }, routes: {}, url: "/assets/manifest.js", version: "test" },
-  publicPath: "/",
-  assetsBuildDirectory: "build/client",
-  future: {},
-  ssr: true,
-  isSpaMode: false,
-  prerender: [],
-  routeDiscovery: { mode: "lazy", manifestPath: "/__manifest" },
-} as unknown as ServerBuild;
+});
 
 beforeAll(async () => {
   database = await createTestDatabase();
