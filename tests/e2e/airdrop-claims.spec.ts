@@ -2,7 +2,7 @@ import { createPublicClient, http, parseEther, type Address } from "viem";
 import { anvil } from "viem/chains";
 import { questTokenAbi } from "../../contracts/generated/quest-token.ts";
 import { completeTask, depositForProject, standingOf, treasuryFacts, walletMember } from "./airdrop-helpers.ts";
-import { expect, test } from "./fixtures.ts";
+import { expect, pageWidth, test } from "./fixtures.ts";
 import { expectNotice, localDateTime, screenshot, uniqueSuffix } from "./quest-helpers.ts";
 import { chainRpc, localRpcUrl } from "./wallet-helpers.ts";
 import { jobWait } from "./urls.ts";
@@ -135,7 +135,7 @@ test("two members earn an airdrop's points; one claims on chain in the browser, 
     await page.goto("/airdrop");
     const claimable = page.getByRole("list", { name: "Claimable" });
     await expect(claimable.getByRole("button", { name: "Claim 120 QUEST" })).toBeVisible();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    expect(await pageWidth(page)).toBeLessThanOrEqual(375);
     await screenshot(page, "airdrop-claimable-phone");
   });
 

@@ -1,7 +1,7 @@
 import { StandardMerkleTree } from "@openzeppelin/merkle-tree";
 import type { Page } from "@playwright/test";
 import { completeTask, depositForProject, standingOf, treasuryFacts, walletMember } from "./airdrop-helpers.ts";
-import { expect, expectConsoleError, test } from "./fixtures.ts";
+import { expect, expectConsoleError, pageWidth, test } from "./fixtures.ts";
 import { expectFieldError, expectNotice, localDateTime, screenshot, uniqueSuffix } from "./quest-helpers.ts";
 import { chainRpc, localRpcUrl } from "./wallet-helpers.ts";
 import { jobWait } from "./urls.ts";
@@ -156,14 +156,14 @@ test("an owner runs an airdrop; members join it from Airdrop, earn points, see t
     await expect(eligible.getByRole("listitem")).toHaveCount(1);
     await expect(eligible).toContainText("25 points, rank #1");
     await expect(member.getByRole("list", { name: "Live airdrops to join" }).getByRole("link", { name: airdropName })).toHaveCount(0);
-    expect(await member.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    expect(await pageWidth(member)).toBeLessThanOrEqual(375);
     await screenshot(member, "airdrop-mine-phone-dark");
     await member.emulateMedia({ colorScheme: "light" });
     await member.context().addCookies([{ name: "appearance", value: "light", url: new URL(member.url()).origin }]);
     await member.reload();
     await screenshot(member, "airdrop-mine-phone");
     await member.goto(airdropUrl);
-    expect(await member.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    expect(await pageWidth(member)).toBeLessThanOrEqual(375);
     await screenshot(member, "airdrop-show-phone");
   });
 

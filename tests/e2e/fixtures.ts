@@ -182,6 +182,16 @@ export async function typeCode(page: Page, code: string) {
 }
 
 /**
+ * How wide the page's content is, in CSS pixels, once the document has loaded. A navigation that a
+ * click or a redirect started is not waited for: measured before the stylesheet has arrived, the
+ * unstyled markup is wider than any phone.
+ */
+export async function pageWidth(page: Page) {
+  await page.waitForLoadState("load");
+  return page.evaluate(() => document.documentElement.scrollWidth);
+}
+
+/**
  * The browser's own issue list for the page from now on (as DevTools' Issues panel shows it): a
  * script trying what the Content-Security-Policy forbids (eval, say) is reported there.
  */

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, expectConsoleError, test } from "./fixtures.ts";
+import { expect, expectConsoleError, pageWidth, test } from "./fixtures.ts";
 import { screenshot } from "./quest-helpers.ts";
 import { APP_URL, jobWait } from "./urls.ts";
 
@@ -19,7 +19,7 @@ const count = (page: Page, label: string, word: string) =>
 
 async function noWiderThanWindow(page: Page) {
   const width = page.viewportSize()!.width;
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+  expect(await pageWidth(page)).toBeLessThanOrEqual(width);
 }
 
 test("an operator sees every queue counted by state, the local chain's jobs completing, and no failure", async ({ page, context, signIn }) => {

@@ -1,4 +1,4 @@
-import { expect, expectConsoleError, test } from "./fixtures.ts";
+import { expect, expectConsoleError, pageWidth, test } from "./fixtures.ts";
 
 test("every page has its title", async ({ page, signIn }) => {
   await page.goto("/");
@@ -41,7 +41,7 @@ test.describe("on a 375 px wide phone", () => {
     await signIn(page, `averyveryverylongaddresswithoutbreaks${Date.now()}@example.com`);
     await page.goto("/dashboard");
     await expect(page.getByRole("heading", { name: /^Welcome back/ })).toBeVisible();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    expect(await pageWidth(page)).toBeLessThanOrEqual(375);
     // The sidebar is hidden on phones; the drawer holds the navigation.
     await expect(page.getByRole("navigation", { name: "Main" })).toBeHidden();
 
@@ -54,7 +54,7 @@ test.describe("on a 375 px wide phone", () => {
     await nav.getByRole("link", { name: "Settings" }).click();
     await expect(page).toHaveURL("/settings/profile");
     await expect(drawer).toBeHidden();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    expect(await pageWidth(page)).toBeLessThanOrEqual(375);
   });
 });
 

@@ -1,4 +1,4 @@
-import { expect, test } from "./fixtures.ts";
+import { expect, pageWidth, test } from "./fixtures.ts";
 import { screenshot, uniqueSuffix } from "./quest-helpers.ts";
 
 /** A project's Tasks page: every task wherever it is, filtered; drafts only for the team. */
@@ -56,7 +56,7 @@ test("a project's Tasks page lists its tasks with their status; drafts only for 
     await expect(list.getByRole("listitem")).toHaveCount(1);
     await expect(list.getByText("Read the launch post")).toBeVisible();
     await expect(member.getByRole("link", { name: "Drafts" })).toHaveCount(0);
-    expect(await member.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    expect(await pageWidth(member)).toBeLessThanOrEqual(375);
     await screenshot(member, "project-tasks-member-phone");
     await member.emulateMedia({ colorScheme: "dark" });
     await member.context().addCookies([{ name: "appearance", value: "dark", url: new URL(member.url()).origin }]);

@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { Page } from "@playwright/test";
-import { expect, expectConsoleError, test } from "./fixtures.ts";
+import { expect, expectConsoleError, pageWidth, test } from "./fixtures.ts";
 import { APP_URL } from "./urls.ts";
 
 /**
@@ -26,7 +26,7 @@ for (const [device, viewport] of Object.entries(DEVICES)) {
         const shoot = async (name: string) => {
           if (theme === "dark") await expect(page.locator("html")).toHaveClass("dark");
           else await expect(page.locator("html")).not.toHaveClass(/dark/);
-          const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+          const scrollWidth = await pageWidth(page);
           expect(scrollWidth, `${name} is no wider than the window`).toBeLessThanOrEqual(viewport.width);
           await page.screenshot({
             path: path.join(test.info().project.outputDir, "screenshots", `${name}-${theme}-${device}.png`),

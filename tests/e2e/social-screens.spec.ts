@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures.ts";
+import { expect, pageWidth, test } from "./fixtures.ts";
 import { uniqueSuffix } from "./quest-helpers.ts";
 import { connectAccount, createProject, createTask, fakeAccount, PROVIDER_LABELS, serveAvatars, socialFakes, uniqueNumber } from "./social-helpers.ts";
 import { APP_URL } from "./urls.ts";
@@ -30,7 +30,7 @@ for (const [device, viewport] of Object.entries(DEVICES)) {
         const shoot = async (target: Page, name: string) => {
           if (theme === "dark") await expect(target.locator("html")).toHaveClass("dark");
           else await expect(target.locator("html")).not.toHaveClass(/dark/);
-          const scrollWidth = await target.evaluate(() => document.documentElement.scrollWidth);
+          const scrollWidth = await pageWidth(target);
           expect.soft(scrollWidth, `${name} is no wider than the window`).toBeLessThanOrEqual(viewport.width);
           await target.screenshot({
             path: path.join(test.info().project.outputDir, "screenshots", `social-${name}-${theme}-${device}.png`),

@@ -3,7 +3,7 @@ import type { Locator, Page } from "@playwright/test";
 import { generatePrivateKey } from "viem/accounts";
 import { installTestWallet, type TestWallet } from "../fakes/injected-wallet.ts";
 import { CLOUD_HOSTS, stubReownCloud, type CloudStub } from "../fakes/reown-cloud.ts";
-import { expectConsoleError, test as base } from "./fixtures.ts";
+import { expectConsoleError, pageWidth, test as base } from "./fixtures.ts";
 import { APP_URL } from "./urls.ts";
 import {
   approveSignature,
@@ -244,7 +244,7 @@ for (const theme of ["light", "dark"] as const) {
     await signInWithWallet(page, wallet);
     await page.goto("/swap");
     await expect(page.getByText("Swaps are not set up on this server")).toBeVisible();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth), "no sideways scroll").toBeLessThanOrEqual(375);
+    expect(await pageWidth(page), "no sideways scroll").toBeLessThanOrEqual(375);
     await page.screenshot({ path: path.join(test.info().project.outputDir, "screenshots", `swap-phone-${theme}.png`), animations: "disabled" });
   });
 }

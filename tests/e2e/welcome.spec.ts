@@ -1,4 +1,4 @@
-import { expect, test } from "./fixtures.ts";
+import { expect, pageWidth, test } from "./fixtures.ts";
 import { screenshot } from "./quest-helpers.ts";
 
 /** Welcome says what the product does today, lets visitors look around, and sets the appearance before signing in. */
@@ -23,7 +23,7 @@ test("Welcome promises nothing missing, links visitors to browse, and switches a
   await expect(appearance.getByRole("radio", { name: "Dark" })).toHaveAttribute("aria-checked", "true");
   await screenshot(page, "welcome-dark");
   await page.setViewportSize({ width: 375, height: 800 });
-  expect(await page.evaluate(() => document.documentElement.scrollWidth), "no sideways scroll").toBeLessThanOrEqual(375);
+  expect(await pageWidth(page), "no sideways scroll").toBeLessThanOrEqual(375);
   await screenshot(page, "welcome-phone-dark");
   await appearance.getByRole("radio", { name: "Light" }).click();
   await expect(page.locator("html")).not.toHaveClass(/dark/);
