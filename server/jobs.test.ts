@@ -9,6 +9,8 @@ import { DEV_PRIVATE_KEYS } from "#contracts/dev-accounts";
 import { depositVaultAbi } from "#contracts/generated/deposit-vault";
 import { questTokenAbi } from "#contracts/generated/quest-token";
 import { user } from "#db/schema/auth";
+import { project } from "#db/schema/projects";
+import { completion, task, trendingTask } from "#db/schema/quests";
 import type { Database } from "~/lib/db.server";
 import { loadEnv } from "~/services/env.server";
 import { startLocalChain, type LocalChain } from "~/lib/local-chain.server";
@@ -19,6 +21,7 @@ import { depositRefOf } from "~/modules/deposits/deposit-refs.server";
 import { listDeposits } from "~/modules/deposits/deposits.server";
 import { questAsset } from "~/modules/ledger/assets";
 import { balanceOf } from "~/modules/ledger/ledger.server";
+import { trendingTasks } from "~/modules/tasks/trending.server";
 import { localRegistry } from "#tests/setup/local-registry";
 import { createTestDatabase } from "#tests/setup/test-db";
 import { startJobRunner } from "#tests/setup/job-runner";
@@ -70,6 +73,37 @@ describe("startJobs: deposit-scan", () => {
       await stop();
     }
     expect(await balanceOf({ db: database.db, userId: "w" })).toEqual([{ asset: questAsset(31337), available: parseEther("3"), held: 0n }]);
+    expect(errors).not.toHaveBeenCalled();
+  });
+});
+
+describe("startJobs: trending-tasks", () => {
+  it("counts the day's completions as soon as it starts", async () => {
+    const db = database.db;
+    await db.insert(user).values({ id: "t", email: "t@example.com", name: "t" });
+    await db.insert(project).values({ id: "tp", slug: "tp", name: "Trending" });
+    await db.insert(task).values({ id: "tt", projectId: "tp", title: "Busy", type: "visit_link", xp: 5, verification: "none", publishedAt: new Date() });
+    await db.insert(completion).values({ id: "tc", taskId: "tt", userId: "t", period: "once", status: "approved" });
+    const env = loadEnv({ DATA_DIR: mkdtempSync(path.join(tmpdir(), "questline-trending-")) });
+    const logger = createLogger("silent");
+    const errors = vi.spyOn(logger, "error");
+    const { stop } = await startJobRunner(
+      { database, logger, env, chains: localRegistry({ url: chain.url, contracts: addresses }) },
+      { only: ["trending-tasks"] },
+    );
+    try {
+      await vi.waitFor(
+        async () =>
+          expect(await db.select({ taskId: trendingTask.taskId, recent: trendingTask.recent }).from(trendingTask)).toEqual([{ taskId: "tt", recent: 1 }]),
+        {
+          timeout: 20_000,
+          interval: 50,
+        },
+      );
+    } finally {
+      await stop();
+    }
+    expect((await trendingTasks({ db }))[0]).toMatchObject({ task: { id: "tt" }, recent: 1 });
     expect(errors).not.toHaveBeenCalled();
   });
 });

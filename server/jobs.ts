@@ -9,6 +9,7 @@ import { JOB_QUEUE_NAMES, type JobQueueName, type JobRun } from "~/modules/jobs/
 import { expireWindows } from "~/modules/leaderboards/leaderboards.server";
 import { questAsset } from "~/modules/ledger/assets";
 import { purgeExpired } from "~/modules/maintenance/purge-expired.server";
+import { countTrendingTasks, TRENDING_EVERY_MS } from "~/modules/tasks/trending.server";
 import { distributeEndedCampaigns } from "~/modules/rewards/distribute.server";
 import { drawChainsFrom } from "~/modules/rewards/draw-chains.server";
 import { processWithdrawals } from "~/modules/withdrawals/withdrawal-job.server";
@@ -157,6 +158,15 @@ export function jobDefinitions(services: JobServices): JobDefinition[] {
       run: async () => {
         const expired = await expireWindows({ db });
         logger.debug({ expired }, "expired leaderboard window days");
+      },
+    },
+    {
+      queue: "trending-tasks",
+      keys: [ALL],
+      feed: { everyMs: TRENDING_EVERY_MS },
+      run: async () => {
+        const kept = await countTrendingTasks({ db });
+        logger.debug({ kept }, "counted trending tasks");
       },
     },
     {

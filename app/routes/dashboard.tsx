@@ -20,7 +20,7 @@ import { memberSummary } from "~/modules/leaderboards/member-stats.server";
 import { memberRewards } from "~/modules/rewards/member-rewards.server";
 import { campaignsInProgress } from "~/modules/tasks/member-campaigns.server";
 import { TASK_TYPE_LABELS } from "~/modules/tasks/task-types";
-import { trendingTasks } from "~/modules/tasks/tasks.server";
+import { trendingTasks } from "~/modules/tasks/trending.server";
 import { getProfile } from "~/modules/users/profile.server";
 
 export function meta({ matches }: Route.MetaArgs) {

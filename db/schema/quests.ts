@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { user } from "./auth.ts";
 import { airdrop } from "./airdrops.ts";
@@ -81,7 +82,32 @@ export const task = pgTable(
     index("task_campaign_idx").on(t.campaignId),
     index("task_airdrop_idx").on(t.airdropId),
     uniqueIndex("task_crusade_position_key").on(t.crusadeId, t.crusadePosition),
+    // The newest published tasks, for the trending lists' tasks nobody completed lately (read
+    // backwards: `created_at desc` puts nulls first, which a `desc nulls last` index cannot give).
+    index("task_published_created_idx")
+      .on(t.createdAt)
+      .where(sql`${t.publishedAt} is not null`),
   ],
+);
+
+/**
+ * The tasks most completed in the last 24 hours (rejected attempts aside), counted by the
+ * `trending-tasks` job (decision 039): at most TRENDING_KEPT rows, the whole set replaced by
+ * each run. Fewer rows than that means every task completed lately is here.
+ */
+export const trendingTask = pgTable(
+  "trending_task",
+  {
+    taskId: text("task_id")
+      .primaryKey()
+      .references(() => task.id, { onDelete: "cascade" }),
+    recent: integer("recent").notNull(),
+    /** The task's own creation time, which never changes: the newer first among equal counts. */
+    taskCreatedAt: timestamp("task_created_at", { withTimezone: true }).notNull(),
+    countedAt: timestamp("counted_at", { withTimezone: true }).notNull(),
+  },
+  // Read backwards, in the lists' order.
+  (t) => [index("trending_task_order_idx").on(t.recent, t.taskCreatedAt)],
 );
 
 /** A member's attempt at a task, per period (`once`, or the UTC day of a daily task). */

@@ -9,6 +9,7 @@ export const JOB_QUEUES = {
   "deposit-scan": { label: "Deposit scan", about: "Reads a chain's vault for deposits and credits them once confirmed." },
   withdrawals: { label: "Withdrawals", about: "Sends, follows and confirms a chain's withdrawals." },
   "leaderboard-windows": { label: "Leaderboard windows", about: "Takes days that left the 7- and 30-day boards off them (hourly)." },
+  "trending-tasks": { label: "Trending tasks", about: "Counts each task's completions of the last 24 hours for the trending lists (every minute)." },
   purge: { label: "Purge", about: "Deletes expired codes, limits and development mail (every 10 minutes)." },
 } as const;
 

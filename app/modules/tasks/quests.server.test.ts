@@ -8,7 +8,8 @@ import { campaignProgress, crusadeSteps, listCampaigns, listCrusades, saveCampai
 import { attemptTask, reviewCompletion } from "./completions.server";
 import { campaignSchema, crusadeSchema } from "./quests.schema";
 import { parseTaskConfig, taskFormSchema } from "./task.schema";
-import { listSubmissions, listTasks, saveTask, submissionCounts, submissionsCsv, trendingTasks, type TaskInput } from "./tasks.server";
+import { listSubmissions, listTasks, saveTask, submissionCounts, submissionsCsv, type TaskInput } from "./tasks.server";
+import { trendingTasks } from "./trending.server";
 
 let database: Database;
 const day = 86_400_000;

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, count, desc, eq, ilike, inArray, isNotNull, isNull, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, ilike, inArray, isNull, or, sql } from "drizzle-orm";
 import { airdrop } from "#db/schema/airdrops";
 import { user } from "#db/schema/auth";
 import { project } from "#db/schema/projects";
@@ -185,46 +185,6 @@ const taskListStatements = {
   campaignId: taskListOf("campaignId", "questline_tasks_of_campaign"),
   airdropId: taskListOf("airdropId", "questline_tasks_of_airdrop"),
 };
-
-/** Published tasks with the most completions in the last 24 hours, optionally matching a search. */
-export async function trendingTasks({ db, limit = 12, search }: { db: Db; limit?: number; search?: string }) {
-  if (!search) return trendingStatement(db).execute({ limit });
-  const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  return matchingStatement(db).execute({ pattern, limit });
-}
-
-/**
- * On the dashboard and the tasks page: prepared once per connection, browsing and searching apart.
- * A search's condition in the browsing statement made PostgreSQL's generic plan (used from the
- * sixth run) guess one task instead of all, and join them to the recent counts by a nested loop:
- * three times the work on the demo's hundred tasks, growing with tasks times recent ones.
- */
-const trendingStatement = preparedPerDb((db) => trendingQuery(db, undefined).prepare("questline_trending_tasks"));
-const matchingStatement = preparedPerDb((db) => {
-  const pattern = sql.placeholder("pattern");
-  return trendingQuery(db, sql`(${task.title} ilike ${pattern} or ${project.name} ilike ${pattern})`).prepare("questline_trending_tasks_matching");
-});
-
-function trendingQuery(db: Db, matching: SQL | undefined) {
-  const recent = db
-    .select({ taskId: completion.taskId, n: count().as("n") })
-    .from(completion)
-    .where(sql`${completion.createdAt} > now() - interval '24 hours' and ${completion.status} <> 'rejected'`)
-    .groupBy(completion.taskId)
-    .as("recent");
-  return db
-    .select({
-      task,
-      project: { slug: project.slug, name: project.name, logoUrl: project.logoUrl },
-      recent: sql<number>`coalesce(${recent.n}, 0)`.mapWith(Number),
-    })
-    .from(task)
-    .innerJoin(project, eq(project.id, task.projectId))
-    .leftJoin(recent, eq(recent.taskId, task.id))
-    .where(and(isNotNull(task.publishedAt), matching))
-    .orderBy(desc(sql`coalesce(${recent.n}, 0)`), desc(task.createdAt))
-    .limit(sql.placeholder("limit"));
-}
 
 export const SUBMISSIONS_PAGE_SIZE = 25;
 

@@ -12,7 +12,8 @@ import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
 import { getSession } from "~/modules/auth/session.server";
 import { publicTask } from "~/modules/tasks/task-page.server";
-import { memberStates, trendingTasks } from "~/modules/tasks/tasks.server";
+import { memberStates } from "~/modules/tasks/tasks.server";
+import { trendingTasks } from "~/modules/tasks/trending.server";
 import { canVerifyXByPost } from "~/modules/social/verify-x.server";
 import type { VisitorPage } from "~/lib/visitor-page";
 
