@@ -32,7 +32,8 @@ export function supervise(env: Env, logger: Logger) {
       if (message?.questline !== "listening") return;
       listened.add(worker.id);
       failedStarts = 0;
-      if (announced || role !== "web") return;
+      // Announced once every web process listens: until then a death could leave none answering.
+      if (announced || [...listened].filter((id) => roles.get(id) === "web").length < env.webProcesses) return;
       announced = true;
       if (env.LOG_LEVEL !== "silent") console.log(`${message.startLine} · ${env.webProcesses} web processes and one job process`);
     });
