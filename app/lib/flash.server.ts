@@ -1,42 +1,64 @@
 import { randomBytes } from "node:crypto";
-import { redirect } from "react-router";
+import { data, redirect } from "react-router";
 
 /**
- * A one-time message carried across a redirect ("Project created"), shown as a toast on the page
- * the member lands on: the one way an action's outcome reaches the toaster after a redirect. It
- * lives in a short cookie that the root loader reads and clears.
+ * A one-time message ("Project created"), shown as a toast by the root once the page's data next
+ * loads: after a redirect, or after a fetcher's action when the part of the page that asked is gone
+ * by then (a row given away or approved leaves its list in the same reload). It lives in a short
+ * cookie that the root loader reads and clears.
  */
 const FLASH_COOKIE = "flash";
 const MAX_AGE = 60;
+/** Between the message and its description in the cookie; neither ever holds it. */
+const SEPARATOR = "\n";
 
-export type Flash = { id: string; message: string };
+export type Flash = { id: string; message: string; description?: string };
+export type FlashText = { message: string; description?: string };
 
 function attributes(appUrl: string) {
   return `Path=/; SameSite=Lax; HttpOnly${appUrl.startsWith("https://") ? "; Secure" : ""}`;
 }
 
-/** The Set-Cookie header that carries `message` to the next page. */
-export function flashCookie(message: string, { appUrl }: { appUrl: string }) {
-  return `${FLASH_COOKIE}=${encodeURIComponent(message.slice(0, 200))}; Max-Age=${MAX_AGE}; ${attributes(appUrl)}`;
+const line = (text: string) => text.replaceAll(SEPARATOR, " ").slice(0, 200);
+
+/** The Set-Cookie header that carries `text` to the next load of the page's data. */
+export function flashCookie(text: string | FlashText, { appUrl }: { appUrl: string }) {
+  const { message, description } = typeof text === "string" ? { message: text } : text;
+  const value = description ? `${line(message)}${SEPARATOR}${line(description)}` : line(message);
+  return `${FLASH_COOKIE}=${encodeURIComponent(value)}; Max-Age=${MAX_AGE}; ${attributes(appUrl)}`;
 }
 
 /** The pending message of a request, and the Set-Cookie header that clears it (both null when none). */
 export function readFlash(request: Request, { appUrl }: { appUrl: string }): { flash: Flash | null; headers: HeadersInit } {
   const raw = request.headers.get("cookie")?.match(new RegExp(`(?:^|;\\s*)${FLASH_COOKIE}=([^;]*)`))?.[1];
   if (!raw) return { flash: null, headers: {} };
-  let message: string;
+  let value: string;
   try {
-    message = decodeURIComponent(raw);
+    value = decodeURIComponent(raw);
   } catch {
-    message = "";
+    value = "";
   }
+  const [message, description] = value.split(SEPARATOR, 2);
   const clear = { "set-cookie": `${FLASH_COOKIE}=; Max-Age=0; ${attributes(appUrl)}` };
-  return { flash: message ? { id: randomBytes(6).toString("hex"), message } : null, headers: clear };
+  if (!message) return { flash: null, headers: clear };
+  return { flash: { id: randomBytes(6).toString("hex"), message, ...(description ? { description } : {}) }, headers: clear };
 }
 
-/** A redirect after which the page the member lands on says `message` in a toast. */
-export function redirectWithToast(url: string, message: string, { appUrl, headers }: { appUrl: string; headers?: HeadersInit }) {
+function withFlash(text: string | FlashText, { appUrl, headers }: { appUrl: string; headers?: HeadersInit }) {
   const all = new Headers(headers);
-  all.append("set-cookie", flashCookie(message, { appUrl }));
-  return redirect(url, { headers: all });
+  all.append("set-cookie", flashCookie(text, { appUrl }));
+  return all;
+}
+
+/** A redirect after which the page the member lands on says `text` in a toast. */
+export function redirectWithToast(url: string, text: string | FlashText, { appUrl, headers }: { appUrl: string; headers?: HeadersInit }) {
+  return redirect(url, { headers: withFlash(text, { appUrl, headers }) });
+}
+
+/**
+ * An action's answer after which the page says `text` in a toast once its data has reloaded. For a
+ * success that removes the row whose fetcher asked: the row's own effect would race its removal.
+ */
+export function dataWithToast<T>(value: T, text: string | FlashText, { appUrl }: { appUrl: string }) {
+  return data(value, { headers: withFlash(text, { appUrl }) });
 }

@@ -64,3 +64,40 @@ test("the invite form keeps its role, asks before inviting an owner, and shows t
     expect(forged).toBe(429);
   });
 });
+
+/**
+ * Declining from the dashboard's Invitations card: the card leaves the list as the page's data
+ * reloads, and the page still says what happened (the toast cannot come from the card itself).
+ */
+test("a member declines an invitation from the dashboard: the card leaves and the page says so; the team sees it declined", async ({
+  page,
+  newPage,
+  signIn,
+  uniqueEmail,
+}) => {
+  const suffix = uniqueSuffix();
+  const invited = uniqueEmail("invited");
+  await signIn(page, uniqueEmail("owner"));
+  await page.goto("/projects/new");
+  await page.getByLabel("Name", { exact: true }).fill(`Decline Lab ${suffix}`);
+  await page.getByRole("button", { name: "Create project" }).click();
+  await page.getByRole("link", { name: "Team & invites" }).click();
+  await page.getByLabel("E-mail or wallet address").fill(invited);
+  await page.getByRole("button", { name: "Invite" }).click();
+  await expectNotice(page, `Invitation e-mailed to ${invited}`);
+
+  const member = await newPage();
+  await signIn(member, invited);
+  await member.goto("/dashboard");
+  const card = member.getByRole("listitem").filter({ hasText: `Decline Lab ${suffix}` });
+  await expect(card).toContainText("Reviewer");
+  await card.getByRole("button", { name: "Decline" }).click();
+  await expectNotice(member, `Invitation to Decline Lab ${suffix} declined`);
+  await expect(card).toHaveCount(0);
+  await member.reload();
+  await expect(member).toHaveTitle(/^Dashboard - /);
+  await expect(card).toHaveCount(0);
+
+  await page.reload();
+  await expect(page.getByRole("listitem").filter({ hasText: invited })).toContainText("Declined");
+});

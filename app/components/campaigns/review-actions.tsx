@@ -17,7 +17,11 @@ type ReviewOutcome = {
 
 const plural = (n: number) => `${n} ${n === 1 ? "submission" : "submissions"}`;
 
-/** A fetcher for review decisions that reports each outcome in toasts; `onDone` runs after a decision went through. */
+/**
+ * A fetcher for review decisions that says in toasts why decisions failed; `onDone` runs after a
+ * decision went through. The page says the ones that went through (see `reviewAnswer`): a decided
+ * row is gone by the time its answer could be heard here.
+ */
 function useReviewFetcher(onDone?: () => void) {
   const fetcher = useFetcher<ReviewOutcome>();
   const done = useRef(onDone);
@@ -27,9 +31,6 @@ function useReviewFetcher(onDone?: () => void) {
   const result = fetcher.data;
   useEffect(() => {
     if (!result || result.errors) return;
-    const tried = result.done + result.failed.length;
-    const verb = result.decision === "approved" ? "Approved" : "Rejected";
-    if (result.done > 0) toast.success(tried > 1 ? `${verb} ${result.done} of ${plural(tried)}` : `${verb}`);
     const reasons = new Map<string, number>();
     for (const reason of result.failed) reasons.set(reason, (reasons.get(reason) ?? 0) + 1);
     for (const [reason, n] of reasons) toast.error(n > 1 ? `${plural(n)}: ${reason}` : reason);

@@ -1,11 +1,9 @@
 import { RotateCcw, XCircle } from "lucide-react";
-import { useEffect } from "react";
 import { useFetcher } from "react-router";
 import { LocalTime } from "~/components/campaigns/local-time";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { FormError } from "~/components/ui/form-error";
-import { toast } from "~/components/ui/toaster";
 import type { FieldErrors } from "~/lib/result";
 import { route } from "~/lib/routes";
 import { cn } from "~/lib/utils";
@@ -13,7 +11,7 @@ import { waitWords } from "~/lib/wait-words";
 import type { FailedJob, JobCounts, OpenJob, QueueSummary } from "~/modules/jobs/operator-jobs";
 
 /** What the Jobs page's Retry and Cancel buttons get back. */
-export type JobActionData = { ok: true; intent: "retry" | "cancel"; queueLabel: string } | { ok: false; errors: FieldErrors };
+export type JobActionData = { ok: true } | { ok: false; errors: FieldErrors };
 
 const COUNTS: { key: Exclude<keyof JobCounts, "retrying">; word: string }[] = [
   { key: "queued", word: "waiting" },
@@ -111,17 +109,10 @@ export function OpenJobRow({ job }: { job: OpenJob<string> }) {
   );
 }
 
-/** A row's Retry or Cancel: a toast once done, the refusal's words for the row to show. */
+/** A row's Retry or Cancel, and the refusal's words for the row to show (the page says a success: the row is gone by then). */
 function useJobAction() {
   const fetcher = useFetcher<JobActionData>();
   const result = fetcher.state === "idle" ? fetcher.data : undefined;
-  // Said as soon as the answer comes: the row leaves the list when the page's data reloads.
-  const done = fetcher.data?.ok ? fetcher.data : null;
-  useEffect(() => {
-    if (!done) return;
-    if (done.intent === "retry") toast.success("Job retried", { description: `${done.queueLabel} runs it again shortly.` });
-    else toast.success("Job cancelled", { description: `${done.queueLabel} will not run it.` });
-  }, [done]);
   return { fetcher, error: result && !result.ok ? Object.values(result.errors)[0] : undefined };
 }
 

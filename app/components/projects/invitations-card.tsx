@@ -19,7 +19,7 @@ export type InvitationCardItem = {
 };
 
 /** What /invites/:token answers to a card's form (an accepted invite redirects to its project instead). */
-export type AnswerActionData = { ok: true; declined: true } | { ok: false; errors: Record<string, string> };
+export type AnswerActionData = { ok: true } | { ok: false; errors: Record<string, string> };
 
 /**
  * The signed-in member's pending team invitations (by e-mail or by a linked wallet), each with
@@ -53,11 +53,11 @@ export function InvitationsCard({ invitations }: { invitations: InvitationCardIt
 function Invitation({ invitation }: { invitation: InvitationCardItem }) {
   const fetcher = useFetcher<AnswerActionData>();
   const answering = fetcher.state !== "idle" ? fetcher.formData?.get("intent") : null;
+  // A refusal keeps the card; a decline removes it, and the page says so (see the action).
+  const refused = fetcher.data && !fetcher.data.ok ? (fetcher.data.errors.form ?? "That did not work.") : null;
   useEffect(() => {
-    if (!fetcher.data) return;
-    if (fetcher.data.ok) toast.success(`Invitation to ${invitation.project.name} declined`);
-    else toast.error(fetcher.data.errors.form ?? "That did not work.");
-  }, [fetcher.data, invitation.project.name]);
+    if (refused) toast.error(refused);
+  }, [refused, fetcher.data]);
 
   const sentTo = invitation.sentTo.startsWith("0x") ? shortAddress(invitation.sentTo) : invitation.sentTo;
   return (

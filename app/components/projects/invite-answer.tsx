@@ -32,9 +32,9 @@ export function InviteAnswer({
   signIn: string;
   actionData?: AnswerActionData;
 }) {
+  // A decline is said by the page once its data reloads (see the action); a refusal here.
   useEffect(() => {
-    if (actionData?.ok) toast.success("Invitation declined");
-    else if (actionData) toast.error(actionData.errors.form ?? "That did not work.");
+    if (actionData && !actionData.ok) toast.error(actionData.errors.form ?? "That did not work.");
   }, [actionData]);
 
   if (!invitation) {

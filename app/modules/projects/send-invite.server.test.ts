@@ -165,4 +165,15 @@ describe("flash messages", () => {
     expect(new Headers(headers).get("set-cookie")).toMatch(/^flash=; Max-Age=0/);
     expect(readFlash(new Request("https://quest.example/"), { appUrl: "https://quest.example" }).flash).toBeNull();
   });
+
+  it("carry a description beside the message, each on one line", () => {
+    const cookie = flashCookie(
+      { message: "Deposit given to @ada\nsecond", description: "It is credited once confirmed." },
+      { appUrl: "http://localhost:3000" },
+    );
+    expect(cookie).not.toContain("Secure");
+    const request = new Request("http://localhost:3000/operator/deposits", { headers: { cookie: cookie.split(";")[0] ?? "" } });
+    const { flash } = readFlash(request, { appUrl: "http://localhost:3000" });
+    expect(flash).toEqual({ id: expect.any(String), message: "Deposit given to @ada second", description: "It is credited once confirmed." });
+  });
 });

@@ -1,4 +1,6 @@
+import { data } from "react-router";
 import type { Db } from "~/lib/db.server";
+import { dataWithToast } from "~/lib/flash.server";
 import { parseForm } from "~/lib/forms";
 import { failureMessage } from "~/lib/result";
 import { reviewCompletion } from "./completions.server";
@@ -51,4 +53,18 @@ export async function reviewFromForm({
     else failed.push(failureMessage(result));
   }
   return { status: 200, outcome: { decision, done, failed } };
+}
+
+const submissions = (n: number) => `${n} ${n === 1 ? "submission" : "submissions"}`;
+
+/**
+ * A review action's answer: the outcome for the form (refusals, reasons that failed), and the
+ * decisions that went through said by the page once its data reloads, since a decided row leaves
+ * its queue in that same reload.
+ */
+export function reviewAnswer({ status, outcome }: { status: 200 | 400; outcome: ReviewOutcome }, { appUrl }: { appUrl: string }) {
+  if (outcome.done === 0) return data(outcome, { status });
+  const tried = outcome.done + outcome.failed.length;
+  const verb = outcome.decision === "approved" ? "Approved" : "Rejected";
+  return dataWithToast(outcome, tried > 1 ? `${verb} ${outcome.done} of ${submissions(tried)}` : verb, { appUrl });
 }

@@ -1,4 +1,3 @@
-import { data } from "react-router";
 import type { Route } from "./+types/submissions";
 import { ProjectCrumb } from "~/components/campaigns/project-crumb";
 import { ReviewQueue } from "~/components/campaigns/review-queue";
@@ -9,7 +8,7 @@ import { servicesContext } from "~/services/services.server";
 import { requireUser } from "~/modules/auth/session.server";
 import { authorize } from "~/modules/projects/permissions.server";
 import { campaignPage } from "~/modules/tasks/quest-pages.server";
-import { reviewFromForm } from "~/modules/tasks/review-form.server";
+import { reviewAnswer, reviewFromForm } from "~/modules/tasks/review-form.server";
 import { latestDecisions } from "~/modules/tasks/review-queue.server";
 import { submissionFilters } from "~/modules/tasks/submission-filters";
 import { listSubmissions, listTasks, submissionCounts } from "~/modules/tasks/tasks.server";
@@ -53,14 +52,14 @@ export async function loader(args: Route.LoaderArgs) {
 /** Approve or reject one or several submissions of this campaign, each through the review rules. */
 export async function action(args: Route.ActionArgs) {
   const { db, user, project, campaign } = await reviewable(args);
-  const { status, outcome } = await reviewFromForm({
+  const answer = await reviewFromForm({
     db,
     projectId: project.id,
     scope: { campaignId: campaign.id },
     reviewerId: user.id,
     formData: await args.request.formData(),
   });
-  return data(outcome, { status });
+  return reviewAnswer(answer, { appUrl: args.context.get(servicesContext).env.APP_URL });
 }
 
 export default function CampaignSubmissions({ loaderData }: Route.ComponentProps) {

@@ -8,7 +8,7 @@ import { formFailure, invalid } from "~/lib/result";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
 import { getSession, requireUser } from "~/modules/auth/session.server";
-import { redirectWithToast } from "~/lib/flash.server";
+import { dataWithToast, redirectWithToast } from "~/lib/flash.server";
 import { answerInvite, inviteByToken, inviteState } from "~/modules/projects/invites.server";
 import { projectBySlug } from "~/modules/projects/projects.server";
 
@@ -54,8 +54,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const accept = form.data.intent === "accept";
   const result = await answerInvite({ db: database.db, inviteId: form.data.inviteId, userId: user.id, accept });
   if (!result.ok) return formFailure(result, { ok: false as const });
-  if (!accept) return data<AnswerActionData>({ ok: true, declined: true });
   const project = await projectBySlug({ db: database.db, slug: result.projectSlug });
+  // A declined invitation's card leaves the list as the page's data reloads: the root says it.
+  if (!accept) return dataWithToast<AnswerActionData>({ ok: true }, `Invitation to ${project?.name ?? "the project"} declined`, { appUrl: env.APP_URL });
   throw redirectWithToast(route("projects.show", { project: result.projectSlug }), `You joined the team of ${project?.name ?? "this project"}`, {
     appUrl: env.APP_URL,
   });

@@ -1,6 +1,5 @@
 import { Inbox } from "lucide-react";
-import { useEffect } from "react";
-import { data, useFetcher } from "react-router";
+import { useFetcher } from "react-router";
 import type { Route } from "./+types/deposits";
 import { TxHash } from "~/components/chain/tx-progress";
 import { EmptyState } from "~/components/empty-state";
@@ -10,13 +9,14 @@ import { Button } from "~/components/ui/button";
 import { Field, fieldProps } from "~/components/ui/field";
 import { FormError } from "~/components/ui/form-error";
 import { Input } from "~/components/ui/input";
-import { toast } from "~/components/ui/toaster";
+import { dataWithToast } from "~/lib/flash.server";
 import { parseForm, type FieldErrors } from "~/lib/forms";
 import { pageTitle } from "~/lib/meta";
 import { formFailure } from "~/lib/result";
 import { formatAmount } from "~/modules/chain/amounts";
 import { assignDepositSchema, assignUnmatchedDeposit, unmatchedDeposits } from "~/modules/deposits/unmatched-deposits.server";
 import { requireOperatorUser } from "~/modules/projects/operators.server";
+import { servicesContext } from "~/services/services.server";
 import { CHAIN_NAMES } from "~/wallet/chains";
 import { LocalTime } from "~/components/campaigns/local-time";
 
@@ -30,7 +30,7 @@ export async function loader(args: Route.LoaderArgs) {
   return { rows: rows.map((row) => ({ ...row, amount: row.amount.toString(), createdAt: row.createdAt.toISOString() })) };
 }
 
-export type AssignActionData = { ok: true; member: string } | { ok: false; errors: FieldErrors };
+export type AssignActionData = { ok: true } | { ok: false; errors: FieldErrors };
 
 export async function action(args: Route.ActionArgs) {
   const { db, email } = await requireOperatorUser(args.context, args.request);
@@ -39,7 +39,12 @@ export async function action(args: Route.ActionArgs) {
   if (!form.ok) return formFailure(form, { ok: false as const });
   const result = await assignUnmatchedDeposit({ db, depositId: form.data.deposit, member: form.data.member, operatorEmail: email });
   if (!result.ok) return formFailure(result, { ok: false as const });
-  return data<AssignActionData>({ ok: true, member: result.member });
+  // Said by the root once the page's data reloads: the row leaves the list in that same reload.
+  return dataWithToast<AssignActionData>(
+    { ok: true },
+    { message: `Deposit given to ${result.member}`, description: "It is credited to them once its block is confirmed." },
+    { appUrl: args.context.get(servicesContext).env.APP_URL },
+  );
 }
 
 /** Operators: deposits whose reference matched no member, and giving each to the member it was meant for. */
@@ -70,11 +75,6 @@ function UnmatchedRow({ row }: { row: Route.ComponentProps["loaderData"]["rows"]
   const fetcher = useFetcher<AssignActionData>();
   const result = fetcher.state === "idle" ? fetcher.data : undefined;
   const errors = result && !result.ok ? result.errors : {};
-  // Said as soon as the answer comes: the row leaves the list when the page's data reloads.
-  const given = fetcher.data?.ok ? fetcher.data.member : null;
-  useEffect(() => {
-    if (given) toast.success(`Deposit given to ${given}`, { description: "It is credited to them once its block is confirmed." });
-  }, [given]);
   const id = `assign-${row.id}`;
   const suggested = row.sender ? row.fromAddress : "";
   return (

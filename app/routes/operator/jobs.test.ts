@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "~/lib/db.server";
+import { readFlash } from "~/lib/flash.server";
 import type { Services } from "~/services/services.server";
 import { createQueues } from "../../../server/jobs";
 import { answer, routeArgs, signedInMember } from "#tests/setup/route-call";
@@ -32,6 +33,13 @@ const post = (cookie: string, body: Record<string, string>) =>
 /** A `data()` answer's status and body, or a Response's status. */
 const statusOf = (result: unknown) => (result instanceof Response ? result.status : ((result as { init?: { status?: number } }).init?.status ?? 200));
 const bodyOf = (result: unknown) => (result as { data: unknown }).data;
+/** The toast an answer leaves for the page's next load of its data. */
+function toastOf(result: unknown) {
+  const cookie = new Headers((result as { init?: { headers?: HeadersInit } }).init?.headers).get("set-cookie") ?? "";
+  const request = new Request(URL, { headers: { cookie: cookie.split(";")[0] ?? "" } });
+  const { flash } = readFlash(request, { appUrl: services.env.APP_URL });
+  return flash && { message: flash.message, description: flash.description };
+}
 
 async function states() {
   return rowsOf(await services.database.db.execute(sql`select id, state from pgboss.job order by id`));
@@ -64,6 +72,7 @@ describe("/operator/jobs", () => {
     expect(bodyOf(badQueue)).toEqual({ ok: false, errors: { queue: "Choose a queue of the list." } });
     const badId = await post(operator, { intent: "retry", queue: "purge", id: "42" });
     expect(bodyOf(badId)).toEqual({ ok: false, errors: { id: "This is not a job's id." } });
+    expect(toastOf(badId)).toBeNull();
     expect(statusOf(await post(operator, { intent: "delete", queue: "purge", id: failed }))).toBe(400);
     const unknown = await post(operator, { intent: "cancel", queue: "purge", id: "00000000-0000-4000-8000-000000000000" });
     expect(statusOf(unknown)).toBe(404);
@@ -78,7 +87,8 @@ describe("/operator/jobs", () => {
 
   it("retries the failed job, then cancels it while it waits to retry", async () => {
     const retried = await post(operator, { intent: "retry", queue: "purge", id: failed });
-    expect(bodyOf(retried)).toEqual({ ok: true, intent: "retry", queueLabel: "Purge" });
+    expect(bodyOf(retried)).toEqual({ ok: true });
+    expect(toastOf(retried)).toEqual({ message: "Job retried", description: "Purge runs it again shortly." });
     const shown = await page(operator);
     if (shown instanceof Response) throw new Error(`answered ${shown.status}`);
     expect(shown.failed).toEqual([]);
@@ -86,7 +96,9 @@ describe("/operator/jobs", () => {
       expect.objectContaining({ id: failed, state: "retry", stateWords: "waiting to retry", lastError: "boom: the database went away" }),
     ]);
 
-    expect(bodyOf(await post(operator, { intent: "cancel", queue: "purge", id: failed }))).toEqual({ ok: true, intent: "cancel", queueLabel: "Purge" });
+    const cancelled = await post(operator, { intent: "cancel", queue: "purge", id: failed });
+    expect(bodyOf(cancelled)).toEqual({ ok: true });
+    expect(toastOf(cancelled)).toEqual({ message: "Job cancelled", description: "Purge will not run it." });
     expect((await states()).find((row) => row.id === failed)?.state).toBe("cancelled");
   });
 });

@@ -1,11 +1,12 @@
 import { CircleCheck, Hourglass, RefreshCw } from "lucide-react";
-import { data, useRevalidator } from "react-router";
+import { useRevalidator } from "react-router";
 import type { Route } from "./+types/jobs";
 import { EmptyState } from "~/components/empty-state";
 import { FailedJobRow, OpenJobRow, QueueCard, type JobActionData } from "~/components/operator/job-lists";
 import { OperatorNav } from "~/components/operator/operator-nav";
 import { PageHeader } from "~/components/page-header";
 import { Button } from "~/components/ui/button";
+import { dataWithToast } from "~/lib/flash.server";
 import { parseForm } from "~/lib/forms";
 import { pageTitle } from "~/lib/meta";
 import { formFailure } from "~/lib/result";
@@ -37,13 +38,18 @@ export async function loader(args: Route.LoaderArgs) {
 
 export async function action(args: Route.ActionArgs) {
   const { db } = await requireOperatorUser(args.context, args.request);
-  const { jobs } = args.context.get(servicesContext);
+  const { jobs, env } = args.context.get(servicesContext);
   const form = parseForm(jobActionSchema, await args.request.formData());
   if (!form.ok) return formFailure(form, { ok: false as const });
   const { intent, queue, id } = form.data;
   const result = intent === "retry" ? await retryFailedJob({ db, jobs, queue, id }) : await cancelOpenJob({ db, jobs, queue, id });
   if (!result.ok) return formFailure(result, { ok: false as const });
-  return data<JobActionData>({ ok: true, intent, queueLabel: result.queueLabel });
+  // Said by the root once the page's data reloads: the row leaves its list in that same reload.
+  const said =
+    intent === "retry"
+      ? { message: "Job retried", description: `${result.queueLabel} runs it again shortly.` }
+      : { message: "Job cancelled", description: `${result.queueLabel} will not run it.` };
+  return dataWithToast<JobActionData>({ ok: true }, said, { appUrl: env.APP_URL });
 }
 
 /** Operators: the background jobs' queues, counted by state; the jobs that failed for good, to retry; the waiting and running ones, to cancel. */

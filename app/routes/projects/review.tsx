@@ -1,4 +1,3 @@
-import { data } from "react-router";
 import type { Route } from "./+types/review";
 import { ProjectCrumb } from "~/components/campaigns/project-crumb";
 import { ReviewQueue } from "~/components/campaigns/review-queue";
@@ -10,7 +9,7 @@ import { requireUser } from "~/modules/auth/session.server";
 import { authorize } from "~/modules/projects/permissions.server";
 import { listCampaigns, listCrusades } from "~/modules/tasks/campaigns.server";
 import { projectPage } from "~/modules/tasks/quest-pages.server";
-import { reviewFromForm } from "~/modules/tasks/review-form.server";
+import { reviewAnswer, reviewFromForm } from "~/modules/tasks/review-form.server";
 import { latestDecisions } from "~/modules/tasks/review-queue.server";
 import { reviewQueueOf, reviewQueueOptions, submissionFilters } from "~/modules/tasks/submission-filters";
 import { listSubmissions, listTasks, submissionCounts } from "~/modules/tasks/tasks.server";
@@ -62,8 +61,8 @@ export async function loader(args: Route.LoaderArgs) {
 export async function action(args: Route.ActionArgs) {
   const { db, user, project, queue } = await reviewable(args);
   const formData = await args.request.formData();
-  const { status, outcome } = await reviewFromForm({ db, projectId: project.id, scope: queue.scope, reviewerId: user.id, formData });
-  return data(outcome, { status });
+  const answer = await reviewFromForm({ db, projectId: project.id, scope: queue.scope, reviewerId: user.id, formData });
+  return reviewAnswer(answer, { appUrl: args.context.get(servicesContext).env.APP_URL });
 }
 
 export default function ProjectReview({ loaderData }: Route.ComponentProps) {
