@@ -8,6 +8,7 @@ import type { ProjectRole } from "./permissions.server";
 import type { ProjectInput } from "./project.schema";
 import { isUniqueViolation } from "~/lib/db-errors";
 import { invalid, ok, type FieldFailure, type Ok } from "~/lib/result";
+import { containsPattern } from "~/lib/search-pattern";
 
 export type Project = typeof project.$inferSelect;
 
@@ -84,7 +85,7 @@ export async function listProjects({
   sort?: "trending" | "new";
   page?: number;
 }) {
-  const pattern = search ? `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+  const pattern = search ? containsPattern(search) : null;
   const rows = await projectListStatements[sort](db).execute({
     pattern,
     categoryId: categoryId || null,

@@ -3,6 +3,7 @@ import { rowsOf, type Db } from "~/lib/db.server";
 import type { ProjectTaskRow, TaskContainerKind, TaskListStatus } from "./project-tasks";
 import { TASK_TYPE_LABELS } from "./task-types";
 import type { TaskType } from "./task-types";
+import { containsPattern } from "~/lib/search-pattern";
 
 /** The most rows a page shows, counted after the filters. */
 const LIMIT = 500;
@@ -50,7 +51,7 @@ export async function projectTasks({
       left join crusade k on k.id = t.crusade_id
       left join airdrop a on a.id = t.airdrop_id
       where t.project_id = ${projectId}
-        ${q ? sql`and t.title ilike ${`%${q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`}` : sql``}
+        ${q ? sql`and t.title ilike ${containsPattern(q)}` : sql``}
     ), judged as (
       -- The stricter of the two statuses (the task itself, what holds it): draft, then ended, then scheduled.
       select *, case when 'draft' in (own_status, outer_status) then 'draft' when 'ended' in (own_status, outer_status) then 'ended'

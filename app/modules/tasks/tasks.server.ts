@@ -9,6 +9,7 @@ import { csvCell } from "~/lib/csv";
 import { invalid, ok, type FieldFailure, type Ok } from "~/lib/result";
 import { periodOf, type Task } from "./completions.server";
 import type { TaskType } from "./task-types";
+import { containsPattern } from "~/lib/search-pattern";
 
 export type TaskInput = {
   title: string;
@@ -224,7 +225,7 @@ export async function listSubmissions({
   page?: number;
   pageSize?: number;
 }) {
-  const pattern = search ? `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+  const pattern = search ? containsPattern(search) : null;
   const where = and(
     eq(task.projectId, projectId),
     inScope(scope),

@@ -2,6 +2,7 @@ import { and, count, desc, eq, gt, isNotNull, lte, ne, notExists, type SQL, sql 
 import { project } from "#db/schema/projects";
 import { completion, task, trendingTask } from "#db/schema/quests";
 import { type Db, preparedPerDb } from "~/lib/db.server";
+import { containsPattern } from "~/lib/search-pattern";
 
 /**
  * Trending tasks: published tasks by their completions in the last 24 hours (rejected attempts
@@ -42,7 +43,7 @@ export async function countTrendingTasks({ db, now = new Date() }: { db: Db; now
 /** Published tasks most completed lately, optionally matching a search (in titles and project names). */
 export async function trendingTasks({ db, limit = 12, search }: { db: Db; limit?: number; search?: string }) {
   if (!search) return browsingStatement(db).execute({ limit });
-  const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const pattern = containsPattern(search);
   return matchingStatement(db).execute({ pattern, limit });
 }
 
