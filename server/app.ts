@@ -11,7 +11,7 @@ import { loadEnv, type Env } from "~/services/env.server";
 import { createLogger } from "~/lib/logger.server";
 import { createServices, servicesContext, type Services } from "~/services/services.server";
 import { nonceContext } from "~/lib/nonce";
-import { bodyLimit, clientAddress, oneLoopbackName, plainAddressesOnly, requestLog, sameOriginOnly, securityHeaders } from "./http";
+import { bodyLimit, clientAddress, oneLoopbackName, originFormTargets, plainAddressesOnly, requestLog, sameOriginOnly, securityHeaders } from "./http";
 import { createQueues, startJobs } from "./jobs";
 import { createMetrics } from "./metrics";
 import { pagesRenderedOnce, pathsReadingNothing } from "./pages-rendered-once";
@@ -68,7 +68,7 @@ export async function start({ vite }: { vite?: ViteDevServer } = {}) {
 
   // A web process runs no job; it creates the queues (a no-op when they exist) for the operators' page.
   const stopJobs = env.ROLE === "web" ? await createQueues(services).then(() => async () => {}) : await startJobs(services);
-  const server: Server = createServer(app);
+  const server: Server = createServer(originFormTargets(app));
   await new Promise<void>((resolve) => server.listen(env.PORT, env.HOST, resolve));
   logger.info({ url: env.APP_URL, host: env.HOST, port: env.PORT, role: env.ROLE }, `${env.APP_NAME} is listening`);
   const line = startLine(env, services.chains.config.rpc);

@@ -3,7 +3,17 @@ import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadEnv } from "~/services/env.server";
 import { createLogger } from "~/lib/logger.server";
-import { BODY_LIMIT_BYTES, bodyLimit, clientAddress, newNonce, oneLoopbackName, plainAddressesOnly, sameOriginOnly, securityHeaders } from "./http";
+import {
+  BODY_LIMIT_BYTES,
+  bodyLimit,
+  clientAddress,
+  newNonce,
+  oneLoopbackName,
+  originFormTargets,
+  plainAddressesOnly,
+  sameOriginOnly,
+  securityHeaders,
+} from "./http";
 
 const env = loadEnv({ DATA_DIR: "/tmp/questline-http-test", APP_URL: "http://localhost:3000", AUTH_SECRET: "x".repeat(40) });
 let server: Server;
@@ -20,10 +30,11 @@ beforeAll(async () => {
   app.use(securityHeaders(env, { dev: false }));
   app.use(sameOriginOnly(env, logger));
   app.use(bodyLimit());
+  app.use("/mounted", (req, res) => void res.json({ mounted: req.url }));
   app.all("/{*path}", (req, res) => {
-    res.json({ ip: req.headers["x-questline-client-ip"], nonce: res.locals.nonce });
+    res.json({ ip: req.headers["x-questline-client-ip"], nonce: res.locals.nonce, host: req.headers.host, target: req.originalUrl });
   });
-  server = createServer(app);
+  server = createServer(originFormTargets(app));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
 });
@@ -43,12 +54,13 @@ function asHost(host: string, method: string, path: string, headers: Record<stri
 }
 
 /** A GET whose request target is `target` as written (fetch and URLs would normalise it). */
-function asTarget(target: string) {
-  return new Promise<{ status: number; location?: string }>((resolve, reject) => {
+function asTarget(target: string, method = "GET") {
+  return new Promise<{ status: number; location?: string; text: string }>((resolve, reject) => {
     const { port } = new URL(base);
-    const request = httpRequest({ host: "127.0.0.1", port, path: target, headers: { host: "localhost:3000" } }, (response) => {
-      response.resume();
-      response.on("end", () => resolve({ status: response.statusCode!, location: response.headers.location }));
+    const request = httpRequest({ host: "127.0.0.1", port, method, path: target, headers: { host: "localhost:3000" } }, (response) => {
+      let text = "";
+      response.on("data", (chunk: Buffer) => (text += chunk.toString()));
+      response.on("end", () => resolve({ status: response.statusCode!, location: response.headers.location, text }));
     });
     request.on("error", reject);
     request.end();
@@ -129,9 +141,24 @@ describe("addresses", () => {
     const post = await asHost("localhost:3000", "POST", "/login//", { origin: "http://localhost:3000" });
     expect([post.status, post.location]).toEqual([308, "/login/"]);
     expect((await fetch(`${base}/tasks?q=//x`)).status).toBe(200);
-    // A request target in absolute form, as a proxy may send it: only its path counts.
-    expect(await asTarget("http://localhost:3000/tasks?q=//x")).toEqual({ status: 200, location: undefined });
-    expect(await asTarget("http://localhost:3000//tasks//?q=1")).toEqual({ status: 308, location: "/tasks/?q=1" });
+    expect(await asTarget("http://localhost:3000//tasks//?q=1")).toMatchObject({ status: 308, location: "/tasks/?q=1" });
+  });
+
+  it("takes a request target in absolute form, as a proxy may send it, as its path, with its authority as the Host", async () => {
+    const plain = await asTarget("http://localhost:3000/tasks?q=//x");
+    expect(plain.status).toBe(200);
+    expect(JSON.parse(plain.text)).toMatchObject({ host: "localhost:3000", target: "/tasks?q=//x" });
+    // HTTP/1.1: the target's authority wins over the Host header, as if it had been sent as the Host.
+    const other = await asTarget("http://other.example:8080/a/../tasks");
+    expect(JSON.parse(other.text)).toMatchObject({ host: "other.example:8080", target: "/tasks" });
+    // Express's mounts see the path (the built files are served from one).
+    expect(JSON.parse((await asTarget("http://localhost:3000/mounted/x.js?v=1")).text)).toEqual({ mounted: "/x.js?v=1" });
+    for (const target of ["*", "ftp://localhost:3000/tasks"]) {
+      const refused = await asTarget(target, target === "*" ? "OPTIONS" : "GET");
+      expect([refused.status, refused.text], target).toEqual([400, "This address is not valid."]);
+    }
+    // Node's parser refuses these before us.
+    for (const target of ["http:tasks", "mailto:a@example.com"]) expect((await asTarget(target)).status, target).toBe(400);
   });
 });
 

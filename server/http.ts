@@ -1,4 +1,5 @@
 import { randomFillSync, randomUUID } from "node:crypto";
+import type { RequestListener } from "node:http";
 import type { NextFunction, Request, Response } from "express";
 import type { Env } from "~/services/env.server";
 import type { Logger } from "~/lib/logger.server";
@@ -40,13 +41,42 @@ export function plainAddressesOnly() {
       return void res.status(400).type("text/plain").send("This address is not valid.");
     }
     if (hasControlCharacter(decoded)) return void res.status(400).type("text/plain").send("This address holds a control character and cannot be opened.");
-    // req.path, not the request target: that may be absolute ("http://host/path", from a proxy).
     if (req.path.includes("//")) {
       const query = req.originalUrl.indexOf("?");
       return void res.redirect(308, req.path.replace(/\/{2,}/g, "/") + (query < 0 ? "" : req.originalUrl.slice(query)));
     }
     next();
   };
+}
+
+/**
+ * Requests whose target is in absolute form ("GET http://host/path", as a proxy may send it) taken
+ * as HTTP/1.1 asks (RFC 9112, 3.2.2): the target's path and query as the target, its authority as
+ * the Host. Done before Express sees the request: its router and React Router's adapter both read
+ * the target as a path (the adapter joined "http://host" and "http://host/path", and the request
+ * failed). A target that is neither a path nor absolute ("*", for OPTIONS alone) is refused.
+ */
+export function originFormTargets(handler: RequestListener): RequestListener {
+  return (req, res) => {
+    if (req.url?.startsWith("/")) return handler(req, res);
+    const target = absoluteTarget(req.url ?? "");
+    if (!target) {
+      res.writeHead(400, { "content-type": "text/plain; charset=utf-8", "x-content-type-options": "nosniff" }).end("This address is not valid.");
+      return;
+    }
+    req.headers.host = target.host;
+    req.url = target.pathname + target.search;
+    handler(req, res);
+  };
+}
+
+function absoluteTarget(target: string) {
+  try {
+    const url = new URL(target);
+    return (url.protocol === "http:" || url.protocol === "https:") && url.host ? url : null;
+  } catch {
+    return null;
+  }
 }
 
 export function requestLog(logger: Logger) {
