@@ -15,6 +15,7 @@ import { bodyLimit, clientAddress, oneLoopbackName, originFormTargets, plainAddr
 import { createQueues, startJobs } from "./jobs";
 import { createMetrics } from "./metrics";
 import { pagesRenderedOnce, pathsReadingNothing } from "./pages-rendered-once";
+import { answerScrapes } from "./cluster-metrics";
 import { announceListening, supervise } from "./processes";
 import { withServerRouteMatching } from "./route-matching";
 import { routePatternContext, type RoutePatternSlot } from "~/lib/route-pattern.server";
@@ -61,6 +62,7 @@ export async function start({ vite }: { vite?: ViteDevServer } = {}) {
   app.use(requestLog(logger));
   // Every process answers /metrics (loopback, or METRICS_TOKEN), before the pages' middleware.
   const metrics = createMetrics({ database: services.database, chains: services.chains, logger, token: env.METRICS_TOKEN });
+  answerScrapes(metrics.registry);
   app.use(metrics.observe);
   app.get("/metrics", metrics.handler);
   if (env.ROLE === "worker") app.get("/healthz", healthz(services));

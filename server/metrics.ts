@@ -9,12 +9,14 @@ import { rowsOf, type Database } from "~/lib/db.server";
 import { JOB_SCHEMA } from "~/lib/job-engine.server";
 import type { Logger } from "~/lib/logger.server";
 import type { ChainRegistry } from "~/modules/chain/chain-registry.server";
+import { scrapeAll } from "./cluster-metrics";
 
 /**
  * `/metrics` in Prometheus' text format: request durations by route pattern, and, read from the
  * database and the chains at scrape time, job queues, deposit scanner lag, withdrawals by state
- * and the ledger's postings. The database-wide figures are the same in every process: aggregate
- * them across instances with `max`, not `sum`.
+ * and the ledger's postings. Under `npm start` on several cores one scrape adds up every process
+ * (server/cluster-metrics.ts). The database-wide figures are the same in every process: across
+ * machines, aggregate them with `max`, not `sum`.
  */
 
 /** Static files: one label for them all. */
@@ -78,6 +80,8 @@ export function createMetrics({
     new Gauge({
       ...config,
       registers: [registry],
+      // The same in every process: one process's figure, not their sum, when processes are added up.
+      aggregator: "first",
       async collect() {
         try {
           const series = await read();
@@ -132,6 +136,7 @@ export function createMetrics({
     name: "ledger_journal_entries_total",
     help: "Journal entries inserted, from PostgreSQL's table statistics (no table read): rolled-back postings count, replays of a key already posted do not; resets with the server's statistics.",
     registers: [registry],
+    aggregator: "first",
     async collect() {
       try {
         const [row] = rowsOf(await db.execute(sql`select pg_stat_get_tuples_inserted('journal_entry'::regclass)::text as n`));
@@ -159,7 +164,7 @@ export function createMetrics({
     res.set("cache-control", "no-store");
     if (!allowed(req)) return void res.status(404).type("text/plain").send("Not found");
     try {
-      const text = await registry.metrics();
+      const text = await (scrapeAll() ?? registry.metrics());
       res.type(registry.contentType).send(text);
     } catch (err) {
       logger.error({ err }, "metrics: the scrape failed");

@@ -1,6 +1,7 @@
 import cluster, { type Worker } from "node:cluster";
 import type { Env } from "~/services/env.server";
 import type { Logger } from "~/lib/logger.server";
+import { scrapeForProcess } from "./cluster-metrics";
 
 /** A message a web process sends its supervisor once it listens: the line `npm start` prints. */
 export type ListeningMessage = { questline: "listening"; startLine: string };
@@ -14,7 +15,8 @@ const STOP_GRACE_MS = 40_000;
  * `npm start` on several cores (decision 032): this process only supervises. It forks
  * `env.webProcesses` web processes, which share the port through Node's cluster module (it hands
  * each new connection to the next one), and one job process (its /healthz on a port of its own);
- * a process that dies is started again. SIGTERM or SIGINT stops them all, each gracefully.
+ * a process that dies is started again. SIGTERM or SIGINT stops them all, each gracefully. A
+ * scrape of /metrics is answered with every process's figures (server/cluster-metrics.ts).
  */
 export function supervise(env: Env, logger: Logger) {
   const roles = new Map<number, "web" | "worker">();
@@ -29,6 +31,7 @@ export function supervise(env: Env, logger: Logger) {
     const worker = cluster.fork({ ROLE: role, WEB_PROCESSES: "1", APP_URL: env.APP_URL, ...(role === "worker" ? { PORT: "0" } : {}) });
     roles.set(worker.id, role);
     worker.on("message", (message: ListeningMessage) => {
+      scrapeForProcess(worker, message, listeningProcesses);
       if (message?.questline !== "listening") return;
       listened.add(worker.id);
       failedStarts = 0;
@@ -38,6 +41,8 @@ export function supervise(env: Env, logger: Logger) {
       if (env.LOG_LEVEL !== "silent") console.log(`${message.startLine} · ${env.webProcesses} web processes and one job process`);
     });
   };
+
+  const listeningProcesses = () => Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => Boolean(worker && listened.has(worker.id)));
 
   cluster.on("exit", (worker: Worker, code, signal) => {
     const role = roles.get(worker.id)!;

@@ -113,6 +113,20 @@ test.describe("npm start on several cores", () => {
     expect(running.filter((child) => alive(child.pid))).toEqual([]);
   });
 
+  test("one scrape of /metrics adds up every process, whichever web process takes it", async () => {
+    const { url } = await startApp();
+    // Each on a connection of its own: the cluster hands them to both web processes in turn.
+    const fresh = { connection: "close" };
+    for (let i = 0; i < 30; i++) expect((await fetch(`${url}/healthz`, { headers: fresh })).status).toBe(200);
+    for (let scrape = 0; scrape < 4; scrape++) {
+      const text = await (await fetch(`${url}/metrics`, { headers: fresh })).text();
+      expect(text).toContain('metrics_processes{state="answered"} 3');
+      expect(text).toContain('metrics_processes{state="missing"} 0');
+      expect(text, "the requests of both web processes").toContain('http_request_duration_seconds_count{method="GET",route="/healthz",status="200"} 30');
+      expect(text.match(/^nodejs_version_info\{/gm), "a figure every process has alike, once").toHaveLength(1);
+    }
+  });
+
   test("its processes end with the supervisor even when it is killed outright", async () => {
     const { app } = await startApp();
     const running = children(app.pid!);
