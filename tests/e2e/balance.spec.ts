@@ -261,6 +261,7 @@ test("an operator gives a deposit that matched no member to the member whose wal
   const notice = operatorPage.getByRole("region", { name: "Notifications" }).locator("[data-tone]", { hasText: "Deposit given to" });
   await expect(notice).toContainText(`Deposit given to ${short(wallet.address.toLowerCase())}`);
   await expect(notice).toContainText("It is credited to them once its block is confirmed.");
+  await screenshot(operatorPage, "operator-deposit-given-phone-dark");
   await expect(operatorPage.getByText("No unmatched deposits")).toBeVisible();
 
   // The member's balance: credited once, on the next scan.
