@@ -210,9 +210,12 @@ test("an owner creates, edits and deletes reward pools; a member cannot", async 
   });
 
   await test.step("delete removes a pool, with a toast", async () => {
-    await owner.getByRole("button", { name: "Delete the Everyone reward" }).click();
+    // The page was just reloaded: a click before its script has taken over the button opens nothing.
     const dialog = owner.getByRole("dialog");
-    await expect(dialog).toContainText("Delete this reward?");
+    await expect(async () => {
+      if (!(await dialog.isVisible())) await owner.getByRole("button", { name: "Delete the Everyone reward" }).click();
+      await expect(dialog).toContainText("Delete this reward?", { timeout: 1_000 });
+    }).toPass({ timeout: 15_000 });
     await dialog.getByRole("button", { name: "Delete", exact: true }).click();
     await expect(owner.getByText("Reward deleted")).toBeVisible();
     await expect(poolCard(owner, "Everyone")).toHaveCount(0);
