@@ -1,3 +1,4 @@
+import { useEffect } from "react";
 import { data, isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData, type LinkDescriptor } from "react-router";
 import type { Route } from "./+types/root";
 import { StatusPage } from "~/components/status-page";
@@ -99,6 +100,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
 export default function App({ loaderData }: Route.ComponentProps) {
   const { dark } = useAppearance();
   useFlashToast(loaderData.flash);
+  // Marks the document once its script has taken over: before that, a button needing it does nothing.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "";
+  }, []);
   return (
     <WalletProvider
       config={loaderData.chains}

@@ -181,6 +181,11 @@ export async function typeCode(page: Page, code: string) {
   await page.keyboard.type(code);
 }
 
+/** Waits until the page's script has taken over its markup (root.tsx marks the document): a click before that may open nothing. */
+export async function hydrated(page: Page) {
+  await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
+}
+
 /**
  * How wide the page's content is, in CSS pixels, once the document has loaded. A navigation that a
  * click or a redirect started is not waited for: measured before the stylesheet has arrived, the

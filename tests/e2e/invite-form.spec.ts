@@ -1,4 +1,4 @@
-import { expect, expectConsoleError, test } from "./fixtures.ts";
+import { expect, expectConsoleError, hydrated, test } from "./fixtures.ts";
 import { expectNotice, screenshot, uniqueSuffix } from "./quest-helpers.ts";
 
 /**
@@ -91,6 +91,8 @@ test("a member declines an invitation from the dashboard: the card leaves and th
   await member.goto("/dashboard");
   const card = member.getByRole("listitem").filter({ hasText: `Decline Lab ${suffix}` });
   await expect(card).toContainText("Reviewer");
+  // Before the script takes over, the card's form would be posted as a plain form, leaving the dashboard.
+  await hydrated(member);
   await card.getByRole("button", { name: "Decline" }).click();
   await expectNotice(member, `Invitation to Decline Lab ${suffix} declined`);
   await expect(card).toHaveCount(0);
