@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { isUniqueViolation } from "./db-errors";
+import { againAfterFirstInsertRace } from "./db-errors";
 import { rowsOf, type Db } from "./db.server";
 
 export type RateLimitClaim = { ok: true } | { ok: false; retryAfterSeconds: number };
@@ -31,13 +31,7 @@ export async function takeRateLimit({
         count = case when rate_limit.last_request <= ${windowStart} then 1 else rate_limit.count + 1 end,
         last_request = case when rate_limit.last_request <= ${windowStart} then ${now} else rate_limit.last_request end
       returning count, last_request`);
-  // The table's id (better-auth's primary key) is the key too, and ON CONFLICT covers only the key's
-  // index: when two first requests race, the loser trips the primary key instead. By then the
-  // winner's row is there, so the same statement again counts on it.
-  const result = await count().catch((error: unknown) => {
-    if (isUniqueViolation(error)) return count();
-    throw error;
-  });
+  const result = await againAfterFirstInsertRace(count);
   const [row] = rowsOf(result);
   if (Number(row!.count) <= max) return { ok: true };
   const closes = Number(row!.last_request) + windowSeconds * 1000;

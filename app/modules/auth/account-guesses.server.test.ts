@@ -51,3 +51,15 @@ it("never locks for good: the wait stops at 15 minutes, an hour of quiet or a ri
   await clearGuesses({ db, kind: "code", email });
   expect((await takeGuess({ db, kind: "code", email, now: now + 3_600_000 })).ok).toBe(true);
 });
+
+it("counts racing first guesses for a fresh account, none of them failing", async () => {
+  const db = database.db;
+  // Each account's first guesses race to create its row; the losers must count on the winner's.
+  for (let account = 0; account < 20; account++) {
+    const email = `race-${account}@example.com`;
+    const turns = await Promise.all(Array.from({ length: 4 }, () => takeGuess({ db, kind: "password", email, now: t0 })));
+    expect(turns.every((turn) => turn.ok)).toBe(true);
+    expect(await takeGuess({ db, kind: "password", email, now: t0 })).toEqual({ ok: true });
+    expect(await takeGuess({ db, kind: "password", email, now: t0 })).toMatchObject({ ok: false, code: "limited" });
+  }
+});

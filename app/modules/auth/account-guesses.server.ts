@@ -1,5 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { rateLimit } from "#db/schema/auth";
+import { againAfterFirstInsertRace } from "~/lib/db-errors";
 import { rowsOf, type Db } from "~/lib/db.server";
 import { failure, ok, type CodedFailure, type Ok } from "~/lib/result";
 import { waitWords } from "~/lib/wait-words";
@@ -37,7 +38,8 @@ export async function takeGuess({ db, kind, email, now = Date.now() }: { db: Db;
   const free = FREE_GUESSES[kind];
   const quietSince = now - QUIET_MS;
   const taken = rowsOf(
-    await db.execute(sql`
+    await againAfterFirstInsertRace(() =>
+      db.execute(sql`
       insert into rate_limit (id, key, count, last_request) values (${key}, ${key}, 1, ${now})
       on conflict (key) do update set
         count = case when rate_limit.last_request <= ${quietSince} then 1 else rate_limit.count + 1 end,
@@ -46,6 +48,7 @@ export async function takeGuess({ db, kind, email, now = Date.now() }: { db: Db;
         or rate_limit.count < ${free}
         or rate_limit.last_request + least(${MAX_WAIT_MS}, 1000 * power(2, rate_limit.count - ${free})) <= ${now}
       returning count`),
+    ),
   );
   if (taken.length > 0) return ok();
   const [row] = await db.select().from(rateLimit).where(eq(rateLimit.key, key));
