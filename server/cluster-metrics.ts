@@ -5,9 +5,10 @@ import { z } from "zod";
 /**
  * One scrape of every process `npm start` runs (server/processes.ts). The web processes share one
  * port, so a scraper reaches whichever takes its connection; that process asks the supervisor,
- * which asks every process for its figures (each answers from its own registry) and adds them up
- * with prom-client's aggregation: request counts and memory summed, figures read from the database
- * taken once (their `aggregator` is `first`). A process that does not answer within
+ * which asks every process for its own figures (each answers from its per-process registry, which
+ * reads nothing from the database) and adds them up with prom-client's aggregation: request counts
+ * and memory summed. The figures read from the database and the chains are read once, by the
+ * process that took the scrape (server/metrics.ts). A process that does not answer within
  * SCRAPE_WAIT_MS is left out of that scrape, and `metrics_processes` says how many answered.
  */
 

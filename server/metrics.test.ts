@@ -295,7 +295,7 @@ describe("a database that does not answer", () => {
     const logger = createLogger("silent");
     logger.warn = ((obj: unknown) => void warned.push(obj)) as typeof logger.warn;
     const metrics = createMetrics({ database: broken, chains: { vaultChains: () => [] } as never, logger });
-    const samples = parse(await metrics.registry.metrics());
+    const samples = parse(await metrics.scrape());
     for (const name of ["job_queue_depth", "job_queue_active", "job_queue_failed", "deposit_scanner_lag_blocks", "withdrawals"])
       expect(named(samples, name), name).toEqual([]);
     // The process's own figures still come. Its CPU counter counts from the registry's creation a moment
@@ -304,6 +304,31 @@ describe("a database that does not answer", () => {
     expect(valueOf(samples, "nodejs_heap_size_used_bytes")).toBeGreaterThan(0);
     expect(warned).toHaveLength(6);
     expect(warned.every((entry) => (entry as { err: unknown }).err === down)).toBe(true);
+  });
+});
+
+describe("a scrape under npm start", () => {
+  it("asks each process for its own figures only, which read nothing from the database or the chains", async () => {
+    const reads: string[] = [];
+    const counted = {
+      db: new Proxy(database.db, {
+        get: (target, key, receiver) => {
+          if (key === "execute" || key === "select") reads.push(key);
+          return Reflect.get(target, key, receiver);
+        },
+      }),
+    } as Database;
+    const vaultChains = () => (reads.push("chains"), []);
+    const metrics = createMetrics({ database: counted, chains: { vaultChains } as never, logger: createLogger("silent") });
+    const own = await metrics.registry.getMetricsAsJSON();
+    expect(own.map((metric) => metric.name)).toContain("http_request_duration_seconds");
+    expect(own.map((metric) => metric.name)).not.toContain("withdrawals");
+    expect(reads).toEqual([]);
+    // The process that takes the scrape reads them, once each.
+    const samples = parse(await metrics.scrape());
+    expect(named(samples, "withdrawals").length).toBeGreaterThan(0);
+    expect(reads.filter((read) => read === "chains")).toHaveLength(1);
+    expect(samples.filter((sample) => sample.name === "nodejs_version_info")).toHaveLength(1);
   });
 });
 

@@ -14,8 +14,10 @@ import { scrapeAll } from "./cluster-metrics";
 /**
  * `/metrics` in Prometheus' text format: request durations by route pattern, and, read from the
  * database and the chains at scrape time, job queues, deposit scanner lag, withdrawals by state
- * and the ledger's postings. Under `npm start` on several cores one scrape adds up every process
- * (server/cluster-metrics.ts). The database-wide figures are the same in every process: across
+ * and the ledger's postings. Two registries: `registry` holds this process's own figures, `shared`
+ * the database's and the chains', read at scrape time. Under `npm start` on several cores one
+ * scrape adds up every process's own figures (server/cluster-metrics.ts) and reads the shared ones
+ * once, in the process that took it. The shared figures are the same on every machine: across
  * machines, aggregate them with `max`, not `sum`.
  */
 
@@ -41,7 +43,12 @@ const OPEN_WITHDRAWAL_STATES = WITHDRAWAL_STATUSES.filter((state) => state !== "
 const tokenSchema = z.string().min(16, "METRICS_TOKEN must be at least 16 characters").optional();
 
 export type Metrics = {
+  /** This process's own figures: request durations, memory, CPU. */
   registry: Registry;
+  /** Figures read from the database and the chains at scrape time, the same whichever process reads them. */
+  shared: Registry;
+  /** The whole exposition this server answers /metrics with: every process's own figures, the shared ones once. */
+  scrape: () => Promise<string>;
   /** Express middleware: observes every request's duration into the histogram, labelled by route pattern (never raw URL), method and status. */
   observe: RequestHandler;
   /** Express handler for GET /metrics. */
@@ -65,6 +72,7 @@ export function createMetrics({
   const allowed = readerCheck(tokenSchema.parse(token));
   const { db } = database;
   const registry = new Registry();
+  const shared = new Registry();
   collectDefaultMetrics({ register: registry });
 
   const duration = new Histogram({
@@ -79,9 +87,7 @@ export function createMetrics({
   const scrapedGauge = <L extends string>({ read, ...config }: { name: string; help: string; labelNames: readonly L[]; read: () => Promise<Series<L>[]> }) =>
     new Gauge({
       ...config,
-      registers: [registry],
-      // The same in every process: one process's figure, not their sum, when processes are added up.
-      aggregator: "first",
+      registers: [shared],
       async collect() {
         try {
           const series = await read();
@@ -135,8 +141,7 @@ export function createMetrics({
   new Counter({
     name: "ledger_journal_entries_total",
     help: "Journal entries inserted, from PostgreSQL's table statistics (no table read): rolled-back postings count, replays of a key already posted do not; resets with the server's statistics.",
-    registers: [registry],
-    aggregator: "first",
+    registers: [shared],
     async collect() {
       try {
         const [row] = rowsOf(await db.execute(sql`select pg_stat_get_tuples_inserted('journal_entry'::regclass)::text as n`));
@@ -160,19 +165,23 @@ export function createMetrics({
     next();
   };
 
+  const scrape = async () => {
+    const [own, read] = await Promise.all([scrapeAll() ?? registry.metrics(), shared.metrics()]);
+    return `${own}\n${read}`;
+  };
+
   const handler: RequestHandler = async (req, res) => {
     res.set("cache-control", "no-store");
     if (!allowed(req)) return void res.status(404).type("text/plain").send("Not found");
     try {
-      const text = await (scrapeAll() ?? registry.metrics());
-      res.type(registry.contentType).send(text);
+      res.type(registry.contentType).send(await scrape());
     } catch (err) {
       logger.error({ err }, "metrics: the scrape failed");
       res.status(500).type("text/plain").send("The metrics could not be read.");
     }
   };
 
-  return { registry, observe, handler };
+  return { registry, shared, scrape, observe, handler };
 }
 
 /** The route pattern React Router matched (see app/lib/route-pattern.server.ts), an Express route's path, or `unmatched`. */

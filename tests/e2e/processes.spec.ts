@@ -124,6 +124,8 @@ test.describe("npm start on several cores", () => {
       expect(text).toContain('metrics_processes{state="missing"} 0');
       expect(text, "the requests of both web processes").toContain('http_request_duration_seconds_count{method="GET",route="/healthz",status="200"} 30');
       expect(text.match(/^nodejs_version_info\{/gm), "a figure every process has alike, once").toHaveLength(1);
+      expect(text.match(/^# TYPE withdrawals gauge$/gm), "the database's figures, read once").toHaveLength(1);
+      expect(text).toMatch(/^withdrawals\{state="requested"\} \d+$/m);
     }
   });
 
