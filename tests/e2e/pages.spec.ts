@@ -105,6 +105,11 @@ test("the account menu and the phone drawer work from the keyboard", async ({ pa
   await open.focus();
   await page.keyboard.press("Enter");
   await expect(page.getByRole("dialog", { name: "Menu" }).getByRole("link", { name: "Leaderboard" })).toBeVisible();
+  // The drawer is drawn in the browser: its icons carry their shapes there too.
+  const icon = page.getByRole("dialog", { name: "Menu" }).getByRole("link", { name: "Leaderboard" }).locator("svg");
+  await expect(icon.locator("path").first()).toBeAttached();
+  expect(await icon.evaluate((svg) => svg.firstElementChild?.namespaceURI)).toBe("http://www.w3.org/2000/svg");
+  expect(await icon.evaluate((svg) => (svg.firstElementChild as SVGGraphicsElement).getBBox().width)).toBeGreaterThan(0);
   await page.keyboard.press("Escape");
   await expect(page.getByRole("dialog", { name: "Menu" })).toBeHidden();
   await expect(open).toBeFocused();

@@ -42,6 +42,7 @@ describe("createLucideIcon", () => {
         { className: "size-4 text-brand" },
         { "aria-label": "Done", role: "img" },
         { className: "lucide animate-spin", "data-state": "on" },
+        { children: createElement("title", null, "Done") },
       ]) {
         const markup = (icon: ComponentType<SVGProps<SVGSVGElement>>) => renderToStaticMarkup(createElement(icon, props));
         expect(markup(ours), name).toBe(markup(lucide[name]!));

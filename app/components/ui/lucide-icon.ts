@@ -15,8 +15,10 @@ export default function createLucideIcon(icon: IconData) {
   const size = icon.size ?? 24;
   const viewBox = `0 0 ${size} ${size}`;
   const classes = ["lucide", `lucide-${icon.name}`, ...(icon.aliases ?? []).map((alias) => `lucide-${alias}`)];
-  // The icon's shapes never change: their elements are made once and drawn by every render.
-  const shapes = icon.node.map(([tag, attributes]) => createElement(tag, attributes));
+  // The icon's shapes never change: their markup is written once, and every render (on the server
+  // and in the browser) sets it as the <svg>'s content, instead of an element per shape.
+  const shapes = { __html: icon.node.map(([tag, attributes]) => shapeMarkup(tag, attributes)).join("") };
+  const shapeElements = icon.node.map(([tag, attributes]) => createElement(tag, attributes));
   return function LucideIcon({ className, children, ...props }: SVGProps<SVGSVGElement>) {
     const labelled = Boolean(children) || Object.entries(props).some(([name, value]) => /^(aria-|role$|title$)/.test(name) && value != null);
     return createElement(
@@ -34,9 +36,22 @@ export default function createLucideIcon(icon: IconData) {
         className: [...new Set([...classes, ...(className ?? "").split(/\s+/)])].filter(Boolean).join(" "),
         ...(labelled ? {} : { "aria-hidden": "true" }),
         ...props,
+        ...(children == null ? { dangerouslySetInnerHTML: shapes } : {}),
       },
-      ...shapes,
-      children,
+      // A title or other content of the caller's goes with the shapes as elements.
+      ...(children == null ? [] : [...shapeElements, children]),
     );
   };
 }
+
+/** One shape as React writes it: its attributes but the key, escaped, and an explicit end tag. */
+function shapeMarkup(tag: string, attributes: Record<string, string>) {
+  const written = Object.entries(attributes)
+    .filter(([name]) => name !== "key")
+    .map(([name, value]) => ` ${name}="${escapeAttribute(String(value))}"`)
+    .join("");
+  return `<${tag}${written}></${tag}>`;
+}
+
+const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;" };
+const escapeAttribute = (value: string) => value.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
