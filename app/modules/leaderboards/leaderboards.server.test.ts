@@ -3,14 +3,16 @@ import { sql } from "drizzle-orm";
 import { user } from "#db/schema/auth";
 import type { Database } from "~/lib/db.server";
 import { createTestDatabase } from "#tests/setup/test-db";
-import { awardXp, boardKey, boardPage, expireWindows, naiveRankOf, rankOf, ranksOf, setLeaderboardVisibility } from "./leaderboards.server";
+import { awardXp, boardKey, boardPage, expireWindows, globalRanksOf, naiveRankOf, rankOf, setLeaderboardVisibility, WINDOWS } from "./leaderboards.server";
 
 let database: Database;
 const DAY = 86_400_000;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  await database.db.insert(user).values(Array.from({ length: 40 }, (_, i) => ({ id: `u${i}`, email: `u${i}@example.com`, name: `Member ${i}` })));
+  await database.db
+    .insert(user)
+    .values([...Array.from({ length: 40 }, (_, i) => `u${i}`), "g1", "g2"].map((id) => ({ id, email: `${id}@example.com`, name: `Member ${id}` })));
 });
 afterAll(() => database.close());
 
@@ -59,15 +61,21 @@ describe("ranks", () => {
     expect(await rankOf({ db: database.db, board, userId: "u9" })).toBeNull();
   });
 
-  it("of several boards in one statement, each as read alone; a board without the member's XP is left out", async () => {
-    const other = boardKey({ kind: "project", projectId: "p1" }, "all");
-    const none = boardKey({ kind: "project", projectId: "nothing" }, "all");
-    const ranks = await ranksOf({ db: database.db, boards: [board, other, none], userId: "u1" });
-    expect([...ranks.keys()].sort()).toEqual([board]);
-    expect(ranks.get(board)).toEqual(await rankOf({ db: database.db, board, userId: "u1" }));
-    const both = await ranksOf({ db: database.db, boards: [board, other], userId: "u0" });
-    expect(both).toEqual(new Map([[other, { rank: 1, score: 50 }]]));
-    expect(await ranksOf({ db: database.db, boards: [], userId: "u1" })).toEqual(new Map());
+  it("of the global boards in one statement, each as read alone; a window without the member's XP is left out", async () => {
+    const at = new Date();
+    await award("g1", 30, "global-1", { at });
+    await award("g2", 20, "global-2", { at });
+    await award("g2", 40, "global-3", { at: new Date(at.getTime() - 10 * DAY) });
+    for (const userId of ["g1", "g2"]) {
+      const ranks = await globalRanksOf({ db: database.db, userId });
+      for (const window of WINDOWS)
+        expect(ranks.get(window), `${userId} ${window}`).toEqual(
+          (await rankOf({ db: database.db, board: boardKey({ kind: "global" }, window), userId })) ?? undefined,
+        );
+    }
+    const ranks = await globalRanksOf({ db: database.db, userId: "g2" });
+    expect([ranks.get("all")?.score, ranks.get("30d")?.score, ranks.get("7d")?.score]).toEqual([60, 60, 20]);
+    expect(await globalRanksOf({ db: database.db, userId: "u39" })).toEqual(new Map());
   });
 
   it("hide opted-out members from the board but still tell them their rank", async () => {

@@ -2,13 +2,13 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import { project } from "#db/schema/projects";
 import { leaderboardEntry, leaderboardPreference, xpEvent } from "#db/schema/xp";
 import type { Db } from "~/lib/db.server";
-import { boardKey, boardPage, rankOf, ranksOf, WINDOWS, type BoardRow } from "./leaderboards.server";
+import { boardPage, globalRanksOf, rankOf, WINDOWS, type BoardRow } from "./leaderboards.server";
 import { levelOf, speedOf, starsFor } from "./progress";
 
 /** The member's XP, level and global ranks (all time, 30 and 7 days). */
 export async function memberSummary({ db, userId }: { db: Db; userId: string }) {
-  const ranks = await ranksOf({ db, boards: WINDOWS.map((w) => boardKey({ kind: "global" }, w)), userId });
-  const [all, month, week] = WINDOWS.map((w) => ranks.get(boardKey({ kind: "global" }, w)));
+  const ranks = await globalRanksOf({ db, userId });
+  const [all, month, week] = WINDOWS.map((w) => ranks.get(w));
   const xp = all?.score ?? 0;
   return { xp, level: levelOf(xp), ranks: { all: all?.rank ?? null, "30d": month?.rank ?? null, "7d": week?.rank ?? null } };
 }
