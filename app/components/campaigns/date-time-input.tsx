@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { fieldProps } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
 import { localInputValue, utcInputValue } from "~/modules/tasks/local-datetime";
@@ -13,14 +13,16 @@ export type DateValue = { at: Date | string } | { typed: string } | null;
  */
 export function DateTimeInput({ id, error, value }: { id: string; error?: string; value: DateValue }) {
   const input = useRef<HTMLInputElement>(null);
-  const offset = useRef<HTMLInputElement>(null);
+  // State, not a value set on the element: React writes a hidden input's default into its value on
+  // every render, so an offset set by hand was lost whenever the page drew again (its data reloaded
+  // while the member typed) and the time was stored as UTC.
+  const [offset, setOffset] = useState("");
   const stored = value && "at" in value ? value.at : null;
   const initial = stored ? utcInputValue(stored) : value && "typed" in value ? value.typed : "";
 
   const syncOffset = () => {
-    if (!input.current || !offset.current) return;
-    const typed = input.current.value;
-    offset.current.value = typed ? String(new Date(typed).getTimezoneOffset()) : "";
+    const typed = input.current?.value;
+    setOffset(typed ? String(new Date(typed).getTimezoneOffset()) : "");
   };
 
   useEffect(() => {
@@ -43,7 +45,7 @@ export function DateTimeInput({ id, error, value }: { id: string; error?: string
         onChange={syncOffset}
         onInput={syncOffset}
       />
-      <input type="hidden" name={`${id}Offset`} ref={offset} defaultValue="" />
+      <input type="hidden" name={`${id}Offset`} value={offset} />
     </>
   );
 }
