@@ -17,8 +17,7 @@ export default function createLucideIcon(icon: IconData) {
   const classes = ["lucide", `lucide-${icon.name}`, ...(icon.aliases ?? []).map((alias) => `lucide-${alias}`)];
   // The icon's shapes never change: their markup is written once, and every render (on the server
   // and in the browser) sets it as the <svg>'s content, instead of an element per shape.
-  const shapes = { __html: icon.node.map(([tag, attributes]) => shapeMarkup(tag, attributes)).join("") };
-  const shapeElements = icon.node.map(([tag, attributes]) => createElement(tag, attributes));
+  const shapes = { __html: icon.node.map(shapeMarkup).join("") };
   return function LucideIcon({ className, children, ...props }: SVGProps<SVGSVGElement>) {
     const labelled = Boolean(children) || Object.entries(props).some(([name, value]) => /^(aria-|role$|title$)/.test(name) && value != null);
     return createElement(
@@ -39,19 +38,13 @@ export default function createLucideIcon(icon: IconData) {
         ...(children == null ? { dangerouslySetInnerHTML: shapes } : {}),
       },
       // A title or other content of the caller's goes with the shapes as elements.
-      ...(children == null ? [] : [...shapeElements, children]),
+      ...(children == null ? [] : [...icon.node.map(([tag, attributes]) => createElement(tag, attributes)), children]),
     );
   };
 }
 
-/** One shape as React writes it: its attributes but the key, escaped, and an explicit end tag. */
-function shapeMarkup(tag: string, attributes: Record<string, string>) {
-  const written = Object.entries(attributes)
-    .filter(([name]) => name !== "key")
-    .map(([name, value]) => ` ${name}="${escapeAttribute(String(value))}"`)
-    .join("");
-  return `<${tag}${written}></${tag}>`;
-}
-
-const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;" };
-const escapeAttribute = (value: string) => value.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+/** One shape as React writes it: its attributes but the key (& and " escaped, all a quoted value needs), and an end tag. */
+const shapeMarkup = ([tag, attributes]: [string, Record<string, string>]) =>
+  `<${tag}${Object.entries(attributes)
+    .map(([name, value]) => (name === "key" ? "" : ` ${name}="${String(value).replace(/&/g, "&amp;").replace(/"/g, "&quot;")}"`))
+    .join("")}></${tag}>`;
