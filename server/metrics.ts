@@ -14,7 +14,7 @@ import { scrapeAll } from "./cluster-metrics";
 /**
  * `/metrics` in Prometheus' text format: request durations by route pattern, and, read from the
  * database and the chains at scrape time, job queues, deposit scanner lag, withdrawals by state
- * and the ledger's postings. Two registries: `registry` holds this process's own figures, `shared`
+ * and the ledger's postings. Two registries: `registry` holds this process's own figures, another
  * the database's and the chains', read at scrape time. Under `npm start` on several cores one
  * scrape adds up every process's own figures (server/cluster-metrics.ts) and reads the shared ones
  * once, in the process that took it. The shared figures are the same on every machine: across
@@ -45,8 +45,6 @@ const tokenSchema = z.string().min(16, "METRICS_TOKEN must be at least 16 charac
 export type Metrics = {
   /** This process's own figures: request durations, memory, CPU. */
   registry: Registry;
-  /** Figures read from the database and the chains at scrape time, the same whichever process reads them. */
-  shared: Registry;
   /** The whole exposition this server answers /metrics with: every process's own figures, the shared ones once. */
   scrape: () => Promise<string>;
   /** Express middleware: observes every request's duration into the histogram, labelled by route pattern (never raw URL), method and status. */
@@ -72,6 +70,7 @@ export function createMetrics({
   const allowed = readerCheck(tokenSchema.parse(token));
   const { db } = database;
   const registry = new Registry();
+  // Figures read from the database and the chains at scrape time: the same whichever process reads them.
   const shared = new Registry();
   collectDefaultMetrics({ register: registry });
 
@@ -181,7 +180,7 @@ export function createMetrics({
     }
   };
 
-  return { registry, shared, scrape, observe, handler };
+  return { registry, scrape, observe, handler };
 }
 
 /** The route pattern React Router matched (see app/lib/route-pattern.server.ts), an Express route's path, or `unmatched`. */
