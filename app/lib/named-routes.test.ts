@@ -17,6 +17,14 @@ const route = createRouteHelper(
 describe("route()", () => {
   it("builds a route without parameters", () => {
     expect(route("home")).toBe("/");
+    expect(route("home", [])).toBe("/");
+    expect(route("home", {})).toBe("/");
+  });
+
+  it("gives a route without parameters a query string from the keys it is given", () => {
+    expect(route("home", { window: "7d" })).toBe("/?window=7d");
+    expect(route("home", { skipped: null })).toBe("/");
+    expect(() => route("home", ["extra"])).toThrow(RouteError);
   });
 
   it("fills parameters from an array, in order", () => {

@@ -23,8 +23,15 @@ export class RouteError extends Error {
 
 type Segment = { name: string; optional: boolean };
 
+/** A route path's parameters, read once per path (links are built on every render). */
+const segmentsByPath = new Map<string, Segment[]>();
 function segmentsOf(path: string): Segment[] {
-  return [...path.matchAll(/:(\w+)(\?)?/g)].map((m) => ({ name: m[1]!, optional: m[2] === "?" }));
+  let segments = segmentsByPath.get(path);
+  if (!segments) {
+    segments = [...path.matchAll(/:(\w+)(\?)?/g)].map((m) => ({ name: m[1]!, optional: m[2] === "?" }));
+    segmentsByPath.set(path, segments);
+  }
+  return segments;
 }
 
 function scalarOf(route: string, param: string, value: ParamValue, binding?: string): Scalar | undefined {
@@ -44,6 +51,7 @@ export function createRouteHelper<Table extends Record<string, RouteDefinition>>
     const definition = table[name];
     if (!definition) throw new RouteError(`Route "${name}" is not defined`);
     const segments = segmentsOf(definition.path);
+    if (segments.length === 0 && (Array.isArray(params) ? params.length === 0 : isEmpty(params))) return definition.path || "/";
     const defaults = { ...globalDefaults, ...definition.defaults };
     const values = new Map<string, ParamValue>();
     const query = new URLSearchParams();
@@ -79,4 +87,9 @@ export function createRouteHelper<Table extends Record<string, RouteDefinition>>
     const search = query.toString();
     return (path || "/") + (search ? `?${search}` : "");
   };
+}
+
+function isEmpty(params: Record<string, ParamValue>) {
+  for (const _ in params) return false;
+  return true;
 }
