@@ -332,6 +332,34 @@ describe("a scrape under npm start", () => {
   });
 });
 
+describe("scrapes at the same moment", () => {
+  it("share one reading of the database and the chains, and each gets the whole answer; the next scrape reads again", async () => {
+    let chainReads = 0;
+    let databaseReads = 0;
+    const counted = {
+      db: new Proxy(database.db, {
+        get: (target, key, receiver) => {
+          if (key === "execute" || key === "select") databaseReads++;
+          return Reflect.get(target, key, receiver);
+        },
+      }),
+    } as Database;
+    const vaultChains = () => (chainReads++, []);
+    const metrics = createMetrics({ database: counted, chains: { vaultChains } as never, logger: createLogger("silent") });
+    await metrics.scrape();
+    const oneScrape = { chainReads, databaseReads };
+    expect(oneScrape.databaseReads).toBeGreaterThan(0);
+
+    const answers = await Promise.all(Array.from({ length: 20 }, () => metrics.scrape()));
+    expect(chainReads).toBe(2 * oneScrape.chainReads);
+    expect(databaseReads).toBe(2 * oneScrape.databaseReads);
+    for (const answer of answers) expect(named(parse(answer), "withdrawals").length).toBeGreaterThan(0);
+
+    await metrics.scrape();
+    expect(chainReads).toBe(3 * oneScrape.chainReads);
+  });
+});
+
 describe("who may read /metrics", () => {
   it("answers a client on this host, and through a proxy only with the token", async () => {
     expect((await fetch(`${base}/metrics`)).status).toBe(200);

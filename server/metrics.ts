@@ -164,10 +164,17 @@ export function createMetrics({
     next();
   };
 
-  const scrape = async () => {
-    const [own, read] = await Promise.all([scrapeAll() ?? registry.metrics(), shared.metrics()]);
-    return `${own}\n${read}`;
-  };
+  /**
+   * Scrapes that arrive while one is being read share its answer: a flood of them reads the
+   * database, the chains and the other processes once at a time, not once each.
+   */
+  let reading: Promise<string> | null = null;
+  const scrape = () =>
+    (reading ??= Promise.all([scrapeAll() ?? registry.metrics(), shared.metrics()])
+      .then(([own, read]) => `${own}\n${read}`)
+      .finally(() => {
+        reading = null;
+      }));
 
   const handler: RequestHandler = async (req, res) => {
     res.set("cache-control", "no-store");
