@@ -5,7 +5,10 @@
 // after another with autocannon (--connections 50 for --duration 15 s each, after a --warmup of
 // 3 s): a visitor's campaign page, the global leaderboard, Welcome, and the member's dashboard.
 // Then the same tool against a bare `node:http` server answering the campaign page's HTML, byte
-// for byte as large, in the same run. Prints, per page:
+// for byte as large. The pages and the bare server are measured in turn --rounds times (3): the
+// machine's own speed moves between minutes, so each page's ratio is taken against the bare
+// server of its round (the app stays up, idle, meanwhile), and the figures printed are the rounds'
+// medians (errors: the sum). Per page:
 //   BENCH serve_<page>_rps / serve_<page>_p99_ms / serve_<page>_errors / serve_<page>_ratio_to_bare (%)
 //   BENCH serve_bare_rps
 // and, per page, the SQL statements one request runs (pg_stat_statements, on a web-only process so
@@ -22,7 +25,7 @@ import pg from "pg";
 import { runLoad, signIn, type LoadFigures, type MixEntry } from "./load-mix.ts";
 import { seedLoadData } from "./load-seed.ts";
 import { appEnv, benchDatabase, buildProblem, cleanupList, machine, seedDemo, startBareServer, startTarget } from "./load-servers.ts";
-import { bench, log, timed } from "./stats.ts";
+import { bench, log, median, timed } from "./stats.ts";
 
 const { values: options } = parseArgs({
   options: {
@@ -30,6 +33,7 @@ const { values: options } = parseArgs({
     duration: { type: "string", default: "15" },
     warmup: { type: "string", default: "3" },
     processes: { type: "string" },
+    rounds: { type: "string", default: "3" },
   },
 });
 const whole = (name: keyof typeof options, min: number) => {
@@ -41,6 +45,7 @@ const CONNECTIONS = whole("connections", 1);
 const DURATION = whole("duration", 1);
 const WARMUP = whole("warmup", 0);
 const PROCESSES = options.processes === undefined ? null : whole("processes", 1);
+const ROUNDS = whole("rounds", 1);
 
 const { cleanups, cleanUp } = cleanupList();
 
@@ -120,35 +125,41 @@ try {
   const target = await timed("the app started (as npm start)", () =>
     startTarget("single", { databaseUrl, env: PROCESSES === null ? env : { ...env, WEB_PROCESSES: String(PROCESSES) } }),
   );
-  const figures = new Map<string, LoadFigures>();
-  let campaignBytes = 0;
+  /** Per page (and `bare`), one entry per round. */
+  const rounds = new Map<string, LoadFigures[]>();
+  const record = (name: string, figures: LoadFigures) => rounds.set(name, [...(rounds.get(name) ?? []), figures]);
+  let bare: Awaited<ReturnType<typeof startBareServer>> | null = null;
   try {
     for (const page of pages) {
       const response = await fetch(target!.url + page.path, { headers: page.headers, redirect: "manual" });
       const bytes = (await response.arrayBuffer()).byteLength;
       if (response.status !== 200) throw new Error(`${page.name} (${page.path}) answered ${response.status}: measure pages that work`);
-      if (page.name === "campaign") campaignBytes = bytes;
+      if (page.name === "campaign") bare = await startBareServer(bytes);
       log(`${page.name}: ${page.path}, ${bytes.toLocaleString("en")} bytes, ${statements.get(page.name)} SQL statements`);
-      figures.set(page.name, await measure(target!.url, page));
+    }
+    for (let round = 1; round <= ROUNDS; round++) {
+      log(`round ${round} of ${ROUNDS}`);
+      for (const page of pages) record(page.name, await measure(target!.url, page));
+      record("bare", await measure(bare!.url, null));
     }
   } finally {
     await target!.stop();
+    await bare?.stop();
   }
 
-  const bare = await startBareServer(campaignBytes);
-  let bareFigures: LoadFigures;
-  try {
-    bareFigures = await measure(bare.url, null);
-  } finally {
-    await bare.stop();
-  }
-  bench("serve_bare_rps", bareFigures.rps, "req/s");
-  for (const [name, page] of figures) {
-    bench(`serve_${name}_rps`, page.rps, "req/s");
-    bench(`serve_${name}_p99_ms`, page.p99, "ms");
-    bench(`serve_${name}_errors`, page.errors, "errors");
-    bench(`serve_${name}_ratio_to_bare`, (100 * page.rps) / bareFigures.rps, "%");
-    bench(`serve_${name}_statements`, statements.get(name)!, "statements");
+  const bareRounds = rounds.get("bare")!;
+  bench("serve_bare_rps", median(bareRounds.map((f) => f.rps)), "req/s");
+  for (const page of pages) {
+    const figures = rounds.get(page.name)!;
+    bench(`serve_${page.name}_rps`, median(figures.map((f) => f.rps)), "req/s");
+    bench(`serve_${page.name}_p99_ms`, median(figures.map((f) => f.p99)), "ms");
+    bench(
+      `serve_${page.name}_errors`,
+      figures.reduce((sum, f) => sum + f.errors, 0),
+      "errors",
+    );
+    bench(`serve_${page.name}_ratio_to_bare`, median(figures.map((f, i) => (100 * f.rps) / bareRounds[i]!.rps)), "%");
+    bench(`serve_${page.name}_statements`, statements.get(page.name)!, "statements");
   }
 } finally {
   await cleanUp();
