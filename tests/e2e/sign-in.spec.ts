@@ -1,4 +1,4 @@
-import { expect, expectConsoleError, SAME_ORIGIN, test, typeCode, type Inbox } from "./fixtures.ts";
+import { expect, expectConsoleError, hydrated, SAME_ORIGIN, test, typeCode, type Inbox } from "./fixtures.ts";
 import type { Page } from "@playwright/test";
 
 /** Fills the e-mail step of the sign-in form and waits for the "check your inbox" step. */
@@ -85,6 +85,44 @@ test("signs in from the modal on the Welcome page", async ({ page, inbox, unique
   await typeCode(page, await codeFor(inbox, email));
 
   await expectSignedIn(page);
+});
+
+test("a click on Sign in before the page's script has taken over leads to the sign-in page, and back after signing in", async ({
+  page,
+  inbox,
+  uniqueEmail,
+}) => {
+  // The page's scripts are held until after the click: the page is plain HTML meanwhile.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/assets/**/*.js", async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto("/leaderboard", { waitUntil: "commit" });
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL("/login?redirectTo=%2Fleaderboard");
+  release();
+
+  const email = uniqueEmail();
+  await hydrated(page);
+  await askForCode(page, email);
+  await typeCode(page, await codeFor(inbox, email));
+  await expect(page).toHaveURL("/leaderboard");
+});
+
+test("Get started on Welcome, clicked before its script has taken over, leads to the sign-in page", async ({ page }) => {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/assets/**/*.js", async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto("/", { waitUntil: "commit" });
+  await page.getByRole("button", { name: "Get started" }).click();
+  await expect(page).toHaveURL("/login?redirectTo=%2Fdashboard");
+  release();
+  await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
 });
 
 test("a new code waits 30 seconds on the form; better-auth's own sending endpoint is closed", async ({ page, inbox, uniqueEmail }) => {
