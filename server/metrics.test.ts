@@ -307,19 +307,26 @@ describe("a database that does not answer", () => {
   });
 });
 
+/** Metrics on the test database whose reads of the database and the chains are counted, in order. */
+function countedMetrics() {
+  const reads: ("execute" | "select" | "chains")[] = [];
+  const counted = {
+    db: new Proxy(database.db, {
+      get: (target, key, receiver) => {
+        if (key === "execute" || key === "select") reads.push(key);
+        return Reflect.get(target, key, receiver);
+      },
+    }),
+  } as Database;
+  const vaultChains = () => (reads.push("chains"), []);
+  const metrics = createMetrics({ database: counted, chains: { vaultChains } as never, logger: createLogger("silent") });
+  const count = () => ({ chains: reads.filter((read) => read === "chains").length, database: reads.filter((read) => read !== "chains").length });
+  return { metrics, reads, count };
+}
+
 describe("a scrape under npm start", () => {
   it("asks each process for its own figures only, which read nothing from the database or the chains", async () => {
-    const reads: string[] = [];
-    const counted = {
-      db: new Proxy(database.db, {
-        get: (target, key, receiver) => {
-          if (key === "execute" || key === "select") reads.push(key);
-          return Reflect.get(target, key, receiver);
-        },
-      }),
-    } as Database;
-    const vaultChains = () => (reads.push("chains"), []);
-    const metrics = createMetrics({ database: counted, chains: { vaultChains } as never, logger: createLogger("silent") });
+    const { metrics, reads, count } = countedMetrics();
     const own = await metrics.registry.getMetricsAsJSON();
     expect(own.map((metric) => metric.name)).toContain("http_request_duration_seconds");
     expect(own.map((metric) => metric.name)).not.toContain("withdrawals");
@@ -327,36 +334,24 @@ describe("a scrape under npm start", () => {
     // The process that takes the scrape reads them, once each.
     const samples = parse(await metrics.scrape());
     expect(named(samples, "withdrawals").length).toBeGreaterThan(0);
-    expect(reads.filter((read) => read === "chains")).toHaveLength(1);
+    expect(count().chains).toBe(1);
     expect(samples.filter((sample) => sample.name === "nodejs_version_info")).toHaveLength(1);
   });
 });
 
 describe("scrapes at the same moment", () => {
   it("share one reading of the database and the chains, and each gets the whole answer; the next scrape reads again", async () => {
-    let chainReads = 0;
-    let databaseReads = 0;
-    const counted = {
-      db: new Proxy(database.db, {
-        get: (target, key, receiver) => {
-          if (key === "execute" || key === "select") databaseReads++;
-          return Reflect.get(target, key, receiver);
-        },
-      }),
-    } as Database;
-    const vaultChains = () => (chainReads++, []);
-    const metrics = createMetrics({ database: counted, chains: { vaultChains } as never, logger: createLogger("silent") });
+    const { metrics, count } = countedMetrics();
     await metrics.scrape();
-    const oneScrape = { chainReads, databaseReads };
-    expect(oneScrape.databaseReads).toBeGreaterThan(0);
+    const oneScrape = count();
+    expect(oneScrape.database).toBeGreaterThan(0);
 
     const answers = await Promise.all(Array.from({ length: 20 }, () => metrics.scrape()));
-    expect(chainReads).toBe(2 * oneScrape.chainReads);
-    expect(databaseReads).toBe(2 * oneScrape.databaseReads);
+    expect(count()).toEqual({ chains: 2 * oneScrape.chains, database: 2 * oneScrape.database });
     for (const answer of answers) expect(named(parse(answer), "withdrawals").length).toBeGreaterThan(0);
 
     await metrics.scrape();
-    expect(chainReads).toBe(3 * oneScrape.chainReads);
+    expect(count()).toEqual({ chains: 3 * oneScrape.chains, database: 3 * oneScrape.database });
   });
 });
 

@@ -14,8 +14,8 @@ import { scrapeAll } from "./cluster-metrics";
 /**
  * `/metrics` in Prometheus' text format: request durations by route pattern, and, read from the
  * database and the chains at scrape time, job queues, deposit scanner lag, withdrawals by state
- * and the ledger's postings. Two registries: `registry` holds this process's own figures, another
- * the database's and the chains', read at scrape time. Under `npm start` on several cores one
+ * and the ledger's postings. Two registries: `registry` holds this process's own figures, a second
+ * one the database's and the chains', read at scrape time. Under `npm start` on several cores one
  * scrape adds up every process's own figures (server/cluster-metrics.ts) and reads the shared ones
  * once, in the process that took it. The shared figures are the same on every machine: across
  * machines, aggregate them with `max`, not `sum`.
