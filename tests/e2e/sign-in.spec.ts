@@ -13,6 +13,17 @@ async function codeFor(inbox: Inbox, email: string) {
   return inbox.codeFrom(await inbox.latestMail(email));
 }
 
+/** Holds the page's scripts back until the returned function is called: the page stays plain HTML meanwhile. */
+async function holdScripts(page: Page) {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/assets/**/*.js", async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
 async function expectSignedIn(page: Page) {
   await expect(page).toHaveURL("/dashboard");
   await expect(page.getByRole("heading", { name: /^Welcome back/ })).toBeVisible();
@@ -92,13 +103,7 @@ test("a click on Sign in before the page's script has taken over leads to the si
   inbox,
   uniqueEmail,
 }) => {
-  // The page's scripts are held until after the click: the page is plain HTML meanwhile.
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route("**/assets/**/*.js", async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdScripts(page);
   await page.goto("/leaderboard", { waitUntil: "commit" });
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page).toHaveURL("/login?redirectTo=%2Fleaderboard");
@@ -112,12 +117,7 @@ test("a click on Sign in before the page's script has taken over leads to the si
 });
 
 test("Get started on Welcome, clicked before its script has taken over, leads to the sign-in page", async ({ page }) => {
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route("**/assets/**/*.js", async (route) => {
-    await held;
-    await route.continue();
-  });
+  const release = await holdScripts(page);
   await page.goto("/", { waitUntil: "commit" });
   await page.getByRole("button", { name: "Get started" }).click();
   await expect(page).toHaveURL("/login?redirectTo=%2Fdashboard");
