@@ -22,21 +22,27 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const redirectTo = safeRedirect(url.searchParams.get("redirectTo"));
   if (await getSession(context)) throw redirect(redirectTo);
-  return { redirectTo, linkFailed: url.searchParams.has("error") };
+  // Which way in the page opens on: the form's "instead" buttons open it so before the script has taken over.
+  const method = url.searchParams.get("method") === "password" ? ("password" as const) : ("email" as const);
+  return { redirectTo, method, linkFailed: url.searchParams.has("error") };
 }
 
 /** One action for the page and the modal: send the e-mail, check a code, or check a password. */
 export async function action({ request, context }: Route.ActionArgs) {
   const services = context.get(servicesContext);
   const formData = await request.formData();
+  // The code's six boxes are posted one value each (a form posted without the page's script may
+  // have the whole code in the first).
+  if (formData.get("intent") === "code") formData.set("code", formData.getAll("code").join(""));
   const form = parseForm(signInSchema, formData);
   if (!form.ok) {
-    // A bad code keeps the member on the code step, where the error is shown.
+    // A bad code keeps the member on the code step, where the error is shown; a bad address
+    // stays in its field (the modal's and the script's field keep it anyway).
     const email = formData.get("email");
     if (formData.get("intent") === "code" && typeof email === "string") {
       return formFailure(form, { step: "code" as const, email });
     }
-    return formFailure(form, { step: "email" as const });
+    return formFailure(form, { step: "email" as const, ...(typeof email === "string" ? { email } : {}) });
   }
   const input = form.data;
   const redirectTo = safeRedirect(input.redirectTo);
@@ -63,7 +69,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   throw redirect(redirectTo, { headers: result.headers });
 }
 
-export default function Login({ loaderData }: Route.ComponentProps) {
+export default function Login({ loaderData, actionData }: Route.ComponentProps) {
   const appName = useAppName();
   return (
     <main className="flex min-h-svh flex-col items-center justify-center gap-6 bg-muted/40 p-4">
@@ -80,7 +86,7 @@ export default function Login({ loaderData }: Route.ComponentProps) {
               That sign-in link has expired or was already used. Send yourself a new one.
             </p>
           )}
-          <SignInForm redirectTo={loaderData.redirectTo} />
+          <SignInForm redirectTo={loaderData.redirectTo} method={loaderData.method} posted={actionData} />
         </CardContent>
       </Card>
     </main>

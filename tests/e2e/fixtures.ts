@@ -1,5 +1,5 @@
 /* eslint-disable no-empty-pattern -- Playwright reads a fixture's dependencies from its first parameter: `{}` is "none". */
-import { test as base, expect, type APIRequestContext, type BrowserContext, type Page, type TestInfo } from "@playwright/test";
+import { test as base, expect, type APIRequestContext, type BrowserContext, type BrowserContextOptions, type Page, type TestInfo } from "@playwright/test";
 import { APP_URL, INBOX_URL } from "./urls.ts";
 
 /**
@@ -11,7 +11,7 @@ import { APP_URL, INBOX_URL } from "./urls.ts";
  *   server's per-address rate limits;
  * - `inbox`: the mail the app sent, read from the fake SMTP server (tests/fakes/smtp-inbox.ts);
  * - `signIn(page)`: a signed-in session without clicking through the sign-in screens;
- * - `uniqueEmail()` and `newPage()` (a second, signed-out browser with the same client address).
+ * - `uniqueEmail()` and `newPage(options)` (a second, signed-out browser with the same client address).
  */
 
 export type Mail = { to: string; subject: string; text: string; receivedAt: string };
@@ -88,7 +88,7 @@ type Fixtures = {
   uniqueEmail: (label?: string) => string;
   signIn: (target: SignInTarget, email?: string) => Promise<string>;
   /** A page in a new browser context: no cookies, same client address, same console guard. */
-  newPage: () => Promise<Page>;
+  newPage: (options?: BrowserContextOptions) => Promise<Page>;
 };
 
 type WorkerFixtures = { addressCounter: { next: () => number } };
@@ -163,8 +163,8 @@ export const test = base.extend<Fixtures & { consoleErrors: string[] }, WorkerFi
 
   newPage: async ({ browser, clientAddress, consoleErrors }, provide) => {
     const contexts: BrowserContext[] = [];
-    await provide(async () => {
-      const context = await browser.newContext({ baseURL: APP_URL, extraHTTPHeaders: { "X-Forwarded-For": clientAddress } });
+    await provide(async (options = {}) => {
+      const context = await browser.newContext({ ...options, baseURL: APP_URL, extraHTTPHeaders: { "X-Forwarded-For": clientAddress } });
       contexts.push(context);
       watchConsole(context, consoleErrors);
       return context.newPage();

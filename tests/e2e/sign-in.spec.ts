@@ -125,6 +125,62 @@ test("Get started on Welcome, clicked before its script has taken over, leads to
   await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
 });
 
+test("the sign-in page works without JavaScript: an e-mail, another e-mail, a wrong code, the code, and back where the member was", async ({
+  newPage,
+  inbox,
+  uniqueEmail,
+}) => {
+  expectConsoleError(/status of 400/);
+  const page = await newPage({ javaScriptEnabled: false });
+  await page.goto("/login?redirectTo=%2Fleaderboard");
+  const send = page.getByRole("button", { name: "Continue with e-mail" });
+  await page.getByLabel("E-mail").fill("not an address");
+  await send.click();
+  await expect(page.getByText("Enter a valid e-mail address")).toBeVisible();
+  await expect(page.getByLabel("E-mail")).toHaveValue("not an address");
+
+  const first = uniqueEmail();
+  await page.getByLabel("E-mail").fill(first);
+  await send.click();
+  await expect(page.getByRole("heading", { name: "Check your inbox" })).toBeVisible();
+  await page.getByRole("button", { name: "Use another e-mail" }).click();
+  await expect(page).toHaveURL("/login?redirectTo=%2Fleaderboard");
+
+  const email = uniqueEmail();
+  await page.getByLabel("E-mail").fill(email);
+  await send.click();
+  await expect(page.getByText(email)).toBeVisible();
+  const code = await codeFor(inbox, email);
+  // Without the script the boxes do not move along: the whole code goes in the first.
+  const wrong = [...code].map((digit) => String((Number(digit) + 1) % 10)).join("");
+  await page.getByLabel("Digit 1").pressSequentially(wrong);
+  await page.getByRole("button", { name: "Verify code" }).click();
+  await expect(page.getByRole("alert")).toHaveText("That code is not right. Check the e-mail and try again.");
+
+  await page.getByLabel("Digit 1").pressSequentially(code);
+  await page.getByRole("button", { name: "Verify code" }).click();
+  await expect(page).toHaveURL("/leaderboard");
+  await expect(page.getByRole("button", { name: "Account menu" })).toBeVisible();
+});
+
+test("without JavaScript, the password step opens from its button and answers a wrong password on the page", async ({ newPage, uniqueEmail }) => {
+  expectConsoleError(/status of 400/);
+  const page = await newPage({ javaScriptEnabled: false });
+  await page.goto("/login?redirectTo=%2Fleaderboard");
+  await page.getByRole("button", { name: "Sign in with a password instead" }).click();
+  await expect(page).toHaveURL("/login?redirectTo=%2Fleaderboard&method=password");
+
+  const email = uniqueEmail();
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByLabel("Password").fill("not the password");
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await expect(page.getByRole("alert")).toHaveText("Wrong e-mail or password.");
+  await expect(page.getByLabel("E-mail")).toHaveValue(email);
+
+  await page.getByRole("button", { name: "E-mail me a link and a code instead" }).click();
+  await expect(page.getByRole("button", { name: "Continue with e-mail" })).toBeVisible();
+});
+
 test("a new code waits 30 seconds on the form; better-auth's own sending endpoint is closed", async ({ page, inbox, uniqueEmail }) => {
   expectConsoleError(/status of 429/);
   const email = uniqueEmail();

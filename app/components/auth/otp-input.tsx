@@ -5,7 +5,9 @@ const LENGTH = 6;
 
 /**
  * Six digit boxes. Typing moves to the next box, Backspace to the previous one, pasting fills them
- * all; `onComplete` fires when the sixth digit is in.
+ * all; `onComplete` fires when the sixth digit is in. Each box is posted under `name`, in order:
+ * the action joins them, so the code also goes through a form posted without the page's script
+ * (where all six digits may sit in the first box).
  */
 export function OtpInput({ name, invalid, disabled, onComplete }: { name: string; invalid?: boolean; disabled?: boolean; onComplete: (code: string) => void }) {
   const [digits, setDigits] = useState<string[]>(() => Array(LENGTH).fill(""));
@@ -50,13 +52,13 @@ export function OtpInput({ name, invalid, disabled, onComplete }: { name: string
 
   return (
     <div role="group" aria-label="6-digit code" className="flex justify-between gap-2">
-      <input type="hidden" name={name} value={digits.join("")} />
       {digits.map((digit, index) => (
         <input
           key={index}
           ref={(el) => {
             boxes.current[index] = el;
           }}
+          name={name}
           aria-label={`Digit ${index + 1}`}
           aria-invalid={invalid || undefined}
           inputMode="numeric"

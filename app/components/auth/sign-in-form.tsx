@@ -1,10 +1,12 @@
 import { MailCheck } from "lucide-react";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useFetcher } from "react-router";
 import { toast } from "~/components/ui/toaster";
 import { Button } from "~/components/ui/button";
 import { Field, fieldProps } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
+import { route } from "~/lib/routes";
+import { cn } from "~/lib/utils";
 import type { SignInActionData } from "~/modules/auth/sign-in.schema";
 import { OtpInput } from "./otp-input";
 import { WalletSignInButton } from "./wallet-sign-in-button";
@@ -14,14 +16,29 @@ type Mode = "email" | "password";
 /**
  * The sign-in flow, on the /login page and in the sign-in modal: an e-mail address, then the
  * "check your inbox" step with the 6-digit code; or an e-mail address and a password.
+ *
+ * On the /login page it also works as plain HTML, before the page's script has taken over or
+ * without it: the forms post to the page (`posted` is the answer), keeping `redirectTo` in the
+ * address, and the "instead" buttons open the page on their step (`method`).
  */
-export function SignInForm({ redirectTo, onWallet }: { redirectTo: string; onWallet?: () => void }) {
+export function SignInForm({
+  redirectTo,
+  method = "email",
+  posted,
+  onWallet,
+}: {
+  redirectTo: string;
+  method?: Mode;
+  posted?: SignInActionData;
+  onWallet?: () => void;
+}) {
   const fetcher = useFetcher<SignInActionData>();
-  const [mode, setMode] = useState<Mode>("email");
-  const [email, setEmail] = useState("");
+  const [mode, setMode] = useState<Mode>(posted?.step === "password" ? "password" : method);
+  const [email, setEmail] = useState(posted?.email ?? "");
   const [restarted, setRestarted] = useState(0);
   const codeForm = useRef<HTMLFormElement>(null);
-  const result = fetcher.state === "idle" ? fetcher.data : undefined;
+  const action = route("login", { redirectTo });
+  const result = fetcher.state === "idle" ? (fetcher.data ?? posted) : undefined;
   const errors = result && "errors" in result ? result.errors : {};
   const codeStep = mode === "email" && result?.step === "code" && restarted === 0;
   const pendingIntent = fetcher.state !== "idle" ? fetcher.formData?.get("intent") : null;
@@ -47,7 +64,7 @@ export function SignInForm({ redirectTo, onWallet }: { redirectTo: string; onWal
             code below.
           </p>
         </div>
-        <fetcher.Form method="post" action="/login" ref={codeForm} className="grid gap-3" onSubmit={nextAttempt}>
+        <fetcher.Form method="post" action={action} ref={codeForm} className="grid gap-3" onSubmit={nextAttempt}>
           <input type="hidden" name="intent" value="code" />
           <input type="hidden" name="email" value={result.email} />
           <input type="hidden" name="redirectTo" value={redirectTo} />
@@ -57,10 +74,10 @@ export function SignInForm({ redirectTo, onWallet }: { redirectTo: string; onWal
             invalid={Boolean(errors.code)}
             disabled={pendingIntent === "code"}
             onComplete={(code) => {
-              // The hidden `code` input still holds the previous render's digits at this point.
+              // The boxes still hold the previous render's digits at this point.
               const formData = new FormData(codeForm.current ?? undefined);
               formData.set("code", code);
-              void fetcher.submit(formData, { method: "post", action: "/login" });
+              void fetcher.submit(formData, { method: "post", action });
               nextAttempt();
             }}
           />
@@ -74,7 +91,7 @@ export function SignInForm({ redirectTo, onWallet }: { redirectTo: string; onWal
           </Button>
         </fetcher.Form>
         <div className="flex flex-wrap items-center justify-between gap-2 text-sm">
-          <fetcher.Form method="post" action="/login">
+          <fetcher.Form method="post" action={action}>
             <input type="hidden" name="intent" value="send" />
             <input type="hidden" name="resend" value="1" />
             <input type="hidden" name="email" value={result.email} />
@@ -83,9 +100,9 @@ export function SignInForm({ redirectTo, onWallet }: { redirectTo: string; onWal
               Send a new code
             </Button>
           </fetcher.Form>
-          <Button variant="link" className="h-auto p-0 text-muted-foreground" onClick={() => setRestarted((n) => n + 1)}>
+          <StepButton query={{ redirectTo }} className="text-muted-foreground" onClick={() => setRestarted((n) => n + 1)}>
             Use another e-mail
-          </Button>
+          </StepButton>
         </div>
       </div>
     );
@@ -102,7 +119,7 @@ export function SignInForm({ redirectTo, onWallet }: { redirectTo: string; onWal
           {mode === "email" ? "We will e-mail you a sign-in link and a code." : "Sign in with your e-mail and password."}
         </p>
       </div>
-      <fetcher.Form method="post" action="/login" className="grid gap-4" onSubmit={() => setRestarted(0)} noValidate>
+      <fetcher.Form method="post" action={action} className="grid gap-4" onSubmit={() => setRestarted(0)} noValidate>
         <input type="hidden" name="intent" value={mode === "email" ? "send" : "password"} />
         <input type="hidden" name="redirectTo" value={redirectTo} />
         <Field id="email" label="E-mail" error={sendError ?? passwordErrors.email}>
@@ -125,9 +142,13 @@ export function SignInForm({ redirectTo, onWallet }: { redirectTo: string; onWal
           {mode === "email" ? "Continue with e-mail" : "Sign in"}
         </Button>
       </fetcher.Form>
-      <Button variant="link" className="h-auto p-0 text-sm text-muted-foreground" onClick={() => setMode(mode === "email" ? "password" : "email")}>
+      <StepButton
+        query={{ redirectTo, method: mode === "email" ? "password" : "email" }}
+        className="text-sm text-muted-foreground"
+        onClick={() => setMode(mode === "email" ? "password" : "email")}
+      >
         {mode === "email" ? "Sign in with a password instead" : "E-mail me a link and a code instead"}
-      </Button>
+      </StepButton>
       <div className="flex items-center gap-3 text-xs text-muted-foreground" aria-hidden>
         <span className="h-px flex-1 bg-border" />
         or
@@ -135,5 +156,31 @@ export function SignInForm({ redirectTo, onWallet }: { redirectTo: string; onWal
       </div>
       <WalletSignInButton onOpen={onWallet} />
     </div>
+  );
+}
+
+/**
+ * A link-styled button that moves the form to another step. Before the page's script has taken
+ * over (or without it) it opens the sign-in page at that step (`query`); once it has, it moves the
+ * form in place, in the modal as on the page.
+ */
+function StepButton({ query, className, onClick, children }: { query: Record<string, string>; className?: string; onClick: () => void; children: ReactNode }) {
+  return (
+    <form method="get" action={route("login")} className="contents">
+      {Object.entries(query).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      <Button
+        type="submit"
+        variant="link"
+        className={cn("h-auto p-0", className)}
+        onClick={(event) => {
+          event.preventDefault();
+          onClick();
+        }}
+      >
+        {children}
+      </Button>
+    </form>
   );
 }
