@@ -139,13 +139,15 @@ function pageShell() {
     },
   };
   // What Welcome shares with the signed-in pages (the appearance control, also in Settings; the
-  // sign-in trigger and its deferred popup, also in every page's header; and Welcome's icons, also in
-  // the navigation and on campaign pages) goes with the shell rather than in files of a few hundred
-  // bytes that Welcome's first load would fetch and compress apart. (The other icons are one file of
-  // their own, which Welcome does not load.)
+  // sign-in trigger, its deferred popup and the page fallback both it and the phone's menu button
+  // use, also in every page's header; and Welcome's icons, also in the navigation and on campaign
+  // pages) goes with the shell rather than in files of a few hundred bytes that Welcome's first
+  // load would fetch and compress apart. (The other icons are one file of their own, which Welcome
+  // does not load.)
   const alsoShell = (id: string) =>
     /[\\/]app[\\/]components[\\/]appearance-switch\.tsx$/.test(id) ||
     /[\\/]app[\\/]components[\\/]auth[\\/]sign-in-dialog\.tsx$/.test(id) ||
+    /[\\/]app[\\/]components[\\/]page-fallback\.tsx$/.test(id) ||
     /[\\/]app[\\/]hooks[\\/]use-deferred-popup\.ts$/.test(id) ||
     /lucide-react[\\/].*[\\/](sun|moon|monitor|sparkles|trophy|award|list-checks)\.mjs$/.test(id);
   const includes = (id: string) => (modules ??= closureOf(/[\\/]app[\\/]root\.tsx$/)).has(id) || alsoShell(id);

@@ -4,6 +4,7 @@ export default [
   index("routes/welcome.tsx"),
   route("login", "routes/login.tsx"),
   route("logout", "routes/logout.ts"),
+  route("menu", "routes/menu.tsx"),
   layout("routes/app-layout.tsx", [
     route("dashboard", "routes/dashboard.tsx"),
     route("leaderboard", "routes/leaderboard.tsx"),

@@ -2,6 +2,7 @@ import { LogOut, Menu, PanelLeftClose, PanelLeftOpen, Settings } from "lucide-re
 import { lazy, Suspense, useState, type ReactNode } from "react";
 import { Form, Link, useLocation } from "react-router";
 import { SignInDialog } from "~/components/auth/sign-in-dialog";
+import { PageFallback } from "~/components/page-fallback";
 import { Brand, NavItems } from "~/components/nav";
 import { UserAvatar } from "~/components/ui/avatar";
 import { Button, buttonVariants } from "~/components/ui/button";
@@ -54,7 +55,7 @@ function UserMenu({ user }: { user: ShellUser }) {
 export function AppShell({ user, initiallyCollapsed, children }: { user: ShellUser | null; initiallyCollapsed: boolean; children: ReactNode }) {
   const [collapsed, setCollapsed] = useState(initiallyCollapsed);
   const drawer = useDeferredPopup(loadDrawer);
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
 
   const toggle = () => {
     const next = !collapsed;
@@ -85,9 +86,11 @@ export function AppShell({ user, initiallyCollapsed, children }: { user: ShellUs
       </aside>
       <div className="flex min-w-0 flex-1 flex-col">
         <header className="sticky top-0 z-40 flex h-14 items-center gap-2 border-b bg-background/90 px-4 backdrop-blur">
-          <Button variant="ghost" size="icon" className="md:hidden" aria-label="Open menu" {...drawer.triggerProps}>
-            <Menu />
-          </Button>
+          <PageFallback action={route("menu")} fields={{ from: pathname + search }}>
+            <Button variant="ghost" size="icon" className="md:hidden" aria-label="Open menu" {...drawer.triggerProps}>
+              <Menu />
+            </Button>
+          </PageFallback>
           {drawer.used && (
             <Suspense fallback={null}>
               <NavDrawer open={drawer.open} onOpenChange={drawer.setOpen} returnFocus={drawer.returnFocus} signedIn={user !== null} />

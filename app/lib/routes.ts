@@ -6,6 +6,7 @@ export const ROUTES = {
   dashboard: { path: "/dashboard" },
   login: { path: "/login" },
   logout: { path: "/logout" },
+  menu: { path: "/menu" },
   "settings.profile": { path: "/settings/profile" },
   "settings.password": { path: "/settings/password" },
   "settings.appearance": { path: "/settings/appearance" },

@@ -181,6 +181,17 @@ export async function typeCode(page: Page, code: string) {
   await page.keyboard.type(code);
 }
 
+/** Holds the page's scripts back until the returned function is called: the page stays plain HTML meanwhile. */
+export async function holdScripts(page: Page) {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/assets/**/*.js", async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
 /** Waits until the page's script has taken over its markup (root.tsx marks the document): a click before that may open nothing. */
 export async function hydrated(page: Page) {
   await page.locator("html[data-hydrated]").waitFor({ state: "attached" });

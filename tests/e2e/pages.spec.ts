@@ -1,4 +1,4 @@
-import { expect, expectConsoleError, pageWidth, test } from "./fixtures.ts";
+import { expect, expectConsoleError, holdScripts, hydrated, pageWidth, test } from "./fixtures.ts";
 
 test("every page has its title", async ({ page, signIn }) => {
   await page.goto("/");
@@ -113,6 +113,25 @@ test("the account menu and the phone drawer work from the keyboard", async ({ pa
   await page.keyboard.press("Escape");
   await expect(page.getByRole("dialog", { name: "Menu" })).toBeHidden();
   await expect(open).toBeFocused();
+});
+
+test("on a phone, Open menu tapped before the page's script has taken over opens the menu page, which closes back to the page", async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 740 });
+  const release = await holdScripts(page);
+  await page.goto("/leaderboard?window=7d", { waitUntil: "commit" });
+  await page.getByRole("button", { name: "Open menu" }).click();
+  await expect(page).toHaveURL("/menu?from=%2Fleaderboard%3Fwindow%3D7d");
+  release();
+  await hydrated(page);
+  await expect(page).toHaveTitle("Menu - Questline");
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Campaigns" })).toBeVisible();
+  await page.getByRole("link", { name: "Close menu" }).click();
+  await expect(page).toHaveURL("/leaderboard?window=7d");
+
+  await page.goto("/menu");
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Campaigns" }).click();
+  await expect(page).toHaveURL("/campaigns");
+  expect(await pageWidth(page)).toBeLessThanOrEqual(375);
 });
 
 test("public pages carry a description, their canonical address and Open Graph tags", async ({ page }) => {

@@ -1,4 +1,4 @@
-import { expect, expectConsoleError, hydrated, SAME_ORIGIN, test, typeCode, type Inbox } from "./fixtures.ts";
+import { expect, expectConsoleError, holdScripts, hydrated, SAME_ORIGIN, test, typeCode, type Inbox } from "./fixtures.ts";
 import type { Page } from "@playwright/test";
 
 /** Fills the e-mail step of the sign-in form and waits for the "check your inbox" step. */
@@ -11,17 +11,6 @@ async function askForCode(page: Page, email: string) {
 
 async function codeFor(inbox: Inbox, email: string) {
   return inbox.codeFrom(await inbox.latestMail(email));
-}
-
-/** Holds the page's scripts back until the returned function is called: the page stays plain HTML meanwhile. */
-async function holdScripts(page: Page) {
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route("**/assets/**/*.js", async (route) => {
-    await held;
-    await route.continue();
-  });
-  return release;
 }
 
 async function expectSignedIn(page: Page) {

@@ -1,5 +1,6 @@
 import { cloneElement, lazy, Suspense, type ReactElement, type SyntheticEvent } from "react";
 import { useDeferredPopup } from "~/hooks/use-deferred-popup";
+import { PageFallback } from "~/components/page-fallback";
 import { route } from "~/lib/routes";
 
 type Handler = (event: SyntheticEvent) => void;
@@ -10,8 +11,8 @@ const SignInModal = lazy(loadModal);
 
 /**
  * The sign-in modal: the same flow as /login, over the current page; its code comes when first
- * reached for. The trigger submits a form that opens /login, so a click before the page's script
- * has taken over still leads to signing in; once it has, the click opens the modal instead.
+ * reached for. Before the page's script has taken over, the trigger opens /login instead
+ * (`PageFallback`), so a click then still leads to signing in.
  */
 export function SignInDialog({ trigger, redirectTo = "/dashboard" }: { trigger: ReactElement<TriggerProps>; redirectTo?: string }) {
   const { open, setOpen, used, returnFocus, triggerProps } = useDeferredPopup(loadModal);
@@ -19,22 +20,16 @@ export function SignInDialog({ trigger, redirectTo = "/dashboard" }: { trigger: 
     own?.(event);
     ours(event);
   };
-  const openModal = (event: SyntheticEvent) => {
-    event.preventDefault();
-    triggerProps.onClick(event);
-  };
   return (
     <>
-      <form method="get" action={route("login")} className="contents">
-        <input type="hidden" name="redirectTo" value={redirectTo} />
+      <PageFallback action={route("login")} fields={{ redirectTo }}>
         {cloneElement(trigger, {
           ...triggerProps,
-          type: "submit",
           onPointerEnter: both(trigger.props.onPointerEnter, triggerProps.onPointerEnter),
           onFocus: both(trigger.props.onFocus, triggerProps.onFocus),
-          onClick: both(trigger.props.onClick, openModal),
+          onClick: both(trigger.props.onClick, triggerProps.onClick),
         })}
-      </form>
+      </PageFallback>
       {used && (
         <Suspense fallback={null}>
           <SignInModal open={open} onOpenChange={setOpen} redirectTo={redirectTo} returnFocus={returnFocus} />

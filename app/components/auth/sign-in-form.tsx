@@ -1,6 +1,7 @@
 import { MailCheck } from "lucide-react";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useFetcher } from "react-router";
+import { PageFallback } from "~/components/page-fallback";
 import { toast } from "~/components/ui/toaster";
 import { Button } from "~/components/ui/button";
 import { Field, fieldProps } from "~/components/ui/field";
@@ -160,27 +161,15 @@ export function SignInForm({
 }
 
 /**
- * A link-styled button that moves the form to another step. Before the page's script has taken
- * over (or without it) it opens the sign-in page at that step (`query`); once it has, it moves the
- * form in place, in the modal as on the page.
+ * A link-styled button that moves the form to another step: in place once the page's script has
+ * taken over, and before that (or without it) by opening the sign-in page at that step (`query`).
  */
 function StepButton({ query, className, onClick, children }: { query: Record<string, string>; className?: string; onClick: () => void; children: ReactNode }) {
   return (
-    <form method="get" action={route("login")} className="contents">
-      {Object.entries(query).map(([name, value]) => (
-        <input key={name} type="hidden" name={name} value={value} />
-      ))}
-      <Button
-        type="submit"
-        variant="link"
-        className={cn("h-auto p-0", className)}
-        onClick={(event) => {
-          event.preventDefault();
-          onClick();
-        }}
-      >
+    <PageFallback action={route("login")} fields={query}>
+      <Button variant="link" className={cn("h-auto p-0", className)} onClick={onClick}>
         {children}
       </Button>
-    </form>
+    </PageFallback>
   );
 }
