@@ -147,7 +147,7 @@ function pageShell() {
   const alsoShell = (id: string) =>
     /[\\/]app[\\/]components[\\/]appearance-switch\.tsx$/.test(id) ||
     /[\\/]app[\\/]components[\\/]auth[\\/]sign-in-dialog\.tsx$/.test(id) ||
-    /[\\/]app[\\/]components[\\/]page-fallback\.tsx$/.test(id) ||
+    /[\\/]app[\\/]components[\\/]ui[\\/]page-fallback\.tsx$/.test(id) ||
     /[\\/]app[\\/]hooks[\\/]use-deferred-popup\.ts$/.test(id) ||
     /lucide-react[\\/].*[\\/](sun|moon|monitor|sparkles|trophy|award|list-checks)\.mjs$/.test(id);
   const includes = (id: string) => (modules ??= closureOf(/[\\/]app[\\/]root\.tsx$/)).has(id) || alsoShell(id);

@@ -2,7 +2,7 @@ import { LogOut, Menu, PanelLeftClose, PanelLeftOpen, Settings } from "lucide-re
 import { lazy, Suspense, useState, type ReactNode } from "react";
 import { Form, Link, useLocation } from "react-router";
 import { SignInDialog } from "~/components/auth/sign-in-dialog";
-import { PageFallback } from "~/components/page-fallback";
+import { PageFallback } from "~/components/ui/page-fallback";
 import { Brand, NavItems } from "~/components/nav";
 import { UserAvatar } from "~/components/ui/avatar";
 import { Button, buttonVariants } from "~/components/ui/button";
@@ -21,19 +21,33 @@ export type ShellUser = { name: string; email: string; image: string | null; use
 
 export const SIDEBAR_COOKIE = "sidebar";
 
-function UserMenu({ user }: { user: ShellUser }) {
-  const display = user.name || user.username || user.email;
-  // Signing out also disconnects the wallet.
+/** Signing out, which also disconnects the wallet. */
+export function SignOutButton({ className, menuItem = false }: { className: string; menuItem?: boolean }) {
   const wallet = useWallet();
+  return (
+    <Form method="post" action={route("logout")} onSubmit={() => void wallet.disconnect()}>
+      <button type="submit" className={className} {...(menuItem ? { role: "menuitem", tabIndex: -1 } : {})}>
+        <LogOut aria-hidden /> Sign out
+      </button>
+    </Form>
+  );
+}
+
+/** How the account menu and the menu page name the member. */
+export const accountNameOf = (user: Pick<ShellUser, "name" | "username" | "email">) => user.name || user.username || user.email;
+
+function UserMenu({ user, from }: { user: ShellUser; from: string }) {
+  const display = accountNameOf(user);
   return (
     <MenuButton
       label="Account menu"
+      fallback={{ action: route("menu"), fields: { from } }}
       buttonClassName={cn(buttonVariants({ variant: "ghost", size: "icon" }), "rounded-full")}
       button={<UserAvatar name={display} image={user.image} />}
       header={
         <div className="px-2 py-1.5 text-sm">
           <p className="truncate font-medium">{display}</p>
-          <p className="truncate text-xs text-muted-foreground">{user.email}</p>
+          {user.email !== display && <p className="truncate text-xs text-muted-foreground">{user.email}</p>}
         </div>
       }
     >
@@ -42,11 +56,7 @@ function UserMenu({ user }: { user: ShellUser }) {
         <Settings aria-hidden /> Settings
       </Link>
       <MenuSeparator />
-      <Form method="post" action={route("logout")} onSubmit={() => void wallet.disconnect()}>
-        <button type="submit" role="menuitem" tabIndex={-1} className={menuItemClass}>
-          <LogOut aria-hidden /> Sign out
-        </button>
-      </Form>
+      <SignOutButton className={menuItemClass} menuItem />
     </MenuButton>
   );
 }
@@ -56,6 +66,8 @@ export function AppShell({ user, initiallyCollapsed, children }: { user: ShellUs
   const [collapsed, setCollapsed] = useState(initiallyCollapsed);
   const drawer = useDeferredPopup(loadDrawer);
   const { pathname, search } = useLocation();
+  // Where the menu page, opened before the script has taken over, closes back to.
+  const here = pathname + search;
 
   const toggle = () => {
     const next = !collapsed;
@@ -86,7 +98,7 @@ export function AppShell({ user, initiallyCollapsed, children }: { user: ShellUs
       </aside>
       <div className="flex min-w-0 flex-1 flex-col">
         <header className="sticky top-0 z-40 flex h-14 items-center gap-2 border-b bg-background/90 px-4 backdrop-blur">
-          <PageFallback action={route("menu")} fields={{ from: pathname + search }}>
+          <PageFallback action={route("menu")} fields={{ from: here }}>
             <Button variant="ghost" size="icon" className="md:hidden" aria-label="Open menu" {...drawer.triggerProps}>
               <Menu />
             </Button>
@@ -103,7 +115,7 @@ export function AppShell({ user, initiallyCollapsed, children }: { user: ShellUs
             {user ? (
               <>
                 <WalletButton />
-                <UserMenu user={user} />
+                <UserMenu user={user} from={here} />
               </>
             ) : (
               <SignInDialog trigger={<Button size="sm">Sign in</Button>} redirectTo={pathname} />

@@ -36,6 +36,10 @@ const NAV = [
   { to: route("settings.profile"), label: "Settings", icon: Settings, match: "/settings", signedIn: true },
 ];
 
+/** The look of a navigation entry (also the account's entries on the menu page). */
+export const navItemClass =
+  "flex h-9 w-full items-center gap-3 rounded-md px-3 text-sm font-medium text-muted-foreground transition-colors hover:bg-accent hover:text-foreground";
+
 export function NavItems({ collapsed = false, signedIn, onNavigate }: { collapsed?: boolean; signedIn: boolean; onNavigate?: () => void }) {
   const { pathname } = useLocation();
   // Swaps need the wallet service: without its project id they cannot work, so they are not offered.
@@ -51,11 +55,7 @@ export function NavItems({ collapsed = false, signedIn, onNavigate }: { collapse
             onClick={onNavigate}
             title={collapsed ? label : undefined}
             aria-current={active ? "page" : undefined}
-            className={cn(
-              "flex h-9 items-center gap-3 rounded-md px-3 text-sm font-medium text-muted-foreground transition-colors hover:bg-accent hover:text-foreground",
-              active && "bg-accent text-foreground",
-              collapsed && "justify-center px-0",
-            )}
+            className={cn(navItemClass, active && "bg-accent text-foreground", collapsed && "justify-center px-0")}
           >
             <Icon className="size-4 shrink-0" aria-hidden />
             <span className={cn(collapsed && "sr-only")}>{label}</span>

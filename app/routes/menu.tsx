@@ -1,9 +1,11 @@
 import { XIcon } from "lucide-react";
 import { Link } from "react-router";
 import type { Route } from "./+types/menu";
-import { Brand, NavItems } from "~/components/nav";
+import { accountNameOf, SignOutButton } from "~/components/app-shell";
+import { Brand, NavItems, navItemClass } from "~/components/nav";
 import { buttonVariants } from "~/components/ui/button";
 import { pageTitle } from "~/lib/meta";
+import { route } from "~/lib/routes";
 import { getSession, safeRedirect } from "~/modules/auth/session.server";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -11,16 +13,20 @@ export function meta({ matches }: Route.MetaArgs) {
 }
 
 /**
- * The navigation as a page of its own: what the phone's "Open menu" opens before the page's script
- * has taken over (or without it), where the drawer needs the script. Closing goes back to `from`.
+ * The navigation (Settings among it, for a member) and Sign out as a page of their own: what the
+ * phone's "Open menu" and the account menu open before the page's script has taken over (or
+ * without it), where the drawer and the menu need the script. Closing goes back to `from`.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const from = new URL(request.url).searchParams.get("from");
-  const signedIn = Boolean(await getSession(context));
-  return { signedIn, back: safeRedirect(from, signedIn ? "/dashboard" : "/") };
+  const user = (await getSession(context))?.user;
+  const account = user
+    ? { name: accountNameOf({ name: user.name, username: (user.username as string | null) ?? null, email: user.email }), email: user.email }
+    : null;
+  return { account, back: safeRedirect(from, account ? route("dashboard") : route("welcome")) };
 }
 
-export default function Menu({ loaderData: { signedIn, back } }: Route.ComponentProps) {
+export default function Menu({ loaderData: { account, back } }: Route.ComponentProps) {
   return (
     <main className="min-h-svh bg-sidebar p-4">
       <div className="mx-auto grid max-w-sm gap-6">
@@ -31,7 +37,16 @@ export default function Menu({ loaderData: { signedIn, back } }: Route.Component
             <XIcon aria-hidden />
           </Link>
         </div>
-        <NavItems signedIn={signedIn} />
+        <NavItems signedIn={account !== null} />
+        {account && (
+          <section aria-label="Account" className="grid gap-1 border-t pt-4 [&_svg]:size-4 [&_svg]:shrink-0">
+            <div className="px-3 pb-2 text-sm">
+              <p className="truncate font-medium">{account.name}</p>
+              {account.email !== account.name && <p className="truncate text-xs text-muted-foreground">{account.email}</p>}
+            </div>
+            <SignOutButton className={navItemClass} />
+          </section>
+        )}
       </div>
     </main>
   );

@@ -134,6 +134,23 @@ test("on a phone, Open menu tapped before the page's script has taken over opens
   expect(await pageWidth(page)).toBeLessThanOrEqual(375);
 });
 
+test("the account menu clicked before the page's script has taken over opens the menu page, with Settings and Sign out", async ({ page, signIn }) => {
+  const email = await signIn(page);
+  const release = await holdScripts(page);
+  await page.goto("/dashboard", { waitUntil: "commit" });
+  await page.getByRole("button", { name: "Account menu" }).click();
+  await expect(page).toHaveURL("/menu?from=%2Fdashboard");
+  release();
+  await hydrated(page);
+  const account = page.getByRole("region", { name: "Account" });
+  await expect(account.getByText(email)).toBeVisible();
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Settings" })).toBeVisible();
+  await account.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL("/");
+  await page.goto("/menu");
+  await expect(page.getByRole("region", { name: "Account" })).toHaveCount(0);
+});
+
 test("public pages carry a description, their canonical address and Open Graph tags", async ({ page }) => {
   for (const path of ["/", "/leaderboard", "/projects", "/campaigns", "/tasks"]) {
     await page.goto(path);

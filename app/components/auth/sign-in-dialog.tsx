@@ -1,6 +1,6 @@
 import { cloneElement, lazy, Suspense, type ReactElement, type SyntheticEvent } from "react";
 import { useDeferredPopup } from "~/hooks/use-deferred-popup";
-import { PageFallback } from "~/components/page-fallback";
+import { PageFallback } from "~/components/ui/page-fallback";
 import { route } from "~/lib/routes";
 
 type Handler = (event: SyntheticEvent) => void;

@@ -1,7 +1,7 @@
 import { MailCheck } from "lucide-react";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useFetcher } from "react-router";
-import { PageFallback } from "~/components/page-fallback";
+import { PageFallback } from "~/components/ui/page-fallback";
 import { toast } from "~/components/ui/toaster";
 import { Button } from "~/components/ui/button";
 import { Field, fieldProps } from "~/components/ui/field";

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
 import { cn } from "~/lib/utils";
+import { PageFallback } from "./page-fallback";
 
 /** The look of a menu entry; give the element `role="menuitem"` and `tabIndex={-1}`. */
 export const menuItemClass =
@@ -16,6 +17,7 @@ export function MenuButton({
   buttonClassName,
   button,
   header,
+  fallback,
   children,
 }: {
   /** The button's accessible name. */
@@ -24,6 +26,8 @@ export function MenuButton({
   button: ReactNode;
   /** Shown at the top of the open menu, not an entry. */
   header?: ReactNode;
+  /** The page the button opens before the page's script has taken over (see PageFallback). */
+  fallback?: { action: string; fields?: Record<string, string> };
   children: ReactNode;
 }) {
   const [open, setOpen] = useState(false);
@@ -77,21 +81,25 @@ export function MenuButton({
     }
   };
 
+  const triggerButton = (
+    <button
+      ref={trigger}
+      type="button"
+      aria-label={label}
+      aria-haspopup="menu"
+      aria-expanded={open}
+      aria-controls={menuId}
+      className={buttonClassName}
+      onClick={() => (open ? close(false) : show(null))}
+      onKeyDown={onTriggerKey}
+    >
+      {button}
+    </button>
+  );
+
   return (
     <div ref={wrapper} className="relative">
-      <button
-        ref={trigger}
-        type="button"
-        aria-label={label}
-        aria-haspopup="menu"
-        aria-expanded={open}
-        aria-controls={menuId}
-        className={buttonClassName}
-        onClick={() => (open ? close(false) : show(null))}
-        onKeyDown={onTriggerKey}
-      >
-        {button}
-      </button>
+      {fallback ? <PageFallback {...fallback}>{triggerButton}</PageFallback> : triggerButton}
       <div
         ref={menu}
         id={menuId}
