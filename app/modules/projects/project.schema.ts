@@ -1,19 +1,28 @@
 import { z } from "zod";
 
+/** An https link, empty for none; on `host` when given (a text that is no link at all gets the same message). */
 const optionalUrl = (host?: RegExp, message = "Enter a full https:// link") =>
   z
     .string()
     .trim()
     .max(300)
     .transform((v) => (v === "" ? null : v))
-    .pipe(
-      z
-        .url({ protocol: /^https$/, error: message })
-        .refine((v) => !host || host.test(new URL(v).host), message)
-        .nullable(),
-    );
+    .pipe(z.url({ protocol: /^https$/, ...(host ? { hostname: host } : {}), error: message }).nullable());
 
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/** Words the pages beside a project or a quest take as their own address (/projects/new, …/campaigns/new). */
+const PAGE_ADDRESSES = new Set(["new"]);
+
+/** A project's address, or a quest's within its project. */
+export const addressField = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .min(3, "The address needs at least 3 characters")
+  .max(48, "Keep the address under 48 characters")
+  .regex(SLUG_PATTERN, "Use lowercase letters, digits and single hyphens")
+  .refine((slug) => !PAGE_ADDRESSES.has(slug), "That address belongs to a page of its own: choose another");
 
 export function slugify(text: string) {
   return text
@@ -27,13 +36,7 @@ export function slugify(text: string) {
 
 export const projectSchema = z.object({
   name: z.string().trim().min(2, "A project name has at least 2 characters").max(60, "Keep the name under 60 characters"),
-  slug: z
-    .string()
-    .trim()
-    .toLowerCase()
-    .min(3, "The address needs at least 3 characters")
-    .max(48, "Keep the address under 48 characters")
-    .regex(SLUG_PATTERN, "Use lowercase letters, digits and single hyphens"),
+  slug: addressField,
   description: z.string().trim().max(2000, "Keep the description under 2000 characters").default(""),
   categoryId: z
     .string()

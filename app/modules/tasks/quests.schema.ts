@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { SLUG_PATTERN } from "~/modules/projects/project.schema";
+import { addressField } from "~/modules/projects/project.schema";
 import { FORM_DATE_RANGE_MESSAGE, isFormDate } from "./local-datetime";
 
 /** A date-time field of a quest form (campaign, airdrop). */
@@ -13,13 +13,7 @@ export const dateField = (message: string) =>
     .refine(isFormDate, FORM_DATE_RANGE_MESSAGE);
 
 /** A quest's address within its project. */
-export const slugField = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .min(3, "The address needs at least 3 characters")
-  .max(48, "Keep the address under 48 characters")
-  .regex(SLUG_PATTERN, "Use lowercase letters, digits and single hyphens");
+export const slugField = addressField;
 
 /** The "published" checkbox. */
 export const publishedField = z
