@@ -24,7 +24,7 @@ export function AppearanceSwitch({ compact = false }: { compact?: boolean }) {
           onClick={() => setAppearance(value)}
           className={cn(
             "flex items-center gap-2 rounded-md py-1.5 text-sm transition-colors focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none",
-            compact ? "px-2" : "px-3.5",
+            compact ? "px-1.5 sm:px-2" : "px-3.5",
             appearance === value ? "bg-background shadow-xs" : "text-muted-foreground hover:text-foreground",
           )}
         >

@@ -48,21 +48,22 @@ export default function Welcome() {
   const appName = useAppName();
   return (
     <div className="flex min-h-svh flex-col">
-      <header className="mx-auto flex w-full max-w-6xl items-center justify-between gap-4 p-4 sm:px-6">
-        <Link to={route("welcome")} className="flex items-center gap-2 font-semibold">
-          <span className="flex size-8 items-center justify-center rounded-lg bg-brand text-brand-foreground">
+      <header className="mx-auto flex w-full max-w-6xl items-center justify-between gap-2 p-4 sm:gap-4 sm:px-6">
+        <Link to={route("welcome")} className="flex min-w-0 items-center gap-2 font-semibold">
+          <span className="flex size-8 shrink-0 items-center justify-center rounded-lg bg-brand text-brand-foreground">
             <Sparkles className="size-4" />
           </span>
-          {appName}
+          <span className="truncate">{appName}</span>
         </Link>
-        <div className="flex items-center gap-2">
+        <div className="flex shrink-0 items-center gap-2">
           <AppearanceSwitch compact />
+          {/* Smaller on a phone, where the name, the switch and the button share 375 px. */}
           {root?.user ? (
-            <Button asChild>
+            <Button asChild className="max-sm:h-9 max-sm:px-3">
               <Link to={route("dashboard")}>Dashboard</Link>
             </Button>
           ) : (
-            <SignInDialog trigger={<Button>Sign in</Button>} />
+            <SignInDialog trigger={<Button className="max-sm:h-9 max-sm:px-3">Sign in</Button>} />
           )}
         </div>
       </header>

@@ -55,6 +55,11 @@ test.describe("on a 375 px wide phone", () => {
     await expect(page).toHaveURL("/settings/profile");
     await expect(drawer).toBeHidden();
     expect(await pageWidth(page)).toBeLessThanOrEqual(375);
+
+    // Welcome's header holds the name, the appearance switch and, for a member, Dashboard.
+    await page.goto("/");
+    await expect(page.getByRole("link", { name: "Dashboard", exact: true })).toBeVisible();
+    expect(await pageWidth(page)).toBeLessThanOrEqual(375);
   });
 });
 

@@ -47,6 +47,10 @@ test("a project's Tasks page lists its tasks with their status; drafts only for 
     await owner.getByRole("link", { name: "Show every task" }).click();
     await expect(table.getByRole("row")).toHaveCount(3);
     await screenshot(owner, "project-tasks-owner");
+    // On a phone the owner's longer status tabs (Drafts among them) scroll within their row.
+    await owner.setViewportSize({ width: 375, height: 812 });
+    await expect(owner.getByRole("link", { name: "Drafts" })).toBeAttached();
+    expect(await pageWidth(owner)).toBeLessThanOrEqual(375);
   });
 
   await test.step("a member sees the published task only, on a phone too", async () => {

@@ -66,7 +66,7 @@ export function ProjectTaskList({
 }) {
   const filtered = filters.container !== "" || filters.status !== "" || filters.q !== "";
   return (
-    <div className="grid min-w-0 gap-4">
+    <div className="grid min-w-0 grid-cols-1 gap-4">
       <div className="flex flex-wrap items-center gap-2">
         <FilterTabs
           param="in"
