@@ -227,7 +227,7 @@ test.describe("with a signed-in owner", () => {
     await page.getByLabel("Closes", { exact: true }).fill("");
     await page.getByLabel("Link to visit").fill("docs page");
     await page.getByRole("button", { name: "Create task" }).click();
-    await expectFieldError(page, "Link to visit", "Enter the link to visit");
+    await expectFieldError(page, "Link to visit", "Enter the link to visit: http:// or https://");
     await expect(page).toHaveURL(`/projects/${project}/tasks/new`);
 
     // The project still has no task (the crusade form lists them all, drafts too).
@@ -243,7 +243,7 @@ test.describe("with a signed-in owner", () => {
     await page.getByRole("button", { name: "Save task" }).click();
     await expectFieldError(page, "Title", "A title has at least 3 characters");
     await expectFieldError(page, "XP", "At most 100,000 XP");
-    await expectFieldError(page, "Link to visit", "Enter the link to visit");
+    await expectFieldError(page, "Link to visit", "Enter the link to visit: http:// or https://");
 
     await page.reload();
     await expect(page.getByLabel("Title", { exact: true })).toHaveValue("Follow the blog");

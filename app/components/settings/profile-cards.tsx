@@ -1,3 +1,4 @@
+import { useEffect, useRef } from "react";
 import { Form } from "react-router";
 import { UserAvatar } from "~/components/ui/avatar";
 import { Button } from "~/components/ui/button";
@@ -23,6 +24,11 @@ export type ProfileShown = { name: string; email: string | null; image: string |
 export function ProfileCard({ profile, result, pending }: { profile: ProfileShown; result: Answer<"profile"> | undefined; pending: boolean }) {
   const errors = result?.errors ?? {};
   const values = result?.values;
+  const form = useRef<HTMLFormElement>(null);
+  // Once saved, the fields show what was kept (a username in lower case, a name trimmed), not what was typed.
+  useEffect(() => {
+    if (result?.saved) form.current?.reset();
+  }, [result]);
   return (
     <Card>
       <CardHeader>
@@ -30,7 +36,7 @@ export function ProfileCard({ profile, result, pending }: { profile: ProfileShow
         <CardDescription>How other members see you.</CardDescription>
       </CardHeader>
       <CardContent>
-        <Form method="post" encType="multipart/form-data" className="grid gap-5" noValidate>
+        <Form ref={form} method="post" encType="multipart/form-data" className="grid gap-5" noValidate>
           <input type="hidden" name="intent" value="profile" />
           <div className="flex items-center gap-4">
             <UserAvatar name={profile.name || profile.email || "?"} image={profile.image} className="size-16 text-lg" />

@@ -149,7 +149,7 @@ async function verify(
     case "submit_text": {
       const config = taskConfigSchemas.submit_text.parse(t.config);
       const text = input.kind === "text" ? input.text.trim() : "";
-      if (text.length < config.minLength) return fails(`Write at least ${config.minLength} characters.`);
+      if (text.length < config.minLength) return fails(config.minLength === 1 ? "Write your answer." : `Write at least ${config.minLength} characters.`);
       if (text.length > 5000) return fails("Keep it under 5000 characters.");
       return keep({ text });
     }

@@ -60,6 +60,18 @@ describe("how each completion was checked", () => {
     expect((await completionOf(unchecked, "ann"))?.verifiedBy).toBe("none");
     expect((await completionOf(quiz, "ann"))?.evidence).toBeNull();
   });
+
+  it("asks for a written answer in words that fit its least length", async () => {
+    const any = await makeTask({ type: "submit_text", verification: "review", config: { prompt: "", minLength: 1 } });
+    const longer = await makeTask({ type: "submit_text", verification: "review", config: { prompt: "", minLength: 20 } });
+    expect(await attempt(any, "bea", { kind: "text", text: "   " })).toMatchObject({ ok: false, code: "invalid", errors: { text: "Write your answer." } });
+    expect(await attempt(longer, "bea", { kind: "text", text: "too short" })).toMatchObject({
+      ok: false,
+      code: "invalid",
+      errors: { text: "Write at least 20 characters." },
+    });
+    expect(await completionOf(any, "bea")).toBeUndefined();
+  });
 });
 
 describe("reviewed proof of a TikTok or Instagram follow", () => {

@@ -24,7 +24,7 @@ const xPost = z
 
 /** Each task type's settings, as stored in `task.config`. */
 export const taskConfigSchemas = {
-  visit_link: z.object({ url: z.url({ protocol: /^https?$/, error: "Enter the link to visit" }) }),
+  visit_link: z.object({ url: z.url({ protocol: /^https?$/, error: "Enter the link to visit: http:// or https://" }) }),
   quiz: z.object({
     question: z.string().trim().min(3, "Write the question").max(500),
     answers: z.array(z.string().trim().min(1).max(200)).min(1, "Give at least one accepted answer").max(20),

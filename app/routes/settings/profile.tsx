@@ -46,6 +46,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === "email-request") {
     const form = parseForm(emailChangeSchema, formData);
     if (!form.ok) return data<ActionData>({ intent, errors: { newEmail: form.errors.newEmail! } }, { status: 400 });
+    if (form.data.newEmail === user.email.toLowerCase()) {
+      return data<ActionData>({ intent, errors: { newEmail: "That is already your e-mail address." } }, { status: 400 });
+    }
     const result = await callAuth(services, request, "/email-otp/request-email-change", { newEmail: form.data.newEmail });
     if (!result.ok) return data<ActionData>({ intent, errors: { newEmail: describeAuthError(result) } }, { status: result.status });
     return data<ActionData>({ intent, newEmail: form.data.newEmail, sent: true });
