@@ -77,6 +77,13 @@ export function AppShell({ user, initiallyCollapsed, children }: { user: ShellUs
 
   return (
     <div className="flex min-h-svh">
+      {/* The first stop of the keyboard: past the navigation to the page's own content. */}
+      <a
+        href="#content"
+        className="sr-only text-sm font-medium outline-none focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus:rounded-md focus:border focus:bg-background focus:px-3 focus:py-2 focus:shadow-md focus-visible:ring-[3px] focus-visible:ring-ring/50"
+      >
+        Skip to content
+      </a>
       <aside
         className={cn(
           "sticky top-0 hidden h-svh shrink-0 flex-col gap-6 border-r bg-sidebar p-3 transition-[width] duration-150 md:flex",
@@ -122,7 +129,9 @@ export function AppShell({ user, initiallyCollapsed, children }: { user: ShellUs
             )}
           </div>
         </header>
-        <main className="mx-auto w-full max-w-5xl flex-1 p-4 sm:p-6">{children}</main>
+        <main id="content" tabIndex={-1} className="mx-auto w-full max-w-5xl flex-1 p-4 outline-none sm:p-6">
+          {children}
+        </main>
       </div>
     </div>
   );

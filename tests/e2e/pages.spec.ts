@@ -90,6 +90,20 @@ test("the progress bar shows in #bbf451 while a navigation is pending", async ({
   await expect(bar.locator("div")).toHaveCount(0);
 });
 
+test("the keyboard's first stop skips the navigation to the page's content", async ({ page }) => {
+  await page.goto("/leaderboard");
+  await hydrated(page);
+  await page.keyboard.press("Tab");
+  const skip = page.getByRole("link", { name: "Skip to content" });
+  await expect(skip).toBeFocused();
+  await expect(skip).toBeInViewport();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("main")).toBeFocused();
+  // The next stop is in the page, past the twelve links of the navigation.
+  await page.keyboard.press("Tab");
+  expect(await page.evaluate(() => document.activeElement?.closest("main") !== null)).toBe(true);
+});
+
 test("the account menu and the phone drawer work from the keyboard", async ({ page, signIn }) => {
   await signIn(page);
   await page.goto("/dashboard");
