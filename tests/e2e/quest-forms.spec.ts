@@ -153,6 +153,9 @@ test.describe("with a signed-in owner", () => {
     const existing = await createCampaign(page, project, "Spring Sprint");
 
     await page.goto(`/projects/${project}/campaigns/new`);
+    // Side by side, Starts (with its time zone hint below) and Ends are level.
+    const top = async (label: string) => (await page.getByLabel(label, { exact: true }).boundingBox())!.y;
+    expect(await top("Ends")).toBe(await top("Starts"));
     await page.getByRole("button", { name: "Create campaign" }).click();
     await expectFieldError(page, "Name", "A name has at least 3 characters");
     await expectFieldError(page, "Address", "The address needs at least 3 characters");
@@ -166,6 +169,12 @@ test.describe("with a signed-in owner", () => {
     await expectFieldError(page, "Ends", "The end comes after the start");
     await expect(page.getByLabel("Name", { exact: true })).toHaveValue("Autumn Quests");
     await expect(page.getByLabel("Address")).toHaveValue("autumn-quests");
+
+    // A new campaign that has already ended would hold tasks nobody can do.
+    await page.getByLabel("Starts").fill(localDateTime(-2 * 24 * 60));
+    await page.getByLabel("Ends").fill(localDateTime(-24 * 60));
+    await page.getByRole("button", { name: "Create campaign" }).click();
+    await expectFieldError(page, "Ends", "That time has passed: choose a later end");
 
     await page.getByLabel("Ends").fill(localDateTime(24 * 60));
     await page.getByLabel("Address").fill(existing);
@@ -228,6 +237,11 @@ test.describe("with a signed-in owner", () => {
     await page.getByLabel("Link to visit").fill("docs page");
     await page.getByRole("button", { name: "Create task" }).click();
     await expectFieldError(page, "Link to visit", "Enter the link to visit: http:// or https://");
+    await page.getByLabel("Link to visit").fill("https://example.com/docs");
+    await page.getByLabel("Closes", { exact: true }).fill(localDateTime(-60));
+    await page.getByRole("button", { name: "Create task" }).click();
+    await expectFieldError(page, "Closes", "That time has passed: choose a later end");
+    await page.getByLabel("Closes", { exact: true }).fill("");
     await expect(page).toHaveURL(`/projects/${project}/tasks/new`);
 
     // The project still has no task (the crusade form lists them all, drafts too).

@@ -3,8 +3,10 @@ import { Label } from "./label";
 
 /** A labelled form field with its hint and its error, wired for screen readers. */
 export function Field({ id, label, hint, error, children }: { id: string; label: string; hint?: ReactNode; error?: string; children: ReactNode }) {
+  // Its rows sit at the top: in a row of fields, one with a hint or an error below its box does not
+  // push the next one's label and box down.
   return (
-    <div className="grid gap-2">
+    <div className="grid content-start gap-2">
       <Label htmlFor={id}>{label}</Label>
       {children}
       {hint && !error && (

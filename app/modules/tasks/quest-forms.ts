@@ -1,3 +1,4 @@
+import { invalid, type FieldFailure } from "~/lib/result";
 import { formText, parseForm } from "~/lib/forms";
 import { zoneDateFields } from "./local-datetime";
 import { campaignSchema, crusadeSchema } from "./quests.schema";
@@ -32,4 +33,13 @@ export function parseCrusadeForm(formData: FormData) {
       .filter(Boolean),
   };
   return { values, form: parseForm(crusadeSchema, formData) };
+}
+
+/**
+ * A campaign, task or airdrop created with its end already past would hold work nobody can do:
+ * the create forms refuse it on the end's field. (Editing may still move an end earlier, to close
+ * something early.)
+ */
+export function endAlreadyPast(endsAt: Date | null | undefined, now: Date): FieldFailure | null {
+  return endsAt && endsAt <= now ? invalid("endsAt", "That time has passed: choose a later end") : null;
 }

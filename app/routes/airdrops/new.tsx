@@ -13,6 +13,7 @@ import { requireUser } from "~/modules/auth/session.server";
 import { parseAirdropForm, type AirdropValues } from "~/modules/airdrops/airdrop-form";
 import { airdropTokenOptions, distributorChains } from "~/modules/airdrops/airdrop-pages.server";
 import { saveAirdrop } from "~/modules/airdrops/airdrops.server";
+import { endAlreadyPast } from "~/modules/tasks/quest-forms";
 import { managedProjectPage } from "~/modules/tasks/quest-pages.server";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -38,6 +39,8 @@ export async function action(args: Route.ActionArgs) {
   const { db, services, project, chains } = await managedProject(args);
   const { values, form } = parseAirdropForm(await args.request.formData());
   if (!form.ok) return formFailure(form, { values });
+  const past = endAlreadyPast(form.data.endsAt, new Date());
+  if (past) return formFailure(past, { values });
   const saved = await saveAirdrop({ db, projectId: project.id, input: form.data, distributorChains: chains });
   if (!saved.ok) return formFailure(saved, { values });
   throw redirectWithToast(route("airdrops.show", { project: project.slug, airdrop: saved.airdrop.slug }), "Airdrop created", { appUrl: services.env.APP_URL });

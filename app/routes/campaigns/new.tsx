@@ -11,7 +11,7 @@ import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
 import { requireUser } from "~/modules/auth/session.server";
 import { saveCampaign } from "~/modules/tasks/campaigns.server";
-import { parseCampaignForm, type CampaignValues } from "~/modules/tasks/quest-forms";
+import { endAlreadyPast, parseCampaignForm, type CampaignValues } from "~/modules/tasks/quest-forms";
 import { managedProjectPage } from "~/modules/tasks/quest-pages.server";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -36,6 +36,8 @@ export async function action(args: Route.ActionArgs) {
   const { db, project } = await managedProject(args);
   const { values, form } = parseCampaignForm(await args.request.formData());
   if (!form.ok) return formFailure(form, { values });
+  const past = endAlreadyPast(form.data.endsAt, new Date());
+  if (past) return formFailure(past, { values });
   const saved = await saveCampaign({ db, projectId: project.id, input: form.data });
   if (!saved.ok) return formFailure(saved, { values });
   throw redirectWithToast(route("campaigns.show", { project: project.slug, campaign: saved.value.slug }), "Campaign created", {

@@ -11,6 +11,7 @@ import { requireUser } from "~/modules/auth/session.server";
 import { authorize } from "~/modules/projects/permissions.server";
 import { projectBySlug } from "~/modules/projects/projects.server";
 import { NEW_TASK_VALUES, readTaskForm, taskFormOptions } from "~/modules/tasks/task-form.server";
+import { endAlreadyPast } from "~/modules/tasks/quest-forms";
 import { saveTask } from "~/modules/tasks/tasks.server";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -46,6 +47,8 @@ export async function action(args: Route.ActionArgs) {
   const { services, project } = await manageableProject(args);
   const form = readTaskForm(await args.request.formData(), { chainIds: services.chains.chainIds });
   if (!form.ok) return formFailure(form, { values: form.values });
+  const past = endAlreadyPast(form.input.endsAt, new Date());
+  if (past) return formFailure(past, { values: form.values });
   const saved = await saveTask({ db: services.database.db, projectId: project.id, input: form.input });
   if (!saved.ok) return formFailure(saved, { values: form.values });
   return redirectWithToast(route("tasks.show", { task: saved.task.id }), "Task created", { appUrl: services.env.APP_URL });
