@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-export const RESERVED_USERNAMES = new Set(["admin", "api", "settings", "login", "logout", "dashboard", "questline", "support"]);
+export const RESERVED_USERNAMES = new Set(["admin", "api", "settings", "login", "logout", "dashboard", "menu", "questline", "support"]);
 
 export const profileSchema = z.object({
   name: z.string().trim().min(1, "Enter a display name").max(50, "Keep the display name under 50 characters"),
