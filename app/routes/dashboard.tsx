@@ -66,7 +66,7 @@ export default function Dashboard({ loaderData: { profile, xp, ranks, campaigns,
   const appName = useAppName();
   return (
     <>
-      <PageHeader title={`Welcome back, ${displayNameOf(profile)}`} description={`Your ${appName} home.`} />
+      <PageHeader title={`Welcome, ${displayNameOf(profile)}`} description={`Your ${appName} home.`} />
       <div className="mb-4">
         <InvitationsCard invitations={invitations} />
       </div>

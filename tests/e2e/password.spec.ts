@@ -48,7 +48,7 @@ test("sets a password, then signs in with it", async ({ page, signIn }) => {
   await signOutFromMenu(page);
   await signInWithPassword(page, email, PASSWORD);
   await expect(page).toHaveURL("/dashboard");
-  await expect(page.getByRole("heading", { name: /^Welcome back/ })).toBeVisible();
+  await expect(page.getByRole("heading", { name: /^Welcome, / })).toBeVisible();
 });
 
 test("a wrong password is refused", async ({ page, signIn }) => {

@@ -61,7 +61,7 @@ test("a valid username is saved and shown after a reload", async ({ page }) => {
   await expect(page.getByLabel("Username")).toHaveValue(username);
   await expect(page.getByLabel("Display name")).toHaveValue("Ada Lovelace");
   await page.goto("/dashboard");
-  await expect(page.getByRole("heading", { name: "Welcome back, Ada Lovelace" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Welcome, Ada Lovelace" })).toBeVisible();
   await expect(page.getByText(`@${username}`)).toBeVisible();
 });
 

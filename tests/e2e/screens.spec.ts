@@ -49,7 +49,7 @@ for (const [device, viewport] of Object.entries(DEVICES)) {
         await shoot("check-inbox");
 
         await signIn(page);
-        await openScreen(page, "/dashboard", /^Welcome back/);
+        await openScreen(page, "/dashboard", /^Welcome, /);
         await shoot("dashboard");
         await openScreen(page, "/balance", "Balance");
         await expect(page.getByText("No transactions yet")).toBeVisible();

@@ -15,7 +15,7 @@ async function codeFor(inbox: Inbox, email: string) {
 
 async function expectSignedIn(page: Page) {
   await expect(page).toHaveURL("/dashboard");
-  await expect(page.getByRole("heading", { name: /^Welcome back/ })).toBeVisible();
+  await expect(page.getByRole("heading", { name: /^Welcome, / })).toBeVisible();
 }
 
 test("signs in by typing the code from the e-mail", async ({ page, inbox, uniqueEmail }) => {

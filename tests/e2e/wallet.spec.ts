@@ -109,7 +109,7 @@ test("signs in with a wallet from the Welcome page, keeps the session over a rel
   await approveSignature(page);
 
   await expect(page).toHaveURL("/dashboard");
-  await expect(page.getByRole("heading", { name: `Welcome back, ${short(wallet.address)}` })).toBeVisible();
+  await expect(page.getByRole("heading", { name: `Welcome, ${short(wallet.address)}` })).toBeVisible();
   await expect(page.getByText("Signed in with your wallet")).toBeVisible();
   await expect(headerWallet(page, wallet)).toHaveText(short(wallet.address));
   await expect(signStep(page)).toBeHidden();
@@ -124,7 +124,7 @@ test("signs in with a wallet from the Welcome page, keeps the session over a rel
   // address signed on this chain, and it did, so there is no new signature.
   const sessionAsked = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/auth/wallet/session");
   await page.reload();
-  await expect(page.getByRole("heading", { name: `Welcome back, ${short(wallet.address)}` })).toBeVisible();
+  await expect(page.getByRole("heading", { name: `Welcome, ${short(wallet.address)}` })).toBeVisible();
   await expect(headerWallet(page, wallet)).toBeVisible();
   expect(await (await sessionAsked).json()).toEqual({ signed: true });
   await expect(signStep(page)).toBeHidden();
@@ -335,7 +335,7 @@ test.describe("with Reown's cloud unreachable", () => {
 
     await signInWithWallet(page, wallet);
     expect(cloud.requests.length, "AppKit tried its cloud").toBeGreaterThan(0);
-    await expect(page.getByRole("heading", { name: `Welcome back, ${short(wallet.address)}` })).toBeVisible();
+    await expect(page.getByRole("heading", { name: `Welcome, ${short(wallet.address)}` })).toBeVisible();
 
     // The rest of the app still works.
     await openProfileSettings(page);
@@ -388,7 +388,7 @@ test.describe("on the app's own Content-Security-Policy", () => {
   test("wallet sign-in works under the app's own CSP", async ({ page, wallet }) => {
     for (const pattern of CSP_BLOCKED) expectConsoleError(pattern);
     await signInWithWallet(page, wallet);
-    await expect(page.getByRole("heading", { name: `Welcome back, ${short(wallet.address)}` })).toBeVisible();
+    await expect(page.getByRole("heading", { name: `Welcome, ${short(wallet.address)}` })).toBeVisible();
   });
 
   test("nothing the wallet needs is blocked by the CSP", async ({ page, wallet }) => {
