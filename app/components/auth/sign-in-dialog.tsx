@@ -4,7 +4,7 @@ import { PageFallback } from "~/components/ui/page-fallback";
 import { route } from "~/lib/routes";
 
 type Handler = (event: SyntheticEvent) => void;
-type TriggerProps = { onClick?: Handler; onPointerEnter?: Handler; onFocus?: Handler; type?: string };
+type TriggerProps = { onClick?: Handler; onPointerEnter?: Handler; onFocus?: Handler };
 
 const loadModal = () => import("./sign-in-modal");
 const SignInModal = lazy(loadModal);

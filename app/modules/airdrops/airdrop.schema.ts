@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { parseAmount } from "~/modules/chain/amounts";
 import type { Asset } from "~/modules/ledger/assets";
-import { dateField, publishedField, slugField } from "~/modules/tasks/quests.schema";
+import { addressField } from "~/modules/projects/project.schema";
+import { dateField, publishedField } from "~/modules/tasks/quests.schema";
 import { AIRDROP_RULES } from "./airdrop-types";
 
 /** The most ranks a `top` airdrop pays by name. */
@@ -49,7 +50,7 @@ const rankAmounts = z
 export const airdropSchema = z
   .object({
     name: z.string().trim().min(3, "A name has at least 3 characters").max(80, "Keep the name under 80 characters"),
-    slug: slugField,
+    slug: addressField,
     description: z.string().trim().max(4000, "Keep the description under 4000 characters").default(""),
     asset: z
       .string("Choose the token the airdrop pays")

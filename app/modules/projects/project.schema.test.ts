@@ -57,7 +57,6 @@ describe("a quest's address", () => {
       description: "",
       startsAt: "2026-12-01T10:00",
       endsAt: "2026-12-02T10:00",
-      timeZone: "UTC",
     });
     expect(result.success).toBe(false);
     expect(result.error?.issues.find((issue) => issue.path[0] === "slug")?.message).toBe("That address belongs to a page of its own: choose another");

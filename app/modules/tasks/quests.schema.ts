@@ -12,9 +12,6 @@ export const dateField = (message: string) =>
     .refine((d) => !Number.isNaN(d.getTime()), message)
     .refine(isFormDate, FORM_DATE_RANGE_MESSAGE);
 
-/** A quest's address within its project. */
-export const slugField = addressField;
-
 /** The "published" checkbox. */
 export const publishedField = z
   .string()
@@ -24,7 +21,7 @@ export const publishedField = z
 export const campaignSchema = z
   .object({
     name: z.string().trim().min(3, "A name has at least 3 characters").max(80, "Keep the name under 80 characters"),
-    slug: slugField,
+    slug: addressField,
     description: z.string().trim().max(4000, "Keep the description under 4000 characters").default(""),
     startsAt: dateField("Enter when it starts"),
     endsAt: dateField("Enter when it ends"),
@@ -35,7 +32,7 @@ export type CampaignInput = z.output<typeof campaignSchema>;
 
 export const crusadeSchema = z.object({
   name: z.string().trim().min(3, "A name has at least 3 characters").max(80, "Keep the name under 80 characters"),
-  slug: slugField,
+  slug: addressField,
   description: z.string().trim().max(4000).default(""),
   bonusXp: z.coerce.number({ error: "Enter the bonus XP" }).int("A whole number").min(0, "Zero or more").max(100_000),
   published: publishedField,
