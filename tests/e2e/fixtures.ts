@@ -182,7 +182,7 @@ export async function typeCode(page: Page, code: string) {
 }
 
 /** Holds the page's scripts back until the returned function is called: the page stays plain HTML meanwhile. */
-export async function holdScripts(page: Page) {
+async function holdScripts(page: Page) {
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
   await page.route("**/assets/**/*.js", async (route) => {
@@ -190,6 +190,20 @@ export async function holdScripts(page: Page) {
     await route.continue();
   });
   return release;
+}
+
+/**
+ * Opens `path` with its scripts held back, clicks the button named `name` while the page is still
+ * plain HTML, waits for the navigation that click starts (a lost click times out here), then lets
+ * the scripts load.
+ */
+export async function clickBeforeScript(page: Page, path: string, name: string) {
+  const release = await holdScripts(page);
+  await page.goto(path, { waitUntil: "commit" });
+  const from = page.url();
+  await page.getByRole("button", { name }).click();
+  await page.waitForURL((url) => url.href !== from, { waitUntil: "commit" });
+  release();
 }
 
 /** Waits until the page's script has taken over its markup (root.tsx marks the document): a click before that may open nothing. */

@@ -1,4 +1,4 @@
-import { expect, expectConsoleError, holdScripts, hydrated, pageWidth, test } from "./fixtures.ts";
+import { clickBeforeScript, expect, expectConsoleError, hydrated, pageWidth, test } from "./fixtures.ts";
 
 test("every page has its title", async ({ page, signIn }) => {
   await page.goto("/");
@@ -136,11 +136,8 @@ test("the account menu and the phone drawer work from the keyboard", async ({ pa
 
 test("on a phone, Open menu tapped before the page's script has taken over opens the menu page, which closes back to the page", async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 740 });
-  const release = await holdScripts(page);
-  await page.goto("/leaderboard?window=7d", { waitUntil: "commit" });
-  await page.getByRole("button", { name: "Open menu" }).click();
+  await clickBeforeScript(page, "/leaderboard?window=7d", "Open menu");
   await expect(page).toHaveURL("/menu?from=%2Fleaderboard%3Fwindow%3D7d");
-  release();
   await hydrated(page);
   await expect(page).toHaveTitle("Menu - Questline");
   await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Campaigns" })).toBeVisible();
@@ -155,11 +152,8 @@ test("on a phone, Open menu tapped before the page's script has taken over opens
 
 test("the account menu clicked before the page's script has taken over opens the menu page, with Settings and Sign out", async ({ page, signIn }) => {
   const email = await signIn(page);
-  const release = await holdScripts(page);
-  await page.goto("/dashboard", { waitUntil: "commit" });
-  await page.getByRole("button", { name: "Account menu" }).click();
+  await clickBeforeScript(page, "/dashboard", "Account menu");
   await expect(page).toHaveURL("/menu?from=%2Fdashboard");
-  release();
   await hydrated(page);
   const account = page.getByRole("region", { name: "Account" });
   await expect(account.getByText(email)).toBeVisible();

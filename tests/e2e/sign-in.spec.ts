@@ -1,4 +1,4 @@
-import { expect, expectConsoleError, holdScripts, hydrated, SAME_ORIGIN, test, typeCode, type Inbox } from "./fixtures.ts";
+import { clickBeforeScript, expect, expectConsoleError, hydrated, SAME_ORIGIN, test, typeCode, type Inbox } from "./fixtures.ts";
 import type { Page } from "@playwright/test";
 
 /** Fills the e-mail step of the sign-in form and waits for the "check your inbox" step. */
@@ -92,11 +92,8 @@ test("a click on Sign in before the page's script has taken over leads to the si
   inbox,
   uniqueEmail,
 }) => {
-  const release = await holdScripts(page);
-  await page.goto("/leaderboard", { waitUntil: "commit" });
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await clickBeforeScript(page, "/leaderboard", "Sign in");
   await expect(page).toHaveURL("/login?redirectTo=%2Fleaderboard");
-  release();
 
   const email = uniqueEmail();
   await hydrated(page);
@@ -106,11 +103,8 @@ test("a click on Sign in before the page's script has taken over leads to the si
 });
 
 test("Get started on Welcome, clicked before its script has taken over, leads to the sign-in page", async ({ page }) => {
-  const release = await holdScripts(page);
-  await page.goto("/", { waitUntil: "commit" });
-  await page.getByRole("button", { name: "Get started" }).click();
+  await clickBeforeScript(page, "/", "Get started");
   await expect(page).toHaveURL("/login?redirectTo=%2Fdashboard");
-  release();
   await expect(page.getByRole("heading", { name: "Sign in" })).toBeVisible();
 });
 
