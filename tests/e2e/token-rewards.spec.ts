@@ -149,7 +149,14 @@ test("an owner funds a project by deposit and escrows token rewards; members are
     await completeTask(first.page, campaignUrl, taskTitle);
     await completeTask(second.page, campaignUrl, taskTitle);
     await first.page.goto("/rewards?status=pending");
-    await expect(first.page.getByRole("list", { name: "Your rewards" }).getByRole("listitem")).toHaveCount(3);
+    const running = first.page.getByRole("list", { name: "Your rewards" }).getByRole("listitem");
+    await expect(running).toHaveCount(3);
+    // Each with what the member stands to get, in the pool's unit.
+    await expect(running.filter({ hasText: "Raffle" })).toContainText("You completed every task: 30 QUEST each for the 1 winner drawn at random.");
+    await expect(running.filter({ hasText: "First completers" })).toContainText("You completed every task: 5 QUEST each for the first 3 members to finish.");
+    await expect(running.filter({ hasText: "Everyone" })).toContainText(
+      "You completed every task: 40 QUEST split equally among the members who complete every task: 20 QUEST each among the 2 so far.",
+    );
   });
 
   await test.step("the owner ends the campaign; the worker draws the raffle from a later block and pays every pool", async () => {
