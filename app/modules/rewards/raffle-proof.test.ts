@@ -87,7 +87,7 @@ describe("a raffle proof", () => {
         const entrants = proof.entrants.with(at % proof.entrants.length, { id: stranger, label: "Stranger" });
         expect(checkOf({ ...proof, entrants }, drawn.blockHash, "entrants")).toMatchObject({
           ok: false,
-          words: expect.stringContaining("do not match the entrant-list hash"),
+          words: expect.stringMatching(/(do|does) not match the entrant-list hash/),
         });
       }),
     );
