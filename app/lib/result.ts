@@ -9,6 +9,12 @@ import { data } from "react-router";
 export const FAILURE_STATUS = {
   /** The input is refused: `errors` says why, field by field. */
   invalid: 400,
+  /**
+   * The request was right and the rule ran; its answer is no: a check found the task not done yet
+   * (no follow, too few tokens), the member did it already, the task has ended. A result, not an
+   * error: answered 200 with the message, shown as the form's refusal.
+   */
+  not_met: 200,
   /** The acting member may not do this. */
   forbidden: 403,
   /** What the action names does not exist (any more). */
@@ -28,6 +34,8 @@ export type Ok<T extends object = object> = { ok: true } & T;
 export type FieldFailure = { ok: false; code: "invalid"; errors: FieldErrors };
 export type CodedFailure = { ok: false; code: Exclude<FailureCode, "invalid">; message: string; retryAfterSeconds?: number };
 export type Failure = FieldFailure | CodedFailure;
+/** A failure of any code shown on one field of a form (a task's answer, its Check button). */
+export type FailureOnField = { ok: false; code: FailureCode; errors: FieldErrors; retryAfterSeconds?: number };
 export type Result<T extends object = object> = Ok<T> | Failure;
 
 export function ok(): Ok;
@@ -53,12 +61,19 @@ export const failureErrors = (result: Failure): FieldErrors => (result.code === 
 export const failureMessage = (result: Failure): string =>
   result.code === "invalid" ? (Object.values(result.errors)[0] ?? "Check what you entered.") : result.message;
 
+/** The failure on `field`, whatever its code, keeping a limit's wait. */
+export function failureOnField(result: Failure, field: string): FailureOnField {
+  const retryAfterSeconds = result.code === "invalid" ? undefined : result.retryAfterSeconds;
+  return { ok: false, code: result.code, errors: { [field]: failureMessage(result) }, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) };
+}
+
 /**
  * The one way an action answers a failure: `{ ...extra, errors }` (read by `Field` and
  * `FormError`) with the code's status, and Retry-After for a limit.
  */
-export function formFailure<T extends object = object>(result: Failure, extra?: T) {
-  const headers: HeadersInit | undefined =
-    result.code !== "invalid" && result.retryAfterSeconds !== undefined ? { "Retry-After": String(result.retryAfterSeconds) } : undefined;
-  return data({ ...(extra as T), errors: failureErrors(result) }, { status: FAILURE_STATUS[result.code], headers });
+export function formFailure<T extends object = object>(result: Failure | FailureOnField, extra?: T) {
+  const errors = "errors" in result ? result.errors : failureErrors(result);
+  const retryAfterSeconds = "retryAfterSeconds" in result ? result.retryAfterSeconds : undefined;
+  const headers: HeadersInit | undefined = retryAfterSeconds !== undefined ? { "Retry-After": String(retryAfterSeconds) } : undefined;
+  return data({ ...(extra as T), errors }, { status: FAILURE_STATUS[result.code], headers });
 }

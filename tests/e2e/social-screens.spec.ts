@@ -57,6 +57,7 @@ for (const [device, viewport] of Object.entries(DEVICES)) {
         await owner.goto(`/projects/${project}/tasks/new`);
         await owner.getByLabel("Type").selectOption("youtube_subscribe");
         await expect(owner.getByLabel("YouTube channel")).toBeVisible();
+        await expect(owner.getByLabel("Channel name")).toBeVisible();
         await shoot(owner, "task-form-youtube");
 
         await member.goto("/settings/connections");

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import type { Browser, Page } from "@playwright/test";
 import { createPublicClient, createWalletClient, http, parseEther, type Address } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
@@ -6,7 +7,7 @@ import { questTokenAbi } from "../../contracts/generated/quest-token.ts";
 import { DEV_PRIVATE_KEYS } from "../../contracts/dev-accounts.ts";
 import { installTestWallet, type TestWallet } from "../fakes/injected-wallet.ts";
 import { stubReownCloud } from "../fakes/reown-cloud.ts";
-import { expectConsoleError } from "./fixtures.ts";
+import { expectConsoleError, hydrated } from "./fixtures.ts";
 import { endCampaignSoon, expectFieldError, expectNotice, localDateTime, screenshot, uniqueSuffix } from "./quest-helpers.ts";
 import { APP_URL, jobWait } from "./urls.ts";
 import { chainRpc, expect, localRpcUrl, signInWithWallet, walletTest } from "./wallet-helpers.ts";
@@ -138,9 +139,24 @@ test("an owner funds a project by deposit and escrows token rewards; members are
     await expect(raffle).toContainText("30 QUEST each");
     await expect(raffle).toContainText(/Commitment published before the draw: 0x[0-9a-f]{64}/);
     await expect(owner.getByText("You are on this project's team: its rewards go to other members, never to the team.")).toBeVisible();
+    // Deleting a token reward says where its escrow goes (this one is kept: Cancel).
+    await owner.goto(campaignUrl);
+    await hydrated(owner);
+    await owner.getByRole("button", { name: "Delete the First completers reward" }).click();
+    const dialog = owner.getByRole("dialog");
+    await expect(dialog).toContainText("The 15 QUEST it holds in escrow goes back to the project's treasury.");
+    await dialog.getByRole("button", { name: "Cancel" }).click();
     await owner.goto(`/projects/${slug}/rewards`);
-    await expect(owner.getByRole("list", { name: "Treasury balances" })).toContainText("15 QUEST");
+    // Tokens by their symbol and chain, not their internal id.
+    await expect(owner.getByRole("list", { name: "Treasury balances" })).toHaveText(/^QUEST on Questline Local\s*15 QUEST$/);
+    await expect(owner.getByText("QUEST:31337")).toHaveCount(0);
     await expect(poolRow(owner, "30 QUEST each")).toContainText("Live");
+    await owner.setViewportSize({ width: 375, height: 800 });
+    await owner.emulateMedia({ colorScheme: "dark" });
+    await screenshot(owner, "token-rewards-project-375-dark");
+    await owner.emulateMedia({ colorScheme: "light" });
+    await owner.setViewportSize({ width: 1280, height: 800 });
+    await screenshot(owner, "token-rewards-project-desktop");
   });
 
   const first = await walletMember(browser);
@@ -149,7 +165,14 @@ test("an owner funds a project by deposit and escrows token rewards; members are
     await completeTask(first.page, campaignUrl, taskTitle);
     await completeTask(second.page, campaignUrl, taskTitle);
     await first.page.goto("/rewards?status=pending");
-    await expect(first.page.getByRole("list", { name: "Your rewards" }).getByRole("listitem")).toHaveCount(3);
+    const running = first.page.getByRole("list", { name: "Your rewards" }).getByRole("listitem");
+    await expect(running).toHaveCount(3);
+    // Each with what the member stands to get, in the pool's unit.
+    await expect(running.filter({ hasText: "Raffle" })).toContainText("You completed every task: 30 QUEST each for the 1 winner drawn at random.");
+    await expect(running.filter({ hasText: "First completers" })).toContainText("You completed every task: 5 QUEST each for the first 3 members to finish.");
+    await expect(running.filter({ hasText: "Everyone" })).toContainText(
+      "You completed every task: 40 QUEST split equally among the members who complete every task: 20 QUEST each among the 2 so far.",
+    );
   });
 
   await test.step("the owner ends the campaign; the worker draws the raffle from a later block and pays every pool", async () => {
@@ -205,6 +228,14 @@ test("an owner funds a project by deposit and escrows token rewards; members are
     await expect(page.getByText("This draw checks out")).toBeVisible({ timeout: 15_000 });
     await expect(page.getByText(/The revealed secret matches the commitment/)).toBeVisible();
     await expect(page.getByText(/^Failed: /)).toHaveCount(0);
+    await expect(page.getByText(/^The 2 entrants listed match the entrant-list hash/)).toBeVisible();
+    // The terminal check names this app, and runs as shown (the local chain's node from the environment).
+    const poolId = new URL(page.url()).pathname.split("/").at(-1)!;
+    const command = await page.getByTestId("verify-command").textContent();
+    expect(command).toBe(`npm run verify-raffle -- ${poolId} --app ${APP_URL}`);
+    const run = spawnSync("npm", command!.split(" ").slice(1), { env: { ...process.env, LOCAL_CHAIN_RPC_URL: rpc }, encoding: "utf8" });
+    expect(run.stdout).toContain("✓");
+    expect(run.status).toBe(0);
     await screenshot(page, "token-rewards-verify-375-dark");
   });
 

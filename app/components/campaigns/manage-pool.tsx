@@ -5,8 +5,16 @@ import { toast } from "~/components/ui/toaster";
 import { ConfirmDialog } from "~/components/projects/confirm-dialog";
 import { Button } from "~/components/ui/button";
 import { DISTRIBUTION_LABELS } from "~/modules/rewards/pool-types";
-import { poolHeadline, poolSummary } from "~/modules/rewards/pool-words";
+import { poolAmount, poolHeadline, poolSummary } from "~/modules/rewards/pool-words";
+import { poolMaximum } from "~/modules/rewards/reward.schema";
 import type { RewardPoolView } from "./reward-pool-card";
+
+/** A token reward holds its whole amount in escrow: deleting it sends that back to the treasury. */
+function escrowBack(pool: RewardPoolView) {
+  if (pool.kind !== "token") return "";
+  const escrowed = poolMaximum({ ...pool, rankAmounts: pool.rankAmounts?.map(BigInt) ?? null });
+  return ` The ${poolAmount(pool, escrowed)} it holds in escrow goes back to the project's treasury.`;
+}
 
 /** The team's controls of a reward not yet paid: edit it, or delete it after a confirmation. */
 export function ManagePool({ pool, editTo }: { pool: RewardPoolView; editTo: string }) {
@@ -30,7 +38,7 @@ export function ManagePool({ pool, editTo }: { pool: RewardPoolView; editTo: str
           </Button>
         }
         title="Delete this reward?"
-        description={`${poolHeadline(pool)} — ${poolSummary(pool)} Members will no longer see it.`}
+        description={`${poolHeadline(pool)} — ${poolSummary(pool)} Members will no longer see it.${escrowBack(pool)}`}
         confirm={(close) => (
           <Button
             variant="destructive"

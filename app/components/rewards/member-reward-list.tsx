@@ -5,7 +5,7 @@ import { Badge } from "~/components/ui/badge";
 import { route } from "~/lib/routes";
 import { cn } from "~/lib/utils";
 import type { MemberReward, RewardFilter } from "~/modules/rewards/member-rewards";
-import { ownGrantLine, poolAmount, poolHeadline } from "~/modules/rewards/pool-words";
+import { ownGrantLine, pendingShareLine, poolAmount } from "~/modules/rewards/pool-words";
 import { DISTRIBUTION_LABELS } from "~/modules/rewards/pool-types";
 import { rankAmount } from "~/modules/rewards/reward.schema";
 
@@ -32,7 +32,7 @@ export function RewardFilters({ filter, options }: { filter: RewardFilter; optio
 
 /** What happened with one reward, in words. */
 function outcome(r: MemberReward) {
-  const terms = r;
+  const terms = { ...r, amount: r.poolAmount };
   switch (r.status) {
     case "won":
       return ownGrantLine(terms, { position: r.position ?? 0, amount: r.amount ?? 0n });
@@ -41,7 +41,7 @@ function outcome(r: MemberReward) {
     case "pending":
       return r.distribution === "ranking"
         ? `You hold rank #${r.rank} of the ${r.winners} paid: ${poolAmount(r, rankAmount((r.rankAmounts ?? []).map(BigInt), r.rank ?? 0))} at that rank.`
-        : `You completed every task: ${poolHeadline(terms)}${r.distribution === "fcfs" ? ` for the first ${r.winners}` : ""}.`;
+        : `You completed every task: ${pendingShareLine(terms, r.entrants)}.`;
   }
 }
 

@@ -1,4 +1,5 @@
 import { Coins, Gift, Landmark, Send } from "lucide-react";
+import { useState } from "react";
 import { Form, Link, useNavigation, useRevalidator } from "react-router";
 import { DepositCard } from "~/components/balance/deposit-card";
 import { EmptyState } from "~/components/empty-state";
@@ -13,7 +14,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~
 import { route } from "~/lib/routes";
 import type { VaultChain } from "~/modules/balance/balance-page";
 import { formatAmount } from "~/modules/chain/amounts";
-import type { Asset } from "~/modules/ledger/assets";
+import { assetAmount, assetLabel, type Asset } from "~/modules/ledger/assets";
 import { poolAmount, poolHeadline, type PoolTerms } from "~/modules/rewards/pool-words";
 import { DISTRIBUTION_LABELS, type PoolState } from "~/modules/rewards/pool-types";
 
@@ -47,7 +48,7 @@ export function TreasuryCard({ treasury }: { treasury: { asset: Asset; balance: 
           <ul className="grid gap-2" aria-label="Treasury balances">
             {treasury.map((t) => (
               <li key={t.asset} className="flex items-baseline justify-between gap-3">
-                <span className="text-sm text-muted-foreground">{t.asset}</span>
+                <span className="text-sm text-muted-foreground">{assetLabel(t.asset)}</span>
                 <span className="text-xl font-semibold tabular-nums">
                   {formatAmount(t.balance)} {symbolOf(t.asset)}
                 </span>
@@ -63,6 +64,8 @@ export function TreasuryCard({ treasury }: { treasury: { asset: Asset; balance: 
 /** Fund: tokens from the member's own available balance to the treasury, at once. */
 export function FundProject({ own, requestKey, errors }: { own: { asset: Asset; available: bigint }[]; requestKey: string; errors: Record<string, string> }) {
   const navigation = useNavigation();
+  const [asset, setAsset] = useState(own[0]?.asset);
+  const chosen = own.find((b) => b.asset === asset) ?? own[0]!;
   return (
     <Card>
       <CardHeader>
@@ -84,11 +87,11 @@ export function FundProject({ own, requestKey, errors }: { own: { asset: Asset; 
           <Form method="post" className="grid gap-4" noValidate>
             <FormError message={errors.form ?? errors.requestKey} />
             <input type="hidden" name="requestKey" value={requestKey} />
-            <Field id="asset" label="Token" error={errors.asset}>
-              <Select {...fieldProps("asset", errors.asset)} defaultValue={own[0]!.asset}>
+            <Field id="asset" label="Token" hint={`Available to send: ${assetAmount(chosen.available, chosen.asset)}.`} error={errors.asset}>
+              <Select {...fieldProps("asset", errors.asset)} value={chosen.asset} onChange={(event) => setAsset(event.target.value as Asset)}>
                 {own.map((b) => (
                   <option key={b.asset} value={b.asset}>
-                    {symbolOf(b.asset)} ({b.asset}) — {formatAmount(b.available)} available
+                    {assetLabel(b.asset)}
                   </option>
                 ))}
               </Select>
@@ -132,9 +135,9 @@ export function ProjectDeposit({ chain, depositRef, projectName }: { chain: Vaul
           key: `project-deposit.${depositRef.slice(2, 10)}`,
         }}
       />
-      <p className="px-1 text-xs break-all text-muted-foreground">
-        The project&apos;s deposit reference (any <code>DepositVault.deposit</code> carrying it funds the treasury):{" "}
-        <code className="font-mono text-foreground">{depositRef}</code>
+      <p className="px-1 text-xs text-muted-foreground">
+        The project&apos;s deposit reference (any <code className="whitespace-nowrap">DepositVault.deposit</code> carrying it funds the treasury):{" "}
+        <code className="font-mono break-all text-foreground">{depositRef}</code>
       </p>
     </div>
   );

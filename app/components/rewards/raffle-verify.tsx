@@ -1,3 +1,4 @@
+import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
 import {
   ChevronLeft,
   ChevronRight,
@@ -381,14 +382,24 @@ export function WinnersCard({ proof, drawn, viewerId }: { proof: RaffleProof; dr
   );
 }
 
-export function TerminalCheck({ poolId, hasProof }: { poolId: string; hasProof: boolean }) {
+/**
+ * The same checks from a terminal, in a copy of the repository: the command names this app
+ * (`--app`) and, for a chain other than the local one, asks for a node of it (`--rpc`).
+ */
+export function TerminalCheck({ poolId, hasProof, appUrl, chainId }: { poolId: string; hasProof: boolean; appUrl: string; chainId: number | null }) {
+  const ownNode = chainId !== null && chainId !== LOCAL_CHAIN_ID;
+  const command = `npm run verify-raffle -- ${poolId} --app ${appUrl}${ownNode ? " --rpc <node URL>" : ""}`;
   return (
     <Card>
       <CardContent className="grid gap-3 text-sm">
         <p className="flex flex-wrap items-center gap-2">
           <Terminal className="size-4 shrink-0 text-muted-foreground" aria-hidden />
-          Or check it from a terminal: <code className="rounded bg-muted px-2 py-1 font-mono text-xs break-all">npm run verify-raffle -- {poolId}</code>
+          Or check it from a terminal, in a copy of the Questline repository:
         </p>
+        <code data-testid="verify-command" className="rounded bg-muted px-2 py-1 font-mono text-xs break-all">
+          {command}
+        </code>
+        {ownNode && <p className="text-muted-foreground">&lt;node URL&gt;: a node of {chainName(chainId)} you trust, which gives the block&apos;s hash.</p>}
         {hasProof && (
           <p className="flex flex-wrap items-center gap-2 text-muted-foreground">
             <FileJson className="size-4 shrink-0" aria-hidden />

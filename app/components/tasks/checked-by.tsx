@@ -5,7 +5,7 @@ import type { TaskType } from "~/modules/tasks/task-types";
 
 /**
  * How a task is checked, said plainly on every card, list and page: "Checked with X", "Reviewed
- * by the team", "Checked by Questline", "Not checked". Members and projects see which completions
+ * by the team", "Checked by Questline", "Done by opening the link". Members and projects see which completions
  * are proven.
  */
 export function CheckedBy({ task, className }: { task: { type: TaskType; verification: "auto" | "review" | "none" }; className?: string }) {

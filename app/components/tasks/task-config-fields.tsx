@@ -125,6 +125,10 @@ export function TaskConfigFields({ type, values, errors, networks }: Props) {
     case "youtube_subscribe":
       return (
         <>
+          {text("channelName", "Channel name", {
+            placeholder: "Questline",
+            hint: "As YouTube shows it: members look for this name.",
+          })}
           {text("channelId", "YouTube channel", {
             placeholder: "UC… or https://www.youtube.com/channel/UC…",
             hint: "The channel's id, or its youtube.com/channel/UC… link (a @handle link does not say the id: open the channel's About › Share › Copy channel ID).",

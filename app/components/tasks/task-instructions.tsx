@@ -162,7 +162,8 @@ export function TaskInstructions({ brief, signedIn }: { brief: TaskBrief; signed
     case "youtube_subscribe":
       return (
         <p>
-          Subscribe to <Outbound href={brief.channelUrl}>this YouTube channel</Outbound> with the account you connected, then press Check.
+          Subscribe to <Outbound href={brief.channelUrl}>{brief.channelName ?? `the YouTube channel ${brief.channelId}`}</Outbound>
+          {brief.channelName && " on YouTube"} with the account you connected, then press Check.
         </p>
       );
     case "tiktok_follow":

@@ -8,7 +8,7 @@ import { assetParts, questAsset, type Asset } from "~/modules/ledger/assets";
 import { balanceOf, history } from "~/modules/ledger/ledger.server";
 import { listWallets } from "~/modules/wallets/wallets.server";
 import { withdrawalsPaused } from "~/modules/withdrawals/withdrawal-pause.server";
-import { listWithdrawals, withdrawalLimits } from "~/modules/withdrawals/withdrawals.server";
+import { withdrawalLimits, withdrawalsUnderWay } from "~/modules/withdrawals/withdrawals.server";
 import { CHAIN_NAMES } from "~/wallet/chains";
 import type { BalancePage } from "./balance-page";
 
@@ -50,8 +50,9 @@ export async function loadBalancePage(
     loadTokenScreen(services, request, readVault),
     balanceOf({ db, userId }),
     depositRefOf({ db, userId }),
-    listDeposits({ db, userId, limit: 10 }),
-    listWithdrawals({ db, userId, limit: 20 }),
+    // Under way, however old: every deposit waiting for confirmations, every withdrawal not settled.
+    listDeposits({ db, userId, status: "pending", limit: 100 }),
+    withdrawalsUnderWay({ db, userId }),
     withdrawalsPaused({ db }),
     listWallets({ db, userId }),
     history({ db, userId, page, perPage: PER_PAGE, changing: "available" }),
@@ -64,33 +65,29 @@ export async function loadBalancePage(
     asset,
     ref,
     balances: balances.map((b) => ({ ...assetInfo(b.asset), available: s(b.available), held: s(b.held) })),
-    deposits: deposits
-      .filter((d) => d.status === "pending")
-      .map((d) => ({
-        id: d.id,
-        chainId: d.chainId,
-        txHash: d.txHash,
-        amount: s(d.amount),
-        confirmations: d.confirmations,
-        required: d.required,
-        createdAt: d.createdAt.toISOString(),
-      })),
-    withdrawals: withdrawals
-      .filter((w) => w.status !== "confirmed" && w.status !== "cancelled")
-      .map((w) => ({
-        id: w.id,
-        status: w.status,
-        amount: s(w.amount),
-        fee: s(w.fee),
-        toAddress: w.toAddress,
-        chainId: w.chainId,
-        txHash: w.txHash,
-        failure: w.failure,
-        waiting: w.waiting,
-        canCancel: w.canCancel,
-        canRetry: w.canRetry,
-        createdAt: w.createdAt.toISOString(),
-      })),
+    deposits: deposits.map((d) => ({
+      id: d.id,
+      chainId: d.chainId,
+      txHash: d.txHash,
+      amount: s(d.amount),
+      confirmations: d.confirmations,
+      required: d.required,
+      createdAt: d.createdAt.toISOString(),
+    })),
+    withdrawals: withdrawals.map((w) => ({
+      id: w.id,
+      status: w.status,
+      amount: s(w.amount),
+      fee: s(w.fee),
+      toAddress: w.toAddress,
+      chainId: w.chainId,
+      txHash: w.txHash,
+      failure: w.failure,
+      waiting: w.waiting,
+      canCancel: w.canCancel,
+      canRetry: w.canRetry,
+      createdAt: w.createdAt.toISOString(),
+    })),
     paused,
     limits: { minimum: s(limits.minimum), dailyLimit: s(limits.dailyLimit), fee: s(limits.fee) },
     destinations: [...new Set(wallets.map((w) => w.address))],

@@ -1,4 +1,4 @@
-import { desc, eq } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import type { Hex } from "viem";
 import { deposit, type DepositStatus } from "#db/schema/ledger";
 import type { Db } from "~/lib/db.server";
@@ -18,8 +18,18 @@ export type DepositRow = {
   creditedAt: Date | null;
 };
 
-/** A member's deposits, newest first. */
-export async function listDeposits({ db, userId, limit = 20 }: { db: Db; userId: string; limit?: number }): Promise<DepositRow[]> {
+/** A member's deposits, newest first; only those of `status` when given. */
+export async function listDeposits({
+  db,
+  userId,
+  status,
+  limit = 20,
+}: {
+  db: Db;
+  userId: string;
+  status?: DepositStatus;
+  limit?: number;
+}): Promise<DepositRow[]> {
   const rows = await db
     .select({
       id: deposit.id,
@@ -34,7 +44,7 @@ export async function listDeposits({ db, userId, limit = 20 }: { db: Db; userId:
       creditedAt: deposit.creditedAt,
     })
     .from(deposit)
-    .where(eq(deposit.userId, userId))
+    .where(and(eq(deposit.userId, userId), status && eq(deposit.status, status)))
     .orderBy(desc(deposit.createdAt), desc(deposit.blockNumber), desc(deposit.logIndex))
     .limit(limit);
   return rows.map((row) => ({ ...row, txHash: row.txHash as Hex, asset: row.asset as Asset }));

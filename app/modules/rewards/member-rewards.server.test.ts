@@ -8,6 +8,7 @@ import { awardXp, setLeaderboardVisibility } from "~/modules/leaderboards/leader
 import { attemptTask } from "~/modules/tasks/completions.server";
 import { createTestDatabase } from "#tests/setup/test-db";
 import { memberRewards } from "./member-rewards.server";
+import { pendingShareLine } from "./pool-words";
 import { createRewardPool } from "./reward-pools.server";
 import type { RewardPoolInput } from "./reward.schema";
 import { failureMessage } from "~/lib/result";
@@ -65,6 +66,7 @@ async function liveCampaign({
       db: db(),
       campaignId: id,
       actorId: "own",
+      raffleChainId: 31337,
       input: { kind: "xp", asset: null, distribution: "ranking", winners: 2, amount: null, rankAmounts: [100n, 50n], ...input },
       now: at(-1),
     });
@@ -106,6 +108,26 @@ describe("memberRewards", () => {
     const c = await liveCampaign({ pools: [{ distribution: "fcfs", winners: 5, amount: 10n, rankAmounts: null }], visitors: ["m1"] });
     expect((await pendingOf("m1")).map((r) => r.poolId)).toContain(c.pools[0]);
     expect((await pendingOf("m2")).map((r) => r.poolId)).not.toContain(c.pools[0]);
+  });
+
+  it("carries the pool's amount on pending pools, and for an everyone pool the completers who share it so far", async () => {
+    const c = await liveCampaign({
+      pools: [
+        { distribution: "raffle", winners: 2, amount: 70n, rankAmounts: null },
+        { distribution: "fcfs", winners: 3, amount: 5n, rankAmounts: null },
+        { distribution: "everyone", winners: null, amount: 100n, rankAmounts: null },
+      ],
+      visitors: ["m1", "m2", "own"],
+    });
+    const pending = (await pendingOf("m1")).filter((r) => c.pools.includes(r.poolId));
+    const line = (i: number) => {
+      const r = pending.find((p) => p.poolId === c.pools[i])!;
+      return pendingShareLine({ ...r, amount: r.poolAmount }, r.entrants);
+    };
+    expect(line(0)).toBe("70 XP each for the 2 winners drawn at random");
+    expect(line(1)).toBe("5 XP each for the first 3 members to finish");
+    // The owner completed it too, but the project's team shares no reward: m1 and m2 split it.
+    expect(line(2)).toBe("100 XP split equally among the members who complete every task: 50 XP each among the 2 so far");
   });
 
   it("fills every page: pools the member is out of the running for take no place", async () => {

@@ -18,12 +18,13 @@ function rewardRows(userId: Placeholder) {
   const team = (projectId: SQL) => sql`exists (select 1 from project_member pm where pm.project_id = ${projectId} and pm.user_id = `;
   return sql`
     with won as (
-      select g.pool_id, 'won' as status, g.amount, g.position, g.entry_id, p.paid_at as at, null::int as rank
+      select g.pool_id, 'won' as status, g.amount, g.position, g.entry_id, p.paid_at as at, null::int as rank, null::int as entrants
       from reward_grant g join reward_pool p on p.id = g.pool_id
       where g.user_id = ${userId}
     ),
     not_won as (
-      select e.pool_id, 'not_won' as status, null::numeric as amount, null::int as position, null::bigint as entry_id, p.paid_at as at, null::int as rank
+      select e.pool_id, 'not_won' as status, null::numeric as amount, null::int as position, null::bigint as entry_id, p.paid_at as at, null::int as rank,
+        null::int as entrants
       from raffle_entrant e join reward_pool p on p.id = e.pool_id
       where e.user_id = ${userId} and p.status = 'paid'
         and not exists (select 1 from reward_grant g where g.pool_id = e.pool_id and g.user_id = ${userId})
@@ -63,14 +64,27 @@ function rewardRows(userId: Placeholder) {
         ) ahead) as rank
       from on_board b
     ),
+    -- everyone pools: the members outside the team who completed every task so far, who share it
+    completers as (
+      select o.pool_id, count(*)::int as n from open_pools o
+      join lateral (
+        select c.user_id from completion c join task t on t.id = c.task_id
+        where t.campaign_id = o.campaign_id and t.published_at is not null and c.status = 'approved' and not ${team(sql`o.project_id`)}c.user_id)
+        group by c.user_id
+        having count(distinct c.task_id) = (select count(*) from task t2 where t2.campaign_id = o.campaign_id and t2.published_at is not null)
+      ) done_all on true
+      where o.distribution = 'everyone' and o.campaign_id in (select campaign_id from finished)
+      group by o.pool_id
+    ),
     pending as (
-      select o.pool_id, 'pending' as status, null::numeric as amount, null::int as position, null::bigint as entry_id, o.ends_at as at, null::int as rank
-      from open_pools o join finished f on f.campaign_id = o.campaign_id
+      select o.pool_id, 'pending' as status, null::numeric as amount, null::int as position, null::bigint as entry_id, o.ends_at as at, null::int as rank,
+        n.n as entrants
+      from open_pools o join finished f on f.campaign_id = o.campaign_id left join completers n on n.pool_id = o.pool_id
       where o.distribution <> 'ranking'
       union all
-      select r.pool_id, 'pending', null, null, null, r.ends_at, r.rank::int from ranked r where r.rank <= r.winners
+      select r.pool_id, 'pending', null, null, null, r.ends_at, r.rank::int, null from ranked r where r.rank <= r.winners
     )
-    select r.*, p.commitment is not null as verifiable, p.kind, p.asset, p.distribution, p.winners, p.rank_amounts,
+    select r.*, p.commitment is not null as verifiable, p.kind, p.asset, p.distribution, p.winners, p.amount as pool_amount, p.rank_amounts,
       c.slug as campaign_slug, c.name as campaign_name, pr.slug as project_slug, pr.name as project_name
     from (select * from won union all select * from not_won union all select * from pending) r
     join reward_pool p on p.id = r.pool_id
@@ -101,6 +115,8 @@ export async function memberRewards({
     distribution: r.distribution as Distribution,
     winners: r.winners == null ? null : Number(r.winners),
     rankAmounts: (r.rank_amounts as string[] | null) ?? null,
+    poolAmount: r.pool_amount == null ? null : BigInt(String(r.pool_amount)),
+    entrants: r.entrants == null ? null : Number(r.entrants),
     amount: r.amount == null ? null : BigInt(String(r.amount)),
     position: r.position == null ? null : Number(r.position),
     entryId: r.entry_id == null ? null : Number(r.entry_id),
@@ -122,11 +138,13 @@ const REWARD_COLUMNS = [
   "entry_id",
   "at",
   "rank",
+  "entrants",
   "verifiable",
   "kind",
   "asset",
   "distribution",
   "winners",
+  "pool_amount",
   "rank_amounts",
   "campaign_slug",
   "campaign_name",

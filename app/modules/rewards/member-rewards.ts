@@ -21,6 +21,10 @@ export type MemberReward = {
   winners: number | null;
   /** `ranking` pools: the amount by rank (decimal strings). */
   rankAmounts: string[] | null;
+  /** The pool's own amount: per winner (`fcfs`, `raffle`) or the total to split (`everyone`); null for `ranking`. */
+  poolAmount: bigint | null;
+  /** `pending` everyone pools: the members who completed every task so far, who share the pool. */
+  entrants: number | null;
   /** What they got (won), or null. */
   amount: bigint | null;
   position: number | null;

@@ -88,3 +88,29 @@ export function ownGrantLine(p: PoolTerms, grant: { position: number; amount: bi
       return `You got ${amount}, your share.`;
   }
 }
+
+/**
+ * What a member who completed every task stands to get from a pool not paid yet: "30 QUEST each
+ * for the 2 winners drawn at random", "40 QUEST split equally among the members who complete every
+ * task: 20 QUEST each among the 2 so far". `entrants`: everyone pools, the completers so far.
+ */
+export function pendingShareLine(p: PoolTerms, entrants: number | null) {
+  const winners = p.winners ?? 0;
+  switch (p.distribution) {
+    case "fcfs":
+      return `${poolHeadline(p)} for the first ${winners === 1 ? "member" : `${n(winners)} members`} to finish`;
+    case "raffle":
+      return `${poolHeadline(p)} for the ${winners === 1 ? "1 winner" : `${n(winners)} winners`} drawn at random`;
+    case "ranking":
+      return poolHeadline(p);
+    case "everyone": {
+      const split = `${poolHeadline(p)} equally among the members who complete every task`;
+      if (!entrants || p.amount == null) return split;
+      const total = BigInt(p.amount);
+      const share = total / BigInt(entrants);
+      // XP that does not divide evenly goes, one each, to the earliest finishers.
+      const each = p.kind === "xp" && total % BigInt(entrants) > 0n ? `${n(Number(share))}–${poolAmount(p, share + 1n)}` : poolAmount(p, share);
+      return `${split}: ${each} each among the ${entrants === 1 ? "1" : n(entrants)} so far`;
+    }
+  }
+}

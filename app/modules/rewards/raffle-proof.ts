@@ -117,13 +117,18 @@ function checkCommitment({ secret, commitment }: RaffleProof): RaffleCheck {
 function checkEntrants({ entrants, entrantsHash }: RaffleProof): RaffleCheck {
   const name = "entrants";
   const ids = entrants.map((entrant) => entrant.id);
+  const one = ids.length === 1;
   const listed = `The ${count(ids.length, "entrant")} listed`;
   const twice = ids.find((id, index) => ids.indexOf(id) !== index);
   if (twice !== undefined) return { name, ok: false, words: `${listed} name ${twice} twice: nobody may enter the draw twice.` };
   if (entrantListHash(ids) !== entrantsHash) {
-    return { name, ok: false, words: `${listed} do not match the entrant-list hash ${short(entrantsHash)}: an entrant was added, left out, changed or moved.` };
+    return {
+      name,
+      ok: false,
+      words: `${listed} ${one ? "does" : "do"} not match the entrant-list hash ${short(entrantsHash)}: an entrant was added, left out, changed or moved.`,
+    };
   }
-  return { name, ok: true, words: `${listed} match the entrant-list hash ${short(entrantsHash)}.` };
+  return { name, ok: true, words: `${listed} ${one ? "matches" : "match"} the entrant-list hash ${short(entrantsHash)}.` };
 }
 
 function checkBlock({ chainId, blockNumber, blockHash }: RaffleProof, chainBlockHash: Hex | null): RaffleCheck {
@@ -156,7 +161,14 @@ function checkWinners({ seed, entrants, winnersWanted, winners }: RaffleProof): 
   const expected = drawRaffle({ seed, entrants: entrants.map((entrant) => entrant.id), winners: winnersWanted });
   const differ = firstDifference(expected, winners);
   if (differ === undefined)
-    return { name, ok: true, words: `The ${count(winners.length, "winner")} listed, in order, are the ones the draw gives from the seed and the entrants.` };
+    return {
+      name,
+      ok: true,
+      words:
+        winners.length === 1
+          ? "The 1 winner listed is the one the draw gives from the seed and the entrants."
+          : `The ${count(winners.length, "winner")} listed, in order, are the ones the draw gives from the seed and the entrants.`,
+    };
   const drawn = expected[differ];
   const listed = winners[differ];
   if (drawn === undefined || listed === undefined) {

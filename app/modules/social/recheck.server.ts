@@ -101,7 +101,7 @@ export async function recheckFollowsBeforeRewards({
         if (found.ok) {
           await mark(db, c.id, { recheckedAt: at, recheck: "found" });
           summary.kept += 1;
-        } else if (found.code === "invalid") {
+        } else if (found.code === "not_met") {
           const outcome = await voidApproval({
             db,
             completionId: c.id,

@@ -114,8 +114,8 @@ describe("checking social tasks through the providers' APIs", () => {
     fakes.x.setFollowing(who.id, ["7"]);
     expect(await attempt(t, userId)).toEqual({
       ok: false,
-      code: "invalid",
-      errors: { form: "Not found yet — X can take a minute to show a new follow. Try again in a minute." },
+      code: "not_met",
+      message: "Not found yet — X can take a minute to show a new follow. Try again in a minute.",
     });
     await expectNothingChanged(t, userId);
 
@@ -139,7 +139,7 @@ describe("checking social tasks through the providers' APIs", () => {
     const t = await makeTask("x_follow", { handle: "lumenswap", allowProof: true });
     fakes.x.setFollowing(who.id, []);
     const refused = await attempt(t, userId);
-    expect(!refused.ok && refused.code === "invalid" && refused.errors.form).toMatch(/send proof below/);
+    expect(!refused.ok && refused.code === "not_met" && refused.message).toMatch(/send proof below/);
     expect(await attempt(t, userId, { kind: "proof", url: "https://x.com/ada/following", imageUrl: null })).toMatchObject({ ok: true, status: "pending" });
     expect(await completionOf(t, userId)).toMatchObject({ status: "pending", verifiedBy: "review", evidence: null });
     // Without the task's permission, proof is refused.
@@ -154,8 +154,8 @@ describe("checking social tasks through the providers' APIs", () => {
     const repost = await makeTask("x_repost", { postUrl: "https://x.com/LumenSwap/status/901" });
     fakes.x.setLikes(who.id, ["1", "2"]);
     fakes.x.setReposts("901", ["3"]);
-    expect(await attempt(like, userId)).toMatchObject({ ok: false, errors: { form: expect.stringMatching(/like of this post was not found/) } });
-    expect(await attempt(repost, userId)).toMatchObject({ ok: false, errors: { form: expect.stringMatching(/repost was not found/) } });
+    expect(await attempt(like, userId)).toMatchObject({ ok: false, code: "not_met", message: expect.stringMatching(/like of this post was not found/) });
+    expect(await attempt(repost, userId)).toMatchObject({ ok: false, code: "not_met", message: expect.stringMatching(/repost was not found/) });
     fakes.x.setLikes(who.id, ["900"]);
     fakes.x.setReposts("901", ["3", who.id]);
     expect(await attempt(like, userId)).toMatchObject({ ok: true, status: "approved" });
@@ -174,7 +174,7 @@ describe("checking social tasks through the providers' APIs", () => {
     );
     expect(await attempt(t, userId)).toMatchObject({
       ok: false,
-      errors: { form: "None of your recent posts on X contains “#LumenLaunch”. Replies and reposts do not count." },
+      message: "None of your recent posts on X contains “#LumenLaunch”. Replies and reposts do not count.",
     });
     fakes.x.addPosts({ id: "52", authorId: who.id, text: "Joining the #lumenlaunch today", createdAt: "2026-02-28T12:00:00.000Z" });
     expect(await attempt(t, userId)).toMatchObject({ ok: true, status: "approved" });
@@ -185,7 +185,7 @@ describe("checking social tasks through the providers' APIs", () => {
     const who = fresh("youtube");
     const userId = await member("youtube", { who });
     const t = await makeTask("youtube_subscribe", { channelId: CHANNEL });
-    expect(await attempt(t, userId)).toMatchObject({ ok: false, errors: { form: expect.stringMatching(/not subscribed/) } });
+    expect(await attempt(t, userId)).toMatchObject({ ok: false, code: "not_met", message: expect.stringMatching(/not subscribed/) });
     fakes.youtube.setSubscriptions(who.id, [{ channelId: CHANNEL, id: "sub-1", publishedAt: "2026-02-20T09:00:00Z" }]);
     expect(await attempt(t, userId)).toMatchObject({ ok: true, status: "approved" });
     expect((await completionOf(t, userId))?.evidence).toMatchObject({ id: "sub-1", url: `https://www.youtube.com/channel/${CHANNEL}` });
@@ -199,8 +199,8 @@ describe("checking social tasks through the providers' APIs", () => {
     const instagramUser = await member("instagram", { who: ig });
     const tiktokTask = await makeTask("tiktok_post", { phrase: "#questline" });
     const instagramTask = await makeTask("instagram_post", { phrase: "lumen.example/join" });
-    expect(await attempt(tiktokTask, tiktokUser)).toMatchObject({ ok: false, errors: { form: expect.stringMatching(/recent TikTok videos/) } });
-    expect(await attempt(instagramTask, instagramUser)).toMatchObject({ ok: false, errors: { form: expect.stringMatching(/professional/) } });
+    expect(await attempt(tiktokTask, tiktokUser)).toMatchObject({ ok: false, code: "not_met", message: expect.stringMatching(/recent TikTok videos/) });
+    expect(await attempt(instagramTask, instagramUser)).toMatchObject({ ok: false, code: "not_met", message: expect.stringMatching(/professional/) });
     fakes.tiktok.setVideos(tt.id, [
       { id: "v1", video_description: "dance #Questline", create_time: 1_772_000_000, share_url: "https://www.tiktok.com/@ada.tt/video/v1" },
     ]);
@@ -345,7 +345,7 @@ describe("the task page of a social task", () => {
     const userId = await member("tiktok", { who });
     const t = await makeTask("tiktok_post", { phrase: "#never" });
     const before = fakes.apiRequests.tiktok.length;
-    for (let i = 0; i < SOCIAL_CHECKS_PER_5_MINUTES; i++) expect(await attempt(t, userId)).toMatchObject({ ok: false, code: "invalid" });
+    for (let i = 0; i < SOCIAL_CHECKS_PER_5_MINUTES; i++) expect(await attempt(t, userId)).toMatchObject({ ok: false, code: "not_met" });
     expect(await attempt(t, userId)).toMatchObject({ ok: false, code: "limited", message: expect.stringContaining("Too many checks in a row") });
     expect(fakes.apiRequests.tiktok.length - before).toBe(SOCIAL_CHECKS_PER_5_MINUTES);
     await expectNothingChanged(t, userId);

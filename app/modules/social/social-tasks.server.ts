@@ -4,7 +4,7 @@ import { socialAccount } from "#db/schema/social";
 import type { Db } from "~/lib/db.server";
 import type { Logger } from "~/lib/logger.server";
 import { takeRateLimit } from "~/lib/rate-limit.server";
-import { failure, invalid, ok, type CodedFailure, type FieldFailure, type Ok } from "~/lib/result";
+import { failure, ok, type CodedFailure, type Ok } from "~/lib/result";
 import type { Task } from "~/modules/tasks/completions.server";
 import { taskConfigSchemas } from "~/modules/tasks/task.schema";
 import { isApiChecked, isProofOnly, socialProviderOf, type ApiCheckedType, type SocialTaskAccess } from "~/modules/tasks/task-checks";
@@ -41,12 +41,12 @@ export const TASK_SCOPES: Record<ApiCheckedType, readonly string[]> = {
 };
 
 /**
- * An API check's result: found (with the evidence kept on the completion), `invalid` on the form
- * when what the task asks for was not found (and only then), or a coded failure that is the
+ * An API check's result: found (with the evidence kept on the completion), `not_met` when what
+ * the task asks for was not found (and only then), or a coded failure that is the
  * provider's or the connection's, never the member's: `conflict` (connect or reconnect first),
  * `limited` (rate limit, with `retryAfterSeconds`), `unavailable` (not set up, down, unreadable).
  */
-export type SocialCheckResult = Ok<{ verifiedBy: "api"; evidence: Evidence; submission: Record<string, unknown> }> | FieldFailure | CodedFailure;
+export type SocialCheckResult = Ok<{ verifiedBy: "api"; evidence: Evidence; submission: Record<string, unknown> }> | CodedFailure;
 
 const couldNotCheck = (provider: SocialProvider) =>
   failure("unavailable", `Could not check with ${PROVIDER_LABELS[provider]} right now. Nothing changed: try again in a minute.`);
@@ -93,7 +93,7 @@ export async function checkSocialTask({
       return ok({ verifiedBy: "api" as const, evidence: outcome.evidence, submission: { account: access.handle, checkedAt: now.toISOString() } });
     case "not_found":
       if (access.method === "oauth") await recordTokenWorked({ db, provider, accountId: access.accountId, now });
-      return invalid("form", notFoundMessage(t));
+      return failure("not_met", notFoundMessage(t));
     case "needs_reconnect":
       if (access.method === "code") {
         // The app's own token was refused: our configuration, not the member's account.

@@ -61,9 +61,10 @@ describe("attempting a task from its page", () => {
   it("keeps a wrong quiz answer in the field with the retry wait", async () => {
     const task = await createTask({ type: "quiz", verification: "auto", config: { question: "2 + 2?", answers: ["4"], retryDelaySeconds: 30 } });
     expect(await attempt(task, { intent: "answer", answer: "" })).toMatchObject({ ok: false, code: "invalid", errors: { answer: "Enter your answer" } });
+    // A wrong answer with a retry delay is a limit (429 with Retry-After), shown on the answer's field.
     expect(await attempt(task, { intent: "answer", answer: "five" })).toMatchObject({
       ok: false,
-      code: "invalid",
+      code: "limited",
       errors: { answer: "That is not the answer." },
       retryAfterSeconds: 30,
       value: "five",
@@ -80,8 +81,8 @@ describe("attempting a task from its page", () => {
     });
     expect(await attempt(task, { intent: "image", image: image() })).toEqual({ ok: true, status: "pending", xpAwarded: 0 });
     expect(await readdir(path.join(dataDir, "uploads"))).toHaveLength(1);
-    // Already waiting for review: the second image is not kept.
-    expect(await attempt(task, { intent: "image", image: image() })).toMatchObject({ ok: false, code: "invalid", errors: { image: expect.any(String) } });
+    // Already waiting for review (the rule's answer, not a wrong input): the second image is not kept.
+    expect(await attempt(task, { intent: "image", image: image() })).toMatchObject({ ok: false, code: "not_met", errors: { image: expect.any(String) } });
     expect(await readdir(path.join(dataDir, "uploads"))).toHaveLength(1);
   });
 });

@@ -1,6 +1,6 @@
 import type { Db } from "~/lib/db.server";
 import { parseForm } from "~/lib/forms";
-import { failureMessage, invalid, ok } from "~/lib/result";
+import { failureMessage, failureOnField, invalid, ok } from "~/lib/result";
 import { deleteUpload } from "~/modules/users/delete-upload.server";
 import { saveImage } from "~/modules/users/avatar.server";
 import { ATTEMPT_KINDS, attemptField, attemptSchema, type AttemptKind, type AttemptOutcome } from "./attempt.schema";
@@ -16,8 +16,8 @@ export function attemptIntents(task: Pick<Task, "type" | "config">): AttemptKind
 /**
  * A member's attempt from the task page's form: the input of the task's kind (an uploaded image
  * is stored first and removed again when the attempt fails), then `attemptTask`. Any refusal,
- * whatever its code, is shown on the task's field as a field error (so answered 400), keeping a
- * quiz's `retryAfterSeconds`.
+ * whatever its code, is shown on the task's field, keeping its code (which says the answer's
+ * status) and a quiz's `retryAfterSeconds`.
  */
 export async function attemptFromForm({
   db,
@@ -89,6 +89,5 @@ export async function attemptFromForm({
   });
   if (result.ok) return ok({ status: result.status, xpAwarded: result.xpAwarded });
   if (uploaded) await deleteUpload({ dataDir, url: uploaded });
-  const retryAfterSeconds = result.code === "invalid" ? undefined : result.retryAfterSeconds;
-  return { ...invalid(field, failureMessage(result)), value, retryAfterSeconds };
+  return { ...failureOnField(result, field), value };
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { FieldFailure, Ok } from "~/lib/result";
+import type { FailureOnField, Ok } from "~/lib/result";
 import type { TaskType } from "./task-types";
 
 /** The one action each task type takes on its page: the form's `intent` and `attemptTask`'s input kind. */
@@ -49,7 +49,8 @@ export const attemptSchema = z.discriminatedUnion("intent", [
 ]);
 
 /**
- * What the task page's form gets back (attemptFromForm). Every refusal is the form's: its message
- * on the task's field (answered 400), with the quiz's wait and what the member typed.
+ * What the task page's form gets back (attemptFromForm). Every refusal is shown on the task's
+ * field, with the quiz's wait and what the member typed; its code says how it is answered (a
+ * wrong input 400, a check that found the task not done yet 200).
  */
-export type AttemptOutcome = Ok<{ status: "approved" | "pending"; xpAwarded: number }> | (FieldFailure & { retryAfterSeconds?: number; value?: string });
+export type AttemptOutcome = Ok<{ status: "approved" | "pending"; xpAwarded: number }> | (FailureOnField & { value?: string });

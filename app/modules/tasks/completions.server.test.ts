@@ -44,7 +44,7 @@ describe("attempting tasks", () => {
     expect(results.find((r) => r.ok)).toMatchObject({ status: "approved", xpAwarded: 25 });
     expect(await xpOf("m1")).toBe(25);
     expect(await database.db.select().from(xpEvent).where(eq(xpEvent.userId, "m1"))).toHaveLength(1);
-    expect(await attempt(id, "m1", { kind: "visit" })).toEqual({ ok: false, code: "conflict", message: "You have completed this task." });
+    expect(await attempt(id, "m1", { kind: "visit" })).toEqual({ ok: false, code: "not_met", message: "You have completed this task." });
   });
 
   it("admits exactly `cap` completers, however many race for the last places", async () => {
@@ -52,7 +52,7 @@ describe("attempting tasks", () => {
     const members = Array.from({ length: 120 }, (_, i) => `m${i + 10}`);
     const results = await Promise.all(members.map((m) => attempt(id, m, { kind: "visit" })));
     expect(results.filter((r) => r.ok)).toHaveLength(100);
-    expect(results.filter((r) => !r.ok && r.code === "conflict" && r.message.startsWith("This task is full"))).toHaveLength(20);
+    expect(results.filter((r) => !r.ok && r.code === "not_met" && r.message.startsWith("This task is full"))).toHaveLength(20);
     const [row] = await database.db.select().from(task).where(eq(task.id, id));
     expect(row?.slotsTaken).toBe(100);
     expect(await database.db.select().from(completion).where(eq(completion.taskId, id))).toHaveLength(100);
@@ -88,7 +88,7 @@ describe("attempting tasks", () => {
     expect((await attempt(id, "m3", { kind: "visit" }, day1)).ok).toBe(true);
     expect(await attempt(id, "m3", { kind: "visit" }, new Date("2026-11-20T23:59:00Z"))).toEqual({
       ok: false,
-      code: "conflict",
+      code: "not_met",
       message: "Done for today. Come back tomorrow.",
     });
     expect((await attempt(id, "m3", { kind: "visit" }, new Date("2026-11-21T00:01:00Z"))).ok).toBe(true);
@@ -106,11 +106,11 @@ describe("attempting tasks", () => {
       publishedAt: published,
     });
     const inCampaign = await makeTask({ type: "visit_link", verification: "none", config: { url: "https://x.y" }, campaignId: c });
-    expect(await attempt(inCampaign, "m4", { kind: "visit" })).toEqual({ ok: false, code: "conflict", message: "This campaign has not started yet." });
+    expect(await attempt(inCampaign, "m4", { kind: "visit" })).toEqual({ ok: false, code: "not_met", message: "This campaign has not started yet." });
     const ended = await makeTask({ type: "visit_link", verification: "none", config: { url: "https://x.y" }, endsAt: new Date(Date.now() - 1000) });
-    expect(await attempt(ended, "m4", { kind: "visit" })).toEqual({ ok: false, code: "conflict", message: "This task has ended." });
+    expect(await attempt(ended, "m4", { kind: "visit" })).toEqual({ ok: false, code: "not_met", message: "This task has ended." });
     const draft = await makeTask({ type: "visit_link", verification: "none", config: { url: "https://x.y" }, publishedAt: null });
-    expect(await attempt(draft, "m4", { kind: "visit" })).toEqual({ ok: false, code: "conflict", message: "This task is not published yet." });
+    expect(await attempt(draft, "m4", { kind: "visit" })).toEqual({ ok: false, code: "not_met", message: "This task is not published yet." });
   });
 
   it("checks token holdings through the chain reader, and wallets", async () => {
@@ -119,14 +119,14 @@ describe("attempting tasks", () => {
       verification: "auto",
       config: { chainId: 31337, tokenAddress: null, minBalance: "1000", symbol: "ETH", decimals: 18 },
     });
-    expect(await attempt(id, "m5", { kind: "check" })).toEqual({ ok: false, code: "invalid", errors: { form: "Link a wallet in Settings › Profile first." } });
+    expect(await attempt(id, "m5", { kind: "check" })).toEqual({ ok: false, code: "not_met", message: "Link a wallet in Settings › Profile first." });
     await database.db.insert(walletAddress).values({ id: randomUUID(), userId: "m5", address: "0x2222222222222222222222222222222222222222", chainId: 31337 });
     const poor: BalanceReader = async () => 999n;
     const rich: BalanceReader = async ({ owner }) => (owner === "0x2222222222222222222222222222222222222222" ? 1000n : 0n);
     expect(await attempt(id, "m5", { kind: "check" }, undefined, poor)).toEqual({
       ok: false,
-      code: "invalid",
-      errors: { form: "None of your linked wallets holds enough of the token." },
+      code: "not_met",
+      message: "None of your linked wallets holds enough of the token.",
     });
     expect(await attempt(id, "m5", { kind: "check" }, undefined, noChain)).toMatchObject({
       ok: false,
@@ -153,7 +153,7 @@ describe("review", () => {
     const completionId = submitted.ok ? submitted.completionId : "";
     expect(await attempt(id, "m8", { kind: "url", url: "https://example.com/b" })).toMatchObject({
       ok: false,
-      code: "conflict",
+      code: "not_met",
       message: expect.stringContaining("full"),
     });
 
@@ -248,7 +248,7 @@ describe("crusades", () => {
       );
     }
     const [first, second, third] = steps as [string, string, string];
-    expect(await attempt(second, "m11", { kind: "visit" })).toMatchObject({ ok: false, code: "conflict", message: expect.stringContaining("first") });
+    expect(await attempt(second, "m11", { kind: "visit" })).toMatchObject({ ok: false, code: "not_met", message: expect.stringContaining("first") });
     expect((await attempt(first, "m11", { kind: "visit" })).ok).toBe(true);
     expect((await attempt(second, "m11", { kind: "visit" })).ok).toBe(true);
     const before = await xpOf("m11");

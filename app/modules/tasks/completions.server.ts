@@ -36,17 +36,19 @@ export type AttemptInput =
 export type SocialCheckContext = { social: SocialConfig; log?: Pick<Logger, "warn"> };
 
 /**
- * An attempt's outcome. Refused: `invalid` on the task's own field when what the member did does
- * not pass (`form` for a visit or a check), `limited` while a quiz makes them wait (a wrong answer
- * with a retry delay included) or a social provider's rate limit lasts, `unavailable` when the
- * chain or a social provider cannot be read (or is not set up), `conflict` when the task's state
- * does not allow it (not open, done, waiting, full) or the member's social connection must be
- * made or renewed first, `not_found` for no task. A social provider's problem changes nothing.
+ * An attempt's outcome. Refused: `invalid` on the task's own field when what the member entered
+ * does not pass (an empty or wrong answer, a bad link), `not_met` when a check ran and found the
+ * task not done yet (no wallet, too few tokens or referrals, no follow) or the task's state does
+ * not allow it (not open, done, waiting, full, an earlier step first), `limited` while a quiz
+ * makes them wait (a wrong answer with a retry delay included) or a social provider's rate limit
+ * lasts, `unavailable` when the chain or a social provider cannot be read (or is not set up),
+ * `conflict` when the member's social connection must be made or renewed first, `not_found` for
+ * no task. A social provider's problem changes nothing.
  */
 export type AttemptResult = Result<{ status: "approved" | "pending"; completionId: string; xpAwarded: number }>;
 
-/** The task's state does not allow the attempt. */
-const refused = (message: string) => failure("conflict", message);
+/** The task's state does not allow the attempt (done already, full, ended): the rule's answer, not an error. */
+const refused = (message: string) => failure("not_met", message);
 
 /** A daily task's period is the UTC day; a one-off task has a single period. */
 export function periodOf(recurrence: Task["recurrence"], now: Date) {
@@ -118,6 +120,8 @@ async function verify(
 ): Promise<Verified | Failure> {
   const keep = (submission: Record<string, unknown>) => ok({ submission });
   const fails = (message: string) => invalid(attemptField(t.type), message);
+  // The check ran and found the task not done yet: a result, not a wrong input.
+  const notYet = (message: string) => failure("not_met", message);
   if (isApiChecked(t.type) || isProofOnly(t.type)) return verifySocial(db, t, userId, input, now, social);
   switch (t.type) {
     case "visit_link":
@@ -167,7 +171,7 @@ async function verify(
       return input.kind === "image" ? keep({ imageUrl: input.imageUrl }) : fails("Choose an image.");
     case "wallet_connected": {
       const [wallet] = await db.select({ id: walletAddress.id }).from(walletAddress).where(eq(walletAddress.userId, userId)).limit(1);
-      return wallet ? keep({}) : fails("Link a wallet in Settings › Profile first.");
+      return wallet ? keep({}) : notYet("Link a wallet in Settings › Profile first.");
     }
     case "referral": {
       const config = taskConfigSchemas.referral.parse(t.config);
@@ -176,12 +180,12 @@ async function verify(
         .from(referral)
         .where(and(eq(referral.referrerId, userId), eq(referral.counted, true)));
       const n = row?.n ?? 0;
-      return n >= config.count ? keep({ referrals: n }) : fails(`You have brought ${n} of ${config.count} members so far.`);
+      return n >= config.count ? keep({ referrals: n }) : notYet(`You have brought ${n} of ${config.count} members so far.`);
     }
     case "hold_token": {
       const config = taskConfigSchemas.hold_token.parse(t.config);
       const wallets = await db.selectDistinct({ address: walletAddress.address }).from(walletAddress).where(eq(walletAddress.userId, userId));
-      if (wallets.length === 0) return fails("Link a wallet in Settings › Profile first.");
+      if (wallets.length === 0) return notYet("Link a wallet in Settings › Profile first.");
       const needed = BigInt(config.minBalance);
       for (const w of wallets) {
         let balance: bigint;
@@ -192,7 +196,7 @@ async function verify(
         }
         if (balance >= needed) return keep({ wallet: w.address, balance: balance.toString() });
       }
-      return fails("None of your linked wallets holds enough of the token.");
+      return notYet("None of your linked wallets holds enough of the token.");
     }
     default:
       return fails("This task cannot be checked.");

@@ -71,6 +71,15 @@ describe("the task form's social types", () => {
     expect(taskConfigSchemas.x_follow.parse({ handle: "questline" })).toEqual({ handle: "questline", allowProof: false, recheckBeforeRewards: true });
   });
 
+  it("stores a YouTube channel's id and the name members look for", () => {
+    const subscribe = read({
+      type: "youtube_subscribe",
+      "config.channelId": `https://www.youtube.com/channel/${CHANNEL}`,
+      "config.channelName": " Questline ",
+    });
+    expect(subscribe.ok && subscribe.input.config).toEqual({ channelId: CHANNEL, channelName: "Questline", recheckBeforeRewards: false });
+  });
+
   it("stores a post's canonical link with its id", () => {
     const like = read({ type: "x_like", "config.postUrl": "twitter.com/questline/status/99" });
     expect(like.ok && like.input.config).toEqual({ postUrl: "https://x.com/questline/status/99", postId: "99" });
@@ -83,6 +92,7 @@ describe("the task form's social types", () => {
       [{ type: "x_like", "config.postUrl": "https://x.com/questline" }, "config.postUrl", /post's link/],
       [{ type: "x_post", "config.phrase": "" }, "config.phrase", /phrase/],
       [{ type: "youtube_subscribe", "config.channelId": "https://www.youtube.com/@questline" }, "config.channelId", /UC…/],
+      [{ type: "youtube_subscribe", "config.channelId": CHANNEL, "config.channelName": "" }, "config.channelName", /channel's name/],
       [{ type: "tiktok_follow", verification: "review", "config.handle": "https://x.com/questline" }, "config.handle", /TikTok account/],
       [{ type: "instagram_post", "config.phrase": "x".repeat(201) }, "config.phrase", /under 200/],
     ];
@@ -106,26 +116,28 @@ describe("the task form's social types", () => {
   it("shows a saved follow's switches as they were saved", () => {
     const values = taskFormValues({
       type: "youtube_subscribe",
-      config: { channelId: CHANNEL, recheckBeforeRewards: false },
+      config: { channelId: CHANNEL, channelName: "Questline", recheckBeforeRewards: false },
       startsAt: null,
       endsAt: null,
       cap: null,
       publishedAt: null,
     } as unknown as Task);
-    expect(values).toMatchObject({ "config.channelId": CHANNEL, "config.recheckBeforeRewards": "" });
+    expect(values).toMatchObject({ "config.channelId": CHANNEL, "config.channelName": "Questline", "config.recheckBeforeRewards": "" });
     const follow = taskFormValues({ type: "x_follow", config: { handle: "q" }, startsAt: null, endsAt: null, cap: null, publishedAt: null } as unknown as Task);
     expect(follow).toMatchObject({ "config.handle": "q", "config.allowProof": "", "config.recheckBeforeRewards": "on" });
   });
 });
 
 describe("how a task is checked, in words", () => {
-  it("names the provider for API checks, the team for reviews, Questline for its own checks, and nothing for visits", () => {
+  it("names the provider for API checks, the team for reviews, Questline for its own checks, and what completes the others", () => {
     expect(howChecked({ type: "x_follow", verification: "auto" })).toBe("Checked with X");
     expect(howChecked({ type: "youtube_subscribe", verification: "auto" })).toBe("Checked with YouTube");
     expect(howChecked({ type: "tiktok_post", verification: "auto" })).toBe("Checked with TikTok");
     expect(howChecked({ type: "instagram_follow", verification: "review" })).toBe("Reviewed by the team");
     expect(howChecked({ type: "quiz", verification: "auto" })).toBe("Checked by Questline");
     expect(howChecked({ type: "hold_token", verification: "auto" })).toBe("Checked by Questline");
-    expect(howChecked({ type: "visit_link", verification: "none" })).toBe("Not checked");
+    // Never "Not checked" beside "Done": a visit is done by opening the link, an unreviewed answer when sent.
+    expect(howChecked({ type: "visit_link", verification: "none" })).toBe("Done by opening the link");
+    expect(howChecked({ type: "submit_text", verification: "none" })).toBe("Done when sent");
   });
 });

@@ -37,10 +37,11 @@ export const RECHECKED_TYPES = ["x_follow", "youtube_subscribe"] as const;
 
 /**
  * How a task is checked, as cards and pages say it: "Checked with X", "Reviewed by the team",
- * "Checked by Questline" (quiz, chain, referrals), "Not checked" (visits).
+ * "Checked by Questline" (quiz, chain, referrals), "Done by opening the link" (visits), "Done
+ * when sent" (an answer nobody reviews).
  */
 export function howChecked({ type, verification }: { type: TaskType; verification: "auto" | "review" | "none" }): string {
-  if (verification === "none") return "Not checked";
+  if (verification === "none") return type === "visit_link" ? "Done by opening the link" : "Done when sent";
   if (verification === "review") return "Reviewed by the team";
   const provider = isApiChecked(type) ? socialProviderOf(type) : null;
   return provider ? `Checked with ${PROVIDER_LABELS[provider]}` : "Checked by Questline";

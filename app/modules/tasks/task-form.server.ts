@@ -139,6 +139,7 @@ export function taskFormValues(t: Task): TaskFormValues {
     "postUrl",
     "phrase",
     "channelId",
+    "channelName",
   ]) {
     if (key in config) values[`config.${key}`] = text(key);
   }

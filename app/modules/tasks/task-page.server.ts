@@ -72,8 +72,8 @@ function briefOf(t: Task, inviteLink: string | null): TaskBrief {
     case "instagram_post":
       return { type: t.type, phrase: taskConfigSchemas[t.type].parse(t.config).phrase };
     case "youtube_subscribe": {
-      const { channelId } = taskConfigSchemas.youtube_subscribe.parse(t.config);
-      return { type: t.type, channelId, channelUrl: profileUrl.youtube(channelId) };
+      const { channelId, channelName } = taskConfigSchemas.youtube_subscribe.parse(t.config);
+      return { type: t.type, channelId, channelName: channelName ?? null, channelUrl: profileUrl.youtube(channelId) };
     }
     case "tiktok_follow":
     case "instagram_follow": {

@@ -14,7 +14,7 @@ export type TaskBrief =
   | { type: "x_follow"; handle: string; profileUrl: string; allowProof: boolean }
   | { type: "x_like" | "x_repost"; postUrl: string }
   | { type: "x_post" | "tiktok_post" | "instagram_post"; phrase: string }
-  | { type: "youtube_subscribe"; channelId: string; channelUrl: string }
+  | { type: "youtube_subscribe"; channelId: string; channelName: string | null; channelUrl: string }
   | { type: "tiktok_follow" | "instagram_follow"; handle: string; profileUrl: string };
 
 /** Why the member cannot act on the task right now, for the page to say before they try. */

@@ -23,6 +23,8 @@ const xPost = z
   .transform(({ postUrl }) => ({ postUrl, postId: X_POST_URL.exec(postUrl)![1]! }));
 
 /** Each task type's settings, as stored in `task.config`. */
+const channelName = z.string().trim().min(1, "Enter the channel's name, as YouTube shows it").max(100, "Keep the name under 100 characters");
+
 export const taskConfigSchemas = {
   visit_link: z.object({ url: z.url({ protocol: /^https?$/, error: "Enter the link to visit: http:// or https://" }) }),
   quiz: z.object({
@@ -58,6 +60,8 @@ export const taskConfigSchemas = {
   x_post: z.object({ phrase }),
   youtube_subscribe: z.object({
     channelId: z.string().regex(YOUTUBE_CHANNEL_ID, "Enter the channel's id (UC…) or its youtube.com/channel/UC… link"),
+    /** The channel's name as YouTube shows it, which members look for (tasks saved before it was asked have none). */
+    channelName: channelName.optional(),
     recheckBeforeRewards,
   }),
   tiktok_post: z.object({ phrase }),
@@ -180,12 +184,18 @@ export function parseTaskConfig(type: TaskType, form: FormData) {
     x_like: () => ({ postUrl: normalized("postUrl", (input) => parseXPostInput(input)?.url ?? null) }),
     x_repost: () => ({ postUrl: normalized("postUrl", (input) => parseXPostInput(input)?.url ?? null) }),
     x_post: () => ({ phrase: get("phrase") }),
-    youtube_subscribe: () => ({ channelId: normalized("channelId", parseYoutubeChannelInput), recheckBeforeRewards: checked("recheckBeforeRewards") }),
+    youtube_subscribe: () => ({
+      channelId: normalized("channelId", parseYoutubeChannelInput),
+      channelName: get("channelName"),
+      recheckBeforeRewards: checked("recheckBeforeRewards"),
+    }),
     tiktok_post: () => ({ phrase: get("phrase") }),
     instagram_post: () => ({ phrase: get("phrase") }),
     tiktok_follow: () => ({ handle: normalized("handle", parseTiktokHandleInput) }),
     instagram_follow: () => ({ handle: normalized("handle", parseInstagramHandleInput) }),
   };
+  // The form asks for a YouTube channel's name, so members know the channel they look for.
+  if (type === "youtube_subscribe") return taskConfigSchemas.youtube_subscribe.required({ channelName: true }).safeParse(raw[type]());
   return taskConfigSchemas[type].safeParse(raw[type]());
 }
 

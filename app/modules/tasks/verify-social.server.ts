@@ -30,7 +30,7 @@ export async function verifySocial(
       if (!context) return failure("unavailable", `${PROVIDER_LABELS[provider]} is not set up on this server.`);
       const checked = await checkSocialTask({ db, social: context.social, task: t, userId, now, log: context.log });
       if (checked.ok) return checked;
-      if (checked.code !== "invalid") return checked;
+      if (checked.code !== "not_met") return checked;
     }
     return ok({ submission: proof.submission, verifiedBy: "review" as const, review: true as const });
   }

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, notInArray, sql } from "drizzle-orm";
 import { parseUnits, type Hex } from "viem";
 import { withdrawal, type WithdrawalStatus } from "#db/schema/ledger";
 import { walletAddress } from "#db/schema/wallets";
@@ -211,10 +211,30 @@ export type WithdrawalView = {
   canRetry: boolean;
 };
 
-/** A member's withdrawals, newest first: what the Balance screen shows. */
+/** A member's withdrawals, newest first. */
 export async function listWithdrawals({ db, userId, limit = 20 }: { db: Db; userId: string; limit?: number }): Promise<WithdrawalView[]> {
   const rows = await db.select().from(withdrawal).where(eq(withdrawal.userId, userId)).orderBy(desc(withdrawal.createdAt), desc(withdrawal.id)).limit(limit);
-  return rows.map((row) => ({
+  return rows.map(viewOf);
+}
+
+/** A withdrawal is settled once paid or cancelled: its amount is no longer held. */
+const SETTLED: WithdrawalStatus[] = ["confirmed", "cancelled"];
+
+/**
+ * Every withdrawal of a member not settled yet, however old, newest first: requested, being sent,
+ * sent and waiting for confirmations, or failed with its amount still held (to retry or cancel).
+ */
+export async function withdrawalsUnderWay({ db, userId }: { db: Db; userId: string }): Promise<WithdrawalView[]> {
+  const rows = await db
+    .select()
+    .from(withdrawal)
+    .where(and(eq(withdrawal.userId, userId), notInArray(withdrawal.status, SETTLED)))
+    .orderBy(desc(withdrawal.createdAt), desc(withdrawal.id));
+  return rows.map(viewOf);
+}
+
+function viewOf(row: typeof withdrawal.$inferSelect): WithdrawalView {
+  return {
     id: row.id,
     status: row.status,
     asset: row.asset as Asset,
@@ -232,5 +252,5 @@ export async function listWithdrawals({ db, userId, limit = 20 }: { db: Db; user
     confirmedAt: row.confirmedAt,
     canCancel: row.status === "requested" || row.status === "failed",
     canRetry: row.status === "failed",
-  }));
+  };
 }

@@ -33,7 +33,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 
 export default function VerifyDraw({ loaderData }: Route.ComponentProps) {
   const { status, proof, pool, campaign, project } = loaderData;
-  const viewerId = useRootData()?.user?.id ?? null;
+  const root = useRootData();
+  const viewerId = root?.user?.id ?? null;
   const drawn = status === "paid" && proof?.secret != null;
   const campaignTo = route("campaigns.show", { project: project.slug, campaign: campaign.slug });
   return (
@@ -108,7 +109,7 @@ export default function VerifyDraw({ loaderData }: Route.ComponentProps) {
             </Step>
           )}
         </section>
-        <TerminalCheck poolId={pool.id} hasProof={proof !== null} />
+        <TerminalCheck poolId={pool.id} hasProof={proof !== null} appUrl={root?.appUrl ?? ""} chainId={pool.chainId} />
       </div>
     </>
   );
