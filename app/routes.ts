@@ -70,6 +70,7 @@ export default [
         route("starboard", "routes/settings/starboard.tsx"),
         route("connections", "routes/settings/connections.tsx"),
         route("connections/:provider", "routes/settings/connection.tsx"),
+        route("privacy", "routes/settings/privacy.tsx"),
       ]),
     ]),
   ]),

@@ -60,8 +60,8 @@ export async function start({ vite }: { vite?: ViteDevServer } = {}) {
   app.disable("x-powered-by");
   app.set("trust proxy", { none: false, loopback: "loopback", all: true }[env.TRUST_PROXY]);
   app.use(requestLog(logger));
-  // Every process answers /metrics (loopback, or METRICS_TOKEN), before the pages' middleware.
-  const metrics = createMetrics({ database: services.database, chains: services.chains, logger, token: env.METRICS_TOKEN });
+  // Every process answers /metrics (METRICS_TOKEN; unless served publicly, loopback too), before the pages' middleware.
+  const metrics = createMetrics({ database: services.database, chains: services.chains, logger, token: env.METRICS_TOKEN, isPublic: env.isPublic });
   answerScrapes(metrics.registry);
   app.use(metrics.observe);
   app.get("/metrics", metrics.handler);

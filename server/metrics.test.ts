@@ -367,8 +367,8 @@ describe("who may read /metrics", () => {
 
   it("takes loopback addresses of either family, refuses others without the token, and without a token configured only loopback", () => {
     const request = (remoteAddress: string, headers: Record<string, string> = {}) => ({ socket: { remoteAddress }, headers }) as never;
-    const withToken = readerCheck(TOKEN);
-    const withoutToken = readerCheck(undefined);
+    const withToken = readerCheck(TOKEN, { loopback: true });
+    const withoutToken = readerCheck(undefined, { loopback: true });
     for (const address of ["127.0.0.1", "127.0.0.53", "::1", "::ffff:127.0.0.1"]) expect(withoutToken(request(address)), address).toBe(true);
     for (const address of ["203.0.113.9", "::ffff:203.0.113.9", "10.0.0.1", "2001:db8::1", "::"]) {
       expect(withoutToken(request(address)), address).toBe(false);
@@ -376,6 +376,32 @@ describe("who may read /metrics", () => {
       expect(withToken(request(address, { authorization: `Bearer ${TOKEN}` })), address).toBe(true);
       expect(withToken(request(address, { authorization: `Bearer ${TOKEN}x` })), address).toBe(false);
       expect(withToken(request(address, { authorization: TOKEN })), address).toBe(false);
+    }
+  });
+
+  it("served publicly, asks every client for the token, loopback ones too, and without a token answers nobody", async () => {
+    const local = (headers: Record<string, string> = {}) => ({ socket: { remoteAddress: "127.0.0.1" }, headers }) as never;
+    expect(readerCheck(TOKEN, { loopback: false })(local())).toBe(false);
+    expect(readerCheck(TOKEN, { loopback: false })(local({ authorization: `Bearer ${TOKEN}` }))).toBe(true);
+    expect(readerCheck(undefined, { loopback: false })(local())).toBe(false);
+
+    const chains = { vaultChains: () => [] } as never;
+    const logger = createLogger("silent");
+    const withToken = express().get("/metrics", createMetrics({ database, chains, logger, token: TOKEN, isPublic: true }).handler);
+    const withoutToken = express().get("/metrics", createMetrics({ database, chains, logger, isPublic: true }).handler);
+    for (const [app, statuses] of [
+      [withToken, [404, 200]],
+      [withoutToken, [404, 404]],
+    ] as const) {
+      const publicServer = createServer(app);
+      await new Promise<void>((resolve) => publicServer.listen(0, "127.0.0.1", resolve));
+      const url = `http://127.0.0.1:${(publicServer.address() as { port: number }).port}/metrics`;
+      try {
+        expect((await fetch(url)).status).toBe(statuses[0]);
+        expect((await fetch(url, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(statuses[1]);
+      } finally {
+        await new Promise<void>((resolve) => publicServer.close(() => resolve()));
+      }
     }
   });
 

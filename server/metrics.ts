@@ -58,6 +58,7 @@ export function createMetrics({
   chains,
   logger,
   token,
+  isPublic = false,
   chainTimeoutMs = CHAIN_TIMEOUT_MS,
 }: {
   database: Database;
@@ -65,9 +66,11 @@ export function createMetrics({
   logger: Logger;
   /** METRICS_TOKEN: with it, a scraper on another host reads /metrics with `Authorization: Bearer <token>`. */
   token?: string;
+  /** Served publicly: a proxy may make every request look local, so only the token opens /metrics (none: nobody). */
+  isPublic?: boolean;
   chainTimeoutMs?: number;
 }): Metrics {
-  const allowed = readerCheck(tokenSchema.parse(token));
+  const allowed = readerCheck(tokenSchema.parse(token), { loopback: !isPublic });
   const { db } = database;
   const registry = new Registry();
   // Figures read from the database and the chains at scrape time: the same whichever process reads them.
@@ -204,11 +207,17 @@ function routeOf(req: Request, res: Response): string {
  * A request relayed by a proxy (with forwarding headers) is not taken for a local one, even
  * when the proxy itself runs on this host.
  */
-export function readerCheck(token: string | undefined) {
+/**
+ * Who may read /metrics: a bearer of the token, and, with `loopback`, a loopback client that came
+ * through no proxy. Served publicly `loopback` is off: a proxy that sets no forwarding header makes
+ * every visitor look local.
+ */
+export function readerCheck(token: string | undefined, { loopback }: { loopback: boolean }) {
   const expected = token ? digest(token) : null;
   return (req: Pick<Request, "headers" | "socket">) => {
     const authorization = req.headers.authorization;
     if (expected && authorization?.startsWith("Bearer ") && timingSafeEqual(digest(authorization.slice(7)), expected)) return true;
+    if (!loopback) return false;
     const relayed = req.headers["x-forwarded-for"] !== undefined || req.headers.forwarded !== undefined || req.headers["x-real-ip"] !== undefined;
     return !relayed && isLoopback(req.socket.remoteAddress);
   };

@@ -13,3 +13,9 @@ export function loggableError(error: unknown): unknown {
   safe.stack = [`${safe.name}: ${safe.message}`, ...frames].join("\n");
   return safe;
 }
+
+/** A log message cut before the parameters of a failed statement it quotes (Drizzle's "Failed query: …\nparams: …"). */
+export function withoutParameters(message: string): string {
+  const at = message.indexOf("\nparams:");
+  return at === -1 ? message : message.slice(0, at);
+}

@@ -67,6 +67,7 @@ export const ROUTES = {
   "settings.starboard": { path: "/settings/starboard" },
   "settings.connections": { path: "/settings/connections" },
   "settings.connection": { path: "/settings/connections/:provider" },
+  "settings.privacy": { path: "/settings/privacy" },
   "tasks.verifyX": { path: "/tasks/verify-x" },
 } as const;
 

@@ -1,5 +1,6 @@
 import type { Route } from "./+types/api.auth";
 import { servicesContext } from "~/services/services.server";
+import { answerAuth } from "~/modules/auth/auth-handler.server";
 import { isPublicAuthEndpoint } from "~/modules/auth/public-endpoints";
 
 /**
@@ -11,7 +12,7 @@ function handle(request: Request, context: Route.LoaderArgs["context"]) {
   if (!isPublicAuthEndpoint(request.method, new URL(request.url).pathname)) {
     return new Response(JSON.stringify({ code: "NOT_FOUND", message: "Not found" }), { status: 404, headers: { "content-type": "application/json" } });
   }
-  return context.get(servicesContext).auth.handler(request);
+  return answerAuth(context.get(servicesContext), request);
 }
 
 export function loader({ request, context }: Route.LoaderArgs) {

@@ -73,3 +73,21 @@ export const projectInvite = pgTable(
   },
   (t) => [index("project_invite_project_idx").on(t.projectId, t.createdAt)],
 );
+
+/**
+ * A member's e-mail address shared with one project's team, by the member's own choice (and taken
+ * back by deleting the row). Without it the team sees the member's name, wallets and social handles only.
+ */
+export const projectEmailShare = pgTable(
+  "project_email_share",
+  {
+    projectId: text("project_id")
+      .notNull()
+      .references(() => project.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.userId] }), index("project_email_share_user_idx").on(t.userId)],
+);

@@ -84,6 +84,24 @@ test("an X account connected to one member is refused to another, in words", asy
   await expect(page.getByTestId("connected-handle")).toHaveText(`@${shared.handle}`);
 });
 
+test("a connection that comes back replayed or with a state nobody started lands on Connections with the reason in words", async ({ page, signIn }) => {
+  await signIn(page);
+  const account = fakeAccount("x", "Replay");
+  const callback = page.waitForRequest((request) => new URL(request.url()).pathname === "/api/auth/callback/x");
+  await connectAccount(page, "x", account);
+  const used = (await callback).url();
+
+  const stale = "That connection could not be finished: it took too long, was already used, or was started in another tab. Nothing changed: connect again.";
+  for (const url of [used, "/api/auth/callback/x?state=nobody-started-this&code=made-up"]) {
+    await page.goto(url);
+    await expect(page).toHaveURL((to) => to.pathname === "/settings/connections" && to.searchParams.has("error"));
+    await expect(page.getByRole("heading", { name: "Connections" })).toBeVisible();
+    await expect(page.getByRole("alert")).toHaveText(stale);
+  }
+  // Nothing changed: the account connected first is still the member's.
+  await expect(page.getByRole("link", { name: /^X\b/ })).toContainText(shownHandle("x", account));
+});
+
 test("a personal Instagram account is refused with what to do instead", async ({ page, signIn }) => {
   await signIn(page);
   await page.goto("/settings/connections/instagram");

@@ -3,6 +3,8 @@ import { useEffect, useRef, useState } from "react";
 import { EmptyState } from "~/components/empty-state";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { cn } from "~/lib/utils";
+import { PROVIDER_LABELS, type SocialProvider } from "~/modules/social/providers";
+import { shortAddress } from "~/wallet/chains";
 import { LocalTime } from "./local-time";
 import { ApproveButton, RejectButton } from "./review-actions";
 import { SubmissionContent } from "./submission-content";
@@ -15,11 +17,13 @@ export type SubmissionRow = {
   createdAt: Date | string;
   reviewedAt: Date | string | null;
   task: { id: string; title: string; xp: number };
-  member: { id: string; name: string; email: string };
+  /** As the team may see them: the e-mail address only where the member shared it with the project. */
+  member: { id: string; name: string; email: string | null; wallets: string[]; socials: { provider: string; handle: string }[] };
   reviewer: string | null;
 };
 
-const who = (m: SubmissionRow["member"]) => m.name || m.email;
+const handleOf = (s: { provider: string; handle: string }) => (s.provider === "youtube" ? s.handle : `@${s.handle}`);
+const who = (m: SubmissionRow["member"]) => m.name || m.email || shortAddress(m.wallets[0]) || (m.socials[0] ? handleOf(m.socials[0]) : "a member");
 const CHECKBOX = "size-4 shrink-0 accent-lime-600";
 
 function SelectAll({ checked, partly, onChange, label }: { checked: boolean; partly: boolean; onChange: (all: boolean) => void; label?: string }) {
@@ -62,9 +66,21 @@ function MemberInfo({ row }: { row: SubmissionRow }) {
   return (
     <div className="grid min-w-0">
       <span className="truncate font-medium">{row.member.name || "—"}</span>
-      <span className="truncate text-xs text-muted-foreground" title={row.member.email}>
-        {row.member.email}
-      </span>
+      {row.member.email && (
+        <span className="truncate text-xs text-muted-foreground" title={row.member.email}>
+          {row.member.email}
+        </span>
+      )}
+      {row.member.wallets.map((address) => (
+        <span key={address} className="truncate font-mono text-xs text-muted-foreground" title={address}>
+          {shortAddress(address)}
+        </span>
+      ))}
+      {row.member.socials.length > 0 && (
+        <span className="truncate text-xs text-muted-foreground">
+          {row.member.socials.map((s) => `${PROVIDER_LABELS[s.provider as SocialProvider] ?? s.provider} ${handleOf(s)}`).join(" · ")}
+        </span>
+      )}
     </div>
   );
 }

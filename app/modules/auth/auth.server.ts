@@ -19,6 +19,8 @@ import { WALLET_EMAIL_DOMAIN } from "~/modules/wallets/wallets.server";
 import { recordReferral, referrerFromCookie } from "~/modules/users/referrals.server";
 import { shortAddress } from "~/wallet/chains";
 import { claimEmailCooldown } from "./email-cooldown.server";
+import { withoutParameters } from "~/lib/loggable-error";
+import { CONNECTIONS_PAGE } from "~/modules/social/connections.server";
 import { SOCIAL_TRUSTED_PROVIDERS, encryptAccountTokens, recordSocialLink, socialOAuthPlugin, validateSocialLink } from "~/modules/social/social-oauth.server";
 
 /** The header our HTTP server sets to the client's address; any value a client sends is dropped. */
@@ -89,7 +91,12 @@ export function createAuth({
     basePath: "/api/auth",
     secret: env.AUTH_SECRET,
     trustedOrigins: [env.APP_URL],
-    logger: { level: "warn", log: (level, message) => logger[level]({ component: "auth" }, message) },
+    // A social connect that comes back with a state nobody knows (expired, replayed, forged) carries no
+    // page of its own to return to: the member is brought back to their connections, the reason in words.
+    // What it cannot answer is thrown to `answerAuth`, which logs it without the statement's parameters.
+    onAPIError: { errorURL: `${env.APP_URL}${CONNECTIONS_PAGE}`, throw: true },
+    // Only the message: what better-auth passes beside it can be a failed statement with its parameters.
+    logger: { level: "warn", log: (level, message) => logger[level]({ component: "auth" }, withoutParameters(message)) },
     database: drizzleAdapter(db, {
       provider: "pg",
       schema: {

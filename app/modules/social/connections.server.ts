@@ -93,6 +93,22 @@ export async function disconnect({
   });
 }
 
+/** Settings › Connections: where a connection that cannot tell which provider it was for comes back to. */
+export const CONNECTIONS_PAGE = "/settings/connections";
+
+/** A connection that came back with a state nobody started, or one already used or expired. */
+const STALE_STATE = new Set(["please_restart_the_process", "state_mismatch", "invalid_state", "state_invalid", "state_not_found", "state_security_mismatch"]);
+
+/**
+ * A connection that failed before anyone could tell its provider (its state was unknown, expired or
+ * used already), from the code it came back with, in words.
+ */
+export function connectionErrorMessage(code: string): string {
+  if (STALE_STATE.has(code))
+    return "That connection could not be finished: it took too long, was already used, or was started in another tab. Nothing changed: connect again.";
+  return `The connection could not be finished (${code.slice(0, 60)}). Nothing changed: connect again.`;
+}
+
 /** A refused or failed connection, from the code the provider's redirect came back with, in words. */
 export function linkErrorMessage(provider: SocialProvider, code: string): string {
   const label = PROVIDER_LABELS[provider];
@@ -112,11 +128,8 @@ export function linkErrorMessage(provider: SocialProvider, code: string): string
     case LINK_ERRORS.profileUnavailable:
     case "unable_to_get_user_info":
       return `${label} did not tell us which account you signed in with. Nothing changed: try again in a minute.`;
-    case "please_restart_the_process":
-    case "state_mismatch":
-    case "invalid_state":
-      return "The connection took too long or was started in another tab. Start again.";
     default:
+      if (STALE_STATE.has(code)) return connectionErrorMessage(code);
       return `${label} could not be connected (${code.slice(0, 60)}). Nothing changed: try again.`;
   }
 }

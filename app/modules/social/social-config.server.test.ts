@@ -42,6 +42,21 @@ describe("social providers' configuration", () => {
     expect(socialConfigFromEnv({ SOCIAL_TOKEN_KEY: "ab".repeat(32) }, options).tokenKey.toString("hex")).toBe("ab".repeat(32));
   });
 
+  it("reads only the endpoints the README documents, each of them used: the profile is read through the REST API", () => {
+    const readme = readFileSync(path.join(import.meta.dirname, "../../../README.md"), "utf8");
+    const documented = [...new Set(readme.match(/\bX_[A-Z]+_URL\b/g))].sort();
+    expect(documented).toEqual(["X_API_URL", "X_AUTHORIZE_URL", "X_TOKEN_URL"]);
+    const options = { isPublic: false, dataDir: dataDir() };
+    for (const name of documented) expect(() => socialConfigFromEnv({ X_CLIENT_ID: "a", X_CLIENT_SECRET: "b", [name]: "ftp://x" }, options)).toThrow(name);
+    // A variable the configuration does not have is not read, so it cannot look as if it did something.
+    expect(socialConfigFromEnv({ X_CLIENT_ID: "a", X_CLIENT_SECRET: "b", X_USERINFO_URL: "ftp://x" }, options).providers.x).toEqual({
+      clientId: "a",
+      clientSecret: "b",
+      ...PROVIDER_DEFAULTS.x,
+    });
+    expect(Object.keys(PROVIDER_DEFAULTS.x).sort()).toEqual(["apiUrl", "authorizeUrl", "tokenUrl"]);
+  });
+
   it("requires SOCIAL_TOKEN_KEY when served publicly with a provider", () => {
     const options = { isPublic: true, dataDir: dataDir() };
     expect(() => socialConfigFromEnv({ X_CLIENT_ID: "a", X_CLIENT_SECRET: "b" }, options)).toThrow("SOCIAL_TOKEN_KEY is required in production");

@@ -5,12 +5,12 @@ import { keptSecret } from "~/lib/kept-secret.server";
 import { SOCIAL_PROVIDERS, type SocialProvider } from "./providers";
 
 /** Where one provider's OAuth server and REST API live, and our client's credentials there. Secrets never leave the server. */
+/** The profile of a connecting account is read through the REST API (`apiUrl`), as every check is. */
 export type ProviderConfig = {
   clientId: string;
   clientSecret: string;
   authorizeUrl: string;
   tokenUrl: string;
-  userInfoUrl: string;
   apiUrl: string;
 };
 
@@ -28,25 +28,21 @@ export const PROVIDER_DEFAULTS: Record<SocialProvider, Omit<ProviderConfig, "cli
   x: {
     authorizeUrl: "https://x.com/i/oauth2/authorize",
     tokenUrl: "https://api.x.com/2/oauth2/token",
-    userInfoUrl: "https://api.x.com/2/users/me?user.fields=profile_image_url,username,name",
     apiUrl: "https://api.x.com",
   },
   youtube: {
     authorizeUrl: "https://accounts.google.com/o/oauth2/v2/auth",
     tokenUrl: "https://oauth2.googleapis.com/token",
-    userInfoUrl: "https://www.googleapis.com/youtube/v3/channels?part=snippet&mine=true",
     apiUrl: "https://www.googleapis.com/youtube/v3",
   },
   tiktok: {
     authorizeUrl: "https://www.tiktok.com/v2/auth/authorize/",
     tokenUrl: "https://open.tiktokapis.com/v2/oauth/token/",
-    userInfoUrl: "https://open.tiktokapis.com/v2/user/info/?fields=open_id,avatar_url,display_name,username",
     apiUrl: "https://open.tiktokapis.com",
   },
   instagram: {
     authorizeUrl: "https://www.instagram.com/oauth/authorize",
     tokenUrl: "https://api.instagram.com/oauth/access_token",
-    userInfoUrl: "https://graph.instagram.com/me?fields=user_id,username,name,profile_picture_url,account_type",
     apiUrl: "https://graph.instagram.com",
   },
 };
@@ -99,7 +95,6 @@ export function socialConfigFromEnv(source: Record<string, string | undefined>, 
       clientSecret,
       authorizeUrl: endpoint("AUTHORIZE_URL", defaults.authorizeUrl),
       tokenUrl: endpoint("TOKEN_URL", defaults.tokenUrl),
-      userInfoUrl: endpoint("USERINFO_URL", defaults.userInfoUrl),
       apiUrl: endpoint("API_URL", defaults.apiUrl),
     };
   }

@@ -119,7 +119,6 @@ function providerConfigs({ db, social, logger }: { db: Db; social: SocialConfig;
     clientSecret: config.clientSecret,
     authorizationUrl: config.authorizeUrl,
     tokenUrl: config.tokenUrl,
-    userInfoUrl: config.userInfoUrl,
     scopes: [...PROVIDER_SCOPES[provider]],
     // Connecting links an account to a signed-in member; it never signs anyone up or in.
     disableSignUp: true,

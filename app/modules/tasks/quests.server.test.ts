@@ -176,7 +176,7 @@ describe("submissions", () => {
     const pending = await listSubmissions({ db: database.db, projectId: "p", scope: { campaignId: c!.id }, status: "pending", pageSize: 1 });
     expect(pending).toMatchObject({ total: 2, pageCount: 2 });
     expect(pending.rows).toHaveLength(1);
-    expect((await listSubmissions({ db: database.db, projectId: "p", status: "pending", search: "ann@" })).rows.map((r) => r.member.id)).toEqual(["ann"]);
+    expect((await listSubmissions({ db: database.db, projectId: "p", status: "pending", search: "Ann" })).rows.map((r) => r.member.id)).toEqual(["ann"]);
     expect((await listSubmissions({ db: database.db, projectId: "q", status: "pending" })).total).toBe(0);
 
     await reviewCompletion({
@@ -187,7 +187,7 @@ describe("submissions", () => {
       reason: "Private, sorry",
     });
     const csv = await submissionsCsv({ db: database.db, projectId: "p", scope: { campaignId: c!.id }, status: "rejected" });
-    expect(csv.split("\r\n")[0]).toBe("submitted_at,status,task,member,email,submission,reason,reviewed_at");
+    expect(csv.split("\r\n")[0]).toBe("submitted_at,status,task,member,email,wallets,social_accounts,submission,reason,reviewed_at");
     expect(csv).toContain('"{""url"":""https://example.com/ann""}"');
     expect(csv).toContain("Private, sorry");
     const bobCsv = await submissionsCsv({ db: database.db, projectId: "p", status: "pending" });

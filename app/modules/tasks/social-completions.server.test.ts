@@ -153,7 +153,6 @@ describe("a social task whose provider is not set up on this server", () => {
       clientSecret: "secret",
       authorizeUrl: "http://t",
       tokenUrl: "http://t",
-      userInfoUrl: "http://t",
       apiUrl: "http://t",
     };
     const { types } = await taskFormOptions({ db: database.db, projectId: "p", chainIds: [], socialProviders: { tiktok: tiktokConfig } });

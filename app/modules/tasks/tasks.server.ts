@@ -10,6 +10,7 @@ import { invalid, ok, type FieldFailure, type Ok } from "~/lib/result";
 import { periodOf, type Task } from "./completions.server";
 import type { TaskType } from "./task-types";
 import { containsPattern } from "~/lib/search-pattern";
+import { emailSharedWith, memberIdentities } from "~/modules/projects/member-identity.server";
 
 export type TaskInput = {
   title: string;
@@ -204,7 +205,8 @@ export function inScope(scope: ReviewScope) {
 
 /**
  * Submissions of a project's tasks (optionally one campaign's) with a status, searched by member
- * or task, newest first, a page at a time.
+ * or task, newest first, a page at a time. Each member as the team may see them: name, wallets,
+ * social handles, and the e-mail address only where they shared it with this project.
  */
 export async function listSubmissions({
   db,
@@ -231,7 +233,7 @@ export async function listSubmissions({
     inScope(scope),
     taskId ? eq(task.id, taskId) : undefined,
     eq(completion.status, status),
-    pattern ? or(ilike(user.name, pattern), ilike(user.email, pattern), ilike(task.title, pattern)) : undefined,
+    pattern ? or(ilike(user.name, pattern), ilike(emailSharedWith(task.projectId), pattern), ilike(task.title, pattern)) : undefined,
   );
   const [total] = await db
     .select({ n: count() })
@@ -248,7 +250,7 @@ export async function listSubmissions({
       createdAt: completion.createdAt,
       reviewedAt: completion.reviewedAt,
       task: { id: task.id, title: task.title, type: task.type, xp: task.xp, campaignId: task.campaignId, crusadeId: task.crusadeId },
-      member: { id: user.id, name: user.name, email: user.email },
+      member: { id: user.id, name: user.name, email: emailSharedWith(task.projectId) },
     })
     .from(completion)
     .innerJoin(task, eq(task.id, completion.taskId))
@@ -257,7 +259,9 @@ export async function listSubmissions({
     .orderBy(desc(completion.createdAt), desc(completion.id))
     .limit(pageSize)
     .offset((page - 1) * pageSize);
-  return { rows, total: total?.n ?? 0, page, pageCount: Math.max(1, Math.ceil((total?.n ?? 0) / pageSize)) };
+  const identities = await memberIdentities({ db, userIds: rows.map((r) => r.member.id) });
+  const withIdentities = rows.map((r) => ({ ...r, member: { ...r.member, ...identities.get(r.member.id)! } }));
+  return { rows: withIdentities, total: total?.n ?? 0, page, pageCount: Math.max(1, Math.ceil((total?.n ?? 0) / pageSize)) };
 }
 
 /** Counts per status for the submission tables' tabs. */
@@ -273,12 +277,25 @@ export async function submissionCounts({ db, projectId, scope = { all: true } }:
   return counts;
 }
 
-/** Every submission matching the filters, as CSV. */
+/** Every submission matching the filters, as CSV: a member's e-mail address only where they shared it with the project. */
 export async function submissionsCsv(args: Omit<Parameters<typeof listSubmissions>[0], "page" | "pageSize">) {
   const { rows } = await listSubmissions({ ...args, page: 1, pageSize: 100_000 });
-  const header = ["submitted_at", "status", "task", "member", "email", "submission", "reason", "reviewed_at"];
+  const header = ["submitted_at", "status", "task", "member", "email", "wallets", "social_accounts", "submission", "reason", "reviewed_at"];
   const lines = rows.map((r) =>
-    [r.createdAt, r.status, r.task.title, r.member.name, r.member.email, r.submission, r.reason, r.reviewedAt].map(csvCell).join(","),
+    [
+      r.createdAt,
+      r.status,
+      r.task.title,
+      r.member.name,
+      r.member.email,
+      r.member.wallets.join(" "),
+      r.member.socials.map((s) => `${s.provider}:${s.handle}`).join(" "),
+      r.submission,
+      r.reason,
+      r.reviewedAt,
+    ]
+      .map(csvCell)
+      .join(","),
   );
   return [header.join(","), ...lines].join("\r\n") + "\r\n";
 }

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { account } from "#db/schema/auth";
 import { socialAccount } from "#db/schema/social";
 import { answer, routeArgs, signedInMember } from "#tests/setup/route-call";
@@ -9,6 +9,9 @@ import { socialAccess } from "~/modules/social/access.server";
 import { SOCIAL_PROVIDERS, type SocialProvider } from "~/modules/social/providers";
 import { decryptToken } from "~/modules/social/token-crypto.server";
 import type { Services } from "~/services/services.server";
+import { createAuth } from "~/modules/auth/auth.server";
+import { createLogger } from "~/lib/logger.server";
+import { loader as authApi } from "../api.auth";
 import { action, loader } from "./connection";
 
 let fakes: SocialFakes;
@@ -137,6 +140,45 @@ describe("connecting social accounts through each provider's redirect", () => {
     expect((await view(bob, "x", waiting.search)).linkError).toContain("less than 30 days ago");
     // Its last holder may take it back at once.
     expect((await connect(ann, "x", shared)).searchParams.get("connected")).toBe("1");
+  });
+
+  it("gives one of two members connecting one account at the same moment the account, the other the refusal in words, logging no statement's parameters", async () => {
+    const lines: string[] = [];
+    const logger = createLogger("info", { write: (line: string) => void lines.push(line) });
+    const watched = {
+      ...services,
+      logger,
+      auth: createAuth({ db: services.database.db, env: services.env, mailer: services.mailer, logger, chains: services.chains }),
+    };
+    const printed = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      for (let round = 0; round < 6; round++) {
+        const shared = person(`x-race-${round}`, `race${round}`);
+        const members = [await signedInMember(services, `racer-a${round}`), await signedInMember(services, `racer-b${round}`)];
+        // Both authorize on X one after the other, then come back to the callback at the same moment.
+        const callbacks: Request[] = [];
+        for (const member of members) {
+          fakes.nextAccount("x", shared);
+          const request = new Request(page("x"), {
+            method: "POST",
+            headers: { origin: services.env.APP_URL, cookie: member.cookie, "content-type": "application/x-www-form-urlencoded" },
+            body: "intent=connect",
+          });
+          const started = (await action(routeArgs(watched, request, { provider: "x" }))) as Response;
+          const back = await fetch(new URL(started.headers.get("location")!), { redirect: "manual" });
+          callbacks.push(new Request(back.headers.get("location")!, { headers: { cookie: [member.cookie, ...cookiesOf(started)].join("; ") } }));
+        }
+        const answers = (await Promise.all(callbacks.map((callback) => authApi(routeArgs(watched, callback))))) as Response[];
+        const landed = answers.map((answer) => `${answer.status} ${new URL(answer.headers.get("location") ?? "/", services.env.APP_URL).search}`).sort();
+        expect(landed, `round ${round}`).toEqual(["302 ?connected=1", "302 ?error=account_already_linked_to_different_user"]);
+        const holders = await services.database.db.select({ userId: account.userId }).from(account).where(eq(account.accountId, shared.id));
+        expect(holders).toHaveLength(1);
+      }
+      const written = [...lines, ...printed.mock.calls.map((call) => call.map(String).join(" "))].join("\n");
+      expect(written).not.toMatch(/gcm1:|params:|racer-/);
+    } finally {
+      printed.mockRestore();
+    }
   });
 
   it("refuses an Instagram personal account in words", async () => {

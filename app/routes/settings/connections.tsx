@@ -7,7 +7,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/com
 import { pageTitle } from "~/lib/meta";
 import { route } from "~/lib/routes";
 import { requireUser } from "~/modules/auth/session.server";
-import { listConnections } from "~/modules/social/connections.server";
+import { connectionErrorMessage, listConnections } from "~/modules/social/connections.server";
 import { servicesContext } from "~/services/services.server";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -18,7 +18,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const services = context.get(servicesContext);
   const { user } = await requireUser(context, request);
   const connections = await listConnections({ db: services.database.db, social: services.env.social, userId: user.id });
+  const error = new URL(request.url).searchParams.get("error");
   return {
+    /** A connection came back failing before its provider was known (an unknown, expired or used state). */
+    connectError: error ? connectionErrorMessage(error) : null,
     connections: connections.map(({ provider, label, configured, account }) => ({
       provider,
       label,
@@ -36,7 +39,12 @@ export default function Connections({ loaderData }: Route.ComponentProps) {
         <CardTitle>Connections</CardTitle>
         <CardDescription>Your social accounts. Tasks on X, YouTube, TikTok and Instagram are checked with the account you connect here.</CardDescription>
       </CardHeader>
-      <CardContent>
+      <CardContent className="grid gap-3">
+        {loaderData.connectError && (
+          <p role="alert" className="rounded-lg border border-destructive/40 bg-destructive/10 p-3 text-sm text-destructive">
+            {loaderData.connectError}
+          </p>
+        )}
         <ul className="grid divide-y">
           {loaderData.connections.map((c) => (
             <li key={c.provider}>

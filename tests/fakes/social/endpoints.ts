@@ -27,11 +27,11 @@ export const FAKE_CLIENTS: Record<SocialProvider, OAuthClient> = {
 export const FAKE_X_BEARER_TOKEN = "fake-x-app-bearer-token";
 
 /** Where the app's configuration points, relative to each fake's origin (the real hosts' paths). */
-const ENDPOINTS: Record<SocialProvider, { userinfo: string; api: string }> = {
-  x: { userinfo: "/2/users/me?user.fields=profile_image_url,username,name", api: "" },
-  youtube: { userinfo: "/youtube/v3/channels?part=snippet&mine=true", api: "/youtube/v3" },
-  tiktok: { userinfo: "/v2/user/info/?fields=open_id,avatar_url,display_name,username", api: "" },
-  instagram: { userinfo: "/me?fields=user_id,username,name,profile_picture_url,account_type", api: "" },
+const ENDPOINTS: Record<SocialProvider, { api: string }> = {
+  x: { api: "" },
+  youtube: { api: "/youtube/v3" },
+  tiktok: { api: "" },
+  instagram: { api: "" },
 };
 
 const ENV_PREFIX: Record<SocialProvider, string> = { x: "X", youtube: "YOUTUBE", tiktok: "TIKTOK", instagram: "INSTAGRAM" };
@@ -41,7 +41,7 @@ export function fakeOrigins(base: number, host = "127.0.0.1"): Record<SocialProv
   return Object.fromEntries(PROVIDER_ORDER.map((provider, i) => [provider, `http://${host}:${base + i}`])) as Record<SocialProvider, string>;
 }
 
-/** `P_CLIENT_ID`, `P_CLIENT_SECRET`, `P_AUTHORIZE_URL`, `P_TOKEN_URL`, `P_USERINFO_URL`, `P_API_URL` for each provider, and `X_BEARER_TOKEN`. */
+/** `P_CLIENT_ID`, `P_CLIENT_SECRET`, `P_AUTHORIZE_URL`, `P_TOKEN_URL`, `P_API_URL` for each provider, and `X_BEARER_TOKEN`. */
 export function fakesEnv(origins: Record<SocialProvider, string>): Record<string, string> {
   const env: Record<string, string> = { X_BEARER_TOKEN: FAKE_X_BEARER_TOKEN };
   for (const provider of PROVIDER_ORDER) {
@@ -52,7 +52,6 @@ export function fakesEnv(origins: Record<SocialProvider, string>): Record<string
       [`${prefix}_CLIENT_SECRET`]: FAKE_CLIENTS[provider].clientSecret,
       [`${prefix}_AUTHORIZE_URL`]: origin + OAUTH_PATHS[provider].authorize,
       [`${prefix}_TOKEN_URL`]: origin + OAUTH_PATHS[provider].token,
-      [`${prefix}_USERINFO_URL`]: origin + ENDPOINTS[provider].userinfo,
       [`${prefix}_API_URL`]: origin + ENDPOINTS[provider].api,
     });
   }

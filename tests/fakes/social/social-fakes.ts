@@ -47,7 +47,7 @@ const HOST = "127.0.0.1";
 export { FAKE_CLIENTS, FAKE_X_BEARER_TOKEN };
 
 export type SocialFakes = {
-  /** `P_CLIENT_ID`, `P_CLIENT_SECRET`, `P_AUTHORIZE_URL`, `P_TOKEN_URL`, `P_USERINFO_URL`, `P_API_URL` for each provider, and `X_BEARER_TOKEN`. */
+  /** `P_CLIENT_ID`, `P_CLIENT_SECRET`, `P_AUTHORIZE_URL`, `P_TOKEN_URL`, `P_API_URL` for each provider, and `X_BEARER_TOKEN`. */
   env: Record<string, string>;
   /** Each fake's origin, `http://127.0.0.1:<port>`. */
   origins: Record<SocialProvider, string>;
