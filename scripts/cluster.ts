@@ -230,8 +230,11 @@ export async function startCluster({
     const proxy = roundRobinProxy(
       () => processes.filter((p) => p.role === "web" && p.ready).map((p) => p.port),
       (port) => {
-        const refused = processes.find((p) => p.port === port);
-        if (refused) refused.ready = false;
+        const refused = processes.find((p) => p.port === port && p.ready);
+        if (!refused) return;
+        refused.ready = false;
+        // Back in rotation once it answers again; if it ended instead, another takes its place.
+        void ready(refused).catch(() => undefined);
       },
     );
     await new Promise<void>((resolve, reject) => {
