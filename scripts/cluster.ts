@@ -2,7 +2,9 @@
 // DATABASE_URL), one local chain, 3 web processes behind a small round-robin proxy and 2 workers —
 // started all at once against the fresh database (migrations and the demo seed run exactly once).
 // Prints the URL; Ctrl-C stops everything. Options: --webs N, --workers N, --port P (PORT, 3000).
-// Every process it starts dies with it, however it ends.
+// A process that ends (killed from outside too) is started again, as `npm start`'s supervisor does,
+// and the proxy sends nothing to a web process until it answers. Every process it starts dies with
+// it, however it ends.
 
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import http from "node:http";
@@ -14,6 +16,7 @@ import pg from "pg";
 import { z } from "zod";
 import { startLocalChain, type LocalChain } from "../app/lib/local-chain.server.ts";
 import { createLogger } from "../app/lib/logger.server.ts";
+import { restartPolicy } from "../app/lib/restart-policy.server.ts";
 import { spawnTied, type TiedProcess } from "../app/lib/tied-process.server.ts";
 import { ENV_PREFIXES, CONTRACT_KEYS } from "../app/modules/chain/contract-addresses.server.ts";
 import { ensureLocalContracts } from "../app/modules/chain/contracts.server.ts";
@@ -21,7 +24,14 @@ import { freePort, startThrowawayPostgres } from "./throwaway-postgres.ts";
 
 const root = path.resolve(import.meta.dirname, "..");
 
-export type ClusterProcess = { name: string; role: "web" | "worker"; port: number; process: TiedProcess };
+export type ClusterProcess = {
+  name: string;
+  role: "web" | "worker";
+  port: number;
+  process: TiedProcess;
+  /** It answered /healthz and has not ended since: the proxy sends it requests. */
+  ready: boolean;
+};
 
 export type Cluster = {
   url: string;
@@ -53,18 +63,35 @@ async function healthy(port: number, child: TiedProcess, name: string, timeoutMs
 }
 
 const RETRYABLE = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE"]);
+/** A request body up to this size is kept while it is sent, to send it again to another process. */
+const REPLAY_LIMIT = 1024 * 1024;
 
 /**
- * A round-robin HTTP proxy over the web processes, as a load balancer in front would be: it adds
- * X-Forwarded-For (the processes trust loopback proxies) and tries the next process when one does
- * not answer the connection.
+ * A round-robin HTTP proxy over the web processes that are ready, as a load balancer in front would
+ * be: it adds X-Forwarded-For (the processes trust loopback proxies) and tries the next process when
+ * one does not answer. A port that refuses a connection is left out (`down`) until its process is
+ * ready again.
  */
-function roundRobinProxy(upstreams: () => number[]) {
+function roundRobinProxy(upstreams: () => number[], down: (port: number) => void) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
   let next = 0;
   return http.createServer((req, res) => {
-    const ports = upstreams();
+    const bodiless = req.method === "GET" || req.method === "HEAD";
+    // The body as sent so far: a process that refused the connection read none of it, so another gets all of it.
+    const sent: Buffer[] = [];
+    let sentBytes = 0;
+    if (!bodiless)
+      req.on("data", (chunk: Buffer) => {
+        sentBytes += chunk.length;
+        if (sentBytes <= REPLAY_LIMIT) sent.push(chunk);
+      });
     const attempt = (tries: number) => {
+      const ports = upstreams();
+      if (ports.length === 0) {
+        res.writeHead(503, { "content-type": "text/plain", "retry-after": "1" });
+        res.end("The app is restarting; try again in a moment.");
+        return;
+      }
       const port = ports[next++ % ports.length]!;
       const forwardedFor = [req.headers["x-forwarded-for"], req.socket.remoteAddress].filter(Boolean).join(", ");
       const upstream = http.request(
@@ -75,14 +102,19 @@ function roundRobinProxy(upstreams: () => number[]) {
         },
       );
       upstream.once("error", (error: NodeJS.ErrnoException) => {
+        if (error.code === "ECONNREFUSED") down(port);
         // No answer yet: a request without a body (GET, HEAD) is tried on the next process — the one
-        // asked may be gone (refused) or may have closed a kept-alive connection just as it was reused (reset).
-        const replayable = (req.method === "GET" || req.method === "HEAD") && !res.headersSent;
-        if (replayable && RETRYABLE.has(error.code ?? "") && tries < ports.length + 1) return attempt(tries + 1);
+        // asked may be gone (refused) or may have closed a kept-alive connection just as it was reused
+        // (reset). One with a body only when the connection was refused (nothing reached that process).
+        const replayable = !res.headersSent && (bodiless ? RETRYABLE.has(error.code ?? "") : error.code === "ECONNREFUSED" && sentBytes <= REPLAY_LIMIT);
+        if (!bodiless) req.unpipe(upstream);
+        if (replayable && tries < ports.length + 1) return attempt(tries + 1);
         if (!res.headersSent) res.writeHead(502, { "content-type": "text/plain" });
         res.end("The app did not answer.");
       });
-      if (req.method === "GET" || req.method === "HEAD") upstream.end();
+      if (bodiless) return void upstream.end();
+      for (const chunk of sent) upstream.write(chunk);
+      if (req.readableEnded) upstream.end();
       else req.pipe(upstream);
     };
     attempt(1);
@@ -141,6 +173,10 @@ export async function startCluster({
       TRUST_PROXY: "loopback",
     };
     const processes: ClusterProcess[] = [];
+    let stopping = false;
+    const restarts = restartPolicy();
+    /** Processes the cluster itself stops or replaces: their end is expected. */
+    const retired = new Set<ClusterProcess>();
     const launch = async (role: "web" | "worker", index: number) => {
       const name = `${role}-${index + 1}`;
       const own = await freePort();
@@ -150,16 +186,57 @@ export async function startCluster({
       });
       forward(name, child.child.stdout, output);
       forward(name, child.child.stderr, output);
-      return { name, role, port: own, process: child } satisfies ClusterProcess;
+      const started: ClusterProcess = { name, role, port: own, process: child, ready: false };
+      child.child.once("exit", (code, signal) => {
+        const wasReady = started.ready;
+        started.ready = false;
+        if (stopping || retired.has(started)) return;
+        // Ended from outside (killed, crashed): another takes its place, as `npm start`'s supervisor does.
+        output.write(`[cluster] ${name} ended (${signal ?? `code ${code}`}); starting another\n`);
+        if (!restarts.ended(wasReady)) {
+          output.write(`[cluster] ${restarts.failedStartsLimit} processes in a row ended before they were ready: not starting more\n`);
+          return;
+        }
+        setTimeout(
+          () => void replace(started).catch((error: unknown) => output.write(`[cluster] restarting ${name} failed: ${String(error)}\n`)),
+          restarts.delayMs,
+        );
+      });
+      return started;
+    };
+    const ready = async (started: ClusterProcess) => {
+      await healthy(started.port, started.process, started.name);
+      started.ready = true;
+      restarts.ready();
+    };
+    /** Starts a process in `old`'s place (same name and role) and waits until it answers. */
+    const replace = async (old: ClusterProcess) => {
+      if (stopping) return;
+      retired.add(old);
+      const replacement = await launch(old.role, Number(old.name.split("-")[1]) - 1);
+      processes[processes.indexOf(old)] = replacement;
+      await ready(replacement);
     };
     // All at once against the fresh database: the startup lock lets exactly one migrate and seed.
     processes.push(
       ...(await Promise.all([...Array.from({ length: webs }, (_, i) => launch("web", i)), ...Array.from({ length: workers }, (_, i) => launch("worker", i))])),
     );
-    stops.push(() => Promise.all(processes.map((p) => p.process.stop())).then(() => undefined));
-    await Promise.all(processes.map((p) => healthy(p.port, p.process, p.name)));
+    stops.push(() => {
+      stopping = true;
+      return Promise.all(processes.map((p) => p.process.stop())).then(() => undefined);
+    });
+    await Promise.all(processes.map(ready));
 
-    const proxy = roundRobinProxy(() => processes.filter((p) => p.role === "web").map((p) => p.port));
+    const proxy = roundRobinProxy(
+      () => processes.filter((p) => p.role === "web" && p.ready).map((p) => p.port),
+      (port) => {
+        const refused = processes.find((p) => p.port === port && p.ready);
+        if (!refused) return;
+        refused.ready = false;
+        // Back in rotation once it answers again; if it ended instead, another takes its place.
+        void ready(refused).catch(() => undefined);
+      },
+    );
     await new Promise<void>((resolve, reject) => {
       proxy.once("error", reject);
       proxy.listen(port, "127.0.0.1", resolve);
@@ -174,12 +251,11 @@ export async function startCluster({
       killWorker: async (index) => {
         const workerProcesses = processes.filter((p) => p.role === "worker");
         const victim = workerProcesses[index % workerProcesses.length]!;
+        retired.add(victim);
         const pid = victim.process.commandPid();
         if (pid) process.kill(pid, "SIGKILL");
         await victim.process.stop();
-        const replacement = await launch("worker", Number(victim.name.split("-")[1]) - 1);
-        processes[processes.indexOf(victim)] = replacement;
-        await healthy(replacement.port, replacement.process, replacement.name);
+        await replace(victim);
       },
       stop: stopAll,
     };

@@ -6,6 +6,7 @@ import { freezeEndedAirdrops } from "~/modules/airdrops/freeze.server";
 import { processAirdropRounds, roundChainsOf } from "~/modules/airdrops/round.server";
 import { scanDeposits } from "~/modules/deposits/scanner.server";
 import { JOB_QUEUE_NAMES, type JobQueueName, type JobRun } from "~/modules/jobs/queues";
+import { openRunLeases, stillClaimed, takeoverSweep } from "~/modules/jobs/takeover.server";
 import { expireWindows } from "~/modules/leaderboards/leaderboards.server";
 import { questAsset } from "~/modules/ledger/assets";
 import { purgeExpired } from "~/modules/maintenance/purge-expired.server";
@@ -30,8 +31,10 @@ type JobDefinition = { queue: JobQueueName; keys: string[]; feed: Feed; run: (ke
 /**
  * Every queue: at most one job queued and one running per key (`stately`), however many workers
  * send ticks. A failed run is retried after 1, 2, 4… s (at most 30 s), then stays `failed` for
- * operators (/operator/jobs). A job whose worker died is taken up again once its heartbeat stops.
- * Finished jobs are kept six hours, for the operators' page and the cluster's checks.
+ * operators (/operator/jobs). A run whose process died is taken over within a few seconds (its
+ * lease is gone, app/modules/jobs/takeover.server.ts), and shown as taken over, not failed; the
+ * 10 s heartbeat is the engine's own backstop. Finished jobs are kept six hours, for the operators'
+ * page and the cluster's checks.
  */
 const QUEUE_OPTIONS: Omit<Queue, "name"> = {
   policy: "stately",
@@ -45,6 +48,9 @@ const QUEUE_OPTIONS: Omit<Queue, "name"> = {
 } as Omit<Queue, "name">;
 
 const ALL = "all";
+
+/** How often each job process looks for runs whose process died (a run is taken over on its second sighting). */
+const TAKEOVER_SWEEP_MS = 1_000;
 
 /** The platform's jobs with their handlers, bound to this process's services. */
 export function jobDefinitions(services: JobServices): JobDefinition[] {
@@ -192,9 +198,40 @@ export async function createQueues({ jobs }: Pick<JobServices, "jobs">) {
  * key, so any number of workers can tick). `only` limits it to some queues; `tick: false` leaves
  * the sending to the caller. Returns a stop function that finishes the jobs in hand.
  */
-export async function startJobs(services: JobServices, { only, tick = true }: { only?: JobQueueName[]; tick?: boolean } = {}) {
-  const { jobs, logger } = services;
+export async function startJobs(
+  services: JobServices,
+  {
+    only,
+    tick = true,
+    onLeasesLost,
+  }: {
+    only?: JobQueueName[];
+    tick?: boolean;
+    /** The runs' leases were lost (their connection ended): this process must stop; by default it exits. */
+    onLeasesLost?: (error: Error) => void;
+  } = {},
+) {
+  const { jobs, logger, database } = services;
   await createQueues(services);
+  const leases = await openRunLeases({
+    connection: database.jobConnection,
+    onLost:
+      onLeasesLost ??
+      ((err) => {
+        // Other processes now take this one's runs over: running on would let two runs of one key overlap.
+        logger.fatal({ err }, "the job runs' leases were lost; stopping this process");
+        process.exit(1);
+      }),
+  });
+  const sweep = takeoverSweep({ db: database.db, jobs });
+  const sweeper = setInterval(() => {
+    sweep()
+      .then((taken) => {
+        for (const run of taken) logger.warn(run, `a ${run.queue} run was taken over: the process running it ended`);
+      })
+      .catch((err: unknown) => logger.warn({ err }, "looking for runs to take over failed"));
+  }, TAKEOVER_SWEEP_MS);
+  sweeper.unref();
   const definitions = jobDefinitions(services).filter((definition) => !only || only.includes(definition.queue));
   const timers: NodeJS.Timeout[] = [];
   for (const definition of definitions) {
@@ -207,14 +244,22 @@ export async function startJobs(services: JobServices, { only, tick = true }: { 
     await jobs.work<Payload>(definition.queue, { localConcurrency: definition.keys.length, ...polling }, async ([job]: Job<Payload>[]) => {
       const { key } = payload.parse(job!.data);
       const streak = streaks.get(key) ?? streakOf(services, definition.queue, key);
-      const ranFrom = Date.now();
+      // Only under the key's lease, and only while this claim is the job's current attempt (not taken over meanwhile).
+      if (!(await leases.take(definition.queue, key))) throw new Error(`another ${definition.queue} run for ${key} is still in hand`);
       try {
-        await definition.run(key);
-        streak.succeeded();
-        return { ranFrom, ranTo: Date.now() } satisfies JobRun;
-      } catch (err) {
-        streak.failed(err);
-        throw err;
+        if (!(await stillClaimed({ db: database.db, id: job!.id, retryCount: job!.retryCount })))
+          throw new Error(`this ${definition.queue} run was taken over before it started`);
+        const ranFrom = Date.now();
+        try {
+          await definition.run(key);
+          streak.succeeded();
+          return { ranFrom, ranTo: Date.now() } satisfies JobRun;
+        } catch (err) {
+          streak.failed(err);
+          throw err;
+        }
+      } finally {
+        await leases.release(definition.queue, key);
       }
     });
     if (!tick) continue;
@@ -236,6 +281,8 @@ export async function startJobs(services: JobServices, { only, tick = true }: { 
   return async function stop() {
     for (const timer of timers) clearInterval(timer);
     await Promise.all(definitions.map((definition) => jobs.offWork(definition.queue, { wait: true })));
+    clearInterval(sweeper);
+    await leases.close();
   };
 }
 

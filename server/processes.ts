@@ -1,14 +1,12 @@
 import cluster, { type Worker } from "node:cluster";
 import type { Env } from "~/services/env.server";
 import type { Logger } from "~/lib/logger.server";
+import { restartPolicy } from "~/lib/restart-policy.server";
 import { scrapeForProcess } from "./cluster-metrics";
 
 /** A message a web process sends its supervisor once it listens: the line `npm start` prints. */
 export type ListeningMessage = { questline: "listening"; startLine: string };
 
-/** Processes that die this many times in a row without ever listening are not started again: the start is broken. */
-const FAILED_STARTS_LIMIT = 3;
-const RESTART_DELAY_MS = 1_000;
 const STOP_GRACE_MS = 40_000;
 
 /**
@@ -23,7 +21,7 @@ export function supervise(env: Env, logger: Logger) {
   /** Processes that said they listen: one that dies before it does counts as a failed start. */
   const listened = new Set<number>();
   let stopping: { code: number } | null = null;
-  let failedStarts = 0;
+  const restarts = restartPolicy();
   let announced = false;
 
   const fork = (role: "web" | "worker") => {
@@ -34,7 +32,7 @@ export function supervise(env: Env, logger: Logger) {
       scrapeForProcess(worker, message, listeningProcesses);
       if (message?.questline !== "listening") return;
       listened.add(worker.id);
-      failedStarts = 0;
+      restarts.ready();
       // Announced once every web process listens: until then a death could leave none answering.
       if (announced || [...listened].filter((id) => roles.get(id) === "web").length < env.webProcesses) return;
       announced = true;
@@ -52,15 +50,14 @@ export function supervise(env: Env, logger: Logger) {
       if (roles.size === 0) process.exit(stopping.code);
       return;
     }
-    failedStarts = started ? 0 : failedStarts + 1;
     logger.error({ pid: worker.process.pid, role, code, signal }, `a ${role} process ended; starting another`);
-    if (failedStarts >= FAILED_STARTS_LIMIT) {
-      logger.fatal(`${FAILED_STARTS_LIMIT} processes in a row ended before they started: stopping`);
+    if (!restarts.ended(started)) {
+      logger.fatal(`${restarts.failedStartsLimit} processes in a row ended before they started: stopping`);
       stop(1);
       return;
     }
     // Not unref'd: with every process gone, this timer is what keeps the supervisor alive to start one.
-    setTimeout(() => fork(role), RESTART_DELAY_MS);
+    setTimeout(() => fork(role), restarts.delayMs);
   });
 
   const stop = (code = 0) => {

@@ -61,8 +61,9 @@ export type Database = {
   ping: () => Promise<void>;
   /**
    * Runs `fn` while no other process runs startup work on this database (migrations, the demo
-   * seed): on PostgreSQL under a session advisory lock on one connection, which `fn` gets; on
-   * PGlite the data folder is this process's alone already.
+   * seed, the local chain's contracts): on PostgreSQL under a session advisory lock on one
+   * connection, which `fn` gets; on PGlite, whose data folder is this process's alone, one call after
+   * another within the process.
    */
   exclusively: <T>(fn: (db: Db) => Promise<T>) => Promise<T>;
   /** How the job engine reaches this database. */
@@ -146,11 +147,16 @@ export async function openDatabase({
     release();
     throw error;
   }
+  let turn: Promise<unknown> = Promise.resolve();
   return {
     db: db as unknown as Db,
     kind: "pglite",
     ping: async () => void (await client.query("select 1")),
-    exclusively: (fn) => fn(db as unknown as Db),
+    exclusively: <T>(fn: (db: Db) => Promise<T>) => {
+      const mine = turn.catch(() => undefined).then(() => fn(db as unknown as Db));
+      turn = mine;
+      return mine;
+    },
     jobConnection: { pglite: client },
     close: async () => {
       await client.close();

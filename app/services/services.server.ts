@@ -36,7 +36,7 @@ export async function createServices({ env, logger }: { env: Env; logger: Logger
   if (env.localChain && !env.LOCAL_CHAIN_RPC_URL) localChain = await startLocalChain();
   let chains: ChainRegistry;
   try {
-    chains = await createChainRegistry({ env, localChainUrl: env.LOCAL_CHAIN_RPC_URL ?? localChain?.url ?? null, logger });
+    chains = await createChainRegistry({ env, localChainUrl: env.LOCAL_CHAIN_RPC_URL ?? localChain?.url ?? null, logger, database });
   } catch (error) {
     await localChain?.stop();
     await database.close();

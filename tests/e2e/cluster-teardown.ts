@@ -7,6 +7,7 @@ import path from "node:path";
 import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import type { Db } from "../../app/lib/db.server.ts";
+import { TAKEN_OVER_MESSAGES } from "../../app/modules/jobs/operator-jobs.ts";
 import { JOB_QUEUE_NAMES } from "../../app/modules/jobs/queues.ts";
 import { checkLedger } from "../../app/modules/ledger/ledger.server.ts";
 
@@ -42,9 +43,16 @@ export default async function clusterTeardown() {
         where state = 'completed' and name = any($1) and (output->>'ranFrom' is null or output->>'ranTo' is null) group by 1`,
       [JOB_QUEUE_NAMES],
     );
+    // A run whose worker was killed is taken over (failed with a takeover message and retried); the
+    // job must still complete. One left failed, taken over or not (its retries spent), is a problem.
     const { rows: failed } = await client.query<{ name: string; key: string; message: string }>(
       `select name, singleton_key as key, output->>'message' as message from pgboss.job where state = 'failed'`,
     );
+    const { rows: takenOver } = await client.query<{ name: string; runs: string }>(
+      `select name, count(*) as runs from pgboss.job where output->>'message' = any($1) group by 1 order by 1`,
+      [TAKEN_OVER_MESSAGES],
+    );
+    console.log(`[cluster] taken over and waiting to run again: ${takenOver.map((row) => `${row.name} ${row.runs}`).join(", ") || "none"}`);
     // The money, whatever the kills interrupted: every entry balanced, every cached balance its lines' sum, no member below zero.
     const ledger = await checkLedger({ db: drizzle(client) as unknown as Db });
     const { rows: withdrawals } = await client.query<{ status: string; n: string }>(`select status, count(*) as n from withdrawal group by 1 order by 1`);

@@ -27,7 +27,7 @@ export async function createTestServices(overrides: Record<string, string> = {},
   const logger = createLogger("silent");
   const database = await createTestDatabase();
   const mailer = createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, db: database.db, logger });
-  const chains = await createChainRegistry({ env, localChainUrl: env.LOCAL_CHAIN_RPC_URL ?? null, logger });
+  const chains = await createChainRegistry({ env, localChainUrl: env.LOCAL_CHAIN_RPC_URL ?? null, logger, database });
   const auth = createAuth({ db: database.db, env, mailer, logger, chains });
   const jobs = withJobs ? await startJobEngine({ connection: database.jobConnection, runsJobs: false, logger }) : noJobEngine();
   return {

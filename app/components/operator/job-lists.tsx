@@ -18,6 +18,7 @@ const COUNTS: { key: Exclude<keyof JobCounts, "retrying">; word: string }[] = [
   { key: "active", word: "running" },
   { key: "completed", word: "completed" },
   { key: "failed", word: "failed" },
+  { key: "takenOver", word: "taken over" },
   { key: "cancelled", word: "cancelled" },
 ];
 
@@ -94,7 +95,7 @@ export function OpenJobRow({ job }: { job: OpenJob<string> }) {
       <div className="flex flex-wrap items-start justify-between gap-2">
         <p className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1">
           <span className="font-medium">{job.queueLabel}</span>
-          <Badge variant={job.state === "active" ? "brand" : job.state === "retry" ? "warning" : "secondary"}>{job.stateWords}</Badge>
+          <Badge variant={job.state === "active" ? "brand" : job.state === "retry" && !job.takenOver ? "warning" : "secondary"}>{job.stateWords}</Badge>
           <span className="text-sm text-muted-foreground">
             {job.keyLabel} · {job.nextTryAt ? "next try" : job.startedAt ? "started" : "sent"}{" "}
             <LocalTime value={job.nextTryAt ?? job.startedAt ?? job.createdAt} />
@@ -104,6 +105,7 @@ export function OpenJobRow({ job }: { job: OpenJob<string> }) {
         <JobButton fetcher={fetcher} job={job} intent="cancel" />
       </div>
       {job.lastError && <p className="rounded-md bg-muted px-2 py-1.5 font-mono text-xs wrap-anywhere">Last error: {job.lastError}</p>}
+      {job.takenOver && <p className="text-sm text-muted-foreground">The process running it ended before it finished; another process runs it again.</p>}
       <FormError message={error} />
     </li>
   );

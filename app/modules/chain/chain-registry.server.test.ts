@@ -11,6 +11,7 @@ import type { ContractAddresses } from "~/modules/chain/contract-addresses.serve
 import { withdrawalChainsOf } from "~/modules/withdrawals/withdrawal-chain.server";
 import { drawChainsFrom } from "~/modules/rewards/draw-chains.server";
 import { LOCAL_PROJECT_ID } from "~/wallet/wallet-cloud";
+import { createTestDatabase } from "#tests/setup/test-db";
 import { buildChainRegistry, createChainRegistry, type ChainSetup } from "./chain-registry.server";
 
 const addresses = (vault: `0x${string}`): ContractAddresses => ({
@@ -71,7 +72,9 @@ describe("createChainRegistry", () => {
     writeFileSync(path.join(deployments, "56.json"), JSON.stringify({ chainId: 56, contracts: addresses(VAULT) }));
     writeFileSync(path.join(deployments, "97.json"), JSON.stringify({ chainId: 97, contracts: addresses(VAULT) }));
     const env = loadEnv({ DATA_DIR: dataDir, DEPLOYMENTS_DIR: deployments, ANKR_KEY: "key", DEPOSIT_START_BLOCKS: "56:41000000", LOCAL_CHAIN: "off" });
-    const chains = await createChainRegistry({ env, localChainUrl: null, logger: createLogger("silent") });
+    const database = await createTestDatabase();
+    const chains = await createChainRegistry({ env, localChainUrl: null, logger: createLogger("silent"), database });
+    await database.close();
     // Chain 97 has contracts but no node: it is not registered, so nothing tries to read it.
     expect(chains.list.map((chain) => chain.id)).toEqual(expect.arrayContaining([56, 11155111]));
     expect(chains.get(97)).toBeUndefined();

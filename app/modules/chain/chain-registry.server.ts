@@ -3,6 +3,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { bsc, sepolia } from "viem/chains";
 import { DEV_OPERATOR_PRIVATE_KEY } from "#contracts/dev-accounts";
 import type { Env } from "~/services/env.server";
+import type { Database } from "~/lib/db.server";
 import type { Logger } from "~/lib/logger.server";
 import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
 import { chainTransport, localChain, nodeEndpoints, type ChainConfig } from "~/wallet/chain-config";
@@ -10,7 +11,7 @@ import { CHAIN_NAMES } from "~/wallet/chains";
 import { LOCAL_PROJECT_ID } from "~/wallet/wallet-cloud";
 import type { OperatorWallet } from "~/modules/withdrawals/withdrawal-chain.server";
 import { readContractAddresses, type ContractAddresses } from "./contract-addresses.server";
-import { ensureLocalContracts } from "./contracts.server";
+import { agreeLocalContracts } from "./contracts.server";
 
 const VIEM_CHAINS: Record<number, Chain> = { [bsc.id]: bsc, [sepolia.id]: sepolia, [LOCAL_CHAIN_ID]: localChain };
 
@@ -114,9 +115,20 @@ function registerChain(
 /**
  * The registry this server runs with: node endpoints from the keys in the environment (and the
  * local chain's URL), contract addresses from `deployments/` and the environment, Questline's
- * contracts deployed to a fresh local chain, confirmations and start blocks per chain.
+ * contracts deployed to a fresh local chain (once for all the processes sharing `database`),
+ * confirmations and start blocks per chain.
  */
-export async function createChainRegistry({ env, localChainUrl, logger }: { env: Env; localChainUrl: string | null; logger: Logger }): Promise<ChainRegistry> {
+export async function createChainRegistry({
+  env,
+  localChainUrl,
+  logger,
+  database,
+}: {
+  env: Env;
+  localChainUrl: string | null;
+  logger: Logger;
+  database: Pick<Database, "exclusively">;
+}): Promise<ChainRegistry> {
   const config: ChainConfig = {
     rpc: localChainUrl,
     ankr: env.ANKR_KEY ?? null,
@@ -125,9 +137,9 @@ export async function createChainRegistry({ env, localChainUrl, logger }: { env:
     projectId: env.REOWN_PROJECT_ID ?? LOCAL_PROJECT_ID,
   };
   const contracts = readContractAddresses({ dir: env.DEPLOYMENTS_DIR, overrides: env.contractAddresses });
-  // The local chain gets its contracts (once per fresh chain) and the dev accounts their tokens.
+  // The local chain gets its contracts (once per fresh chain, whichever process comes first) and the dev accounts their tokens.
   if (localChainUrl) {
-    const local = await ensureLocalContracts({ rpcUrl: localChainUrl, known: contracts.get(LOCAL_CHAIN_ID), logger });
+    const local = await agreeLocalContracts({ database, rpcUrl: localChainUrl, known: contracts.get(LOCAL_CHAIN_ID), logger });
     contracts.set(LOCAL_CHAIN_ID, local.addresses);
   }
   const endpoints = nodeEndpoints(config, (message) => logger.warn(message));

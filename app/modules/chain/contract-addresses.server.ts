@@ -20,9 +20,12 @@ const address = z
   .regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x address of 40 hex digits")
   .transform((value) => getAddress(value));
 
+/** One chain's four addresses, as a deployment file or the database records them. */
+export const contractAddressesSchema = z.object({ QuestToken: address, TokenSale: address, DepositVault: address, AirdropDistributor: address });
+
 const deploymentFileSchema = z.object({
   chainId: z.number().int().positive(),
-  contracts: z.object({ QuestToken: address, TokenSale: address, DepositVault: address, AirdropDistributor: address }),
+  contracts: contractAddressesSchema,
 });
 
 export class ContractConfigError extends Error {

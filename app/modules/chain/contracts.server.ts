@@ -1,11 +1,14 @@
-import { createPublicClient, createWalletClient, http, parseEther } from "viem";
+import { eq } from "drizzle-orm";
+import { createPublicClient, createWalletClient, http, parseEther, type PublicClient } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { anvil } from "viem/chains";
 import { deployQuestline, fundAccounts } from "#contracts/deploy";
+import { platformSetting } from "#db/schema/ledger";
 import { DEV_ADDRESSES, DEV_PRIVATE_KEYS } from "#contracts/dev-accounts";
+import type { Database, Db } from "~/lib/db.server";
 import type { Logger } from "~/lib/logger.server";
 import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
-import type { ContractAddresses } from "./contract-addresses.server";
+import { contractAddressesSchema, type ContractAddresses } from "./contract-addresses.server";
 
 /** Tokens each anvil dev account gets on a fresh local chain. */
 export const DEMO_TOKENS_PER_ACCOUNT = parseEther("10000");
@@ -29,10 +32,7 @@ export async function ensureLocalContracts({
   const started = performance.now();
   const transport = http(rpcUrl);
   const publicClient = createPublicClient({ chain: anvil, transport, pollingInterval: 10 });
-  if (known) {
-    const code = await publicClient.getCode({ address: known.QuestToken });
-    if (code && code !== "0x") return { addresses: known, deployed: false };
-  }
+  if (known && (await deployedAt(publicClient, known))) return { addresses: known, deployed: false };
   const wallet = createWalletClient({ chain: anvil, transport, account: privateKeyToAccount(DEV_PRIVATE_KEYS[0]) });
   const chainId = await publicClient.getChainId();
   if (chainId !== LOCAL_CHAIN_ID) throw new Error(`The local chain at ${rpcUrl} has chain id ${chainId}, not ${LOCAL_CHAIN_ID}`);
@@ -48,4 +48,50 @@ export async function ensureLocalContracts({
   });
   logger.info({ contracts: deployment.contracts, ms: Math.round(performance.now() - started) }, "contracts deployed to the local chain");
   return { addresses: deployment.contracts, deployed: true };
+}
+
+/** Whether a deployment's token holds code on the chain `client` reads. */
+async function deployedAt(client: PublicClient, addresses: ContractAddresses) {
+  const code = await client.getCode({ address: addresses.QuestToken });
+  return Boolean(code && code !== "0x");
+}
+
+/** Where the local chain's addresses in use are recorded, in the shared database. */
+const RECORDED_KEY = "local_chain_contracts";
+
+/**
+ * `ensureLocalContracts` for a process of a deployment whose processes share one database and one
+ * local chain: under the database's startup lock, so exactly one deploys on a fresh chain, and with
+ * the addresses in use recorded in the database, so every process ends on the same ones (the
+ * `known` ones first, when they hold code; then the recorded ones; else a new deployment).
+ */
+export async function agreeLocalContracts({
+  database,
+  rpcUrl,
+  known,
+  logger,
+}: {
+  database: Pick<Database, "exclusively">;
+  rpcUrl: string;
+  known: ContractAddresses | undefined;
+  logger: Logger;
+}): Promise<{ addresses: ContractAddresses; deployed: boolean }> {
+  return database.exclusively(async (db) => {
+    const recorded = await recordedLocalContracts(db);
+    const client = createPublicClient({ chain: anvil, transport: http(rpcUrl) }) as PublicClient;
+    const inUse = known && (await deployedAt(client, known)) ? known : recorded && (await deployedAt(client, recorded)) ? recorded : undefined;
+    const result = await ensureLocalContracts({ rpcUrl, known: inUse, logger });
+    if (JSON.stringify(result.addresses) !== JSON.stringify(recorded))
+      await db
+        .insert(platformSetting)
+        .values({ key: RECORDED_KEY, value: result.addresses, updatedBy: null })
+        .onConflictDoUpdate({ target: platformSetting.key, set: { value: result.addresses, updatedAt: new Date() } });
+    return result;
+  });
+}
+
+async function recordedLocalContracts(db: Db): Promise<ContractAddresses | undefined> {
+  const [row] = await db.select({ value: platformSetting.value }).from(platformSetting).where(eq(platformSetting.key, RECORDED_KEY));
+  const parsed = contractAddressesSchema.safeParse(row?.value);
+  return parsed.success ? parsed.data : undefined;
 }

@@ -53,10 +53,10 @@ describe("the operators' job reads and buttons", () => {
 
     const queues = await jobQueueSummaries({ db: db() });
     const byName = Object.fromEntries(queues.map((q) => [q.queue, q]));
-    expect(byName.purge!.counts).toEqual({ queued: 0, retrying: 0, active: 0, completed: 0, failed: 1, cancelled: 0 });
+    expect(byName.purge!.counts).toEqual({ queued: 0, retrying: 0, active: 0, completed: 0, failed: 1, takenOver: 0, cancelled: 0 });
     expect(byName.purge!.lastRun).toEqual({ at: expect.any(Date), failed: true });
     expect(byName.purge!.about).toMatch(/Deletes expired codes/);
-    expect(byName.withdrawals!.counts).toEqual({ queued: 1, retrying: 0, active: 0, completed: 1, failed: 0, cancelled: 0 });
+    expect(byName.withdrawals!.counts).toEqual({ queued: 1, retrying: 0, active: 0, completed: 1, failed: 0, takenOver: 0, cancelled: 0 });
     expect(byName.withdrawals!.lastRun?.failed).toBe(false);
     expect(byName.withdrawals!.oldestQueuedSeconds).toBeGreaterThanOrEqual(0);
     expect(byName["deposit-scan"]!.counts.failed).toBe(1);

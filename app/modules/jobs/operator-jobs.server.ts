@@ -9,7 +9,9 @@ import {
   JOB_STATE_WORDS,
   OPEN_JOB_STATES,
   OPEN_SHOWN,
+  TAKEN_OVER_MESSAGES,
   jobKeyLabel,
+  wasTakenOver,
   type FailedJob,
   type JobState,
   type OpenJob,
@@ -33,6 +35,13 @@ const catalogued = () =>
     sql`, `,
   )})`;
 
+/** A job whose last run was taken over (its process ended), told by its stored error message. */
+const takenOver = () =>
+  sql`coalesce(output->>'message' in (${sql.join(
+    TAKEN_OVER_MESSAGES.map((message) => sql`${message}`),
+    sql`, `,
+  )}), false)`;
+
 const num = (value: unknown) => Number(value ?? 0);
 const when = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string | Date));
 
@@ -52,11 +61,12 @@ export async function jobQueueSummaries({ db }: { db: Db }): Promise<QueueSummar
         count(*) filter (where state = 'retry')::int as retry,
         count(*) filter (where state = 'active')::int as active,
         count(*) filter (where state = 'completed')::int as completed,
-        count(*) filter (where state = 'failed')::int as failed,
+        count(*) filter (where state = 'failed' and not ${takenOver()})::int as failed,
+        count(*) filter (where state in ('retry', 'failed') and ${takenOver()})::int as taken_over,
         count(*) filter (where state = 'cancelled')::int as cancelled,
         floor(extract(epoch from now() - min(created_on) filter (where state in ('created', 'retry'))))::int as oldest_queued_seconds,
         max(completed_on) filter (where state = 'completed') as last_completed,
-        max(completed_on) filter (where state = 'failed') as last_failed
+        max(completed_on) filter (where state = 'failed' and not ${takenOver()}) as last_failed
       from ${job}
       where ${catalogued()}
       group by name`),
@@ -77,6 +87,7 @@ export async function jobQueueSummaries({ db }: { db: Db }): Promise<QueueSummar
         active: num(row?.active),
         completed: num(row?.completed),
         failed: num(row?.failed),
+        takenOver: num(row?.taken_over),
         cancelled: num(row?.cancelled),
       },
       oldestQueuedSeconds: row?.oldest_queued_seconds === null || row?.oldest_queued_seconds === undefined ? null : Math.max(0, num(row.oldest_queued_seconds)),
@@ -88,14 +99,14 @@ export async function jobQueueSummaries({ db }: { db: Db }): Promise<QueueSummar
 const keyOf = (row: Record<string, unknown>) => (row.key === null || row.key === undefined ? null : String(row.key));
 const queueOf = (row: Record<string, unknown>) => String(row.name) as JobQueueName;
 
-/** The last jobs that failed for good (retries spent), newest first, across the catalogue's queues (one query). */
+/** The last jobs that failed for good (retries spent), newest first, across the catalogue's queues (one query); not those taken over. */
 export async function lastFailedJobs({ db, limit = FAILED_SHOWN }: { db: Db; limit?: number }): Promise<FailedJob[]> {
   const rows = rowsOf(
     await db.execute(sql`
       select id, name, coalesce(singleton_key, data->>'key') as key, completed_on, retry_count,
         left(output->>'message', ${MESSAGE_LENGTH * 4}) as message
       from ${job}
-      where state = 'failed' and ${catalogued()}
+      where state = 'failed' and not ${takenOver()} and ${catalogued()}
       order by completed_on desc nulls last, id
       limit ${limit}`),
   );
@@ -124,6 +135,7 @@ export async function openJobs({ db, limit = OPEN_SHOWN }: { db: Db; limit?: num
   );
   return rows.map((row) => {
     const state = String(row.state) as OpenJob["state"];
+    const takenOverRun = state === "retry" && wasTakenOver(row.last_error);
     return {
       id: String(row.id),
       queue: queueOf(row),
@@ -131,13 +143,14 @@ export async function openJobs({ db, limit = OPEN_SHOWN }: { db: Db; limit?: num
       key: keyOf(row),
       keyLabel: jobKeyLabel(keyOf(row)),
       state,
-      stateWords: JOB_STATE_WORDS[state],
+      stateWords: takenOverRun ? "taken over, waiting to run again" : JOB_STATE_WORDS[state],
       createdAt: when(row.created_on)!,
       startedAt: state === "active" ? when(row.started_on) : null,
       nextTryAt: state === "retry" ? when(row.start_after) : null,
       // The engine counts a retry when its run starts: a waiting job has had none, the others their retries and the first.
       tries: state === "created" ? 0 : num(row.retry_count) + 1,
-      lastError: state === "retry" ? shortMessage(row.last_error) : null,
+      lastError: state === "retry" && !takenOverRun ? shortMessage(row.last_error) : null,
+      takenOver: takenOverRun,
     };
   });
 }

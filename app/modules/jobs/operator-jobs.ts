@@ -16,6 +16,17 @@ export const JOB_STATE_WORDS = {
 
 export type JobState = keyof typeof JOB_STATE_WORDS;
 
+/**
+ * What a run is failed with when another process takes it over because its own ended: ours (a
+ * lease nobody holds, server/jobs.ts) or the engine's own once a heartbeat lapses. Such a run is
+ * shown as taken over, not as a failure: the job runs again, and nothing was wrong with it.
+ */
+export const TAKEN_OVER_MESSAGE = "taken over: the process running it ended";
+export const TAKEN_OVER_MESSAGES = [TAKEN_OVER_MESSAGE, "job heartbeat timeout"] as const;
+
+/** Whether a job's last run ended by being taken over, by its stored error message. */
+export const wasTakenOver = (message: unknown) => (TAKEN_OVER_MESSAGES as readonly unknown[]).includes(message);
+
 /** The states a job can still be cancelled in: waiting, waiting to retry, running. */
 export const OPEN_JOB_STATES = ["created", "retry", "active"] as const satisfies readonly JobState[];
 
@@ -24,8 +35,12 @@ export const FAILED_SHOWN = 20;
 /** The waiting and running jobs shown, running first, then oldest first. */
 export const OPEN_SHOWN = 50;
 
-/** A queue's jobs by state, as the page shows them; `queued` counts the waiting and the retrying ones. */
-export type JobCounts = { queued: number; retrying: number; active: number; completed: number; failed: number; cancelled: number };
+/**
+ * A queue's jobs by state, as the page shows them; `queued` counts the waiting and the retrying ones;
+ * `takenOver` those whose last run was taken over (waiting to run again, or out of retries), which
+ * `failed` leaves out.
+ */
+export type JobCounts = { queued: number; retrying: number; active: number; completed: number; failed: number; takenOver: number; cancelled: number };
 
 /** A queue of the catalogue with its jobs counted by state. `When`: a Date on the server, its ISO string on the page. */
 export type QueueSummary<When = Date> = {
@@ -71,6 +86,8 @@ export type OpenJob<When = Date> = {
   tries: number;
   /** A job waiting to retry: its last error. */
   lastError: string | null;
+  /** A job waiting to retry because its last run was taken over (its process ended). */
+  takenOver: boolean;
 };
 
 /** What a job runs for, in words: a chain by its name and id ("BNB Smart Chain (56)"), or the whole platform. */

@@ -221,7 +221,7 @@ async function killMidJob(c: Cluster, run: Run): Promise<string> {
   c.kills.push(event.at!);
   c.workers = [...survivors, await startWorker(c)];
 
-  // The dead attempts hold their key until the engine sees their heartbeat stop.
+  // The dead attempts hold their key until they are taken over (their leases went with their process).
   await Promise.all(dead.map((attempt) => lapsed(c, attempt)));
   await Promise.all([sent, ...dead.map((attempt) => attempt.id)].map((id) => completed(c, id)));
   takeErrors(c, run);

@@ -59,7 +59,7 @@ export default function OperatorJobs({ loaderData: { queues, failed, open } }: R
     <div className="grid gap-6">
       <PageHeader
         title="Jobs"
-        description="The background jobs, one queue each: a failed run is retried three times, then waits here for you. Finished jobs are kept six hours."
+        description="The background jobs, one queue each: a failed run is retried three times, then waits here for you; a run whose process ended is taken over by another. Finished jobs are kept six hours."
         actions={<OperatorNav />}
       />
       <section className="grid gap-3" aria-labelledby="queues-title">

@@ -1,0 +1,40 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "~/lib/db.server";
+import { startLocalChain, type LocalChain } from "~/lib/local-chain.server";
+import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
+import { createLogger } from "~/lib/logger.server";
+import { loadEnv } from "~/services/env.server";
+import { createTestDatabase } from "#tests/setup/test-db";
+import { createChainRegistry } from "./chain-registry.server";
+
+let chain: LocalChain;
+let database: Database;
+beforeAll(async () => {
+  [chain, database] = await Promise.all([startLocalChain(), createTestDatabase()]);
+});
+afterAll(async () => {
+  await chain.stop();
+  await database.close();
+});
+
+describe("the local chain's contracts, with several processes on one database", () => {
+  it("are deployed once on a fresh chain when processes start together, and every process uses the same ones", async () => {
+    // No addresses known beforehand: an empty deployments folder, none in the environment.
+    const env = loadEnv({
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), "questline-agree-")),
+      DEPLOYMENTS_DIR: mkdtempSync(path.join(tmpdir(), "questline-deployments-")),
+      LOCAL_CHAIN: "off",
+    });
+    const start = () => createChainRegistry({ env, localChainUrl: chain.url, logger: createLogger("silent"), database });
+    const registries = await Promise.all(Array.from({ length: 4 }, start));
+    const contracts = registries.map((registry) => registry.get(LOCAL_CHAIN_ID)!.contracts);
+    expect(new Set(contracts.map((addresses) => JSON.stringify(addresses))).size).toBe(1);
+
+    // A process started later finds them recorded and keeps them.
+    const later = await start();
+    expect(later.get(LOCAL_CHAIN_ID)!.contracts).toEqual(contracts[0]);
+  });
+});
