@@ -227,7 +227,7 @@ export async function startJobs(
   const sweeper = setInterval(() => {
     sweep()
       .then((taken) => {
-        for (const run of taken) logger.warn(run, `a ${run.queue} run was taken over: the process running it ended`);
+        for (const run of taken) logger.warn(run, `the ${run.queue} run was taken over: the process running it ended`);
       })
       .catch((err: unknown) => logger.warn({ err }, "looking for runs to take over failed"));
   }, TAKEOVER_SWEEP_MS);

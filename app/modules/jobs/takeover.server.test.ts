@@ -12,7 +12,7 @@ let services: Services;
 beforeAll(async () => {
   services = await createTestServices({}, { jobs: true });
   await createQueues(services);
-}, 60_000);
+}, 120_000);
 afterAll(() => services.close());
 
 const db = () => services.database.db;

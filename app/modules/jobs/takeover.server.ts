@@ -52,7 +52,15 @@ export async function openRunLeases({ connection, onLost }: { connection: JobCon
       if (!closing) onLost(new Error("the run leases' connection ended"));
     });
     await client.connect();
-    session = client;
+    // One statement at a time on the one connection, whichever run asks.
+    let turn: Promise<unknown> = Promise.resolve();
+    session = {
+      query: (text, params) => {
+        const mine = turn.catch(() => undefined).then(() => client.query<Record<string, unknown>>(text, params));
+        turn = mine;
+        return mine;
+      },
+    };
     close = async () => {
       closing = true;
       await client.end();
