@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Services } from "~/services/services.server";
+import { answerAuth } from "./auth-handler.server";
 import { CLIENT_IP_HEADER } from "./auth.server";
 
 const FORWARDED_HEADERS = ["cookie", "user-agent", CLIENT_IP_HEADER] as const;
@@ -12,14 +13,16 @@ export type AuthCallResult = { ok: true; status: number; headers: Headers; body:
  * Calls a better-auth endpoint through its own HTTP handler, so the form actions get exactly what
  * an API client gets: the same rate limits, hooks, origin checks and cookies.
  */
-export async function callAuth({ auth, env }: Pick<Services, "auth" | "env">, request: Request, path: string, body?: unknown): Promise<AuthCallResult> {
+export async function callAuth(services: Pick<Services, "auth" | "env" | "logger">, request: Request, path: string, body?: unknown): Promise<AuthCallResult> {
+  const { env } = services;
   const headers = new Headers({ origin: env.APP_URL });
   for (const name of FORWARDED_HEADERS) {
     const value = request.headers.get(name);
     if (value) headers.set(name, value);
   }
   if (body !== undefined) headers.set("content-type", "application/json");
-  const response = await auth.handler(
+  const response = await answerAuth(
+    services,
     new Request(`${env.APP_URL}/api/auth${path}`, {
       method: body === undefined ? "GET" : "POST",
       headers,

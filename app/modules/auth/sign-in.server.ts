@@ -56,7 +56,7 @@ export async function sendSignInEmail(deps: Deps, { request, email, redirectTo }
  * (account-guesses.server.ts) as well as better-auth's per-address ones.
  */
 async function guessed(
-  deps: Pick<Services, "auth" | "env" | "database">,
+  deps: Pick<Services, "auth" | "env" | "database" | "logger">,
   { request, email, kind, path, body }: { request: Request; email: string; kind: GuessKind; path: string; body: Record<string, string> },
 ): Promise<SignInResult> {
   const db = deps.database.db;
@@ -70,7 +70,7 @@ async function guessed(
 }
 
 export async function signInWithCode(
-  deps: Pick<Services, "auth" | "env" | "database">,
+  deps: Pick<Services, "auth" | "env" | "database" | "logger">,
   { request, email, code }: { request: Request; email: string; code: string },
 ) {
   const address = normalizeEmail(email);
@@ -78,14 +78,14 @@ export async function signInWithCode(
 }
 
 export async function signInWithPassword(
-  deps: Pick<Services, "auth" | "env" | "database">,
+  deps: Pick<Services, "auth" | "env" | "database" | "logger">,
   { request, email, password }: { request: Request; email: string; password: string },
 ) {
   const address = normalizeEmail(email);
   return guessed(deps, { request, email: address, kind: "password", path: "/sign-in/email", body: { email: address, password } });
 }
 
-export async function signOut(deps: Pick<Services, "auth" | "env">, request: Request): Promise<Headers> {
+export async function signOut(deps: Pick<Services, "auth" | "env" | "logger">, request: Request): Promise<Headers> {
   const result = await callAuth(deps, request, "/sign-out", {});
   return result.ok ? result.headers : new Headers();
 }

@@ -3,7 +3,7 @@ import type { Services } from "~/services/services.server";
 import { callAuth, describeAuthError } from "~/modules/auth/auth-call.server";
 import { invalid, ok, type FieldFailure, type Ok } from "~/lib/result";
 
-type Deps = Pick<Services, "auth" | "env">;
+type Deps = Pick<Services, "auth" | "env" | "logger">;
 /**
  * Saved (with the session cookies to send), or refused on the field it is about: `currentPassword`
  * (a wrong one, or too many attempts) or `newPassword`. Both are answered with 400.
