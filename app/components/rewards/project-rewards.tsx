@@ -49,7 +49,7 @@ export function TreasuryCard({ treasury }: { treasury: { asset: Asset; balance: 
             {treasury.map((t) => (
               <li key={t.asset} className="flex items-baseline justify-between gap-3">
                 <span className="text-sm text-muted-foreground">{assetLabel(t.asset)}</span>
-                <span className="text-xl font-semibold tabular-nums">
+                <span className="text-xl font-semibold whitespace-nowrap tabular-nums">
                   {formatAmount(t.balance)} {symbolOf(t.asset)}
                 </span>
               </li>
