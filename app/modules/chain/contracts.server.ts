@@ -1,7 +1,9 @@
-import { createPublicClient, createWalletClient, http, parseEther } from "viem";
+import { createPublicClient, createWalletClient, http, parseEther, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { anvil } from "viem/chains";
 import { deployQuestline, fundAccounts } from "#contracts/deploy";
+import { depositVaultAbi } from "#contracts/generated/deposit-vault";
+import { questTokenAbi } from "#contracts/generated/quest-token";
 import { DEV_ADDRESSES, DEV_PRIVATE_KEYS } from "#contracts/dev-accounts";
 import type { Logger } from "~/lib/logger.server";
 import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
@@ -48,4 +50,39 @@ export async function ensureLocalContracts({
   });
   logger.info({ contracts: deployment.contracts, ms: Math.round(performance.now() - started) }, "contracts deployed to the local chain");
   return { addresses: deployment.contracts, deployed: true };
+}
+
+/**
+ * One of anvil's dev accounts deposits `amount` into the local chain's vault under `ref` (a
+ * member's or a project's deposit reference), as its owner would from a browser wallet: approve,
+ * then `DepositVault.deposit`. The demo funds a project's treasury this way. Resolves once mined.
+ */
+export async function depositFromDevAccount({
+  rpcUrl,
+  contracts,
+  key,
+  amount,
+  ref,
+}: {
+  rpcUrl: string;
+  contracts: ContractAddresses;
+  key: Hex;
+  amount: bigint;
+  ref: Hex;
+}): Promise<{ txHash: Hex }> {
+  const transport = http(rpcUrl);
+  const publicClient = createPublicClient({ chain: anvil, transport, pollingInterval: 10 });
+  const wallet = createWalletClient({ chain: anvil, transport, account: privateKeyToAccount(key) });
+  const mined = async (hash: Hex) => {
+    const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 10 });
+    if (receipt.status !== "success") throw new Error(`The local chain reverted ${hash}`);
+    return hash;
+  };
+  await mined(
+    await wallet.writeContract({ address: contracts.QuestToken, abi: questTokenAbi, functionName: "approve", args: [contracts.DepositVault, amount] }),
+  );
+  const txHash = await mined(
+    await wallet.writeContract({ address: contracts.DepositVault, abi: depositVaultAbi, functionName: "deposit", args: [amount, ref] }),
+  );
+  return { txHash };
 }
