@@ -21,6 +21,7 @@ import { withServerRouteMatching } from "./route-matching";
 import { routePatternContext, type RoutePatternSlot } from "~/lib/route-pattern.server";
 import { hasProjects, seedDemo } from "~/modules/demo/seed.server";
 import { openDatabase } from "~/lib/db.server";
+import { createChainRegistry } from "~/modules/chain/chain-registry.server";
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -52,7 +53,9 @@ export async function start({ vite }: { vite?: ViteDevServer } = {}) {
     await services.database.exclusively(async (db) => {
       if (await hasProjects(db)) return;
       logger.info("empty database: seeding the demo (SEED_DEMO=false to skip)");
-      logger.info(await seedDemo({ db }), "demo seeded");
+      const started = performance.now();
+      const seeded = await seedDemo({ db, chains: services.chains });
+      logger.info({ ...seeded, ms: Math.round(performance.now() - started) }, "demo seeded");
     });
   }
 
@@ -196,13 +199,19 @@ function startLine(env: Env, localRpc: string | null | undefined) {
   return parts.join(" · ");
 }
 
-/** `npm run seed`: seeds the demo into the configured database if it has no projects yet. */
+/**
+ * `npm run seed`: seeds the demo into the configured database if it has no projects yet. Its part
+ * on the local chain only with a chain that outlives this command (LOCAL_CHAIN_RPC_URL): a chain
+ * started here would be gone with it.
+ */
 export async function seed() {
   const env = loadEnv();
   const logger = createLogger(env.LOG_LEVEL);
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
   try {
-    const result = await database.exclusively((db) => seedDemo({ db }));
+    const localChainUrl = env.localChain ? (env.LOCAL_CHAIN_RPC_URL ?? null) : null;
+    const chains = localChainUrl ? await createChainRegistry({ env, localChainUrl, logger }) : null;
+    const result = await database.exclusively((db) => seedDemo({ db, chains }));
     logger.info(result, result.seeded ? "demo seeded" : "the database already has projects: nothing seeded");
   } finally {
     await database.close();

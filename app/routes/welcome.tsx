@@ -19,7 +19,7 @@ export const handle: VisitorPage = { visitorPage: true, readsNothing: true };
 export function meta(args: Route.MetaArgs) {
   const appName = args.matches[0].loaderData.appName;
   return publicMeta(args, {
-    description: `${appName} is where Web3 communities run campaigns, crusades and tasks, and members earn XP and token rewards and climb leaderboards.`,
+    description: `${appName} is where Web3 communities run campaigns, crusades, airdrops and tasks, and members earn XP and token rewards and climb leaderboards.`,
   });
 }
 
@@ -27,13 +27,18 @@ const FEATURES = [
   {
     icon: ListChecks,
     title: "Tasks and crusades",
-    text: "Quizzes, links to visit, posts and images the team reviews, tokens held (checked on chain), referrals. Crusades go in order.",
+    text: "Quizzes, links to visit, follows, likes, posts and subscriptions on X, YouTube, TikTok and Instagram (checked through the member's connected account), posts and images the team reviews, tokens held (checked on chain), referrals. Crusades go in order.",
   },
   { icon: Trophy, title: "Leaderboards", text: "XP per project, campaign and task, over all time, 30 days or 7 days. Always see your own rank." },
   {
     icon: Award,
     title: "XP and token rewards",
     text: "Campaign rewards pay XP, or tokens a project escrows up front, when the campaign ends: first come, by rank, to everyone, or by a raffle anyone can verify.",
+  },
+  {
+    icon: Sparkles,
+    title: "Airdrops",
+    text: "Tasks earn points while an airdrop runs; when it ends, its tokens are shared by points or rank, and members claim their share on chain from their own wallet.",
   },
 ];
 
@@ -69,11 +74,11 @@ export default function Welcome() {
       </header>
       <main className="mx-auto flex w-full max-w-6xl flex-1 flex-col justify-center gap-16 px-4 py-16 sm:px-6">
         <section className="grid max-w-2xl gap-6">
-          <p className="w-fit rounded-full border px-3 py-1 text-xs font-medium text-muted-foreground">Campaigns · Crusades · Leaderboards</p>
+          <p className="w-fit rounded-full border px-3 py-1 text-xs font-medium text-muted-foreground">Campaigns · Crusades · Airdrops · Leaderboards</p>
           <h1 className="text-4xl font-bold tracking-tight text-balance sm:text-5xl">Grow your community with quests and leaderboards.</h1>
           <p className="text-lg text-muted-foreground">
-            {appName} is where Web3 projects run campaigns and crusades of tasks, and where members complete them, earn XP and token rewards, and climb the
-            leaderboards.
+            {appName} is where Web3 projects run campaigns, crusades and airdrops of tasks, and where members complete them, earn XP and token rewards, and
+            climb the leaderboards.
           </p>
           <div className="flex flex-wrap gap-3">
             {root?.user ? (
@@ -99,7 +104,7 @@ export default function Welcome() {
             ))}
           </nav>
         </section>
-        <section className="grid gap-4 sm:grid-cols-3" aria-label="What you can do">
+        <section className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4" aria-label="What you can do">
           {FEATURES.map(({ icon: Icon, title, text }) => (
             <div key={title} className="rounded-xl border bg-card p-5">
               <Icon className="mb-3 size-5 text-muted-foreground" aria-hidden />

@@ -2,11 +2,16 @@ import { expect, pageWidth, test } from "./fixtures.ts";
 import { screenshot } from "./quest-helpers.ts";
 
 /** Welcome says what the product does today, lets visitors look around, and sets the appearance before signing in. */
-test("Welcome promises nothing missing, links visitors to browse, and switches appearance signed out", async ({ page }) => {
+test("Welcome names what exists and promises nothing missing, links visitors to browse, and switches appearance signed out", async ({ page }) => {
   await page.goto("/");
   const body = page.locator("body");
-  for (const promise of [/airdrop/i, /token pools/i, /every task verified/i, /wallet you choose/i]) await expect(body).not.toContainText(promise);
+  for (const promise of [/token pools/i, /every task verified/i, /wallet you choose/i]) await expect(body).not.toContainText(promise);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Grow your community with quests and leaderboards.");
+  // Airdrops and social tasks exist: Welcome names them.
+  const features = page.getByRole("region", { name: "What you can do" });
+  await expect(features.getByRole("heading", { level: 2 })).toHaveText(["Tasks and crusades", "Leaderboards", "XP and token rewards", "Airdrops"]);
+  await expect(features).toContainText("X, YouTube, TikTok and Instagram");
+  await expect(features).toContainText("claim their share on chain");
 
   const browse = page.getByRole("navigation", { name: "Browse" });
   await expect(browse.getByRole("link")).toHaveText(["Projects", "Campaigns", "Leaderboard"]);

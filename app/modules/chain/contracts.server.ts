@@ -1,8 +1,10 @@
 import { eq } from "drizzle-orm";
-import { createPublicClient, createWalletClient, http, parseEther, type PublicClient } from "viem";
+import { createPublicClient, createWalletClient, http, parseEther, type Hex, type PublicClient } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { anvil } from "viem/chains";
 import { deployQuestline, fundAccounts } from "#contracts/deploy";
+import { depositVaultAbi } from "#contracts/generated/deposit-vault";
+import { questTokenAbi } from "#contracts/generated/quest-token";
 import { platformSetting } from "#db/schema/ledger";
 import { DEV_ADDRESSES, DEV_PRIVATE_KEYS } from "#contracts/dev-accounts";
 import type { Database, Db } from "~/lib/db.server";
@@ -94,4 +96,39 @@ async function recordedLocalContracts(db: Db): Promise<ContractAddresses | undef
   const [row] = await db.select({ value: platformSetting.value }).from(platformSetting).where(eq(platformSetting.key, RECORDED_KEY));
   const parsed = contractAddressesSchema.safeParse(row?.value);
   return parsed.success ? parsed.data : undefined;
+}
+
+/**
+ * One of anvil's dev accounts deposits `amount` into the local chain's vault under `ref` (a
+ * member's or a project's deposit reference), as its owner would from a browser wallet: approve,
+ * then `DepositVault.deposit`. The demo funds a project's treasury this way. Resolves once mined.
+ */
+export async function depositFromDevAccount({
+  rpcUrl,
+  contracts,
+  key,
+  amount,
+  ref,
+}: {
+  rpcUrl: string;
+  contracts: ContractAddresses;
+  key: Hex;
+  amount: bigint;
+  ref: Hex;
+}): Promise<{ txHash: Hex }> {
+  const transport = http(rpcUrl);
+  const publicClient = createPublicClient({ chain: anvil, transport, pollingInterval: 10 });
+  const wallet = createWalletClient({ chain: anvil, transport, account: privateKeyToAccount(key) });
+  const mined = async (hash: Hex) => {
+    const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 10 });
+    if (receipt.status !== "success") throw new Error(`The local chain reverted ${hash}`);
+    return hash;
+  };
+  await mined(
+    await wallet.writeContract({ address: contracts.QuestToken, abi: questTokenAbi, functionName: "approve", args: [contracts.DepositVault, amount] }),
+  );
+  const txHash = await mined(
+    await wallet.writeContract({ address: contracts.DepositVault, abi: depositVaultAbi, functionName: "deposit", args: [amount, ref] }),
+  );
+  return { txHash };
 }

@@ -4,19 +4,24 @@ import { category, project } from "#db/schema/projects";
 import type { Db } from "~/lib/db.server";
 import { failureMessage } from "~/lib/result";
 import { createProject } from "~/modules/projects/projects.server";
+import type { ChainRegistry } from "~/modules/chain/chain-registry.server";
 import { distributeEndedCampaigns } from "~/modules/rewards/distribute.server";
+import { drawChainsFrom } from "~/modules/rewards/draw-chains.server";
 import { createRewardPool } from "~/modules/rewards/reward-pools.server";
 import type { RewardPoolInput } from "~/modules/rewards/reward.schema";
 import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
 import { saveCampaign, saveCrusade } from "~/modules/tasks/campaigns.server";
 import { attemptTask, reviewCompletion, type AttemptInput } from "~/modules/tasks/completions.server";
 import { saveTask, type TaskInput } from "~/modules/tasks/tasks.server";
+import { canSeedOnChain, seedOnChain } from "./seed-tokens.server";
 
 /**
  * A believable demo: projects in several categories, live, scheduled and ended campaigns,
  * crusades, tasks of every type, and members who completed them over the last weeks (so every
  * board and window has data), XP reward pools on live campaigns and paid ones on the ended
- * campaigns. Runs only on a database without projects.
+ * campaigns. With the local chain (`chains`), also what lives on it: the ended campaigns' raffles
+ * drawn from its blocks, and for the first project a funded treasury, token rewards and airdrops
+ * (seed-tokens.server.ts). Runs only on a database without projects.
  */
 
 const DAY = 86_400_000;
@@ -161,12 +166,13 @@ const LIVE_POOLS: RewardPoolInput[][] = [
   [],
 ];
 
-/** The ended launch week paid these, for every project. */
+/** The ended launch week paid these, for every project; with a chain to draw from, a raffle too. */
 const LAUNCH_POOLS = [
   pool({ distribution: "fcfs", winners: 10, amount: 150n }),
   pool({ distribution: "everyone", amount: 3000n }),
   pool({ distribution: "ranking", winners: 5, rankAmounts: [500n, 300n, 200n] }),
 ];
+const LAUNCH_RAFFLE = pool({ distribution: "raffle", winners: 3, amount: 400n });
 
 const PROJECTS = [
   {
@@ -211,8 +217,10 @@ export async function hasProjects(db: Db) {
   return (row?.n ?? 0) > 0;
 }
 
-export async function seedDemo({ db, now = new Date() }: { db: Db; now?: Date }) {
+export async function seedDemo({ db, now = new Date(), chains = null }: { db: Db; now?: Date; chains?: ChainRegistry | null }) {
   if (await hasProjects(db)) return { seeded: false as const };
+  /** The local chain, when the demo can use it. */
+  const onChain = chains && canSeedOnChain(chains) ? chains : null;
 
   const categories = await db.insert(category).values(CATEGORIES).returning();
   const members = Array.from({ length: 36 }, (_, i) => ({
@@ -365,8 +373,15 @@ export async function seedDemo({ db, now = new Date() }: { db: Db; now?: Date })
       if (!saved.ok) throw new Error(`demo task: ${failureMessage(saved)}`);
       launchTasks.push({ id: saved.task.id, answer });
     }
-    for (const [i, input] of LAUNCH_POOLS.entries()) {
-      const created = await createRewardPool({ db, campaignId: ended.value.id, actorId: owner, input, now: new Date(launchStart - DAY + i * 60_000) });
+    for (const [i, input] of (onChain ? [...LAUNCH_POOLS, LAUNCH_RAFFLE] : LAUNCH_POOLS).entries()) {
+      const created = await createRewardPool({
+        db,
+        campaignId: ended.value.id,
+        actorId: owner,
+        input,
+        raffleChainId: LOCAL_CHAIN_ID,
+        now: new Date(launchStart - DAY + i * 60_000),
+      });
       if (!created.ok) throw new Error(`demo reward: ${failureMessage(created)}`);
     }
     for (const member of members) {
@@ -398,8 +413,24 @@ export async function seedDemo({ db, now = new Date() }: { db: Db; now?: Date })
         }
       }
     }
+    if (onChain && p === 0) {
+      await seedOnChain({
+        db,
+        chains: onChain,
+        project: { id: projectId, name: spec.name, site: spec.site, ownerId: owner, liveCampaignId: live.value.id },
+        members,
+        now,
+        next,
+      });
+    }
   }
-  // The launch weeks' rewards, paid a minute after they ended (as the worker would have).
-  await distributeEndedCampaigns({ db, now: new Date(now.getTime() - 73 * DAY + 60_000) });
-  return { seeded: true as const, projects: PROJECTS.length, members: members.length };
+  // The launch weeks' rewards, paid a minute after they ended, as the worker would have: a raffle
+  // takes two runs (its entrants frozen, then drawn from a later block of the local chain).
+  const paidAt = new Date(now.getTime() - 73 * DAY + 60_000);
+  const drawChains = onChain ? drawChainsFrom(onChain) : new Map();
+  const fail = (poolId: string, error: unknown) => {
+    throw new Error(`demo reward ${poolId} was not paid`, { cause: error });
+  };
+  for (let run = 0; run < (onChain ? 2 : 1); run++) await distributeEndedCampaigns({ db, chains: drawChains, now: paidAt, onPoolError: fail });
+  return { seeded: true as const, projects: PROJECTS.length, members: members.length, onChain: onChain !== null };
 }
