@@ -13,6 +13,7 @@ import { createAuth } from "~/modules/auth/auth.server";
 import { createLogger } from "~/lib/logger.server";
 import { loader as authApi } from "../api.auth";
 import { action, loader } from "./connection";
+import { loader as connectionsList } from "./connections";
 
 let fakes: SocialFakes;
 let services: Services;
@@ -178,6 +179,32 @@ describe("connecting social accounts through each provider's redirect", () => {
       expect(written).not.toMatch(/gcm1:|params:|racer-/);
     } finally {
       printed.mockRestore();
+    }
+  });
+
+  it("brings a connection back with a state nobody started, or one already used, to Connections with the reason in words", async () => {
+    const who = person("x-replayed", "replayed");
+    fakes.nextAccount("x", who);
+    const request = new Request(page("x"), {
+      method: "POST",
+      headers: { origin: services.env.APP_URL, cookie: ann.cookie, "content-type": "application/x-www-form-urlencoded" },
+      body: "intent=connect",
+    });
+    const started = (await action(routeArgs(services, request, { provider: "x" }))) as Response;
+    const back = await fetch(new URL(started.headers.get("location")!), { redirect: "manual" });
+    const callback = new Request(back.headers.get("location")!, { headers: { cookie: [ann.cookie, ...cookiesOf(started)].join("; ") } });
+    expect(((await authApi(routeArgs(services, callback.clone()))) as Response).headers.get("location")).toContain("connected=1");
+
+    for (const again of [
+      callback,
+      new Request(`${services.env.APP_URL}/api/auth/callback/x?state=nobody-started-this&code=made-up`, { headers: { cookie: ann.cookie } }),
+    ]) {
+      const landed = (await authApi(routeArgs(services, again))) as Response;
+      expect(landed.status).toBe(302);
+      const to = new URL(landed.headers.get("location")!, services.env.APP_URL);
+      expect(to.pathname).toBe("/settings/connections");
+      const shown = await connectionsList(routeArgs(services, new Request(to, { headers: { cookie: ann.cookie } })));
+      expect(shown.connectError).toMatch(/^That connection could not be finished: it took too long, was already used, or was started in another tab\./);
     }
   });
 
