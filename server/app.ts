@@ -210,7 +210,7 @@ export async function seed() {
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
   try {
     const localChainUrl = env.localChain ? (env.LOCAL_CHAIN_RPC_URL ?? null) : null;
-    const chains = localChainUrl ? await createChainRegistry({ env, localChainUrl, logger }) : null;
+    const chains = localChainUrl ? await createChainRegistry({ env, localChainUrl, logger, database }) : null;
     const result = await database.exclusively((db) => seedDemo({ db, chains }));
     logger.info(result, result.seeded ? "demo seeded" : "the database already has projects: nothing seeded");
   } finally {
