@@ -261,6 +261,19 @@ test("the worker pays a campaign's pools when it ends; the member sees their gra
     await expect(member.getByText("+50 XP")).toBeVisible();
   });
 
+  await test.step("with a member in, the campaign stays published and started, and its form says why", async () => {
+    // Refused forms answer 400, which the browser logs.
+    expectConsoleError(/status of 400/);
+    await owner.goto(`${campaignUrl}/edit`);
+    await expect(owner.getByText(/^Members have entered this campaign: it stays published, its start cannot move into the future/)).toBeVisible();
+    await expect(owner.getByLabel("Published")).toBeChecked();
+    await expect(owner.getByLabel("Published")).toBeDisabled();
+    await owner.getByLabel("Starts").fill(localDateTime(60));
+    await owner.getByRole("button", { name: "Save campaign" }).click();
+    await expectFieldError(owner, "Starts", "Members have entered this campaign: its start cannot move into the future.");
+    await screenshot(owner, "rewards-campaign-entered");
+  });
+
   await test.step("the owner ends the campaign early; the worker pays: the cards say so", async () => {
     await endCampaignSoon(owner, campaignUrl);
     await expect(async () => {

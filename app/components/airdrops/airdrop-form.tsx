@@ -12,6 +12,7 @@ import { Textarea } from "~/components/ui/textarea";
 import { RULE_LABELS } from "~/modules/airdrops/airdrop-phase";
 import { AIRDROP_RULES } from "~/modules/airdrops/airdrop-types";
 import { formatAmount } from "~/modules/chain/amounts";
+import { AIRDROP_ENTERED } from "~/modules/rewards/promise-words";
 
 export type AirdropFormDefaults = {
   name: string;
@@ -48,6 +49,7 @@ export function AirdropForm({
   cancelTo,
   addressPrefix,
   isNew,
+  keptNote = null,
 }: {
   defaults: AirdropFormDefaults;
   errors: Record<string, string>;
@@ -58,15 +60,18 @@ export function AirdropForm({
   cancelTo: string;
   addressPrefix: string;
   isNew: boolean;
+  /** Why it stays published and started, with its token, rule and at least its total (members earned points), or null. */
+  keptNote?: string | null;
 }) {
   const [asset, setAsset] = useState(defaults.asset || tokens[0]?.asset || "");
   const [rule, setRule] = useState(defaults.rule || "pro_rata");
   const held = tokens.find((t) => t.asset === asset);
   const symbol = symbolOf(asset);
-  const fixedHint = "Fixed while the airdrop is live: members are earning points under it.";
+  const fixedHint = keptNote ? "Fixed: members have earned points under it." : "Fixed while the airdrop is live: members are earning points under it.";
   return (
     <Form method="post" className="grid max-w-3xl gap-6" noValidate>
       <FormError message={errors.form} />
+      {keptNote && <p className="text-sm text-muted-foreground">{keptNote}</p>}
       <Card>
         <CardHeader>
           <CardTitle>Airdrop</CardTitle>
@@ -191,6 +196,8 @@ export function AirdropForm({
             label="Published"
             defaultChecked={defaults.published}
             hint="Members see it from now on and earn points from its start; its total is escrowed from the treasury. Unpublished, only the team sees it."
+            error={errors.published}
+            keptOn={keptNote && defaults.published ? AIRDROP_ENTERED.unpublish : null}
           />
         </CardContent>
       </Card>

@@ -3,6 +3,7 @@ import { ContainerBasics, WindowFields } from "~/components/containers/container
 import { Card, CardContent } from "~/components/ui/card";
 import { FormError } from "~/components/ui/form-error";
 import { CheckboxField, FormActions } from "~/components/ui/form-parts";
+import { CAMPAIGN_ENTERED } from "~/modules/rewards/promise-words";
 import type { DateValue } from "./date-time-input";
 
 export type CampaignFormDefaults = {
@@ -23,6 +24,7 @@ export function CampaignForm({
   cancelTo,
   addressPrefix,
   isNew,
+  keptNote = null,
 }: {
   defaults: CampaignFormDefaults;
   errors: Record<string, string>;
@@ -31,12 +33,15 @@ export function CampaignForm({
   cancelTo: string;
   addressPrefix: string;
   isNew: boolean;
+  /** Why the campaign stays published and started, its token rewards only raised (members entered it), or null. */
+  keptNote?: string | null;
 }) {
   return (
     <Card className="max-w-2xl">
       <CardContent>
         <Form method="post" className="grid gap-5" noValidate>
           <FormError message={errors.form} />
+          {keptNote && <p className="text-sm text-muted-foreground">{keptNote}</p>}
           <ContainerBasics
             defaults={defaults}
             errors={errors}
@@ -51,6 +56,8 @@ export function CampaignForm({
             label="Published"
             defaultChecked={defaults.published}
             hint="Members see it from now on; it goes live at its start. Unpublished, only the team sees it."
+            error={errors.published}
+            keptOn={keptNote && defaults.published ? CAMPAIGN_ENTERED.unpublish : null}
           />
           <FormActions submitLabel={submitLabel} pending={pending} cancelTo={cancelTo} />
         </Form>

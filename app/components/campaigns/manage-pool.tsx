@@ -16,8 +16,8 @@ function escrowBack(pool: RewardPoolView) {
   return ` The ${poolAmount(pool, escrowed)} it holds in escrow goes back to the project's treasury.`;
 }
 
-/** The team's controls of a reward not yet paid: edit it, or delete it after a confirmation. */
-export function ManagePool({ pool, editTo }: { pool: RewardPoolView; editTo: string }) {
+/** The team's controls of a reward not yet paid: edit it, or delete it after a confirmation (unless it may only be raised). */
+export function ManagePool({ pool, editTo, deletable = true }: { pool: RewardPoolView; editTo: string; deletable?: boolean }) {
   const remover = useFetcher<{ errors?: Record<string, string> }>();
   const failed = remover.state === "idle" ? remover.data?.errors?.form : undefined;
   useEffect(() => {
@@ -31,26 +31,28 @@ export function ManagePool({ pool, editTo }: { pool: RewardPoolView; editTo: str
           <Pencil aria-hidden /> Edit
         </Link>
       </Button>
-      <ConfirmDialog
-        trigger={
-          <Button variant="ghost" size="sm" pending={remover.state !== "idle"} aria-label={`Delete the ${name} reward`}>
-            <Trash2 aria-hidden /> Delete
-          </Button>
-        }
-        title="Delete this reward?"
-        description={`${poolHeadline(pool)} — ${poolSummary(pool)} Members will no longer see it.${escrowBack(pool)}`}
-        confirm={(close) => (
-          <Button
-            variant="destructive"
-            onClick={() => {
-              void remover.submit({ intent: "delete" }, { method: "post", action: editTo });
-              close();
-            }}
-          >
-            Delete
-          </Button>
-        )}
-      />
+      {deletable && (
+        <ConfirmDialog
+          trigger={
+            <Button variant="ghost" size="sm" pending={remover.state !== "idle"} aria-label={`Delete the ${name} reward`}>
+              <Trash2 aria-hidden /> Delete
+            </Button>
+          }
+          title="Delete this reward?"
+          description={`${poolHeadline(pool)} — ${poolSummary(pool)} Members will no longer see it.${escrowBack(pool)}`}
+          confirm={(close) => (
+            <Button
+              variant="destructive"
+              onClick={() => {
+                void remover.submit({ intent: "delete" }, { method: "post", action: editTo });
+                close();
+              }}
+            >
+              Delete
+            </Button>
+          )}
+        />
+      )}
     </div>
   );
 }

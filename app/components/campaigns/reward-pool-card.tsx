@@ -30,7 +30,18 @@ const ManagePool = lazy(() => import("./manage-pool").then((module) => ({ defaul
 const ICONS: Record<Distribution, LucideIcon> = { fcfs: Medal, raffle: Dices, ranking: ListOrdered, everyone: Users };
 
 /** One reward pool: what it pays and to whom, then what it paid (and what the viewer got). */
-export function RewardPoolCard({ pool, campaignEnded, editTo }: { pool: RewardPoolView; campaignEnded: boolean; editTo: string | null }) {
+export function RewardPoolCard({
+  pool,
+  campaignEnded,
+  editTo,
+  deletable = true,
+}: {
+  pool: RewardPoolView;
+  campaignEnded: boolean;
+  editTo: string | null;
+  /** False when the team may only raise it (its campaign is live, or entered): no Delete then. */
+  deletable?: boolean;
+}) {
   const Icon = ICONS[pool.distribution];
   const paid = pool.status === "paid";
   return (
@@ -80,7 +91,7 @@ export function RewardPoolCard({ pool, campaignEnded, editTo }: { pool: RewardPo
         {pool.commitment && <RaffleFacts pool={pool} />}
         {editTo && !paid && !campaignEnded && (
           <Suspense fallback={null}>
-            <ManagePool pool={pool} editTo={editTo} />
+            <ManagePool pool={pool} editTo={editTo} deletable={deletable} />
           </Suspense>
         )}
       </CardContent>

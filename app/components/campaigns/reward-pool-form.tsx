@@ -27,6 +27,7 @@ export function RewardPoolForm({
   cancelTo,
   treasury,
   kindFixed,
+  note = null,
   fundTo,
 }: {
   defaults: RewardPoolValues;
@@ -36,6 +37,8 @@ export function RewardPoolForm({
   cancelTo: string;
   treasury: TreasuryAsset[];
   kindFixed: boolean;
+  /** Why the reward can be raised but not lowered now, or null. */
+  note?: string | null;
   fundTo: string;
 }) {
   const [distribution, setDistribution] = useState<Distribution | "">(isDistribution(defaults.distribution) ? defaults.distribution : "");
@@ -48,6 +51,7 @@ export function RewardPoolForm({
       <CardContent>
         <Form method="post" className="grid gap-5" noValidate>
           <FormError message={errors.form} />
+          {note && <p className="text-sm text-muted-foreground">{note}</p>}
           <PaysField kind={kind} setKind={setKind} asset={asset} setAsset={setAsset} treasury={treasury} fixed={kindFixed} fundTo={fundTo} errors={errors} />
           <fieldset className="grid gap-2" aria-describedby={errors.distribution ? "distribution-error" : undefined}>
             <legend className="mb-2 text-sm font-medium">How it is shared</legend>

@@ -20,6 +20,7 @@ export function RewardPoolScreen({
   submitLabel,
   treasury,
   kindFixed = false,
+  note = null,
 }: {
   title: string;
   project: { slug: string; name: string };
@@ -31,6 +32,8 @@ export function RewardPoolScreen({
   treasury: TreasuryAsset[];
   /** Editing: what the reward pays cannot change. */
   kindFixed?: boolean;
+  /** Editing: why the reward can be raised but not lowered now, or null. */
+  note?: string | null;
 }) {
   const actionData = useActionData<RewardActionData>();
   const navigation = useNavigation();
@@ -56,6 +59,7 @@ export function RewardPoolScreen({
           cancelTo={show}
           treasury={treasury}
           kindFixed={kindFixed}
+          note={note}
           fundTo={route("projects.rewards", { project: project.slug })}
         />
       )}

@@ -9,6 +9,7 @@ export function RewardPools({
   pools,
   campaignEnded,
   onTeam,
+  keptNote = null,
   createTo,
   editTo,
 }: {
@@ -16,6 +17,8 @@ export function RewardPools({
   campaignEnded: boolean;
   /** The viewer is on the project's team, which wins none of its rewards. */
   onTeam: boolean;
+  /** For managers: why the token rewards can be raised but not lowered or deleted now, or null. */
+  keptNote?: string | null;
   /** Set for managers while the campaign has not ended. */
   createTo: string | null;
   editTo: ((poolId: string) => string) | null;
@@ -37,6 +40,7 @@ export function RewardPools({
       {onTeam && pools.length > 0 && (
         <p className="text-xs text-muted-foreground">You are on this project&apos;s team: its rewards go to other members, never to the team.</p>
       )}
+      {keptNote && pools.some((pool) => pool.kind === "token") && <p className="text-xs text-muted-foreground">{keptNote}</p>}
       {pools.length === 0 ? (
         <EmptyState
           icon={Gift}
@@ -58,7 +62,15 @@ export function RewardPools({
               : "This campaign has no reward beyond its tasks' XP yet."}
         </EmptyState>
       ) : (
-        pools.map((pool) => <RewardPoolCard key={pool.id} pool={pool} campaignEnded={campaignEnded} editTo={editTo?.(pool.id) ?? null} />)
+        pools.map((pool) => (
+          <RewardPoolCard
+            key={pool.id}
+            pool={pool}
+            campaignEnded={campaignEnded}
+            editTo={editTo?.(pool.id) ?? null}
+            deletable={!(keptNote && pool.kind === "token")}
+          />
+        ))
       )}
     </section>
   );

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parseAmount } from "~/modules/chain/amounts";
+import { MAX_TOKEN_UNITS, MAX_TOKENS_TEXT, readTokenAmount, TOO_LARGE_WORDS } from "~/modules/chain/amounts";
 import type { Asset } from "~/modules/ledger/assets";
 import { addressField } from "~/modules/projects/project.schema";
 import { dateField, publishedField } from "~/modules/tasks/quests.schema";
@@ -16,12 +16,11 @@ const tokens = (what: string) =>
     .trim()
     .min(1, `Enter ${what}`)
     .transform((text, ctx) => {
-      const value = parseAmount(text);
-      if (value === null || value <= 0n) {
-        ctx.addIssue({ code: "custom", message: `Enter ${what}: a number above 0, like 1000 or 2.5 (at most 18 decimals)` });
-        return z.NEVER;
-      }
-      return value;
+      const value = readTokenAmount(text);
+      if (typeof value === "bigint") return value;
+      const problem = value === "too-large" ? TOO_LARGE_WORDS : "a number above 0, like 1000 or 2.5 (at most 18 decimals)";
+      ctx.addIssue({ code: "custom", message: `Enter ${what}: ${problem}` });
+      return z.NEVER;
     });
 
 const rankAmounts = z
@@ -37,13 +36,20 @@ const rankAmounts = z
       ctx.addIssue({ code: "custom", message: `Pay at most ${MAX_AIRDROP_RANKS.toLocaleString("en")} ranks by name` });
       return z.NEVER;
     }
-    const values = parts.map(parseAmount);
-    const bad = values.findIndex((value) => value === null || value <= 0n);
+    const values = parts.map(readTokenAmount);
+    const bad = values.findIndex((value) => typeof value !== "bigint");
     if (bad >= 0) {
-      ctx.addIssue({ code: "custom", message: `Rank ${bad + 1}'s amount "${parts[bad]}" is not a number above 0` });
+      const shown = parts[bad]!.length > 24 ? `${parts[bad]!.slice(0, 24)}…` : parts[bad];
+      const problem = values[bad] === "too-large" ? `is more than a token can count (at most ${MAX_TOKENS_TEXT})` : "is not a number above 0";
+      ctx.addIssue({ code: "custom", message: `Rank ${bad + 1}'s amount "${shown}" ${problem}` });
       return z.NEVER;
     }
-    return values as bigint[];
+    const amounts = values as bigint[];
+    if (amounts.reduce((sum, amount) => sum + amount, 0n) > MAX_TOKEN_UNITS) {
+      ctx.addIssue({ code: "custom", message: `The ranks' amounts add up to more than ${MAX_TOKENS_TEXT}, the most a token can count` });
+      return z.NEVER;
+    }
+    return amounts;
   });
 
 /** An airdrop's form: `total` for `pro_rata`, `rankAmounts` for `top` (the total is their sum). */

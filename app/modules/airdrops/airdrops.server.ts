@@ -7,6 +7,8 @@ import { invalid, ok, type FieldFailure, type Ok } from "~/lib/result";
 import { assetParts } from "~/modules/ledger/assets";
 import { treasuryShortBy } from "~/modules/rewards/escrow.server";
 import { InsufficientFunds } from "~/modules/ledger/ledger.server";
+import { AIRDROP_ENTERED } from "~/modules/rewards/promise-words";
+import { airdropEntered, takesBack } from "~/modules/rewards/promises.server";
 import { setAirdropEscrow } from "./airdrop-escrow.server";
 import type { AirdropInput } from "./airdrop.schema";
 
@@ -22,7 +24,9 @@ type Saved = Ok<{ airdrop: Airdrop }> | FieldFailure;
  * AirdropDistributor (`distributorChains`), a published airdrop whose total the project's
  * treasury does not hold, an airdrop that has ended,
  * and an address the project already uses. A live airdrop keeps its token and rule: its members
- * are earning points under them.
+ * are earning points under them. Once a member has earned points, whatever its status, it also
+ * keeps its total (raised, never lowered), stays published and does not move its start into the
+ * future (promises.server.ts).
  */
 export async function saveAirdrop({
   db,
@@ -61,8 +65,14 @@ export async function saveAirdrop({
         if (!current) return invalid("form", "This airdrop does not exist.");
         if (current.status !== "open" || current.endsAt <= now) return invalid("form", "This airdrop has ended: it can no longer change.");
         const live = current.publishedAt !== null && current.startsAt <= now;
-        if (live && (current.asset !== input.asset || current.rule !== input.rule)) {
-          return invalid(current.asset !== input.asset ? "asset" : "rule", "This airdrop is live: its token and how it shares cannot change.");
+        const changesTerms = current.asset !== input.asset || current.rule !== input.rule;
+        const termsField = current.asset !== input.asset ? "asset" : "rule";
+        if (live && changesTerms) return invalid(termsField, "This airdrop is live: its token and how it shares cannot change.");
+        const takeBack = takesBack(current, { published, startsAt: input.startsAt }, now);
+        if ((takeBack || changesTerms || input.total < current.total) && (await airdropEntered(tx, current.id))) {
+          if (takeBack) return invalid(takeBack === "unpublish" ? "published" : "startsAt", AIRDROP_ENTERED[takeBack]);
+          if (changesTerms) return invalid(termsField, AIRDROP_ENTERED.change);
+          return invalid(input.rule === "pro_rata" ? "total" : "rankAmounts", AIRDROP_ENTERED.lower);
         }
         if (current.asset !== input.asset) await setAirdropEscrow(tx, { row: current, target: 0n, now });
         const [updated] = await tx

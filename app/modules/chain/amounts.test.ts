@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkAmount, costOf, formatAmount, parseAmount, tokensFor } from "./amounts";
+import { checkAmount, costOf, formatAmount, MAX_TOKEN_UNITS, parseAmount, readTokenAmount, tokensFor } from "./amounts";
 
 const E18 = 10n ** 18n;
 
@@ -37,5 +37,16 @@ describe("amounts", () => {
     expect(checkAmount("0")).toEqual({ ok: false, code: "invalid", errors: { amount: "Enter an amount above 0." } });
     expect(checkAmount("-3")).toEqual({ ok: false, code: "invalid", errors: { amount: "Enter a number, like 10 or 2.5 (at most 18 decimals)." } });
     expect(checkAmount("3")).toEqual({ ok: true, units: 3n * E18 });
+  });
+
+  it("reads a token amount up to a uint256's units, and no further", () => {
+    const most = formatAmount(MAX_TOKEN_UNITS, { maxFraction: 18, group: false });
+    expect(readTokenAmount(most)).toBe(MAX_TOKEN_UNITS);
+    expect(readTokenAmount(`${most}1`)).toBe("not-a-number");
+    expect(readTokenAmount(formatAmount(MAX_TOKEN_UNITS + 1n, { maxFraction: 18, group: false }))).toBe("too-large");
+    expect(readTokenAmount(`1${"0".repeat(80)}`)).toBe("too-large");
+    expect(readTokenAmount("9".repeat(10_000))).toBe("too-large");
+    expect(readTokenAmount("0")).toBe("not-positive");
+    expect(checkAmount(`1${"0".repeat(80)}`)).toMatchObject({ ok: false, errors: { amount: expect.stringMatching(/^Enter an amount of at most 115,792,/) } });
   });
 });

@@ -39,14 +39,39 @@ export function tokensFor(wei: bigint, price: bigint): bigint {
   return (wei * ONE) / price;
 }
 
+/** The most units one token amount can be: a `uint256`, the contracts' type (the ledger's `numeric(78, 0)` holds more). */
+export const MAX_TOKEN_UNITS = 2n ** 256n - 1n;
+/** `MAX_TOKEN_UNITS` in whole tokens, as a form's message shows it. */
+export const MAX_TOKENS_TEXT = formatAmount(MAX_TOKEN_UNITS, { maxFraction: 0 });
+
+/** What is wrong with a token amount: not a number, not above 0, or more than a token can count. */
+export type TokenAmountProblem = "not-a-number" | "not-positive" | "too-large";
+
+/**
+ * A positive token amount as typed ("2.5", "1,000"), as units no larger than a `uint256`, or what is
+ * wrong with it. Every form that takes a token amount reads it here, so none lets through an amount
+ * the chain or the ledger cannot hold.
+ */
+export function readTokenAmount(text: string): bigint | TokenAmountProblem {
+  const units = parseAmount(text);
+  if (units === null) return "not-a-number";
+  if (units <= 0n) return "not-positive";
+  if (units > MAX_TOKEN_UNITS) return "too-large";
+  return units;
+}
+
+/** The words for the larger-than-a-token refusal, after "Enter …: ". */
+export const TOO_LARGE_WORDS = `at most ${MAX_TOKENS_TEXT}, the most a token can count`;
+
 /**
  * A positive amount typed by the member, as token (or native-coin) units, or the first thing wrong
  * with it (on the `amount` field; a screen whose field has another name shows `failureMessage`).
  */
 export function checkAmount(text: string): Ok<{ units: bigint }> | FieldFailure {
   if (text.trim() === "") return invalid("amount", "Enter an amount.");
-  const units = parseAmount(text);
-  if (units === null) return invalid("amount", "Enter a number, like 10 or 2.5 (at most 18 decimals).");
-  if (units <= 0n) return invalid("amount", "Enter an amount above 0.");
+  const units = readTokenAmount(text);
+  if (units === "not-a-number") return invalid("amount", "Enter a number, like 10 or 2.5 (at most 18 decimals).");
+  if (units === "not-positive") return invalid("amount", "Enter an amount above 0.");
+  if (units === "too-large") return invalid("amount", `Enter an amount of ${TOO_LARGE_WORDS}.`);
   return ok({ units });
 }

@@ -11,6 +11,8 @@ import { authorize } from "~/modules/projects/permissions.server";
 import { campaignStatus } from "~/modules/tasks/campaign-status";
 import { InsufficientFunds } from "~/modules/ledger/ledger.server";
 import { setEscrow, treasuryShortBy } from "./escrow.server";
+import { CAMPAIGN_ENTERED, LIVE_POOL } from "./promise-words";
+import { campaignEntered } from "./promises.server";
 import { commitmentOf } from "./raffle-proof";
 import { poolMaximum, type RewardPoolInput } from "./reward.schema";
 
@@ -50,6 +52,15 @@ async function managedCampaign(db: Db, campaignId: string, actorId: string, now:
   if (!c) return null;
   await authorize({ db, projectId: c.projectId, userId: actorId, action: "rewards.manage" });
   return { campaign: c, status: campaignStatus(c, now) };
+}
+
+/**
+ * Why a token pool's escrow cannot go down (`lower`) or away (`delete`), or null: its campaign is
+ * live, or a member has entered it, whatever its status now (promises.server.ts).
+ */
+async function promiseKept(tx: Db, managed: { campaign: { id: string }; status: string }, change: "lower" | "delete") {
+  if (managed.status === "live") return LIVE_POOL[change];
+  return (await campaignEntered(tx, managed.campaign.id)) ? CAMPAIGN_ENTERED[change] : null;
 }
 
 /** A token pool's treasury shortfall as the amount field's message (the field the total comes from). */
@@ -113,8 +124,9 @@ function raffleCommitment(chainId: number | null) {
 
 /**
  * Changes a pool that is still open, while its campaign has not ended. A token pool's escrow
- * follows its new maximum (the difference moves to or from the treasury); a live campaign's token
- * pool can be raised, not lowered, since members are already working for it.
+ * follows its new maximum (the difference moves to or from the treasury); a token pool of a live
+ * campaign, or of one a member has entered, can be raised, not lowered, since members are already
+ * working for it.
  */
 export async function updateRewardPool({
   db,
@@ -150,9 +162,9 @@ export async function updateRewardPool({
         return invalid("distribution", "A raffle stays a raffle: its commitment is published. Delete it and add another reward.");
       }
       const target = input.kind === "token" ? poolMaximum(input) : 0n;
-      if (managed.status === "live" && target < locked.escrowed) {
-        const field = input.distribution === "everyone" ? "total" : "amount";
-        return invalid(field, "This campaign is live: its token reward can be raised, not lowered.");
+      if (target < locked.escrowed) {
+        const kept = await promiseKept(tx, managed, "lower");
+        if (kept) return invalid(input.distribution === "everyone" ? "total" : input.distribution === "ranking" ? "rankAmounts" : "amount", kept);
       }
       const raffle = input.distribution === "raffle" && !locked.commitment ? raffleCommitment(chainOfRaffle(input, raffleChainId)) : {};
       if (raffle === null) return NO_DRAW_CHAIN;
@@ -171,7 +183,10 @@ export async function updateRewardPool({
   }
 }
 
-/** Deletes a pool that is still open, while its campaign has not ended; a token pool's escrow goes back to the treasury. */
+/**
+ * Deletes a pool that is still open, while its campaign has not ended; a token pool's escrow goes
+ * back to the treasury, unless the campaign is live or a member has entered it (refused then).
+ */
 export async function deleteRewardPool({
   db,
   campaignId,
@@ -196,6 +211,10 @@ export async function deleteRewardPool({
       .for("update");
     if (!locked) return GONE;
     if (locked.status !== "open") return PAID;
+    if (locked.escrowed > 0n) {
+      const kept = await promiseKept(tx, managed, "delete");
+      if (kept) return invalid("form", kept);
+    }
     await setEscrow(tx, { pool: locked, projectId: managed.campaign.projectId, target: 0n, now });
     await tx.delete(rewardPool).where(eq(rewardPool.id, poolId));
     return ok();

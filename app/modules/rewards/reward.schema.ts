@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parseAmount } from "~/modules/chain/amounts";
+import { MAX_TOKEN_UNITS, MAX_TOKENS_TEXT, readTokenAmount, TOO_LARGE_WORDS } from "~/modules/chain/amounts";
 import { assetSchema, type Asset } from "~/modules/ledger/assets";
 import type { Distribution, RewardKind } from "./pool-types";
 
@@ -46,9 +46,10 @@ const XP_RULES: AmountRules = {
 const TOKEN_RULES: AmountRules = {
   unit: "tokens",
   read: (text) => {
-    const value = parseAmount(text);
-    if (value === null) return "a number, like 10 or 2.5 (at most 18 decimals)";
-    if (value <= 0n) return "above 0";
+    const value = readTokenAmount(text);
+    if (value === "not-a-number") return "a number, like 10 or 2.5 (at most 18 decimals)";
+    if (value === "not-positive") return "above 0";
+    if (value === "too-large") return TOO_LARGE_WORDS;
     return value;
   },
 };
@@ -130,6 +131,19 @@ export function rewardPoolSchemaFor(kind: RewardKind) {
     .superRefine((v, ctx) => {
       if (v.distribution === "ranking" && v.rankAmounts.length > v.winners) {
         ctx.addIssue({ code: "custom", path: ["rankAmounts"], message: `List at most ${v.winners} amounts: one per winning rank` });
+        return;
+      }
+      // A token pool escrows its maximum at once: winners × amount (or the ranks' sum) must fit a token amount too.
+      if (kind === "token" && v.distribution !== "everyone") {
+        const amounts = v.distribution === "ranking" ? { rankAmounts: v.rankAmounts, amount: null } : { amount: v.amount, rankAmounts: null };
+        if (poolMaximum({ distribution: v.distribution, winners: v.winners, ...amounts }) > MAX_TOKEN_UNITS) {
+          const [field, what] = v.distribution === "ranking" ? ["rankAmounts", "The winning ranks' amounts add"] : ["amount", "The winners' amounts add"];
+          ctx.addIssue({
+            code: "custom",
+            path: [field],
+            message: `${what} up to more than ${MAX_TOKENS_TEXT}, the most a token can count: lower the amounts or the winners`,
+          });
+        }
       }
     })
     .transform((v): RewardPoolInput => {

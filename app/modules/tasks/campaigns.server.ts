@@ -7,6 +7,8 @@ import { invalid, ok, type FieldFailure, type Ok } from "~/lib/result";
 import { campaignStatus, type CampaignStatus } from "./campaign-status";
 import type { CampaignInput, CrusadeInput } from "./quests.schema";
 import { isUniqueViolation } from "~/lib/db-errors";
+import { CAMPAIGN_ENTERED } from "~/modules/rewards/promise-words";
+import { campaignEntered, takesBack } from "~/modules/rewards/promises.server";
 
 export type Campaign = typeof campaign.$inferSelect;
 export type Crusade = typeof crusade.$inferSelect;
@@ -15,6 +17,11 @@ export type Crusade = typeof crusade.$inferSelect;
 type Saved<T> = Ok<{ value: T }> | FieldFailure;
 const SLUG_TAKEN = invalid("slug", "This project already uses that address");
 
+/**
+ * Creates or edits a project's campaign (the caller has checked `quests.manage`). A campaign a
+ * member has entered cannot be unpublished nor moved to start in the future: its members' entries
+ * and its rewards stay (promises.server.ts).
+ */
 export async function saveCampaign({
   db,
   projectId,
@@ -42,6 +49,8 @@ export async function saveCampaign({
       .from(campaign)
       .where(and(eq(campaign.id, campaignId), eq(campaign.projectId, projectId)));
     if (!current) return invalid("form", "This campaign does not exist.");
+    const takeBack = takesBack(current, input, now);
+    if (takeBack && (await campaignEntered(db, campaignId))) return invalid(takeBack === "unpublish" ? "published" : "startsAt", CAMPAIGN_ENTERED[takeBack]);
     const [updated] = await db
       .update(campaign)
       .set({ ...fields, publishedAt: published ? (current.publishedAt ?? now) : null, updatedAt: now })

@@ -18,6 +18,8 @@ import { airdropFormDefaults, parseAirdropForm, type AirdropValues } from "~/mod
 import { airdropPage, airdropTokenOptions, distributorChains } from "~/modules/airdrops/airdrop-pages.server";
 import { airdropOpen } from "~/modules/airdrops/airdrop-phase";
 import { saveAirdrop } from "~/modules/airdrops/airdrops.server";
+import { KEPT_NOTE } from "~/modules/rewards/promise-words";
+import { airdropEntered } from "~/modules/rewards/promises.server";
 
 export function meta({ matches, loaderData }: Route.MetaArgs) {
   return [{ title: pageTitle(matches[0].loaderData.appName, loaderData ? `Edit ${loaderData.airdrop.name}` : "Edit airdrop") }];
@@ -40,6 +42,8 @@ export async function loader(args: Route.LoaderArgs) {
     defaults: airdropFormDefaults(airdrop),
     // A frozen or ended airdrop no longer changes (saveAirdrop refuses it); a live one keeps its token and rule.
     closed: !airdropOpen(airdrop),
+    // Once a member has earned points it also stays published and started, its total only raised (promises.server.ts).
+    keptNote: airdropOpen(airdrop) && (await airdropEntered(db, airdrop.id)) ? KEPT_NOTE.airdrop : null,
     locked: phase === "live",
     tokens: await airdropTokenOptions({ db, projectId: project.id, chainIds: chains }),
   };
@@ -56,7 +60,7 @@ export async function action(args: Route.ActionArgs) {
   throw redirectWithToast(route("airdrops.show", { project: project.slug, airdrop: saved.airdrop.slug }), "Airdrop saved", { appUrl: services.env.APP_URL });
 }
 
-export default function EditAirdrop({ loaderData: { project, airdrop, defaults, closed, locked, tokens } }: Route.ComponentProps) {
+export default function EditAirdrop({ loaderData: { project, airdrop, defaults, closed, locked, keptNote, tokens } }: Route.ComponentProps) {
   const actionData = useActionData<ActionData>();
   const navigation = useNavigation();
   const values = actionData?.values;
@@ -96,7 +100,8 @@ export default function EditAirdrop({ loaderData: { project, airdrop, defaults, 
           }}
           errors={actionData?.errors ?? {}}
           tokens={tokens}
-          locked={locked}
+          locked={locked || keptNote !== null}
+          keptNote={keptNote}
           pending={navigation.state !== "idle" && navigation.formMethod === "POST"}
           submitLabel="Save airdrop"
           cancelTo={show}

@@ -11,6 +11,8 @@ import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
 import { requireUser } from "~/modules/auth/session.server";
 import { authorize } from "~/modules/projects/permissions.server";
+import { KEPT_NOTE } from "~/modules/rewards/promise-words";
+import { campaignEntered } from "~/modules/rewards/promises.server";
 import { saveCampaign } from "~/modules/tasks/campaigns.server";
 import { parseCampaignForm, type CampaignValues } from "~/modules/tasks/quest-forms";
 import { campaignPage } from "~/modules/tasks/quest-pages.server";
@@ -28,8 +30,9 @@ async function managedCampaign({ request, context, params }: Route.LoaderArgs | 
 }
 
 export async function loader(args: Route.LoaderArgs) {
-  const { project, campaign } = await managedCampaign(args);
-  return { project: { slug: project.slug, name: project.name }, campaign };
+  const { db, project, campaign } = await managedCampaign(args);
+  const entered = await campaignEntered(db, campaign.id);
+  return { project: { slug: project.slug, name: project.name }, campaign, keptNote: entered ? KEPT_NOTE.campaign : null };
 }
 
 type ActionData = { errors: FieldErrors; values: CampaignValues };
@@ -45,7 +48,7 @@ export async function action(args: Route.ActionArgs) {
   });
 }
 
-export default function EditCampaign({ loaderData: { project, campaign } }: Route.ComponentProps) {
+export default function EditCampaign({ loaderData: { project, campaign, keptNote } }: Route.ComponentProps) {
   const actionData = useActionData<ActionData>();
   const navigation = useNavigation();
   const values = actionData?.values;
@@ -76,6 +79,7 @@ export default function EditCampaign({ loaderData: { project, campaign } }: Rout
         submitLabel="Save campaign"
         cancelTo={show}
         addressPrefix={`${list}/`}
+        keptNote={keptNote}
       />
     </>
   );

@@ -15,6 +15,7 @@ import { dataPageMeta } from "~/lib/meta";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
 import { getSession } from "~/modules/auth/session.server";
+import { poolsKeptNote } from "~/modules/rewards/promises.server";
 import { listRewardPools } from "~/modules/rewards/reward-pools.server";
 import { can } from "~/modules/projects/permissions.server";
 import { campaignStatus } from "~/modules/tasks/campaign-status";
@@ -63,6 +64,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     pools: await listRewardPools({ db, campaignId: campaign.id, userId }),
     canManage: can(role, "quests.manage"),
     canManageRewards: can(role, "rewards.manage"),
+    // For its managers: why its token rewards can only be raised now (live, or entered), or null.
+    poolsKept: can(role, "rewards.manage") ? await poolsKeptNote(db, campaign, now) : null,
     onTeam: role !== null,
     canReview: can(role, "submissions.review"),
   };
@@ -120,6 +123,7 @@ export default function CampaignShow({ loaderData }: Route.ComponentProps) {
             pools={pools}
             campaignEnded={ended}
             onTeam={loaderData.onTeam}
+            keptNote={manageRewards ? loaderData.poolsKept : null}
             createTo={manageRewards ? route("campaigns.rewards.new", ids) : null}
             editTo={manageRewards ? (reward) => route("campaigns.rewards.edit", { ...ids, reward }) : null}
           />

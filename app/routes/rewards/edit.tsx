@@ -10,6 +10,7 @@ import { requireUser } from "~/modules/auth/session.server";
 import { parseRewardForm, rewardPoolValues } from "~/modules/rewards/reward-form";
 import { rewardPage } from "~/modules/rewards/reward-pages.server";
 import { raffleChainIdOf } from "~/modules/rewards/draw-chains.server";
+import { poolsKeptNote } from "~/modules/rewards/promises.server";
 import { deleteRewardPool, poolTerms, updateRewardPool } from "~/modules/rewards/reward-pools.server";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -25,13 +26,14 @@ async function page({ request, context, params }: Route.LoaderArgs | Route.Actio
 }
 
 export async function loader(args: Route.LoaderArgs) {
-  const { project, campaign, pool, ended, treasury } = await page(args);
+  const { db, project, campaign, pool, ended, treasury } = await page(args);
   return {
     project: { slug: project.slug, name: project.name },
     campaign: { slug: campaign.slug, name: campaign.name },
     values: rewardPoolValues(poolTerms(pool)),
     closed: ended || pool.status !== "open",
     treasury,
+    kept: pool.kind === "token" && !ended ? await poolsKeptNote(db, campaign) : null,
   };
 }
 
@@ -61,7 +63,7 @@ export async function action(args: Route.ActionArgs) {
   throw back("Reward saved");
 }
 
-export default function EditReward({ loaderData: { project, campaign, values, closed, treasury } }: Route.ComponentProps) {
+export default function EditReward({ loaderData: { project, campaign, values, closed, treasury, kept } }: Route.ComponentProps) {
   return (
     <RewardPoolScreen
       title="Edit reward"
@@ -71,6 +73,7 @@ export default function EditReward({ loaderData: { project, campaign, values, cl
       defaults={values}
       submitLabel="Save reward"
       treasury={treasury}
+      note={kept}
       kindFixed
     />
   );
