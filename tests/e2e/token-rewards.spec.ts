@@ -205,6 +205,9 @@ test("an owner funds a project by deposit and escrows token rewards; members are
     await expect(page.getByText("This draw checks out")).toBeVisible({ timeout: 15_000 });
     await expect(page.getByText(/The revealed secret matches the commitment/)).toBeVisible();
     await expect(page.getByText(/^Failed: /)).toHaveCount(0);
+    // Listed under an id of this draw's own, which the page tells the member is theirs.
+    await expect(page.getByText("Your entrant id")).toBeVisible();
+    await expect(page.getByRole("list", { name: "Entrants in draw order" }).getByText("You", { exact: true })).toBeVisible();
     await screenshot(page, "token-rewards-verify-375-dark");
   });
 
