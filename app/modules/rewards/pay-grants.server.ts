@@ -60,9 +60,10 @@ async function payTokenBatch(tx: Db, pool: { id: string; asset: string | null },
   });
   // A batch's first member is unpaid, so no earlier batch has its key: an existing entry means the grants moved under us.
   if (!posted.created) throw new Error(`Grant batch ${ledgerKey.poolGrants(pool.id, batch[0]!.userId)} was posted already`);
+  // The batch is every unpaid grant from its first member to its last (taken in member order under the pool's lock): one index range.
   await tx.execute(sql`
     update ${rewardGrant} set entry_id = ${posted.entryId}
-    where pool_id = ${pool.id} and user_id in (select jsonb_array_elements_text(${JSON.stringify(batch.map((g) => g.userId))}::jsonb))`);
+    where pool_id = ${pool.id} and user_id between ${batch[0]!.userId} and ${batch.at(-1)!.userId} and entry_id is null`);
 }
 
 /** The end of a payout: what the grants did not take back to the treasury (token pools), and the pool `paid`. */
