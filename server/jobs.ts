@@ -77,6 +77,8 @@ export function jobDefinitions(services: JobServices): JobDefinition[] {
         const paid = await distributeEndedCampaigns({
           db,
           chains: drawChains,
+          // Raffle entrants' ids in their proofs are keyed by the server's secret: stable, and unlinkable between pools.
+          entrantKey: env.AUTH_SECRET,
           // Follows are re-checked through the configured providers before a campaign's pools are paid.
           social: env.social,
           log: logger,

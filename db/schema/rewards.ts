@@ -75,8 +75,14 @@ export const raffleEntrant = pgTable(
       .references(() => rewardPool.id, { onDelete: "cascade" }),
     position: integer("position").notNull(),
     userId: text("user_id").notNull(),
+    /**
+     * The entrant's id in this raffle's public proof, drawn on and hashed in place of the member's
+     * id (entrant-ids.server.ts): unrelated from one pool to the next. Null for raffles frozen
+     * before entrants had one, whose proofs list (and whose draws used) the member's id.
+     */
+    entrantId: text("entrant_id"),
   },
-  (t) => [primaryKey({ columns: [t.poolId, t.position] })],
+  (t) => [primaryKey({ columns: [t.poolId, t.position] }), uniqueIndex("raffle_entrant_entrant_key").on(t.poolId, t.entrantId)],
 );
 
 /** What one member got from one pool: at most one grant per pool and member. */

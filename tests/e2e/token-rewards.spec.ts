@@ -236,6 +236,9 @@ test("an owner funds a project by deposit and escrows token rewards; members are
     const run = spawnSync("npm", command!.split(" ").slice(1), { env: { ...process.env, LOCAL_CHAIN_RPC_URL: rpc }, encoding: "utf8" });
     expect(run.stdout).toContain("✓");
     expect(run.status).toBe(0);
+    // Listed under an id of this draw's own, which the page tells the member is theirs.
+    await expect(page.getByText("Your entrant id")).toBeVisible();
+    await expect(page.getByRole("list", { name: "Entrants in draw order" }).getByText("You", { exact: true })).toBeVisible();
     await screenshot(page, "token-rewards-verify-375-dark");
   });
 

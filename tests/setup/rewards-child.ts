@@ -1,8 +1,8 @@
 // A reward-job process for the SIGKILL fault test: opens the database named by CHILD_DATABASE_URL
 // (PostgreSQL) or CHILD_PGLITE_DIR (a PGlite data folder), runs the distribution job once at
-// CHILD_NOW and exits. With CHILD_STALL_POOL set, the job stops dead inside that pool's
-// transaction right after the pool's first grant batch is posted (CHILD_STALL_BATCH, 0 by
-// default), prints `stalled after <key>` and waits there: the test kills it with SIGKILL.
+// CHILD_NOW and exits. With CHILD_STALL_POOL set, the job stops dead inside the transaction of
+// that pool's grant batch number CHILD_STALL_BATCH (from 0) right after its entry is posted,
+// prints `stalled after grant batch <n> of <pool>` and waits there: the test kills it with SIGKILL.
 import { sql, type SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import { z } from "zod";
@@ -21,7 +21,8 @@ const env = z
   .parse(process.env);
 
 const dialect = new PgDialect();
-const stallKey = env.CHILD_STALL_POOL ? ledgerKey.poolGrants(env.CHILD_STALL_POOL, env.CHILD_STALL_BATCH) : null;
+const stallPrefix = env.CHILD_STALL_POOL ? ledgerKey.poolGrants(env.CHILD_STALL_POOL, "") : null;
+let batchesPosted = 0;
 
 /** The posting key of a raw `questline_post(…)` statement, or null for any other statement. */
 function postingKey(query: unknown): string | null {
@@ -30,7 +31,7 @@ function postingKey(query: unknown): string | null {
   return text.includes("questline_post(") && typeof params[0] === "string" ? params[0] : null;
 }
 
-/** A transaction handle whose `execute` stops for good once the stall key has been posted. */
+/** A transaction handle whose `execute` stops for good once the stall batch has been posted. */
 function watchedTransaction(tx: Db): Db {
   return new Proxy(tx, {
     get(target, prop) {
@@ -39,8 +40,8 @@ function watchedTransaction(tx: Db): Db {
         return async (query: SQL) => {
           const result = await target.execute(query);
           const key = postingKey(query);
-          if (key !== null && key === stallKey) {
-            console.log(`stalled after ${key}`);
+          if (key !== null && stallPrefix !== null && key.startsWith(stallPrefix) && batchesPosted++ === env.CHILD_STALL_BATCH) {
+            console.log(`stalled after grant batch ${env.CHILD_STALL_BATCH} of ${env.CHILD_STALL_POOL}`);
             // The event loop stays alive (the interval), the transaction stays open: nothing more happens.
             await new Promise(() => setInterval(() => undefined, 60_000));
           }
@@ -69,7 +70,7 @@ function watched(db: Db): Db {
 const database = await openDatabase({ databaseUrl: env.CHILD_DATABASE_URL, dataDir: env.CHILD_PGLITE_DIR ?? null });
 await database.db.execute(sql`select 1`);
 console.log("job starting");
-const db = stallKey ? watched(database.db) : database.db;
+const db = stallPrefix ? watched(database.db) : database.db;
 const summary = await distributeEndedCampaigns({
   db,
   now: new Date(env.CHILD_NOW),

@@ -300,7 +300,8 @@ export function Pending({ icon: Icon, children }: { icon: typeof Clock; children
 
 const ENTRANTS_PAGE = 100;
 
-export function EntrantsCard({ proof, viewerId }: { proof: RaffleProof; viewerId: string | null }) {
+/** `yours`: the signed-in member's entrant id in this draw, when they entered it. */
+export function EntrantsCard({ proof, yours }: { proof: RaffleProof; yours: string | null }) {
   const [page, setPage] = useState(0);
   const pages = Math.max(1, Math.ceil(proof.entrants.length / ENTRANTS_PAGE));
   const first = page * ENTRANTS_PAGE;
@@ -314,6 +315,11 @@ export function EntrantsCard({ proof, viewerId }: { proof: RaffleProof; viewerId
       <Fact label="Entrant-list hash">
         <Hash value={proof.entrantsHash} />
       </Fact>
+      {yours !== null && (
+        <Fact label="Your entrant id">
+          <Hash value={yours} />
+        </Fact>
+      )}
       {proof.entrants.length === 0 ? (
         <p className="rounded-lg border border-dashed p-4 text-center text-sm text-muted-foreground">
           Nobody completed every task, so nobody entered the draw.
@@ -327,7 +333,7 @@ export function EntrantsCard({ proof, viewerId }: { proof: RaffleProof; viewerId
                 <span className="min-w-0 flex-1 truncate" title={entrant.id}>
                   {entrant.label}
                 </span>
-                {entrant.id === viewerId && <Badge variant="outline">You</Badge>}
+                {entrant.id === yours && <Badge variant="outline">You</Badge>}
                 {wins.has(entrant.id) && (
                   <Badge variant="success">
                     <Trophy aria-hidden /> Winner {wins.get(entrant.id)}
@@ -355,7 +361,7 @@ export function EntrantsCard({ proof, viewerId }: { proof: RaffleProof; viewerId
   );
 }
 
-export function WinnersCard({ proof, drawn, viewerId }: { proof: RaffleProof; drawn: boolean; viewerId: string | null }) {
+export function WinnersCard({ proof, drawn, yours }: { proof: RaffleProof; drawn: boolean; yours: string | null }) {
   const labels = new Map(proof.entrants.map((e) => [e.id, e.label]));
   return (
     <Step index={4} title="Winners" description={`Drawn in order from the seed: up to ${n(proof.winnersWanted)} of the entrants.`}>
@@ -373,7 +379,7 @@ export function WinnersCard({ proof, drawn, viewerId }: { proof: RaffleProof; dr
               <span className="min-w-0 flex-1 truncate font-medium" title={id}>
                 {labels.get(id) ?? id}
               </span>
-              {id === viewerId && <Badge variant="success">You</Badge>}
+              {id === yours && <Badge variant="success">You</Badge>}
             </li>
           ))}
         </ol>

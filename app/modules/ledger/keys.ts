@@ -20,8 +20,8 @@ export const ledgerKey = {
   projectFunding: (projectId: string, userId: string, requestKey: string) => `project:${projectId}:funding:${userId}:${requestKey}`,
   /** The nth move of a pool's escrow (publish, edit, delete): moves are numbered under the pool's row lock. */
   poolEscrow: (poolId: string, move: number) => `pool:${poolId}:escrow:${move}`,
-  /** One batch of a pool's paid grants (batches are fixed by the grants' positions). */
-  poolGrants: (poolId: string, batch: number) => `pool:${poolId}:grants:${batch}`,
+  /** One batch of a pool's paid grants, named by its first member (unpaid until then, so never the head of an earlier batch). */
+  poolGrants: (poolId: string, firstMember: string) => `pool:${poolId}:grants:${firstMember}`,
   /** The nth move of an airdrop's escrow (publish, edit, unpublish, the freeze's return): numbered under the airdrop's row lock. */
   airdropEscrow: (airdropId: string, move: number) => `airdrop:${airdropId}:escrow:${move}`,
   /** An airdrop's escrow leaving the vault for its round on the distributor, once the vault paid it. */

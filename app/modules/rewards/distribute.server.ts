@@ -1,30 +1,31 @@
-import { and, asc, eq, inArray, isNotNull, lte, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, lte, or, sql } from "drizzle-orm";
 import type { Hex } from "viem";
 import { campaign } from "#db/schema/quests";
 import { raffleEntrant, rewardGrant, rewardPool } from "#db/schema/rewards";
 import { type Db, rowsOf } from "~/lib/db.server";
-import type { Asset } from "~/modules/ledger/assets";
-import { ledgerKey } from "~/modules/ledger/keys";
-import { memberAvailable, move, poolEscrow, post, projectTreasury } from "~/modules/ledger/ledger.server";
 import type { Logger } from "~/lib/logger.server";
-import { awardXp, boardKey } from "~/modules/leaderboards/leaderboards.server";
+import { boardKey } from "~/modules/leaderboards/leaderboards.server";
 import { recheckFollowsBeforeRewards } from "~/modules/social/recheck.server";
 import type { SocialConfig } from "~/modules/social/social-config.server";
 import type { DrawChains } from "./draw-chains.server";
+import type { PoolStatus } from "./pool-types";
 import { drawRaffle } from "./draw-raffle";
 import { newRaffleSeed } from "./draw-raffle.server";
+import { entrantIdOf, processEntrantKey } from "./entrant-ids.server";
+import { payGrants } from "./pay-grants.server";
 import { entrantListHash, raffleSeed } from "./raffle-proof";
 import type { RewardPool } from "./reward-pools.server";
 import { poolTerms } from "./reward-pools.server";
 import { rankAmount } from "./reward.schema";
 
 /**
- * Paying reward pools when their campaign ends. Each pool is paid in one transaction that locks
- * it (skipping pools another process holds), writes its grants, pays them — XP through `awardXp`
- * (source `reward` + the pool's id: once per member, ever), tokens from the pool's escrow to the
- * winners' available balances, with what is not paid back to the project's treasury — and marks
- * it `paid`. A second run, here or in another process, finds nothing open to pay; a run killed
- * half-way rolls back whole.
+ * Paying reward pools when their campaign ends, in two steps. Planning, in one transaction that
+ * locks the pool (skipping pools another process holds), writes who gets what — its grants — and
+ * marks it `distributing`; paying (pay-grants.server.ts) then pays them a batch per transaction —
+ * XP through `awardXp`, tokens from the pool's escrow to the winners' available balances, with
+ * what is not paid back to the project's treasury — and marks it `paid`. A run killed while
+ * planning rolls back whole; one killed while paying leaves the batches paid so far, and the next
+ * run, here or in another process, pays the rest, each grant once.
  *
  * A raffle takes two runs: the first freezes its entrants and names a future block of its chain;
  * once that block has its confirmations, the next run seeds the draw with the block's hash, the
@@ -35,8 +36,8 @@ import { rankAmount } from "./reward.schema";
  * and its XP is off the campaign's board, for every pool that follows.
  */
 
-/** Grants paid per ledger entry: one entry moves escrow to this many winners. */
-export const GRANTS_PER_ENTRY = 1000;
+/** Grants written per statement when a pool is planned. */
+const PLAN_ROWS = 5000;
 
 export type Completer = { userId: string; finishedAt: Date };
 
@@ -125,19 +126,27 @@ async function legacyDraw(db: Db, pool: RewardPool, asOf: Date) {
 
 type Due = { pool: RewardPool; projectId: string };
 
-/** A raffle's entrants frozen once its campaign has ended (in finishing order, the draw's order), and the block that will seed it. */
-async function freezeRaffle(tx: Db, { pool }: Due, chains: DrawChains, now: Date) {
+/**
+ * A raffle's entrants frozen once its campaign has ended (in finishing order, the draw's order),
+ * each with the id its proof lists (entrant-ids.server.ts), and the block that will seed it.
+ */
+async function freezeRaffle(tx: Db, { pool }: Due, chains: DrawChains, entrantKey: string, now: Date) {
   const chain = chains.get(pool.drawChainId!);
   if (!chain) throw new Error(`No node for chain ${pool.drawChainId}: the raffle waits until one is configured`);
-  const entrants = (await completersOf({ db: tx, campaignId: pool.campaignId, asOf: now })).map((c) => c.userId);
+  const entrants = (await completersOf({ db: tx, campaignId: pool.campaignId, asOf: now })).map((c) => ({
+    user_id: c.userId,
+    entrant_id: entrantIdOf({ key: entrantKey, poolId: pool.id, userId: c.userId }),
+  }));
   // The list travels as one JSON array (see insertGrants); its order is the draw's.
   await tx.execute(sql`
-    insert into ${raffleEntrant} (pool_id, position, user_id)
-    select ${pool.id}, e.position, e.user_id from jsonb_array_elements_text(${JSON.stringify(entrants)}::jsonb) with ordinality as e(user_id, position)`);
+    insert into ${raffleEntrant} (pool_id, position, user_id, entrant_id)
+    select ${pool.id}, e.position, e.row->>'user_id', e.row->>'entrant_id'
+    from jsonb_array_elements(${JSON.stringify(entrants)}::jsonb) with ordinality as e(row, position)`);
   const drawBlock = (await chain.head()) + BigInt(chain.blocksAhead);
+  const entrantsHash = entrantListHash(entrants.map((e) => e.entrant_id));
   await tx
     .update(rewardPool)
-    .set({ status: "frozen", entrantsHash: entrantListHash(entrants), entrantsCount: entrants.length, drawBlock: Number(drawBlock), updatedAt: now })
+    .set({ status: "frozen", entrantsHash, entrantsCount: entrants.length, drawBlock: Number(drawBlock), updatedAt: now })
     .where(eq(rewardPool.id, pool.id));
   return { frozen: entrants.length };
 }
@@ -158,70 +167,37 @@ async function drawFrozenRaffle(tx: Db, pool: RewardPool, chains: DrawChains): P
   const blockHash = await chain.blockHash(BigInt(pool.drawBlock!));
   if (!blockHash) return null;
   const rows = await tx
-    .select({ userId: raffleEntrant.userId })
+    .select({ userId: raffleEntrant.userId, entrantId: raffleEntrant.entrantId })
     .from(raffleEntrant)
     .where(eq(raffleEntrant.poolId, pool.id))
     .orderBy(asc(raffleEntrant.position));
   const seed = raffleSeed({ secret: pool.secret as Hex, blockHash, entrantsHash: pool.entrantsHash as Hex });
-  return { winners: drawRaffle({ seed, entrants: rows.map((r) => r.userId), winners: pool.winners! }), seed, blockHash };
+  // Drawn on the ids the proof lists (a raffle frozen before entrants had their own: the member's id).
+  const memberOf = new Map(rows.map((r) => [r.entrantId ?? r.userId, r.userId]));
+  const drawn = drawRaffle({ seed, entrants: [...memberOf.keys()], winners: pool.winners! });
+  return { winners: drawn.map((id) => memberOf.get(id)!), seed, blockHash };
 }
 
 /**
- * Writes a batch of a pool's grants in one statement whose rows travel as one JSON parameter:
- * a row-per-parameter insert of thousands of grants spends more time building and binding its
- * parameters than the database spends writing them.
+ * Writes a chunk of a pool's grants, unpaid, in one statement whose rows travel as one JSON
+ * parameter: a row-per-parameter insert of thousands of grants spends more time building and
+ * binding its parameters than the database spends writing them.
  */
-async function insertGrants(tx: Db, poolId: string, grants: Grant[], entryId: number | null, now: Date) {
+async function insertGrants(tx: Db, poolId: string, grants: Grant[], now: Date) {
   const rows = JSON.stringify(grants.map((g) => ({ user_id: g.userId, position: g.position, amount: g.amount.toString() })));
   await tx.execute(sql`
-    insert into ${rewardGrant} (pool_id, user_id, position, amount, entry_id, created_at)
-    select ${poolId}, g.user_id, g.position, g.amount, ${entryId}::bigint, ${now.toISOString()}::timestamptz
+    insert into ${rewardGrant} (pool_id, user_id, position, amount, created_at)
+    select ${poolId}, g.user_id, g.position, g.amount, ${now.toISOString()}::timestamptz
     from jsonb_to_recordset(${rows}::jsonb) as g(user_id text, position integer, amount numeric)`);
 }
 
-const byMember = (a: Grant, b: Grant) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0);
-
 /**
- * Pays a token pool's grants from its escrow and writes them, a batch of winners per entry, and
- * returns the rest to the treasury. Batches go in member order, so two processes paying pools
- * with the same winners lock their accounts in the same order and never deadlock.
+ * Plans a due pool, in one transaction that locks it (skipping pools another process holds):
+ * freezes a raffle's entrants, or writes every grant (a raffle's once its block is there) and
+ * marks the pool `distributing`, for payGrants to pay a batch per transaction. Null when there
+ * was nothing to do.
  */
-async function payTokens(tx: Db, { pool, projectId }: Due, grants: Grant[], now: Date) {
-  const asset = pool.asset as Asset;
-  const escrow = poolEscrow(pool.id);
-  const ordered = [...grants].sort(byMember);
-  let paid = 0n;
-  for (let i = 0; i < ordered.length; i += GRANTS_PER_ENTRY) {
-    const batch = ordered.slice(i, i + GRANTS_PER_ENTRY);
-    const total = batch.reduce((sum, g) => sum + g.amount, 0n);
-    const posted = await post({
-      db: tx,
-      key: ledgerKey.poolGrants(pool.id, i / GRANTS_PER_ENTRY),
-      kind: "reward_paid",
-      reference: pool.id,
-      lines: [{ ...escrow, asset, amount: -total }, ...batch.map((g) => ({ ...memberAvailable(g.userId), asset, amount: g.amount }))],
-    });
-    await insertGrants(tx, pool.id, batch, posted.entryId, now);
-    paid += total;
-  }
-  const returned = pool.escrowed - paid;
-  if (returned > 0n) {
-    await move({
-      db: tx,
-      key: ledgerKey.poolReturn(pool.id),
-      kind: "reward_returned",
-      reference: pool.id,
-      asset,
-      amount: returned,
-      from: escrow,
-      to: projectTreasury(projectId),
-    });
-  }
-  return returned;
-}
-
-/** Pays one pool (or freezes a raffle) if its campaign has ended and it is due; null when there was nothing to do. */
-async function payPool({ db, poolId, chains, now }: { db: Db; poolId: string; chains: DrawChains; now: Date }) {
+async function planPool({ db, poolId, chains, entrantKey, now }: { db: Db; poolId: string; chains: DrawChains; entrantKey: string; now: Date }) {
   return db.transaction(async (tx) => {
     const [due] = await tx
       .select({ pool: rewardPool, projectId: campaign.projectId })
@@ -231,39 +207,34 @@ async function payPool({ db, poolId, chains, now }: { db: Db; poolId: string; ch
       .for("update", { of: rewardPool, skipLocked: true });
     if (!due) return null;
     const { pool } = due;
-    const db = tx;
     const raffle = pool.distribution === "raffle" && pool.secret ? pool : null;
-    if (raffle && pool.status === "open") return freezeRaffle(db, due, chains, now);
-    const draw = raffle ? await drawFrozenRaffle(db, pool, chains) : null;
+    if (raffle && pool.status === "open") return freezeRaffle(tx, due, chains, entrantKey, now);
+    const draw = raffle ? await drawFrozenRaffle(tx, pool, chains) : null;
     if (raffle && !draw) return null;
 
-    const grants = await grantsFor(db, pool, now, draw?.winners ?? null);
-    let returned = 0n;
-    if (pool.kind === "token") {
-      returned = await payTokens(db, due, grants, now);
-    } else {
-      for (let i = 0; i < grants.length; i += GRANTS_PER_ENTRY) await insertGrants(db, poolId, grants.slice(i, i + GRANTS_PER_ENTRY), null, now);
-      // Always in member order, so two processes paying pools with the same members never deadlock.
-      for (const g of [...grants].sort(byMember)) {
-        // Reward XP counts on the global and project boards, not the campaign's: a ranking stays as it ended.
-        await awardXp({
-          db,
-          award: { userId: g.userId, projectId: due.projectId, campaignId: null, sourceType: "reward", sourceId: poolId, amount: Number(g.amount), at: now },
-        });
-      }
-    }
+    const grants = await grantsFor(tx, pool, now, draw?.winners ?? null);
+    for (let i = 0; i < grants.length; i += PLAN_ROWS) await insertGrants(tx, poolId, grants.slice(i, i + PLAN_ROWS), now);
     await tx
       .update(rewardPool)
-      .set({ status: "paid", ...(draw ? { seed: draw.seed } : {}), drawBlockHash: draw?.blockHash ?? null, returned, paidAt: now, updatedAt: now })
+      .set({ status: "distributing", ...(draw ? { seed: draw.seed } : {}), drawBlockHash: draw?.blockHash ?? null, updatedAt: now })
       .where(eq(rewardPool.id, poolId));
-    return { poolId, grants: grants.length, paid: grants.reduce((sum, g) => sum + g.amount, 0n) };
+    return { planned: grants.length };
   });
+}
+
+/** Pays one pool (or freezes a raffle) if it is due: plans it, then pays its grants; or pays the rest of one an earlier run left `distributing`. */
+async function payPool({ db, poolId, status, ...plan }: { db: Db; poolId: string; status: PoolStatus; chains: DrawChains; entrantKey: string; now: Date }) {
+  const { now } = plan;
+  const planned = status === "distributing" ? null : await planPool({ db, poolId, ...plan });
+  if (planned && "frozen" in planned) return planned;
+  return payGrants({ db, poolId, now });
 }
 
 /** Pays the due pools of ended (published) campaigns, oldest end first; safe to run anywhere, any time. */
 export async function distributeEndedCampaigns({
   db,
   chains = new Map(),
+  entrantKey = processEntrantKey,
   social,
   log,
   fetchFn,
@@ -274,6 +245,8 @@ export async function distributeEndedCampaigns({
   db: Db;
   /** The chains whose blocks seed raffles (a raffle whose chain is missing waits). */
   chains?: DrawChains;
+  /** The server's key of raffle entrant ids (entrant-ids.server.ts); left out, this process's own. */
+  entrantKey?: string;
   /** The social providers that re-check follows before a campaign's pools are paid; left out, nothing is re-checked. */
   social?: SocialConfig;
   log?: Pick<Logger, "warn" | "info">;
@@ -288,8 +261,14 @@ export async function distributeEndedCampaigns({
     .select({ id: rewardPool.id, campaignId: rewardPool.campaignId, status: rewardPool.status })
     .from(rewardPool)
     .innerJoin(campaign, eq(campaign.id, rewardPool.campaignId))
-    .where(and(inArray(rewardPool.status, ["open", "frozen"]), isNotNull(campaign.publishedAt), lte(campaign.endsAt, now)))
-    .orderBy(asc(campaign.endsAt), asc(rewardPool.createdAt))
+    .where(
+      or(
+        // A pool being paid is finished whatever its campaign became meanwhile.
+        eq(rewardPool.status, "distributing"),
+        and(inArray(rewardPool.status, ["open", "frozen"]), isNotNull(campaign.publishedAt), lte(campaign.endsAt, now)),
+      ),
+    )
+    .orderBy(sql`${rewardPool.status} = 'distributing' desc`, asc(campaign.endsAt), asc(rewardPool.createdAt))
     .limit(limit);
   let pools = 0;
   let grants = 0;
@@ -309,14 +288,14 @@ export async function distributeEndedCampaigns({
       }
     }
   }
-  for (const { id, campaignId } of due) {
-    if (recheckFailed.has(campaignId)) {
+  for (const { id, campaignId, status } of due) {
+    if (status !== "distributing" && recheckFailed.has(campaignId)) {
       failed += 1;
       onPoolError(id, recheckFailed.get(campaignId));
       continue;
     }
     try {
-      const done = await payPool({ db, poolId: id, chains, now });
+      const done = await payPool({ db, poolId: id, status, chains, entrantKey, now });
       if (done && "frozen" in done) frozen += 1;
       else if (done) {
         pools += 1;

@@ -20,7 +20,7 @@ function rewardRows(userId: Placeholder) {
     with won as (
       select g.pool_id, 'won' as status, g.amount, g.position, g.entry_id, p.paid_at as at, null::int as rank, null::int as entrants
       from reward_grant g join reward_pool p on p.id = g.pool_id
-      where g.user_id = ${userId}
+      where g.user_id = ${userId} and p.status = 'paid'
     ),
     not_won as (
       select e.pool_id, 'not_won' as status, null::numeric as amount, null::int as position, null::bigint as entry_id, p.paid_at as at, null::int as rank,
@@ -40,7 +40,7 @@ function rewardRows(userId: Placeholder) {
       -- board: the campaign's all-time board, as boardKey names it
       select p.id as pool_id, p.distribution, p.winners, c.id as campaign_id, c.project_id, c.ends_at, 'c:' || c.id || '|all' as board
       from reward_pool p join campaign c on c.id = p.campaign_id
-      where p.status in ('open', 'frozen') and c.published_at is not null and not ${team(sql`c.project_id`)}${userId})
+      where p.status in ('open', 'frozen', 'distributing') and c.published_at is not null and not ${team(sql`c.project_id`)}${userId})
         and (c.id in (select campaign_id from done)
           or exists (select 1 from leaderboard_entry me where me.board = 'c:' || c.id || '|all' and me.user_id = ${userId}))
     ),

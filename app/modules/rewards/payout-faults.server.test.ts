@@ -1,6 +1,6 @@
 // Faults during token reward payouts: the job's process killed (SIGKILL) half-way through a large
-// pool, after its first grant batch was posted inside the pool's transaction; and two job runs
-// racing over the same pools. Either way every winner is credited exactly once and every unit
+// pool, inside the transaction of its second grant batch, once the first is committed; and two job
+// runs racing over the same pools. Either way every winner is credited exactly once and every unit
 // of escrow ends up paid or back in the treasury.
 
 import { spawn } from "node:child_process";
@@ -18,7 +18,8 @@ import { awardXp } from "~/modules/leaderboards/leaderboards.server";
 import { accountBalance, checkLedger, credit, poolEscrow, projectTreasury } from "~/modules/ledger/ledger.server";
 import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
 import { createTestDatabase, sharedDatabase } from "#tests/setup/test-db";
-import { distributeEndedCampaigns, GRANTS_PER_ENTRY } from "./distribute.server";
+import { distributeEndedCampaigns } from "./distribute.server";
+import { GRANTS_PER_ENTRY } from "./pay-grants.server";
 import { createRewardPool, type RewardPool } from "./reward-pools.server";
 import type { RewardPoolInput } from "./reward.schema";
 import { fundProject } from "./treasury.server";
@@ -142,7 +143,7 @@ async function expectPaidOnce(db: Db, pool: RewardPool, expected: Map<string, bi
 }
 
 describe("the job's process is killed (SIGKILL) in the middle of a large pool", () => {
-  it("leaves that pool unpaid and whole; the next run pays every winner exactly once", async () => {
+  it("keeps the batches paid before the kill; the next run pays the rest, every winner exactly once", async () => {
     const shared = await sharedDatabase(database, { applicationName: "questline-rewards-child" });
     try {
       const members = 2_345; // three batches
@@ -156,7 +157,7 @@ describe("the job's process is killed (SIGKILL) in the middle of a large pool", 
       await shared.handOver();
 
       const child = spawn(process.execPath, ["--import", "./scripts/app-paths.ts", "tests/setup/rewards-child.ts"], {
-        env: { ...process.env, ...shared.env, CHILD_NOW: T.toISOString(), CHILD_STALL_POOL: large.id, CHILD_STALL_BATCH: "0" },
+        env: { ...process.env, ...shared.env, CHILD_NOW: T.toISOString(), CHILD_STALL_POOL: large.id, CHILD_STALL_BATCH: "1" },
         stdio: ["ignore", "pipe", "pipe"],
       });
       let output = "";
@@ -166,15 +167,15 @@ describe("the job's process is killed (SIGKILL) in the middle of a large pool", 
       await vi.waitFor(
         () => {
           if (child.exitCode !== null) throw new Error(`The job process ended early: ${output}`);
-          expect(output).toContain(`stalled after pool:${large.id}:grants:0`);
+          expect(output).toContain(`stalled after grant batch 1 of ${large.id}`);
         },
         { timeout: 45_000, interval: 50 },
       );
       if (onPostgres) {
-        // Seen from outside while it hangs: the first pool is committed, the second's batch is not.
+        // Seen from outside while it hangs: the first pool is committed, and the second's plan and first batch; its second batch is not.
         expect((await poolRow(shared.db, first.id)).status).toBe("paid");
-        expect((await poolRow(shared.db, large.id)).status).toBe("open");
-        expect(await entriesOf(shared.db, large.id)).toHaveLength(1); // its escrow move only
+        expect((await poolRow(shared.db, large.id)).status).toBe("distributing");
+        expect((await entriesOf(shared.db, large.id)).map((e) => e.kind).sort()).toEqual(["reward_escrow", "reward_paid"]);
         const open = rowsOf(
           await shared.db.execute(sql`select state from pg_stat_activity where application_name = 'questline-rewards-child' and datname = current_database()`),
         );
@@ -195,18 +196,22 @@ describe("the job's process is killed (SIGKILL) in the middle of a large pool", 
           { timeout: 20_000, interval: 50 },
         );
       }
-      // After the crash: the first pool paid, the second exactly as before the run.
+      // After the crash: the first pool paid; the second planned, its first batch paid (the first
+      // members by id) and the rest of its escrow still there.
       const completers = seeded.members; // in finishing order (ties by id: the ids follow that order)
       const fcfsExpected = new Map(completers.slice(0, fcfsWinners).map((id) => [id, 7n]));
+      const share = split / BigInt(members);
       await expectPaidOnce(db, first, fcfsExpected);
-      expect(await poolRow(db, large.id)).toMatchObject({ status: "open", returned: 0n, paidAt: null, escrowed: split });
-      expect(await grantsOf(db, large.id)).toEqual([]);
-      expect((await entriesOf(db, large.id)).map((e) => e.kind)).toEqual(["reward_escrow"]);
-      expect(await accountBalance({ db, account: poolEscrow(large.id), asset: ASSET })).toBe(split);
+      expect(await poolRow(db, large.id)).toMatchObject({ status: "distributing", returned: 0n, paidAt: null, escrowed: split });
+      const planned = await grantsOf(db, large.id);
+      expect(planned).toHaveLength(members);
+      const paidFirst = planned.filter((g) => g.entryId !== null).map((g) => g.userId);
+      expect(paidFirst.sort()).toEqual([...completers].sort().slice(0, GRANTS_PER_ENTRY));
+      expect((await entriesOf(db, large.id)).map((e) => e.kind).sort()).toEqual(["reward_escrow", "reward_paid"]);
+      expect(await accountBalance({ db, account: poolEscrow(large.id), asset: ASSET })).toBe(split - share * BigInt(GRANTS_PER_ENTRY));
       expect(await checkLedger({ db })).toEqual(CLEAN);
 
       expect(await distributeEndedCampaigns({ db, now: new Date(T.getTime() + 60_000) })).toEqual({ pools: 1, grants: members, frozen: 0, failed: 0 });
-      const share = split / BigInt(members);
       const paid = (await expectPaidOnce(db, first, fcfsExpected)) + (await expectPaidOnce(db, large, new Map(completers.map((id) => [id, share]))));
       expect((await poolRow(db, large.id)).returned).toBe(split % BigInt(members));
       const balances = await availableOf(db, completers);
@@ -303,5 +308,68 @@ describe("two job runs race over the same token pools", () => {
     for (const id of seeded.members) expect(balances.get(id), id).toBe(8n);
     expect(await accountBalance({ db, account: projectTreasury(seeded.projectId), asset: ASSET })).toBe(seeded.funded - paid);
     expect(await checkLedger({ db })).toEqual(CLEAN);
+  }, 120_000);
+});
+
+describe("a payout larger than a batch", () => {
+  it("pays a batch per transaction, answers other queries between them, and resumes after a run dies between batches", async () => {
+    const members = 2_345; // three batches
+    const split = 10n ** 18n + 11n;
+    const seeded = await seedCampaign(database.db, { prefix: "batch", count: members, funded: split });
+    const pool = await tokenPool(database.db, seeded, { distribution: "everyone", winners: null, amount: split, rankAmounts: null });
+    const share = split / BigInt(members);
+    const paidGrants = async () =>
+      Number(rowsOf(await database.db.execute(sql`select count(*)::int as n from reward_grant where pool_id = ${pool.id} and entry_id is not null`))[0]!.n);
+
+    // The job's handle: counts its transactions, asks the same database a question as soon as the
+    // first batch is committed, and (for the first run) dies inside the third batch's transaction.
+    let started = 0;
+    let dieIn: number | null = 4; // the plan, the first and second batches, then the third
+    let asked: Promise<number> | null = null;
+    const job = new Proxy(database.db, {
+      get(target, prop) {
+        if (prop === "transaction") {
+          return async (run: (tx: Db) => Promise<unknown>) => {
+            const n = ++started;
+            const result = await target.transaction(async (tx) => {
+              const value = await run(tx);
+              if (n === dieIn) throw new Error("the process died");
+              return value;
+            });
+            if (n === 2 && !asked) asked = paidGrants();
+            return result;
+          };
+        }
+        const value: unknown = Reflect.get(target, prop, target);
+        return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    }) as Db;
+
+    const failures: unknown[] = [];
+    const crashed = await distributeEndedCampaigns({ db: job, now: T, onPoolError: (_, error) => failures.push(error) });
+    expect(crashed).toEqual({ pools: 0, grants: 0, frozen: 0, failed: 1 });
+    expect(String(failures[0])).toContain("the process died");
+    expect(started).toBe(4);
+    // The question asked once the first batch was committed was answered before the second was:
+    // the database served it between two batches, not after the payout.
+    expect(await asked).toBe(GRANTS_PER_ENTRY);
+    // The two batches committed before the death stay paid; the third rolled back.
+    expect(await poolRow(database.db, pool.id)).toMatchObject({ status: "distributing", paidAt: null });
+    expect(await paidGrants()).toBe(2 * GRANTS_PER_ENTRY);
+    expect(await accountBalance({ db: database.db, account: poolEscrow(pool.id), asset: ASSET })).toBe(split - share * BigInt(2 * GRANTS_PER_ENTRY));
+    expect(await checkLedger({ db: database.db })).toEqual(CLEAN);
+
+    // The next run picks up where the first stopped: the last batch, then the pool's end, a transaction each.
+    started = 0;
+    dieIn = null;
+    asked = null;
+    expect(await distributeEndedCampaigns({ db: job, now: new Date(T.getTime() + 60_000) })).toEqual({ pools: 1, grants: members, frozen: 0, failed: 0 });
+    expect(started).toBe(2);
+    const paid = await expectPaidOnce(database.db, pool, new Map(seeded.members.map((id) => [id, share])));
+    expect(paid).toBe(share * BigInt(members));
+    const balances = await availableOf(database.db, seeded.members);
+    for (const id of seeded.members) expect(balances.get(id), id).toBe(share);
+    expect(await checkLedger({ db: database.db })).toEqual(CLEAN);
+    expect(await distributeEndedCampaigns({ db: job, now: new Date(T.getTime() + 120_000) })).toEqual(NOTHING);
   }, 120_000);
 });

@@ -27,9 +27,11 @@ import { accountBalance, checkLedger, credit, memberAvailable, poolEscrow, proje
 import { attemptTask } from "~/modules/tasks/completions.server";
 import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
 import { createTestDatabase } from "#tests/setup/test-db";
-import { distributeEndedCampaigns, GRANTS_PER_ENTRY } from "./distribute.server";
+import { distributeEndedCampaigns } from "./distribute.server";
+import { GRANTS_PER_ENTRY } from "./pay-grants.server";
 import { drawChainOf, type DrawChains } from "./draw-chains.server";
 import { drawRaffle } from "./draw-raffle";
+import { entrantIdOf } from "./entrant-ids.server";
 import { entrantListHash, raffleSeed } from "./raffle-proof";
 import { createRewardPool, type RewardPool } from "./reward-pools.server";
 import { poolMaximum, rankAmount, type RewardPoolInput } from "./reward.schema";
@@ -142,14 +144,25 @@ function modelOf(members: (MemberSpec & { userId: string })[]) {
   return { completers, board };
 }
 
+const ENTRANT_KEY = "p".repeat(40);
+const entrantIds = (poolId: string, members: string[]) => members.map((userId) => entrantIdOf({ key: ENTRANT_KEY, poolId, userId }));
+
 /** The grants a pool should make, by the model; a raffle's by its recorded seed over the modelled entrants. */
 function expectedGrants(spec: PoolSpec, model: ReturnType<typeof modelOf>, paid: RewardPool): Expected[] {
   const numbered = (ids: string[], amountOf: (rank: number) => bigint) => ids.map((userId, i) => ({ userId, position: i + 1, amount: amountOf(i + 1) }));
   switch (spec.distribution) {
     case "fcfs":
       return numbered(model.completers.slice(0, spec.winners!), () => spec.amount!);
-    case "raffle":
-      return numbered(drawRaffle({ seed: paid.seed!, entrants: model.completers, winners: spec.winners! }), () => spec.amount!);
+    case "raffle": {
+      // Drawn on the entrants' ids in this pool; paid to the members behind them.
+      const ids = entrantIds(paid.id, model.completers);
+      const memberOf = new Map(ids.map((id, i) => [id, model.completers[i]!]));
+      const drawn = drawRaffle({ seed: paid.seed!, entrants: ids, winners: spec.winners! });
+      return numbered(
+        drawn.map((id) => memberOf.get(id)!),
+        () => spec.amount!,
+      );
+    }
     case "ranking":
       return numbered(
         model.board.slice(0, spec.winners!).map((e) => e.userId),
@@ -258,7 +271,7 @@ async function check({ members: memberSpecs, pools: poolSpecs, spare }: Case) {
 
   // The job: a raffle is frozen on the first run and drawn on the next.
   const failures: unknown[] = [];
-  const job = (now: Date) => distributeEndedCampaigns({ db, chains, now, onPoolError: (_, error) => failures.push(error) });
+  const job = (now: Date) => distributeEndedCampaigns({ db, chains, entrantKey: ENTRANT_KEY, now, onPoolError: (_, error) => failures.push(error) });
   expect(await job(at(-1.5))).toMatchObject({ pools: 0, frozen: 0 }); // not ended yet (earlier runs are all paid)
   const raffles = poolSpecs.filter((p) => p.distribution === "raffle").length;
   const first = await job(T);
@@ -268,7 +281,7 @@ async function check({ members: memberSpecs, pools: poolSpecs, spare }: Case) {
       expect(await poolRow(db, p.id)).toMatchObject({
         status: "frozen",
         entrantsCount: model.completers.length,
-        entrantsHash: entrantListHash(model.completers),
+        entrantsHash: entrantListHash(entrantIds(p.id, model.completers)),
       });
     }
     expect(await job(new Date(T.getTime() + HOUR))).toMatchObject({ frozen: 0 });
@@ -283,7 +296,11 @@ async function check({ members: memberSpecs, pools: poolSpecs, spare }: Case) {
     expect(paid.status).toBe("paid");
     if (spec.distribution === "raffle") {
       expect(paid.seed).toBe(
-        raffleSeed({ secret: created.secret as Hex, blockHash: paid.drawBlockHash as Hex, entrantsHash: entrantListHash(model.completers) }),
+        raffleSeed({
+          secret: created.secret as Hex,
+          blockHash: paid.drawBlockHash as Hex,
+          entrantsHash: entrantListHash(entrantIds(created.id, model.completers)),
+        }),
       );
     }
     const grants = await grantsOf(db, created.id);

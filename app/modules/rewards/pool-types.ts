@@ -8,7 +8,8 @@ export const DISTRIBUTIONS = ["fcfs", "raffle", "ranking", "everyone"] as const;
 export type Distribution = (typeof DISTRIBUTIONS)[number];
 /**
  * `open` until the campaign ends; a raffle is then `frozen` (entrants fixed, waiting for its
- * block); `paid` once every grant is written and paid.
+ * block); `distributing` once its grants are written (a raffle's drawn), while they are paid a
+ * batch at a time; `paid` once every grant is paid.
  */
 export const POOL_STATUSES = ["open", "frozen", "distributing", "paid"] as const;
 export type PoolStatus = (typeof POOL_STATUSES)[number];

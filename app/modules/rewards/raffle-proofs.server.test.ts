@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { user } from "#db/schema/auth";
 import { project, projectMember } from "#db/schema/projects";
 import { campaign, task } from "#db/schema/quests";
-import { rewardGrant, rewardPool } from "#db/schema/rewards";
+import { raffleEntrant, rewardGrant, rewardPool } from "#db/schema/rewards";
 import type { Database } from "~/lib/db.server";
 import { startLocalChain, type LocalChain } from "~/lib/local-chain.server";
 import { setLeaderboardDisplayName } from "~/modules/leaderboards/member-stats.server";
@@ -16,6 +16,7 @@ import { createTestDatabase } from "#tests/setup/test-db";
 import { distributeEndedCampaigns } from "./distribute.server";
 import { drawChainOf, type DrawChains } from "./draw-chains.server";
 import { entrantListHash, verifyRaffle } from "./raffle-proof";
+import { entrantIdOf } from "./entrant-ids.server";
 import { entrantLabel, raffleProofOf } from "./raffle-proofs.server";
 import { createRewardPool } from "./reward-pools.server";
 import type { RewardPoolInput } from "./reward.schema";
@@ -94,7 +95,10 @@ async function campaignWith(entrants: string[], { draft = false } = {}) {
   return { id, pool };
 }
 
-const distribute = (now: Date) => distributeEndedCampaigns({ db: database.db, chains, now });
+const ENTRANT_KEY = "k".repeat(40);
+const distribute = (now: Date) => distributeEndedCampaigns({ db: database.db, chains, entrantKey: ENTRANT_KEY, now });
+/** A member's entrant id in a pool, as the proof lists it. */
+const idIn = (poolId: string) => (userId: string) => entrantIdOf({ key: ENTRANT_KEY, poolId, userId });
 
 describe("raffleProofOf", () => {
   it("publishes an honest paid raffle's proof, which passes every check against the chain's block hash", async () => {
@@ -114,7 +118,8 @@ describe("raffleProofOf", () => {
     await distribute(T);
     const frozen = (await raffleProofOf({ db: database.db, poolId: raffle.id }))!;
     expect(frozen.status).toBe("frozen");
-    expect(frozen.proof).toMatchObject({ secret: null, blockHash: null, seed: null, winners: [], entrantsHash: entrantListHash(members()) });
+    const ids = members().map(idIn(raffle.id));
+    expect(frozen.proof).toMatchObject({ secret: null, blockHash: null, seed: null, winners: [], entrantsHash: entrantListHash(ids) });
     // Before payment the secret appears nowhere, and the checks say the raffle is not drawn yet.
     expect(JSON.stringify(frozen)).not.toContain(raffle.secret!.slice(2));
     const undrawn = verifyRaffle(frozen.proof!, null);
@@ -126,13 +131,16 @@ describe("raffleProofOf", () => {
     expect(paid.status).toBe("paid");
     const proof = paid.proof!;
     expect(proof.secret).toBe(raffle.secret);
+    // Listed by their id in this pool: 16 hex digits, none of them the member's id.
     expect(proof.entrants).toEqual([
-      { id: "alice", label: "Alice" },
-      { id: "bob", label: "Bobby" },
-      { id: "c4r0l-0000", label: "Member c4r0…" },
-      { id: "dave", label: "dave_d" },
-      { id: "erin", label: "Member erin…" },
+      { id: ids[0], label: "Alice" },
+      { id: ids[1], label: "Bobby" },
+      { id: ids[2], label: `Member ${ids[2]!.slice(0, 4)}…` },
+      { id: ids[3], label: "dave_d" },
+      { id: ids[4], label: `Member ${ids[4]!.slice(0, 4)}…` },
     ]);
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{16}$/);
+    for (const id of [...proof.entrants.map((e) => e.id), ...proof.winners]) expect(members()).not.toContain(id);
     expect(proof.winners).toHaveLength(2);
 
     const block = await client.getBlock({ blockNumber: BigInt(proof.blockNumber) });
@@ -144,6 +152,71 @@ describe("raffleProofOf", () => {
     // Another block's hash does not pass.
     const other = await client.getBlock({ blockNumber: BigInt(proof.blockNumber) - 1n });
     expect(verifyRaffle(proof, other.hash).ok).toBe(false);
+  });
+
+  it("tells a signed-in entrant their id, which differs from pool to pool; others are told none", async () => {
+    const c = await campaignWith(members());
+    const first = await c.pool({ winners: 1 });
+    const second = await c.pool({ winners: 1 });
+    await distribute(T);
+    await distribute(new Date(T.getTime() + 3_600_000));
+    const view = (poolId: string, viewerId: string | null) => raffleProofOf({ db: database.db, poolId, viewerId });
+    const inFirst = (await view(first.id, "bob"))!;
+    const inSecond = (await view(second.id, "bob"))!;
+    expect(inFirst.yours).toBe(idIn(first.id)("bob"));
+    expect(inSecond.yours).toBe(idIn(second.id)("bob"));
+    expect(inFirst.yours).not.toBe(inSecond.yours);
+    expect(inFirst.proof!.entrants.map((e) => e.id)).toContain(inFirst.yours);
+    // No id is shared between the two pools' proofs.
+    const firstIds = new Set(inFirst.proof!.entrants.map((e) => e.id));
+    expect(inSecond.proof!.entrants.filter((e) => firstIds.has(e.id))).toEqual([]);
+    expect((await view(first.id, "own"))!.yours).toBeNull();
+    expect((await view(first.id, null))!.yours).toBeNull();
+    for (const pool of [inFirst, inSecond]) {
+      const block = await client.getBlock({ blockNumber: BigInt(pool.proof!.blockNumber) });
+      expect(verifyRaffle(pool.proof!, block.hash).ok).toBe(true);
+    }
+  });
+
+  it("keeps a drawn raffle's proof public after its campaign is unpublished, and hides an undrawn one's", async () => {
+    const drawnCampaign = await campaignWith(members());
+    const drawn = await drawnCampaign.pool({ winners: 2 });
+    await distribute(T);
+    await distribute(new Date(T.getTime() + 3_600_000));
+    const waitingCampaign = await campaignWith(members());
+    const waiting = await waitingCampaign.pool({ winners: 2 });
+    await distribute(new Date(T.getTime() + 7_200_000));
+    expect((await raffleProofOf({ db: database.db, poolId: waiting.id }))!.status).toBe("frozen");
+
+    const before = (await raffleProofOf({ db: database.db, poolId: drawn.id }))!;
+    expect(before.status).toBe("paid");
+    for (const id of [drawnCampaign.id, waitingCampaign.id]) await database.db.update(campaign).set({ publishedAt: null }).where(eq(campaign.id, id));
+
+    const after = await raffleProofOf({ db: database.db, poolId: drawn.id });
+    expect(after).toEqual(before);
+    const block = await client.getBlock({ blockNumber: BigInt(after!.proof!.blockNumber) });
+    expect(verifyRaffle(after!.proof!, block.hash).ok).toBe(true);
+    expect(await raffleProofOf({ db: database.db, poolId: waiting.id })).toBeNull();
+  });
+
+  it("still lists member ids, as drawn, for a raffle frozen before entrants had ids of their own", async () => {
+    const c = await campaignWith(members());
+    const legacy = await c.pool({ winners: 2 });
+    await distribute(T);
+    // Frozen the old way: no entrant ids, the list's hash over the member ids.
+    await database.db.update(raffleEntrant).set({ entrantId: null }).where(eq(raffleEntrant.poolId, legacy.id));
+    await database.db
+      .update(rewardPool)
+      .set({ entrantsHash: entrantListHash(members()) })
+      .where(eq(rewardPool.id, legacy.id));
+    await distribute(new Date(T.getTime() + 3_600_000));
+    const proof = (await raffleProofOf({ db: database.db, poolId: legacy.id, viewerId: "bob" }))!;
+    expect(proof.proof!.entrants.map((e) => e.id)).toEqual(members());
+    expect(proof.yours).toBe("bob");
+    const block = await client.getBlock({ blockNumber: BigInt(proof.proof!.blockNumber) });
+    expect(verifyRaffle(proof.proof!, block.hash).ok).toBe(true);
+    const grants = await database.db.select().from(rewardGrant).where(eq(rewardGrant.poolId, legacy.id));
+    expect(grants.map((g) => g.userId).sort()).toEqual([...proof.proof!.winners].sort());
   });
 
   it("gives null for an unknown pool, a pool that is not a raffle and a draft campaign's raffle", async () => {
@@ -161,7 +234,7 @@ describe("a raffle's draw block", () => {
     // A chain that mines on its own (as a public chain does), needing three blocks on the draw block.
     const remote = drawChainOf(client, { chainId: LOCAL_CHAIN_ID, confirmations: 3 });
     const threeConfirmations: DrawChains = new Map([[LOCAL_CHAIN_ID, { ...remote, mine: undefined }]]);
-    const run = (now: Date) => distributeEndedCampaigns({ db: database.db, chains: threeConfirmations, now });
+    const run = (now: Date) => distributeEndedCampaigns({ db: database.db, chains: threeConfirmations, entrantKey: ENTRANT_KEY, now });
     const poolNow = async () => (await database.db.select().from(rewardPool).where(eq(rewardPool.id, raffle.id)))[0]!;
     const anvil = createTestClient({ mode: "anvil", transport: http(localChain.url) });
     const c = await campaignWith(members());
@@ -199,15 +272,15 @@ describe("a raffle's draw block", () => {
     await anvil.mine({ blocks: 3 });
     expect(await run(at(0.3))).toMatchObject({ pools: 0, frozen: 0 });
     const grants = await database.db.select().from(rewardGrant).where(eq(rewardGrant.poolId, raffle.id));
-    expect(grants.map((g) => g.userId).sort()).toEqual([...proof.winners].sort());
+    expect(grants.map((g) => idIn(raffle.id)(g.userId)).sort()).toEqual([...proof.winners].sort());
   });
 });
 
 describe("entrantLabel", () => {
   it("uses the public name when visible, else a short id, and never an e-mail", () => {
-    expect(entrantLabel({ userId: "u1234567", visible: true, names: ["Shown", "Real name", "user"] })).toBe("Shown");
-    expect(entrantLabel({ userId: "u1234567", visible: true, names: [null, "  ", "user"] })).toBe("user");
-    expect(entrantLabel({ userId: "u1234567", visible: false, names: ["Shown", "Real name", "user"] })).toBe("Member u123…");
-    expect(entrantLabel({ userId: "u1234567", visible: true, names: [null, "me@example.com", null] })).toBe("Member u123…");
+    expect(entrantLabel({ id: "u1234567", visible: true, names: ["Shown", "Real name", "user"] })).toBe("Shown");
+    expect(entrantLabel({ id: "u1234567", visible: true, names: [null, "  ", "user"] })).toBe("user");
+    expect(entrantLabel({ id: "u1234567", visible: false, names: ["Shown", "Real name", "user"] })).toBe("Member u123…");
+    expect(entrantLabel({ id: "u1234567", visible: true, names: [null, "me@example.com", null] })).toBe("Member u123…");
   });
 });

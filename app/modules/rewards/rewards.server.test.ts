@@ -17,6 +17,7 @@ import { startLocalChain, type LocalChain } from "~/lib/local-chain.server";
 import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
 import { drawChainOf, type DrawChains } from "./draw-chains.server";
 import { drawRaffle } from "./draw-raffle";
+import { entrantIdOf } from "./entrant-ids.server";
 import { commitmentOf, entrantListHash, raffleSeed } from "./raffle-proof";
 import { createRewardPool, deleteRewardPool, listRewardPools, updateRewardPool } from "./reward-pools.server";
 import type { RewardPoolInput } from "./reward.schema";
@@ -54,7 +55,8 @@ afterAll(async () => {
 });
 
 /** One run of the reward worker at `now`, raffles drawn from the local chain. */
-const distribute = (now: Date) => distributeEndedCampaigns({ db: database.db, chains, now });
+const ENTRANT_KEY = "e".repeat(40);
+const distribute = (now: Date) => distributeEndedCampaigns({ db: database.db, chains, entrantKey: ENTRANT_KEY, now });
 
 /** A published campaign from `start` to `end` (days from T) with a one-off link (10 XP), a reviewed text (30) and a daily link (5). */
 async function makeCampaign(start = -10, end = -1, published: Date | null = at(start - 1)) {
@@ -236,7 +238,10 @@ describe("distribution", () => {
     await playCampaign(c);
     await distribute(T);
     const [frozen] = await database.db.select().from(rewardPool).where(eq(rewardPool.id, raffle.id));
-    expect(frozen).toMatchObject({ status: "frozen", entrantsCount: 4, entrantsHash: entrantListHash(["m2", "m3", "m1", "m5"]) });
+    // Drawn on each entrant's id in this pool, in finishing order.
+    const ids = ["m2", "m3", "m1", "m5"].map((userId) => entrantIdOf({ key: ENTRANT_KEY, poolId: raffle.id, userId }));
+    const memberOf = new Map(ids.map((id, i) => [id, ["m2", "m3", "m1", "m5"][i]!]));
+    expect(frozen).toMatchObject({ status: "frozen", entrantsCount: 4, entrantsHash: entrantListHash(ids) });
     const head = await client.getBlockNumber();
     expect(BigInt(frozen!.drawBlock!)).toBe(head + 1n);
     // A later approval does not change the frozen entrants: m7 finishes after the freeze.
@@ -248,7 +253,8 @@ describe("distribution", () => {
     const block = await client.getBlock({ blockNumber: BigInt(frozen!.drawBlock!) });
     expect(paid!.drawBlockHash).toBe(block.hash);
     expect(paid!.seed).toBe(raffleSeed({ secret: raffle.secret as Hex, blockHash: block.hash, entrantsHash: frozen!.entrantsHash as Hex }));
-    expect((await grantsOf(raffle.id)).map((g) => g.userId)).toEqual(drawRaffle({ seed: paid!.seed!, entrants: ["m2", "m3", "m1", "m5"], winners: 3 }));
+    const drawn = drawRaffle({ seed: paid!.seed!, entrants: ids, winners: 3 });
+    expect((await grantsOf(raffle.id)).map((g) => g.userId)).toEqual(drawn.map((id) => memberOf.get(id)));
   });
 
   it("pays each pool exactly once when two runs race", async () => {

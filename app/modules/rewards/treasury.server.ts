@@ -105,15 +105,17 @@ export async function projectRewards({
       const state: PoolState =
         pool.status === "paid"
           ? "paid"
-          : pool.status === "frozen"
-            ? "drawing"
-            : status === "draft"
-              ? "draft"
-              : status === "scheduled"
-                ? "funded"
-                : status === "live"
-                  ? "live"
-                  : "paying";
+          : pool.status === "distributing"
+            ? "paying"
+            : pool.status === "frozen"
+              ? "drawing"
+              : status === "draft"
+                ? "draft"
+                : status === "scheduled"
+                  ? "funded"
+                  : status === "live"
+                    ? "live"
+                    : "paying";
       return { ...publicPool(pool), campaign: { slug: c.slug, name: c.name }, state, paidTo: paid?.members ?? 0, paidTotal: BigInt(paid?.total ?? 0) };
     });
   const manages = can(viewerRole, "treasury.fund");

@@ -4,8 +4,9 @@ import { raffleProofOf } from "~/modules/rewards/raffle-proofs.server";
 
 /**
  * A raffle's proof (raffle-proof.ts) as JSON, for `npm run verify-raffle` and anyone's own
- * checker. Public: it names entrants only as public boards do. A paid raffle's proof never
- * changes again, so it may be cached; before that it changes when the entrants are frozen.
+ * checker. Public: it names entrants only as public boards do, and by their id in this pool. A
+ * drawn raffle's proof never changes again, so it may be cached; before that it changes when the
+ * entrants are frozen.
  */
 export async function loader({ params, context }: Route.LoaderArgs) {
   const db = context.get(servicesContext).database.db;
@@ -18,5 +19,5 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       { status: 404, headers: noStore },
     );
   }
-  return Response.json(view.proof, { headers: view.status === "paid" ? { "cache-control": "public, max-age=60" } : noStore });
+  return Response.json(view.proof, { headers: view.proof.secret !== null ? { "cache-control": "public, max-age=60" } : noStore });
 }

@@ -9,8 +9,8 @@ import { dataPageMeta } from "~/lib/meta";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
 import { poolHeadline } from "~/modules/rewards/pool-words";
+import { getSession } from "~/modules/auth/session.server";
 import { raffleProofOf } from "~/modules/rewards/raffle-proofs.server";
-import { useRootData } from "~/root";
 import { CheckCard, EntrantsCard, Fact, Hash, OpenCard, Pending, Step, TerminalCheck, WinnersCard, chainName, n } from "~/components/rewards/raffle-verify";
 import type { VisitorPage } from "~/lib/visitor-page";
 
@@ -26,16 +26,15 @@ export function meta(args: Route.MetaArgs) {
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   const db = context.get(servicesContext).database.db;
-  const view = await raffleProofOf({ db, poolId: params.pool });
+  const viewerId = (await getSession(context))?.user.id ?? null;
+  const view = await raffleProofOf({ db, poolId: params.pool, viewerId });
   if (!view) throw data("Not found", { status: 404 });
   return view;
 }
 
 export default function VerifyDraw({ loaderData }: Route.ComponentProps) {
-  const { status, proof, pool, campaign, project } = loaderData;
-  const root = useRootData();
-  const viewerId = root?.user?.id ?? null;
-  const drawn = status === "paid" && proof?.secret != null;
+  const { status, proof, pool, campaign, project, yours } = loaderData;
+  const drawn = proof?.secret != null;
   const campaignTo = route("campaigns.show", { project: project.slug, campaign: campaign.slug });
   return (
     <>
@@ -97,8 +96,8 @@ export default function VerifyDraw({ loaderData }: Route.ComponentProps) {
           </div>
           {proof ? (
             <div className="grid gap-4 lg:grid-cols-2">
-              <EntrantsCard proof={proof} viewerId={viewerId} />
-              <WinnersCard proof={proof} drawn={drawn} viewerId={viewerId} />
+              <EntrantsCard proof={proof} yours={yours} />
+              <WinnersCard proof={proof} drawn={drawn} yours={yours} />
             </div>
           ) : (
             <Step index={3} title="Entrants" description="The members who completed every task, in the order they finished.">
