@@ -73,7 +73,7 @@ function reasonlessProviderFor(wallet: TestWallet): EIP1193Provider {
 async function roundFor(account: `0x${string}`) {
   const client = createPublicClient({ chain: anvil, transport: http(chain.url), pollingInterval: 10 });
   const mined = async (hash: `0x${string}`) => void (await client.waitForTransactionReceipt({ hash, pollingInterval: 10 }));
-  const send = (args: Parameters<typeof deployer.writeContract>[0]) => deployer.writeContract(args).then(mined);
+  const send = (args: object) => deployer.writeContract(args as Parameters<typeof deployer.writeContract>[0]).then(mined);
   const own = deployer.account!;
   await send({
     account: own,
