@@ -110,7 +110,7 @@ export function jobDefinitions(services: JobServices): JobDefinition[] {
           chains: roundChains,
           onError: (airdropId, err) => logger.error({ err, airdropId }, "an airdrop round step failed; it is tried again next run"),
         });
-        if (moved.started + moved.advanced + moved.sent > 0) logger.info(moved, "airdrop rounds moved on");
+        if (moved.started + moved.advanced + moved.sent + moved.previousChain > 0) logger.info(moved, "airdrop rounds moved on");
         for (const chain of roundChains.values()) {
           const claims = await scanClaims({ db, chainId: chain.id, ...chain, rescanIfBehind: chain.local });
           if (claims > 0) logger.info({ chainId: chain.id, claims }, "airdrop claims recorded");

@@ -6,7 +6,7 @@ import { useWallet } from "~/wallet/wallet-provider";
 /** The header's wallet entry: "Connect wallet", or the connected address opening the account view. */
 export function WalletButton() {
   const wallet = useWallet();
-  const address = shortAddress(wallet.shownAddress);
+  const address = shortAddress(wallet.address);
   return (
     <Button
       variant="outline"

@@ -1,6 +1,6 @@
 import { AppKit, CoreHelperUtil, type CreateAppKit } from "@reown/appkit";
 import { PACKAGE_VERSION } from "@reown/appkit/constants";
-import { ChainController, RouterController, type SIWXConfig, type SIWXSession } from "@reown/appkit-controllers";
+import { ChainController, FetchUtil, RouterController, type SIWXConfig, type SIWXSession } from "@reown/appkit-controllers";
 import { WagmiAdapter } from "@reown/appkit-adapter-wagmi";
 import { bsc, defineChain, sepolia, type AppKitNetwork } from "@reown/appkit/networks";
 import { getAddress } from "viem";
@@ -230,11 +230,23 @@ class QuestlineAppKit extends AppKit {
   }
 }
 
+/**
+ * Without a project id the wallet vendor's cloud is not ours to call: every request AppKit makes
+ * to it (its configuration, wallet list, usage, identity and balance lookups, and the events it
+ * sends even with analytics off) goes through its `FetchUtil`, which then fails at once as if the
+ * machine were offline, and AppKit carries on without it. Nothing leaves for an outside host.
+ */
+function keepWalletCloudOff() {
+  const offline = () => Promise.reject(new TypeError("The wallet cloud is off: no project id is configured"));
+  Object.assign(FetchUtil.prototype, { get: offline, getBlob: offline, post: offline, put: offline, delete: offline, sendBeacon: () => false });
+}
+
 function createAppKit(options: CreateAppKit): AppKit {
   return new QuestlineAppKit({ ...options, sdkVersion: CoreHelperUtil.generateSdkVersion(options.adapters ?? [], "html", PACKAGE_VERSION) });
 }
 
 export function createWallet({ config, appName, themeMode, callbacks }: WalletOptions): AppKit {
+  if (!hasWalletCloud(config)) keepWalletCloudOff();
   const networks = networksFor(config);
   const endpoints = nodeEndpoints(config, (message) => console.warn(message));
   const transports = Object.fromEntries(networks.map((n) => [n.id, chainTransport(endpoints.get(Number(n.id)))]));

@@ -5,7 +5,9 @@ import { anvil } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deployQuestline } from "#contracts/deploy";
 import { DEV_PRIVATE_KEYS } from "#contracts/dev-accounts";
+import { airdropDistributorAbi } from "#contracts/generated/airdrop-distributor";
 import { questTokenAbi } from "#contracts/generated/quest-token";
+import { airdropTree } from "#contracts/merkle";
 import { tokenSaleAbi } from "#contracts/generated/token-sale";
 import { TestWallet } from "#tests/fakes/injected-wallet";
 import { startLocalChain, type LocalChain } from "~/lib/local-chain.server";
@@ -18,6 +20,8 @@ import { sendContractCall } from "./transactions.client";
 let chain: LocalChain;
 let token: `0x${string}`;
 let sale: `0x${string}`;
+let distributor: `0x${string}`;
+let deployer: ReturnType<typeof createWalletClient>;
 const context = { token: "QUEST", coin: "ETH" };
 
 beforeAll(async () => {
@@ -25,6 +29,7 @@ beforeAll(async () => {
   const transport = http(chain.url);
   const publicClient = createPublicClient({ chain: anvil, transport, pollingInterval: 10 });
   const wallet = createWalletClient({ chain: anvil, transport, account: privateKeyToAccount(DEV_PRIVATE_KEYS[0]) });
+  deployer = wallet;
   const deployment = await deployQuestline({
     wallet,
     publicClient,
@@ -32,6 +37,7 @@ beforeAll(async () => {
   });
   token = deployment.contracts.QuestToken;
   sale = deployment.contracts.TokenSale;
+  distributor = deployment.contracts.AirdropDistributor;
 }, 30_000);
 afterAll(() => chain.stop());
 
@@ -45,6 +51,63 @@ function providerFor(wallet: TestWallet): EIP1193Provider {
     on: () => undefined,
     removeListener: () => undefined,
   } as unknown as EIP1193Provider;
+}
+
+/** A wallet that drops the revert data of a refused call, as some do ("RPC Request failed", code -32603, nothing else). */
+function reasonlessProviderFor(wallet: TestWallet): EIP1193Provider {
+  const inner = providerFor(wallet);
+  return {
+    ...inner,
+    request: async (args: { method: string; params?: unknown }) => {
+      try {
+        return await inner.request(args as never);
+      } catch (error) {
+        if (args.method !== "eth_call" && args.method !== "eth_estimateGas") throw error;
+        throw Object.assign(new Error("RPC Request failed."), { code: -32603 });
+      }
+    },
+  } as EIP1193Provider;
+}
+
+/** A round on the distributor with one share of 5 QUEST for `account` (the deployer is its operator). */
+async function roundFor(account: `0x${string}`) {
+  const client = createPublicClient({ chain: anvil, transport: http(chain.url), pollingInterval: 10 });
+  const mined = async (hash: `0x${string}`) => void (await client.waitForTransactionReceipt({ hash, pollingInterval: 10 }));
+  const send = (args: object) => deployer.writeContract(args as Parameters<typeof deployer.writeContract>[0]).then(mined);
+  const own = deployer.account!;
+  await send({
+    account: own,
+    chain: anvil,
+    address: token,
+    abi: questTokenAbi,
+    functionName: "publicMint",
+    args: [parseEther("10")],
+    value: parseEther("0.01"),
+  });
+  await send({ account: own, chain: anvil, address: token, abi: questTokenAbi, functionName: "approve", args: [distributor, parseEther("10")] });
+  const entries = [
+    { index: 0n, account, amount: parseEther("5") },
+    { index: 1n, account: own.address, amount: parseEther("5") },
+  ];
+  const { root, proofs } = airdropTree(entries);
+  const roundId = await client.readContract({ address: distributor, abi: airdropDistributorAbi, functionName: "roundCount" });
+  const deadline = (await client.getBlock()).timestamp + 86_400n;
+  await send({
+    account: own,
+    chain: anvil,
+    address: distributor,
+    abi: airdropDistributorAbi,
+    functionName: "createRound",
+    args: [root, parseEther("10"), deadline],
+  });
+  return {
+    chainId: 31337,
+    address: distributor,
+    abi: airdropDistributorAbi,
+    functionName: "claim",
+    args: [roundId, 0n, account, parseEther("5"), proofs[0]!],
+    context,
+  };
 }
 
 async function fundedWallet() {
@@ -130,5 +193,32 @@ describe("sendContractCall", () => {
     } as EIP1193Provider;
     const error = await sendContractCall(down, wallet.address, mintCall(parseEther("1"))).catch((e: unknown) => e);
     expect((error as TxError).kind).toBe("network");
+  });
+
+  it("a wallet that refuses without a reason: a claim made already is told in words, as final, from the distributor's state", async () => {
+    const wallet = await fundedWallet();
+    const claim = await roundFor(wallet.address);
+    await sendContractCall(providerFor(wallet), wallet.address, claim);
+    const again = await sendContractCall(reasonlessProviderFor(wallet), wallet.address, claim).catch((e: unknown) => e);
+    expect(again).toBeInstanceOf(TxError);
+    expect((again as TxError).message).toBe("This share was claimed already: the tokens went to its address.");
+    expect((again as TxError).final).toBe(true);
+    // A refusal nothing on chain explains is still in words, and may be tried again.
+    const mint = await sendContractCall(reasonlessProviderFor(wallet), wallet.address, mintCall(parseEther("101"))).catch((e: unknown) => e);
+    expect((mint as TxError).message).toBe(
+      "Your wallet's connection to Questline Local refused the transaction without saying why. Nothing was sent: try again in a moment.",
+    );
+    expect((mint as TxError).final).toBe(false);
+    expect(wallet.calls.filter((m) => m === "eth_sendTransaction")).toHaveLength(1);
+  });
+
+  it("a wallet without the chain's coin for the fee is told how much it needs, and nothing is sent", async () => {
+    const wallet = new TestWallet({ privateKey: generatePrivateKey() });
+    wallet.approved = true;
+    const claim = await roundFor(wallet.address);
+    const error = await sendContractCall(providerFor(wallet), wallet.address, claim).catch((e: unknown) => e);
+    expect((error as TxError).kind).toBe("funds");
+    expect((error as TxError).message).toMatch(/^Your wallet needs about 0\.000\d+ ETH on Questline Local to pay the network fee; it holds 0 ETH\.$/);
+    expect(wallet.calls).not.toContain("eth_sendTransaction");
   });
 });

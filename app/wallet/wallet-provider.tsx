@@ -15,11 +15,14 @@ type WalletView = "Connect" | "Account" | "Networks" | "Swap" | "OnRampProviders
 
 export type WalletState = {
   status: WalletStatus;
-  /** The connected wallet, once the wallet stack has confirmed it: what sends and signs. */
+  /**
+   * The wallet every part of the page shows and acts for: the connected one, or, until the wallet
+   * stack has said whether it is still connected, the one this browser remembers (`restoring`).
+   */
   address: string | null;
-  /** What the page shows meanwhile: the connected wallet, or the one this browser remembers until the stack has settled. */
-  shownAddress: string | null;
   chainId: number | null;
+  /** The remembered wallet is shown while the wallet stack reconnects it; sending waits for it. */
+  restoring: boolean;
   /** Whether the wallet modal's cloud features (swaps, on-ramp, WalletConnect) are configured. */
   cloud: boolean;
   /** Loads the wallet stack if needed and opens the wallet modal. */
@@ -28,7 +31,8 @@ export type WalletState = {
   switchChain: (chainId: number) => Promise<void>;
   disconnect: () => Promise<void>;
   /**
-   * Simulates `call`, then asks the connected wallet to send it; resolves with the transaction
+   * Simulates `call`, then asks the connected wallet to send it (once a remembered wallet is
+   * reconnected); resolves with the transaction
    * hash once the wallet sent it. Throws a `TxError` whose message is for the member (rejected,
    * reverted with the contract's reason in words, wrong network, node down…). The sending code
    * (viem) is loaded on demand with the wallet stack.
@@ -82,6 +86,12 @@ export function WalletProvider({
   const [chainId, setChainId] = useState<number | null>(null);
   // Until the wallet stack has said whether the remembered wallet is still connected.
   const [settled, setSettled] = useState(false);
+  const settledOnce = useRef<{ promise: Promise<void>; resolve: () => void } | null>(null);
+  settledOnce.current ??= (() => {
+    let resolve = () => {};
+    const promise = new Promise<void>((r) => (resolve = r));
+    return { promise, resolve };
+  })();
   const kit = useRef<Promise<AppKit> | null>(null);
   const navigate = useNavigate();
   const revalidator = useRevalidator();
@@ -124,6 +134,7 @@ export function WalletProvider({
         connection.address = account.isConnected ? (account.address ?? null) : null;
         setAddress(connection.address);
         setSettled(true);
+        settledOnce.current?.resolve();
         remember();
       });
       appKit.subscribeNetwork((network) => {
@@ -197,6 +208,7 @@ export function WalletProvider({
   const writeContract = useCallback(
     async (call: ContractCall) => {
       const appKit = await load();
+      if (rememberedAtStart.current || remembersConnection()) await settledOnce.current?.promise;
       const provider = appKit.getWalletProvider() as EIP1193Provider | undefined;
       const from = appKit.getAddress();
       if (!provider || !from) throw new TxError("chain", "Connect your wallet first.");
@@ -206,10 +218,22 @@ export function WalletProvider({
     [load],
   );
 
-  const shownAddress = address ?? (settled ? null : (remembered?.address ?? null));
+  // One answer for the header and the page's cards alike: until the stack has settled, the remembered wallet.
+  const restoring = !settled && address === null && remembered !== null;
+  const shown = restoring ? remembered : { address, chainId };
   const value = useMemo(
-    () => ({ status, address, shownAddress, chainId, cloud: hasWalletCloud(config), open, switchChain, disconnect, writeContract }),
-    [status, address, shownAddress, chainId, config, open, switchChain, disconnect, writeContract],
+    () => ({
+      status,
+      address: shown.address,
+      chainId: shown.chainId,
+      restoring,
+      cloud: hasWalletCloud(config),
+      open,
+      switchChain,
+      disconnect,
+      writeContract,
+    }),
+    [status, shown.address, shown.chainId, restoring, config, open, switchChain, disconnect, writeContract],
   );
   return <WalletContext value={value}>{children}</WalletContext>;
 }

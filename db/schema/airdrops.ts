@@ -96,7 +96,7 @@ export const airdropTreeChunk = pgTable(
 );
 
 /** How far an airdrop's round on AirdropDistributor has come (see `round.server.ts`). */
-export const AIRDROP_ROUND_STEPS = ["funding", "approving", "opening", "open", "sweeping", "swept", "failed"] as const;
+export const AIRDROP_ROUND_STEPS = ["funding", "approving", "opening", "open", "sweeping", "swept", "failed", "previous_chain"] as const;
 export type AirdropRoundStep = (typeof AIRDROP_ROUND_STEPS)[number];
 
 /**
@@ -111,6 +111,12 @@ export const airdropRound = pgTable(
       .primaryKey()
       .references(() => airdrop.id, { onDelete: "restrict" }),
     chainId: integer("chain_id").notNull(),
+    /**
+     * The hash of the chain's genesis block when the round was made: a chain started afresh (the
+     * local chain under a kept database) has another, and the round is then `previous_chain`;
+     * round ids are unique per run of a chain.
+     */
+    genesisHash: text("genesis_hash"),
     distributor: text("distributor").notNull(),
     /** The bytes32 the vault pays the round's total under, once. */
     fundingId: text("funding_id").notNull(),
@@ -138,7 +144,7 @@ export const airdropRound = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("airdrop_round_chain_round_key").on(t.chainId, t.distributor, t.roundId), index("airdrop_round_step_idx").on(t.step)],
+  (t) => [uniqueIndex("airdrop_round_chain_round_key").on(t.chainId, t.genesisHash, t.distributor, t.roundId), index("airdrop_round_step_idx").on(t.step)],
 );
 
 /** A `Claimed` event read from the distributor, once per (chain, tx, log). */

@@ -113,6 +113,14 @@ test("two members earn an airdrop's points; one claims on chain in the browser, 
     await share.getByRole("button", { name: "Claim 180 QUEST" }).click();
     await expect(page.locator("[data-tx=confirmed]")).toContainText("Claim 180 QUEST");
     expect(await balanceOf(wallet.address)).toBe(before + parseEther("180"));
+    // Claimed again before the page knows (the claim is recorded after its confirmations): refused
+    // in words, for good: no "Try again", and the Claim button goes.
+    await page.locator("[data-tx=confirmed]").getByRole("button", { name: "Done" }).click();
+    await share.getByRole("button", { name: "Claim 180 QUEST" }).click();
+    await expect(page.locator("[data-tx=failed]")).toContainText("This share was claimed already: the tokens went to its address.");
+    await expect(page.locator("[data-tx=failed]").getByRole("button", { name: "Try again" })).toHaveCount(0);
+    await expect(share.getByRole("button", { name: /^Claim/ })).toHaveCount(0);
+    expect(await balanceOf(wallet.address)).toBe(before + parseEther("180"));
     // The claim is marked once the server has read its Claimed event from the chain, with its confirmations.
     await expect(async () => {
       await chainRpc(rpc, "evm_mine");

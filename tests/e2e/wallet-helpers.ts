@@ -24,6 +24,8 @@ export const walletTest = base.extend<{ cloud: CloudStub; wallet: TestWallet }>(
   wallet: async ({ page, cloud }, provide) => {
     await provide(await installTestWallet(page));
     expect(cloud.unexpected, "requests to hosts outside the app and Reown's cloud").toEqual([]);
+    // No project id is configured in the tests: nothing may reach the wallet vendor's cloud.
+    expect(cloud.requests, "requests to the wallet vendor's cloud with no project id").toEqual([]);
   },
 });
 

@@ -28,7 +28,9 @@ export type ClaimableShare = {
  * The Claim button: sends `claim(roundId, index, account, amount, proof)` through the connected
  * wallet on the airdrop's network (simulated first: a refusal is told in words before the wallet
  * is asked), from the share's own address. The claim is marked once the server has read its
- * `Claimed` event; until then the transaction's progress shows.
+ * `Claimed` event; until then the transaction's progress shows. A refusal that a retry cannot
+ * change (the share claimed already, checked on chain when the wallet gives no reason) takes the
+ * button away.
  */
 export function AirdropClaim({ share }: { share: ClaimableShare }) {
   const wallet = useWallet();
@@ -41,6 +43,8 @@ export function AirdropClaim({ share }: { share: ClaimableShare }) {
     },
   });
   const amount = `${formatAmount(BigInt(share.amount))} ${share.symbol}`;
+  // Refused for good (claimed already, claims closed, not in the allocation): the message stays, the button goes.
+  const refused = tx.state.status === "failed" && tx.state.final === true;
   const elsewhere = wallet.address !== null && wallet.address.toLowerCase() !== share.account.toLowerCase();
   const claim = () =>
     void tx.send(
@@ -57,7 +61,7 @@ export function AirdropClaim({ share }: { share: ClaimableShare }) {
   return (
     <div className="grid gap-3">
       <WalletGate chainId={share.chainId} action="claim your tokens">
-        {elsewhere ? (
+        {refused ? null : elsewhere ? (
           <p role="alert" className="text-sm">
             Your wallet is connected with <span className="font-mono break-all">{wallet.address}</span>, not the address your share was allocated to (
             <span className="font-mono break-all">{share.account}</span>). Switch to that account in your wallet to claim.

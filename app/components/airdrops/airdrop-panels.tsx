@@ -148,6 +148,8 @@ function Frozen({
         <p className="text-muted-foreground">Claims open once its round is funded and opened on chain, which happens on its own shortly after the freeze.</p>
       ) : phase === "failed" ? (
         <p className="text-muted-foreground">Its claims round could not be opened in time: your share went back to the project.</p>
+      ) : phase === "previous_chain" ? (
+        <p className="text-muted-foreground">Its claims round is from a previous chain: it is not on the chain running now, so your share cannot be claimed.</p>
       ) : (
         <p className="text-muted-foreground">
           Not claimed before claims closed (<LocalTime value={claimDeadline} />){phase === "swept" ? ": it went back to the project." : "."}

@@ -8,7 +8,7 @@ import { formatAmount } from "~/modules/chain/amounts";
 
 /** The round as the page gets it (`RoundView`, JSON). */
 export type RoundPanelData = {
-  step: "funding" | "approving" | "opening" | "open" | "sweeping" | "swept" | "failed";
+  step: "funding" | "approving" | "opening" | "open" | "sweeping" | "swept" | "failed" | "previous_chain";
   chainId: number;
   roundId: number | null;
   deadline: string;

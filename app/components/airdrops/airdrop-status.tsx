@@ -15,6 +15,7 @@ const BADGES: Record<AirdropPhase, { tone: WindowTone; label: string }> = {
   closed: { tone: "secondary", label: "Claims closed" },
   swept: { tone: "secondary", label: "Swept" },
   failed: { tone: "secondary", label: "Not opened" },
+  previous_chain: { tone: "secondary", label: "From a previous chain" },
 };
 
 export function AirdropPhaseBadge({ phase }: { phase: AirdropPhase }) {

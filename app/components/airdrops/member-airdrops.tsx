@@ -64,6 +64,8 @@ function standing(a: MemberAirdrop): ReactNode {
           return "You are on the project's team, which gets no share.";
         case "not_opened":
           return `Its claims round could not be opened in time: your share (${amount}) went back to the project.`;
+        case "previous_chain":
+          return `Its claims round is from a previous chain: it is not on the chain running now, so your share (${amount}) cannot be claimed.`;
         default:
           return `Your share (${amount}) was not claimed before claims closed.`;
       }

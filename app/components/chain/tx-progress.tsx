@@ -22,7 +22,7 @@ export function TxHash({ hash, chainId, short = false }: { hash: string; chainId
   );
 }
 
-/** Where a transaction stands: wallet prompt → pending (hash) → confirmed or failed. */
+/** Where a transaction stands: wallet prompt → pending (hash) → confirmed or failed (with "Try again" unless a retry cannot help). */
 export function TxProgress({ state, label, onReset }: { state: TxState; label: string; onReset: () => void }) {
   if (state.status === "idle") {
     return state.notice ? (
@@ -73,9 +73,11 @@ export function TxProgress({ state, label, onReset }: { state: TxState; label: s
           </p>
           <p>{state.message}</p>
           {state.hash && state.chainId !== undefined && <TxHash hash={state.hash} chainId={state.chainId} />}
-          <Button type="button" variant="outline" size="sm" className="justify-self-start" onClick={onReset}>
-            Try again
-          </Button>
+          {!state.final && (
+            <Button type="button" variant="outline" size="sm" className="justify-self-start" onClick={onReset}>
+              Try again
+            </Button>
+          )}
         </div>
       );
   }

@@ -95,8 +95,8 @@ export function useContractTx({ storageKey, onSettled }: { storageKey: string; o
         window.localStorage.setItem(storageKey, JSON.stringify(pending));
         dispatch({ type: "sent", hash, chainId: call.chainId, at: pending.since });
       } catch (error) {
-        const { kind, message } = txErrorMessage(error);
-        dispatch(kind === "rejected" ? { type: "rejected", message } : { type: "failed", message });
+        const { kind, message, final } = txErrorMessage(error);
+        dispatch(kind === "rejected" ? { type: "rejected", message } : { type: "failed", message, final });
       }
     },
     [wallet, storageKey, state],

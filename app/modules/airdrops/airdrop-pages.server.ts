@@ -74,7 +74,18 @@ export async function airdropPage({
   return { ...page, airdrop: row, round, phase: airdropPhase(row, round, now), claimDeadline: claimDeadlineOf(row, round) };
 }
 
-const PHASE_ORDER: Record<AirdropPhase, number> = { live: 0, claimable: 1, upcoming: 2, draft: 3, ended: 4, frozen: 5, closed: 6, swept: 7, failed: 8 };
+const PHASE_ORDER: Record<AirdropPhase, number> = {
+  live: 0,
+  claimable: 1,
+  upcoming: 2,
+  draft: 3,
+  ended: 4,
+  frozen: 5,
+  closed: 6,
+  swept: 7,
+  failed: 8,
+  previous_chain: 9,
+};
 
 /** Published tasks of the airdrop, counted beside each row (one index range per airdrop). */
 const publishedTasks = sql<number>`(select count(*) from task t where t.airdrop_id = ${airdrop.id} and t.published_at is not null)`.mapWith(Number);

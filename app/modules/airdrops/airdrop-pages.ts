@@ -51,7 +51,7 @@ export type AirdropStanding = {
  */
 export const MEMBER_AIRDROP_GROUPS = ["claimable", "waiting", "claimed", "eligible", "missed"] as const;
 export type MemberAirdropGroup = (typeof MEMBER_AIRDROP_GROUPS)[number];
-export type MissedReason = "no_wallet" | "below_minimum" | "team" | "deadline" | "not_opened";
+export type MissedReason = "no_wallet" | "below_minimum" | "team" | "deadline" | "not_opened" | "previous_chain";
 
 export type MemberAirdrop = AirdropCardData & {
   group: MemberAirdropGroup;

@@ -39,7 +39,13 @@ export type ClaimScan = {
   rescanIfBehind?: boolean;
 };
 
-/** One run over one chain's distributor; returns how many claims it recorded. */
+/** The steps of a round that can take claims: opening (its id not known yet), open, being swept. */
+const WATCHED_STEPS = ["opening", "open", "sweeping"] as const;
+
+/**
+ * One run over one chain's distributor; returns how many claims it recorded. The chain is not
+ * read while none of our rounds on it can take a claim (none opening, open or being swept).
+ */
 export async function scanClaims({
   db,
   chainId,
@@ -50,6 +56,7 @@ export async function scanClaims({
   startBlock = 0n,
   rescanIfBehind = false,
 }: ClaimScan & { db: Db }): Promise<number> {
+  if (!(await watching(db, chainId, distributor))) return 0;
   const head = await client.getBlockNumber({ cacheTime: 0 });
   const last = head - BigInt(Math.max(confirmations - 1, 0));
   const [cursor] = await db.select().from(airdropClaimCursor).where(eq(airdropClaimCursor.chainId, chainId));
@@ -117,6 +124,22 @@ export async function scanClaims({
   return recorded;
 }
 
+/** Whether one of our rounds on the distributor can take claims. */
+async function watching(db: Db, chainId: number, distributor: Address): Promise<boolean> {
+  const [row] = await db
+    .select({ id: airdropRound.airdropId })
+    .from(airdropRound)
+    .where(
+      and(
+        eq(airdropRound.chainId, chainId),
+        eq(sql`lower(${airdropRound.distributor})`, distributor.toLowerCase()),
+        inArray(airdropRound.step, [...WATCHED_STEPS]),
+      ),
+    )
+    .limit(1);
+  return Boolean(row);
+}
+
 /** Whether one of our rounds on the chain is opening (its round id not known yet). */
 async function openingOn(tx: Db, chainId: number): Promise<boolean> {
   const [row] = await tx
@@ -139,6 +162,8 @@ async function roundsOf(tx: Db, chainId: number, distributor: Address, roundIds:
         eq(sql`lower(${airdropRound.distributor})`, distributor.toLowerCase()),
         isNotNull(airdropRound.roundId),
         inArray(airdropRound.roundId, roundIds),
+        // Claims are made on live rounds only; a round id of a chain's earlier run may be taken again.
+        inArray(airdropRound.step, [...WATCHED_STEPS]),
       ),
     );
   return new Map(rows.map((row) => [row.roundId!, row.airdropId]));

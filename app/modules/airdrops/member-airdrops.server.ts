@@ -112,6 +112,7 @@ export function groupOf({
   if (share.claim) return { group: "claimed", missed: null };
   if (share.leaf === null) return { group: "missed", missed: "no_wallet" };
   if (phase === "failed") return { group: "missed", missed: "not_opened" };
+  if (phase === "previous_chain") return { group: "missed", missed: "previous_chain" };
   if (phase === "claimable") return { group: "claimable", missed: null };
   if (phase === "frozen") return { group: "waiting", missed: null };
   return { group: "missed", missed: "deadline" };

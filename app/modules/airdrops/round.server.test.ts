@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { createWalletClient, http, parseEther, type Address, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { anvil } from "viem/chains";
@@ -27,6 +27,7 @@ import { saveAirdrop } from "./airdrops.server";
 import { scanClaims } from "./claims.server";
 import { processAirdropRounds, requestSweep, roundChainsOf, TOO_LATE } from "./round.server";
 import { claimableShareOf, roundView } from "./round-view.server";
+import { PREVIOUS_CHAIN } from "./previous-chain.server";
 
 const DAY = 86_400_000;
 const CLEAN = { unbalancedEntries: 0, mismatchedAccounts: 0, negativeMembers: 0 };
@@ -177,6 +178,16 @@ describe("an airdrop's round on the local chain", () => {
       { leaf: m1[1] === 0n ? 0 : 1, account: DEV_ADDRESSES[1], amount: parseEther("60") },
     ]);
 
+    // The local chain started afresh under a kept database: its cursor is past the head, and it reads again from the start, recording nothing twice.
+    await db().update(airdropClaimCursor).set({ nextBlock: 1_000_000_000 });
+    expect(await scan()).toBe(0);
+    expect((await db().select().from(airdropClaimCursor))[0]!.nextBlock).toBe(1_000_000_000);
+    expect(await scanClaims({ db: db(), chainId: 31337, client: vault.publicClient, distributor: distributor(), confirmations: 1, rescanIfBehind: true })).toBe(
+      0,
+    );
+    expect((await db().select().from(airdropClaimCursor))[0]!.nextBlock).toBe(Number(await vault.publicClient.getBlockNumber()) + 1);
+    expect(await db().select().from(airdropClaim).where(eq(airdropClaim.airdropId, id))).toHaveLength(1);
+
     // Twice, a proof for another amount, and the sweep before the deadline: refused.
     await expect(simulateClaim(m1)).rejects.toThrow(/AlreadyClaimed/);
     const m2 = await claimArgs(id, "m2", round.roundId!);
@@ -203,15 +214,18 @@ describe("an airdrop's round on the local chain", () => {
     await job(afterDeadline);
     expect(await treasury()).toBe(VAULT_FUNDS - parseEther("60"));
 
-    // The local chain started afresh under a kept database: its cursor is past the head, and it reads again from the start, recording nothing twice.
-    await db().update(airdropClaimCursor).set({ nextBlock: 1_000_000_000 });
-    expect(await scan()).toBe(0);
-    expect((await db().select().from(airdropClaimCursor))[0]!.nextBlock).toBe(1_000_000_000);
-    expect(await scanClaims({ db: db(), chainId: 31337, client: vault.publicClient, distributor: distributor(), confirmations: 1, rescanIfBehind: true })).toBe(
-      0,
-    );
-    expect((await db().select().from(airdropClaimCursor))[0]!.nextBlock).toBe(Number(await vault.publicClient.getBlockNumber()) + 1);
-    expect(await db().select().from(airdropClaim).where(eq(airdropClaim.airdropId, id))).toHaveLength(1);
+    // Swept, nothing is left to watch: neither the round job nor the claim scanner asks the node anything.
+    const asked: string[] = [];
+    proxy.setRule((method) => (asked.push(method), "forward"));
+    try {
+      await job(afterDeadline, proxy.url);
+      expect(await scanClaims({ db: db(), chainId: 31337, client: chains(proxy.url).get(31337)!.client, distributor: distributor(), confirmations: 1 })).toBe(
+        0,
+      );
+    } finally {
+      proxy.setRule(() => "forward");
+    }
+    expect(asked, "requests to the node with no round to watch").toEqual([]);
   });
 
   it("is not opened when claims would close too soon: its tokens go back to the treasury", async () => {
@@ -266,6 +280,47 @@ describe("an airdrop's round on the local chain", () => {
     expect(await db().select().from(airdropClaim).where(eq(airdropClaim.airdropId, id))).toMatchObject([
       { account: DEV_ADDRESSES[1], amount: parseEther("12") },
     ]);
+  });
+});
+
+describe("a chain started afresh under a kept database", () => {
+  it("sets aside the rounds made on its earlier run: no Claim, no scanning; a new round is made on the new one", async () => {
+    const { id: opened, at } = await frozenAirdrop("earlier-run", "10");
+    await openRound(opened, at);
+    expect((await roundOf(opened))!.genesisHash).toBe((await vault.publicClient.getBlock({ blockNumber: 0n })).hash);
+    // A round from before the chain was recorded is checked on the distributor: it is there, and takes the chain's hash.
+    await db().update(airdropRound).set({ genesisHash: null }).where(eq(airdropRound.airdropId, opened));
+    await job(at);
+    expect(await roundOf(opened)).toMatchObject({ step: "open", genesisHash: (await vault.publicClient.getBlock({ blockNumber: 0n })).hash });
+
+    const fresh = await startLocalChain();
+    try {
+      const freshVault = await vaultOnChain(fresh.url);
+      const freshChains = roundChainsOf(localRegistry({ url: fresh.url, contracts: freshVault.addresses }));
+      expect(freshVault.addresses, "the same contracts, deployed afresh").toEqual(vault.addresses);
+      const summary = await processAirdropRounds({ db: db(), chains: freshChains, now: at, onError: (_, error) => errors.push(error) });
+      expect(summary.previousChain).toBeGreaterThanOrEqual(1);
+      expect(await roundOf(opened)).toMatchObject({ step: "previous_chain", failure: PREVIOUS_CHAIN });
+      const view = await roundView({ db: db(), airdropId: opened });
+      expect(view).toMatchObject({ step: "previous_chain" });
+      expect(await claimableShareOf({ db: db(), airdropId: opened, userId: "m1", round: view })).toBeNull();
+      const live = await db()
+        .select()
+        .from(airdropRound)
+        .where(inArray(airdropRound.step, ["funding", "approving", "opening", "open", "sweeping"]));
+      expect(live, "every round of the earlier run is set aside").toEqual([]);
+      const fresh31337 = freshChains.get(31337)!;
+      expect(await scanClaims({ db: db(), chainId: 31337, client: fresh31337.client, distributor: fresh31337.distributor, confirmations: 1 })).toBe(0);
+
+      // An airdrop frozen now gets its round on the chain running now.
+      const { id: next } = await frozenAirdrop("this-run", "5");
+      for (let run = 0; run < 6 && (await roundOf(next))?.step !== "open"; run++) {
+        await job(at, fresh.url);
+      }
+      expect(await roundOf(next)).toMatchObject({ step: "open", genesisHash: (await freshVault.publicClient.getBlock({ blockNumber: 0n })).hash });
+    } finally {
+      await fresh.stop();
+    }
   });
 });
 

@@ -22,6 +22,7 @@ import { ledgerKey } from "~/modules/ledger/keys";
 import { airdropEscrow, move, platformAccount, projectTreasury } from "~/modules/ledger/ledger.server";
 import { isNodeUnreachable, nonceUsed, paidState, type OperatorWallet } from "~/modules/withdrawals/withdrawal-chain.server";
 import { setAirdropEscrow } from "./airdrop-escrow.server";
+import { genesisOf, markRoundsOfPreviousChains } from "./previous-chain.server";
 import { describeRoundRevert } from "./round-errors";
 
 /**
@@ -39,7 +40,7 @@ import { describeRoundRevert } from "./round-errors";
  * when the vault's payment is confirmed, and the swept rest comes back to the project's treasury.
  */
 
-export type RoundSummary = { started: number; advanced: number; sent: number };
+export type RoundSummary = { started: number; advanced: number; sent: number; previousChain: number };
 
 /** A chain where rounds can open: a vault, a distributor and an operator key. */
 type RoundChain = {
@@ -91,7 +92,11 @@ export function roundChainsOf(chains: Pick<ChainRegistry, "vaultChains">): Map<n
   return new Map(ready.map((chain) => [chain.id, chain]));
 }
 
-/** One run over every round that has work: new rounds for frozen airdrops, then each step. */
+/**
+ * One run over every round that has work: rounds made on an earlier run of their chain are set
+ * aside, new rounds are made for frozen airdrops, then each step advances. The chain is read only
+ * for rounds that have something on it.
+ */
 export async function processAirdropRounds({
   db,
   chains,
@@ -104,7 +109,8 @@ export async function processAirdropRounds({
   /** A round whose step threw (it is left as it was, for the next run). */
   onError?: (airdropId: string, error: unknown) => void;
 }): Promise<RoundSummary> {
-  const summary: RoundSummary = { started: 0, advanced: 0, sent: 0 };
+  const summary: RoundSummary = { started: 0, advanced: 0, sent: 0, previousChain: 0 };
+  summary.previousChain = await markRoundsOfPreviousChains({ db, chains, now });
   summary.started = await startRounds(db, chains, now);
   const rounds = await db
     .select()
@@ -138,6 +144,12 @@ async function startRounds(db: Db, chains: Map<number, RoundChain>, now: Date): 
   for (const { id, asset } of due) {
     const chain = chains.get(Number(asset.split(":")[1]));
     if (!chain) continue;
+    // The chain the round is made on; a node that does not answer leaves it to the next run.
+    const genesisHash = await genesisOf(chain.client).catch((error: unknown) => {
+      if (isNodeUnreachable(error)) return null;
+      throw error;
+    });
+    if (!genesisHash) continue;
     const opened = await db.transaction(async (tx) => {
       const [row] = await tx
         .select()
@@ -151,6 +163,7 @@ async function startRounds(db: Db, chains: Map<number, RoundChain>, now: Date): 
         .values({
           airdropId: id,
           chainId: chain.id,
+          genesisHash,
           distributor: chain.distributor,
           fundingId: roundFundingId(id),
           total: row.escrowed,

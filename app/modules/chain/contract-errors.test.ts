@@ -29,8 +29,13 @@ describe("contract errors in words", () => {
   });
 
   it("turns thrown errors into the page's message", () => {
-    expect(txErrorMessage(new TxError("revert", "The sale is sold out."))).toEqual({ kind: "revert", message: "The sale is sold out." });
+    expect(txErrorMessage(new TxError("revert", "The sale is sold out."))).toEqual({ kind: "revert", message: "The sale is sold out.", final: false });
+    expect(txErrorMessage(new TxError("revert", "Claimed already.", { final: true })).final).toBe(true);
     expect(txErrorMessage({ code: 4001, message: "User rejected" }).kind).toBe("rejected");
-    expect(txErrorMessage(new Error("boom"))).toEqual({ kind: "unknown", message: "boom" });
+    expect(txErrorMessage(new Error("boom"))).toEqual({
+      kind: "unknown",
+      message: "The transaction could not be sent. Check your wallet and try again.",
+      final: false,
+    });
   });
 });

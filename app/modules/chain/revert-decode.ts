@@ -35,26 +35,40 @@ function revertDataOf(error: unknown): Hex | null {
   return null;
 }
 
-/** The sentence for a revert, when `error` is one (else null). */
-export function describeRevert(error: unknown, context: ErrorContext): string | null {
+/**
+ * What a revert says: the contract's error decoded; `"unexplained"`, a revert without a reason
+ * this app can read; `"internal"`, an internal error in its place (a wallet that drops the revert
+ * data, "RPC Request failed", looks the same as a node that did not answer); null when `error` is
+ * no revert.
+ */
+export function readRevert(error: unknown): DecodedError | "unexplained" | "internal" | null {
+  let internal = false;
   if (error instanceof BaseError) {
     const reverted = error.walk((e) => e instanceof ContractFunctionRevertedError);
     if (reverted instanceof ContractFunctionRevertedError) {
-      if (reverted.data?.errorName) return describeContractError({ name: reverted.data.errorName, args: reverted.data.args ?? [] }, context);
+      if (reverted.data?.errorName) return { name: reverted.data.errorName, args: reverted.data.args ?? [] };
       const raw = reverted.raw ? decodeRevertData(reverted.raw) : null;
-      if (raw) return describeContractError(raw, context);
-      // viem also files a node's internal error (-32603: it did not answer) under reverts: only
-      // a reason that reads as a revert is one.
+      if (raw) return raw;
+      // viem also files a node's internal error (-32603: it did not answer, or a wallet's own
+      // "RPC Request failed") under reverts: only a reason that reads as a revert is one.
       if (reverted.reason && /revert/i.test(reverted.reason)) {
         const reason = reverted.reason.replace(/^.*execution reverted:?\s*/i, "").trim();
-        return describeContractError({ name: "Error", args: [reason] }, context);
+        return { name: "Error", args: [reason] };
       }
+      internal = true;
     }
   }
   const data = revertDataOf(error);
   const decoded = data ? decodeRevertData(data) : null;
-  if (decoded) return describeContractError(decoded, context);
+  if (decoded) return decoded;
   const text = error instanceof Error ? `${error.message} ${(error as { details?: string }).details ?? ""}` : String(error);
-  if (/execution reverted/i.test(text)) return "The contract refused the transaction.";
-  return null;
+  if (/execution reverted/i.test(text)) return "unexplained";
+  return internal ? "internal" : null;
+}
+
+/** The sentence for a revert, when `error` is one (else null). */
+export function describeRevert(error: unknown, context: ErrorContext): string | null {
+  const revert = readRevert(error);
+  if (revert === null || revert === "internal") return null;
+  return revert === "unexplained" ? "The contract refused the transaction." : describeContractError(revert, context);
 }

@@ -3,22 +3,29 @@
 /** Why a transaction did not go through, as the page tells it. */
 export type TxFailureKind = "rejected" | "revert" | "network" | "chain" | "funds" | "unknown";
 
-/** An error the transaction helpers throw with a sentence for the member. */
+/**
+ * An error the transaction helpers throw with a sentence for the member. `final`: a refusal that
+ * will not change on a retry (claimed already, claims closed, not in the allocation).
+ */
 export class TxError extends Error {
   override name = "TxError";
+  readonly final: boolean;
   constructor(
     readonly kind: TxFailureKind,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; final?: boolean },
   ) {
     super(message, options);
+    this.final = options?.final ?? false;
   }
 }
 
+export type TxFailure = { kind: TxFailureKind; message: string; final: boolean };
+
 /** The sentence to show for any error a transaction attempt threw. */
-export function txErrorMessage(error: unknown): { kind: TxFailureKind; message: string } {
-  if (error instanceof TxError) return { kind: error.kind, message: error.message };
+export function txErrorMessage(error: unknown): TxFailure {
+  if (error instanceof TxError) return { kind: error.kind, message: error.message, final: error.final };
   const code = typeof error === "object" && error && "code" in error ? (error as { code: unknown }).code : undefined;
-  if (code === 4001) return { kind: "rejected", message: "You rejected the transaction in your wallet. Nothing was sent." };
-  return { kind: "unknown", message: error instanceof Error && error.message ? error.message : "The transaction could not be sent." };
+  if (code === 4001) return { kind: "rejected", message: "You rejected the transaction in your wallet. Nothing was sent.", final: false };
+  return { kind: "unknown", message: "The transaction could not be sent. Check your wallet and try again.", final: false };
 }

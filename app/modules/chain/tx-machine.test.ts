@@ -21,6 +21,12 @@ describe("transaction state machine", () => {
   it("a rejection goes back to idle with a notice; a failure keeps the hash when there is one", () => {
     expect(run([{ type: "submit" }, { type: "rejected", message: "You rejected it." }])).toEqual({ status: "idle", notice: "You rejected it." });
     expect(run([{ type: "submit" }, { type: "failed", message: "Sold out." }])).toEqual({ status: "failed", message: "Sold out." });
+    // A refusal a retry cannot change is kept as such: the page offers no "Try again".
+    expect(run([{ type: "submit" }, { type: "failed", message: "Claimed already.", final: true }])).toEqual({
+      status: "failed",
+      message: "Claimed already.",
+      final: true,
+    });
     expect(run([{ type: "submit" }, { type: "sent", hash: HASH, chainId: 1, at: 0 }, { type: "failed", message: "Reverted." }])).toEqual({
       status: "failed",
       message: "Reverted.",

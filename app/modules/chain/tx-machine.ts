@@ -8,7 +8,8 @@ export type TxState =
   | { status: "prompt" }
   | { status: "pending"; hash: string; chainId: number; since: number }
   | { status: "confirmed"; hash: string; chainId: number }
-  | { status: "failed"; message: string; hash?: string; chainId?: number };
+  /** `final`: a refusal a retry cannot change (claimed already, claims closed): nothing to try again. */
+  | { status: "failed"; message: string; hash?: string; chainId?: number; final?: boolean };
 
 export type TxEvent =
   | { type: "submit" }
@@ -16,7 +17,7 @@ export type TxEvent =
   | { type: "sent"; hash: string; chainId: number; at: number }
   | { type: "resume"; hash: string; chainId: number; since: number }
   | { type: "confirmed" }
-  | { type: "failed"; message: string }
+  | { type: "failed"; message: string; final?: boolean }
   | { type: "reset" };
 
 export const IDLE: TxState = { status: "idle" };
@@ -35,7 +36,8 @@ export function txReducer(state: TxState, event: TxEvent): TxState {
       return state.status === "pending" ? { status: "confirmed", hash: state.hash, chainId: state.chainId } : state;
     case "failed":
       if (state.status === "pending") return { status: "failed", message: event.message, hash: state.hash, chainId: state.chainId };
-      if (state.status === "prompt") return { status: "failed", message: event.message };
+      if (state.status === "prompt")
+        return event.final ? { status: "failed", message: event.message, final: true } : { status: "failed", message: event.message };
       return state;
     case "reset":
       return state.status === "prompt" || state.status === "pending" ? state : IDLE;
