@@ -24,7 +24,7 @@ export async function startJobEngine({ connection, runsJobs, logger }: { connect
     useListenNotify: true,
     supervise: runsJobs,
     schedule: runsJobs,
-    // A dead worker's run is taken over within seconds through its lease (decision 042); as a backstop,
+    // A dead worker's run is taken over within seconds through its lease (decision 044); as a backstop,
     // within ~12 s once its 10 s heartbeat lapses, checked every 2 s.
     // The check runs once per max(monitor, supervise) interval: the monitor's default (60 s) would hold
     // the job, and its chain's queue, for a minute.

@@ -6,7 +6,7 @@ import { TAKEN_OVER_MESSAGE } from "./operator-jobs";
 import { JOB_QUEUE_NAMES, type JobQueueName } from "./queues";
 
 /*
- * Taking over the runs of a process that died (decision 042). Each run holds a lease on its queue
+ * Taking over the runs of a process that died (decision 044). Each run holds a lease on its queue
  * and key, a session advisory lock on one connection of its process: the database drops it the
  * moment that process's connection closes, so a run whose lease nobody holds has lost its process.
  * Every job process sweeps for such runs each second and, seen twice in a row, hands them back to

@@ -2,7 +2,7 @@ import { createHmac, randomBytes } from "node:crypto";
 
 /**
  * A raffle entrant's id in the pool's public proof: the first 16 hex digits of
- * HMAC-SHA256(key, "raffle-entrant\n<poolId>\n<memberId>") (decision 042). The key never leaves
+ * HMAC-SHA256(key, "raffle-entrant\n<poolId>\n<memberId>") (decision 046). The key never leaves
  * the server, so nobody can tell from two proofs that one member entered both, or which member an
  * id is; the member is shown theirs on the Verify page. It is fixed when the entrants are frozen
  * (stored beside each entrant), so a proof stays checkable whatever becomes of the key.
