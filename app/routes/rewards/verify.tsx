@@ -7,6 +7,7 @@ import { PageHeader } from "~/components/page-header";
 import { Badge } from "~/components/ui/badge";
 import { dataPageMeta } from "~/lib/meta";
 import { route } from "~/lib/routes";
+import { useRootData } from "~/root";
 import { servicesContext } from "~/services/services.server";
 import { poolHeadline } from "~/modules/rewards/pool-words";
 import { getSession } from "~/modules/auth/session.server";
@@ -34,6 +35,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 
 export default function VerifyDraw({ loaderData }: Route.ComponentProps) {
   const { status, proof, pool, campaign, project, yours } = loaderData;
+  const root = useRootData();
   const drawn = proof?.secret != null;
   const campaignTo = route("campaigns.show", { project: project.slug, campaign: campaign.slug });
   return (
