@@ -2,8 +2,9 @@ import { AppKit, CoreHelperUtil, type CreateAppKit } from "@reown/appkit";
 import { PACKAGE_VERSION } from "@reown/appkit/constants";
 import { ChainController, FetchUtil, RouterController, type SIWXConfig, type SIWXSession } from "@reown/appkit-controllers";
 import { WagmiAdapter } from "@reown/appkit-adapter-wagmi";
+import { CaipNetworksUtil } from "@reown/appkit-utils";
 import { bsc, defineChain, sepolia, type AppKitNetwork } from "@reown/appkit/networks";
-import { getAddress } from "viem";
+import { custom, getAddress } from "viem";
 import { createSiweMessage } from "viem/siwe";
 import { chainTransport, nodeEndpoints, walletFeatures, type ChainConfig } from "./chain-config";
 import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
@@ -239,6 +240,19 @@ class QuestlineAppKit extends AppKit {
 function keepWalletCloudOff() {
   const offline = () => Promise.reject(new TypeError("The wallet cloud is off: no project id is configured"));
   Object.assign(FetchUtil.prototype, { get: offline, getBlob: offline, post: offline, put: offline, delete: offline, sendBeacon: () => false });
+  // AppKit puts its own node service behind every transport it is given (and makes it a chain's
+  // default node): without a project id a chain reads only through the nodes configured here.
+  CaipNetworksUtil.extendWagmiTransports = (_network, _projectId, transport) => transport;
+}
+
+/**
+ * A chain's transport: its configured nodes; with none, the chain's default node only where the
+ * wallet cloud serves it (a project id), else a transport that refuses at once, so a wallet on a
+ * chain this server has no node for asks no outside host.
+ */
+function transportFor(network: AppKitNetwork, urls: string[] | undefined, cloud: boolean) {
+  if (urls?.length || cloud) return chainTransport(urls);
+  return custom({ request: () => Promise.reject(new Error(`No node for ${network.name} is configured on this server`)) });
 }
 
 function createAppKit(options: CreateAppKit): AppKit {
@@ -249,7 +263,7 @@ export function createWallet({ config, appName, themeMode, callbacks }: WalletOp
   if (!hasWalletCloud(config)) keepWalletCloudOff();
   const networks = networksFor(config);
   const endpoints = nodeEndpoints(config, (message) => console.warn(message));
-  const transports = Object.fromEntries(networks.map((n) => [n.id, chainTransport(endpoints.get(Number(n.id)))]));
+  const transports = Object.fromEntries(networks.map((n) => [n.id, transportFor(n, endpoints.get(Number(n.id)), hasWalletCloud(config))]));
   const adapter = new WagmiAdapter({ networks, projectId: config.projectId, transports, ssr: false });
   const origin = window.location.origin;
   return createAppKit({

@@ -183,27 +183,29 @@ describe("connecting social accounts through each provider's redirect", () => {
   });
 
   it("brings a connection back with a state nobody started, or one already used, to Connections with the reason in words", async () => {
+    // A member holding no X account yet (ann holds one by now).
+    const cara = await signedInMember(services, "cara");
     const who = person("x-replayed", "replayed");
     fakes.nextAccount("x", who);
     const request = new Request(page("x"), {
       method: "POST",
-      headers: { origin: services.env.APP_URL, cookie: ann.cookie, "content-type": "application/x-www-form-urlencoded" },
+      headers: { origin: services.env.APP_URL, cookie: cara.cookie, "content-type": "application/x-www-form-urlencoded" },
       body: "intent=connect",
     });
     const started = (await action(routeArgs(services, request, { provider: "x" }))) as Response;
     const back = await fetch(new URL(started.headers.get("location")!), { redirect: "manual" });
-    const callback = new Request(back.headers.get("location")!, { headers: { cookie: [ann.cookie, ...cookiesOf(started)].join("; ") } });
+    const callback = new Request(back.headers.get("location")!, { headers: { cookie: [cara.cookie, ...cookiesOf(started)].join("; ") } });
     expect(((await authApi(routeArgs(services, callback.clone()))) as Response).headers.get("location")).toContain("connected=1");
 
     for (const again of [
       callback,
-      new Request(`${services.env.APP_URL}/api/auth/callback/x?state=nobody-started-this&code=made-up`, { headers: { cookie: ann.cookie } }),
+      new Request(`${services.env.APP_URL}/api/auth/callback/x?state=nobody-started-this&code=made-up`, { headers: { cookie: cara.cookie } }),
     ]) {
       const landed = (await authApi(routeArgs(services, again))) as Response;
       expect(landed.status).toBe(302);
       const to = new URL(landed.headers.get("location")!, services.env.APP_URL);
       expect(to.pathname).toBe("/settings/connections");
-      const shown = await connectionsList(routeArgs(services, new Request(to, { headers: { cookie: ann.cookie } })));
+      const shown = await connectionsList(routeArgs(services, new Request(to, { headers: { cookie: cara.cookie } })));
       expect(shown.connectError).toMatch(/^That connection could not be finished: it took too long, was already used, or was started in another tab\./);
     }
   });
