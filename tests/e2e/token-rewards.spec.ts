@@ -139,13 +139,11 @@ test("an owner funds a project by deposit and escrows token rewards; members are
     await expect(raffle).toContainText("30 QUEST each");
     await expect(raffle).toContainText(/Commitment published before the draw: 0x[0-9a-f]{64}/);
     await expect(owner.getByText("You are on this project's team: its rewards go to other members, never to the team.")).toBeVisible();
-    // Deleting a token reward says where its escrow goes (this one is kept: Cancel).
+    // A live campaign's token rewards can be raised, never lowered or deleted: no Delete, and why.
     await owner.goto(campaignUrl);
     await hydrated(owner);
-    await owner.getByRole("button", { name: "Delete the First completers reward" }).click();
-    const dialog = owner.getByRole("dialog");
-    await expect(dialog).toContainText("The 15 QUEST it holds in escrow goes back to the project's treasury.");
-    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await expect(owner.getByText("This campaign is live: its token rewards can be raised, but not lowered or deleted.")).toBeVisible();
+    await expect(owner.getByRole("button", { name: "Delete the First completers reward" })).toHaveCount(0);
     await owner.goto(`/projects/${slug}/rewards`);
     // Tokens by their symbol and chain, not their internal id.
     await expect(owner.getByRole("list", { name: "Treasury balances" })).toHaveText(/^QUEST on Questline Local\s*15 QUEST$/);
