@@ -32,10 +32,8 @@ export async function ensureLocalContracts({
   logger: Logger;
 }): Promise<{ addresses: ContractAddresses; deployed: boolean }> {
   const started = performance.now();
-  const transport = http(rpcUrl);
-  const publicClient = createPublicClient({ chain: anvil, transport, pollingInterval: 10 });
+  const { publicClient, wallet } = localChainClients(rpcUrl, DEV_PRIVATE_KEYS[0]);
   if (known && (await deployedAt(publicClient, known))) return { addresses: known, deployed: false };
-  const wallet = createWalletClient({ chain: anvil, transport, account: privateKeyToAccount(DEV_PRIVATE_KEYS[0]) });
   const chainId = await publicClient.getChainId();
   if (chainId !== LOCAL_CHAIN_ID) throw new Error(`The local chain at ${rpcUrl} has chain id ${chainId}, not ${LOCAL_CHAIN_ID}`);
   // Account 9 pays withdrawals (the vault's operator role); the admin, account 0, keeps the pauser role.
@@ -50,6 +48,15 @@ export async function ensureLocalContracts({
   });
   logger.info({ contracts: deployment.contracts, ms: Math.round(performance.now() - started) }, "contracts deployed to the local chain");
   return { addresses: deployment.contracts, deployed: true };
+}
+
+/** The local chain read, and signed on by one of anvil's dev accounts (the deployer, or a demo member's wallet). */
+function localChainClients(rpcUrl: string, key: Hex = DEV_PRIVATE_KEYS[0]) {
+  const transport = http(rpcUrl);
+  return {
+    publicClient: createPublicClient({ chain: anvil, transport, pollingInterval: 10 }) as PublicClient,
+    wallet: createWalletClient({ chain: anvil, transport, account: privateKeyToAccount(key) }),
+  };
 }
 
 /** Whether a deployment's token holds code on the chain `client` reads. */
@@ -80,7 +87,7 @@ export async function agreeLocalContracts({
 }): Promise<{ addresses: ContractAddresses; deployed: boolean }> {
   return database.exclusively(async (db) => {
     const recorded = await recordedLocalContracts(db);
-    const client = createPublicClient({ chain: anvil, transport: http(rpcUrl) }) as PublicClient;
+    const client = localChainClients(rpcUrl).publicClient;
     const inUse = known && (await deployedAt(client, known)) ? known : recorded && (await deployedAt(client, recorded)) ? recorded : undefined;
     const result = await ensureLocalContracts({ rpcUrl, known: inUse, logger });
     if (JSON.stringify(result.addresses) !== JSON.stringify(recorded))
@@ -116,9 +123,7 @@ export async function depositFromDevAccount({
   amount: bigint;
   ref: Hex;
 }): Promise<{ txHash: Hex }> {
-  const transport = http(rpcUrl);
-  const publicClient = createPublicClient({ chain: anvil, transport, pollingInterval: 10 });
-  const wallet = createWalletClient({ chain: anvil, transport, account: privateKeyToAccount(key) });
+  const { publicClient, wallet } = localChainClients(rpcUrl, key);
   const mined = async (hash: Hex) => {
     const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 10 });
     if (receipt.status !== "success") throw new Error(`The local chain reverted ${hash}`);
