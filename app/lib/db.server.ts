@@ -85,9 +85,16 @@ export async function openDatabase({
   dataDir,
   readLanes = 2,
   onConnectionError = () => {},
+  startFrom,
 }: {
   databaseUrl?: string;
   dataDir: string | null;
+  /**
+   * PGlite only: a copy of a database (`dumpDataDir`) to start an empty one from instead of an
+   * empty cluster; the migrations then apply only what the copy lacks. The tests start each file's
+   * database from one migrated copy (tests/setup/test-db.ts).
+   */
+  startFrom?: Blob;
   /** On PostgreSQL: how many pipelined read-only connections one-shot reads share (0: none). */
   readLanes?: number;
   /** An idle pooled connection failed (server restart, network): the pool replaces it. */
@@ -135,9 +142,9 @@ export async function openDatabase({
     mkdirSync(dataDir, { recursive: true });
     // PGlite's folder is one process's alone: a second one opening it would leave it unusable.
     release = lockFolder(dataDir);
-    client = new PGlite(path.join(dataDir, "pglite"));
+    client = new PGlite(path.join(dataDir, "pglite"), { loadDataDir: startFrom });
   } else {
-    client = new PGlite();
+    client = new PGlite({ loadDataDir: startFrom });
   }
   const db = drizzlePglite(client, { schema, casing: "snake_case" });
   try {

@@ -120,9 +120,13 @@ export function nodeEndpoints(
   return endpoints;
 }
 
-/** One transport for a chain: its endpoints in a ranked fallback, or the chain's public RPC when none is configured. */
+/**
+ * One transport for a chain: its endpoints in a ranked fallback, its one endpoint alone (nothing to
+ * rank, so no pings), or the chain's public RPC when none is configured.
+ */
 export function chainTransport(urls: string[] | undefined): Transport {
   if (!urls || urls.length === 0) return http();
+  if (urls.length === 1) return http(urls[0], { retryCount: RETRY_COUNT });
   return fallback(
     urls.map((url) => http(url)),
     { rank: { interval: RANK_INTERVAL_MS }, retryCount: RETRY_COUNT },

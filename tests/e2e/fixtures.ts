@@ -1,6 +1,9 @@
 /* eslint-disable no-empty-pattern -- Playwright reads a fixture's dependencies from its first parameter: `{}` is "none". */
+import path from "node:path";
 import { test as base, expect, type APIRequestContext, type BrowserContext, type BrowserContextOptions, type Page, type TestInfo } from "@playwright/test";
-import { APP_URL, INBOX_URL } from "./urls.ts";
+import { clusterInfoFile } from "./cluster-teardown.ts";
+import { e2eServers, startServer } from "./servers.ts";
+import { APP_URL, CLUSTER, INBOX_URL } from "./urls.ts";
 
 /**
  * What every e2e test gets:
@@ -17,6 +20,13 @@ import { APP_URL, INBOX_URL } from "./urls.ts";
 export type Mail = { to: string; subject: string; text: string; receivedAt: string };
 
 export const SAME_ORIGIN = { Origin: APP_URL };
+
+/**
+ * Marks a test that also runs against the cluster (`E2E_CLUSTER=1`): one that exercises what
+ * several processes change — money, jobs, sign-in, rate limits, caching — or every screen once
+ * (decision 049).
+ */
+export const CLUSTER_TAG = { tag: "@cluster" };
 
 const EXPECTED_CONSOLE_ERROR = "expected-console-error";
 
@@ -91,9 +101,31 @@ type Fixtures = {
   newPage: (options?: BrowserContextOptions) => Promise<Page>;
 };
 
-type WorkerFixtures = { addressCounter: { next: () => number } };
+type WorkerFixtures = { addressCounter: { next: () => number }; servers: void };
 
 export const test = base.extend<Fixtures & { consoleErrors: string[] }, WorkerFixtures>({
+  // This worker's mail server, social fakes and app, on its own ports and database (against the
+  // cluster, the run's one set, which playwright.config.ts starts).
+  servers: [
+    async ({}, provide, workerInfo) => {
+      if (CLUSTER) return provide();
+      const dataDir = path.join(process.env.QUESTLINE_E2E_DATA_DIR!, `worker-${workerInfo.workerIndex}`);
+      const started = await Promise.allSettled(e2eServers({ dataDir, clusterInfoFile: clusterInfoFile(dataDir) }).map(startServer));
+      const running = started.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
+      try {
+        for (const result of started) if (result.status === "rejected") throw result.reason;
+        await provide();
+      } finally {
+        await Promise.all(running.map((server) => server.stop()));
+      }
+    },
+    { scope: "worker", auto: true, timeout: 180_000 },
+  ],
+
+  baseURL: async ({}, provide) => {
+    await provide(APP_URL);
+  },
+
   addressCounter: [
     async ({}, provide) => {
       let n = 0;

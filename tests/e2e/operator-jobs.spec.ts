@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, expectConsoleError, pageWidth, test } from "./fixtures.ts";
+import { CLUSTER_TAG, expect, expectConsoleError, pageWidth, test } from "./fixtures.ts";
 import { screenshot } from "./quest-helpers.ts";
 import { APP_URL, jobWait } from "./urls.ts";
 
@@ -22,7 +22,7 @@ async function noWiderThanWindow(page: Page) {
   expect(await pageWidth(page)).toBeLessThanOrEqual(width);
 }
 
-test("an operator sees every queue counted by state, the local chain's jobs completing, and no failure", async ({ page, context, signIn }) => {
+test("an operator sees every queue counted by state, the local chain's jobs completing, and no failure", CLUSTER_TAG, async ({ page, context, signIn }) => {
   await signIn(page, OPERATOR_EMAIL);
   await page.goto("/operator/withdrawals");
   await page.getByRole("navigation", { name: "Operator screens" }).getByRole("link", { name: "Jobs" }).click();

@@ -1,6 +1,6 @@
-import { clickBeforeScript, expect, expectConsoleError, hydrated, pageWidth, test } from "./fixtures.ts";
+import { clickBeforeScript, CLUSTER_TAG, expect, expectConsoleError, hydrated, pageWidth, test } from "./fixtures.ts";
 
-test("every page has its title", async ({ page, signIn }) => {
+test("every page has its title", CLUSTER_TAG, async ({ page, signIn }) => {
   await page.goto("/");
   await expect(page).toHaveTitle("Questline");
   await page.goto("/login");

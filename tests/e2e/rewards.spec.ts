@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import { expect, expectConsoleError, hydrated, SAME_ORIGIN, test } from "./fixtures.ts";
+import { CLUSTER_TAG, expect, expectConsoleError, hydrated, SAME_ORIGIN, test } from "./fixtures.ts";
 import { endCampaignSoon, expectFieldError, expectNotice, localDateTime, screenshot, taskIdOf, uniqueSuffix } from "./quest-helpers.ts";
 import { jobWait } from "./urls.ts";
 
@@ -225,7 +225,7 @@ test("an owner creates, edits and deletes reward pools; a member cannot", async 
   });
 });
 
-test("the worker pays a campaign's pools when it ends; the member sees their grant and XP", async ({ page, newPage, signIn, uniqueEmail }) => {
+test("the worker pays a campaign's pools when it ends; the member sees their grant and XP", CLUSTER_TAG, async ({ page, newPage, signIn, uniqueEmail }) => {
   // The owner ends the campaign early once the member has finished; the worker then pays within seconds.
   test.setTimeout(120_000);
 

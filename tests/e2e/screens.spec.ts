@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { Page } from "@playwright/test";
-import { expect, expectConsoleError, pageWidth, test } from "./fixtures.ts";
+import { CLUSTER_TAG, expect, expectConsoleError, pageWidth, test } from "./fixtures.ts";
 import { APP_URL } from "./urls.ts";
 
 /**
@@ -20,7 +20,8 @@ for (const [device, viewport] of Object.entries(DEVICES)) {
     test.describe(`${device}, ${theme}`, () => {
       test.use({ viewport, colorScheme: theme });
 
-      test("screens", async ({ page, context, signIn, uniqueEmail }) => {
+      // Against the cluster, every screen once (decision 049).
+      test("screens", device === "desktop" && theme === "light" ? CLUSTER_TAG : {}, async ({ page, context, signIn, uniqueEmail }) => {
         expectConsoleError(/status of 404/); // the 404 page
         await context.addCookies([{ name: "appearance", value: theme, url: APP_URL }]);
         const shoot = async (name: string) => {

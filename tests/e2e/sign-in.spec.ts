@@ -1,4 +1,4 @@
-import { clickBeforeScript, expect, expectConsoleError, hydrated, SAME_ORIGIN, test, typeCode, type Inbox } from "./fixtures.ts";
+import { clickBeforeScript, CLUSTER_TAG, expect, expectConsoleError, hydrated, SAME_ORIGIN, test, type Inbox, typeCode } from "./fixtures.ts";
 import type { Page } from "@playwright/test";
 
 /** Fills the e-mail step of the sign-in form and waits for the "check your inbox" step. */
@@ -18,7 +18,7 @@ async function expectSignedIn(page: Page) {
   await expect(page.getByRole("heading", { name: /^Welcome, / })).toBeVisible();
 }
 
-test("signs in by typing the code from the e-mail", async ({ page, inbox, uniqueEmail }) => {
+test("signs in by typing the code from the e-mail", CLUSTER_TAG, async ({ page, inbox, uniqueEmail }) => {
   const email = uniqueEmail();
   await page.goto("/login");
   await askForCode(page, email);
@@ -54,7 +54,7 @@ test("signs in by pasting the code into the first box", async ({ page, inbox, un
   await expectSignedIn(page);
 });
 
-test("signs in by the link in the e-mail, which works once", async ({ page, inbox, uniqueEmail, newPage }) => {
+test("signs in by the link in the e-mail, which works once", CLUSTER_TAG, async ({ page, inbox, uniqueEmail, newPage }) => {
   const email = uniqueEmail();
   await page.goto("/login");
   await askForCode(page, email);
@@ -164,7 +164,7 @@ test("without JavaScript, the password step opens from its button and answers a 
   await expect(page.getByRole("button", { name: "Continue with e-mail" })).toBeVisible();
 });
 
-test("a new code waits 30 seconds on the form; better-auth's own sending endpoint is closed", async ({ page, inbox, uniqueEmail }) => {
+test("a new code waits 30 seconds on the form; better-auth's own sending endpoint is closed", CLUSTER_TAG, async ({ page, inbox, uniqueEmail }) => {
   expectConsoleError(/status of 429/);
   const email = uniqueEmail();
   await page.goto("/login");
@@ -195,7 +195,7 @@ function expectSecondsWithinCooldown(text: string | null) {
   expect(seconds, `"${text}"`).toBeLessThanOrEqual(30);
 }
 
-test("five wrong codes lock the code", async ({ page, inbox, uniqueEmail }) => {
+test("five wrong codes lock the code", CLUSTER_TAG, async ({ page, inbox, uniqueEmail }) => {
   expectConsoleError(/status of (400|403)/);
   const email = uniqueEmail();
   await page.goto("/login");

@@ -3,7 +3,7 @@ import type { Locator, Page } from "@playwright/test";
 import { generatePrivateKey } from "viem/accounts";
 import { installTestWallet, type TestWallet } from "../fakes/injected-wallet.ts";
 import { CLOUD_HOSTS, stubReownCloud, type CloudStub } from "../fakes/reown-cloud.ts";
-import { expectConsoleError, pageWidth, test as base } from "./fixtures.ts";
+import { CLUSTER_TAG, expectConsoleError, pageWidth, test as base } from "./fixtures.ts";
 import { APP_URL } from "./urls.ts";
 import {
   approveSignature,
@@ -91,71 +91,75 @@ test("the page props name the local chain (31337), which the test wallet reads f
   expect(wallet.calls).toEqual(["eth_chainId", "eth_accounts", "eth_blockNumber", "eth_getBalance"]);
 });
 
-test("signs in with a wallet from the Welcome page, keeps the session over a reload, and signing out disconnects it", async ({ page, wallet, signIn }) => {
-  await page.goto("/");
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByRole("dialog", { name: "Sign in" }).getByRole("button", { name: "Continue with a wallet" }).click();
-  // The sign-in dialog gives way to the wallet modal.
-  await expect(page.getByRole("dialog", { name: "Sign in" })).toBeHidden();
-  await expect(modal(page).getByText("Connect Wallet")).toBeVisible();
+test(
+  "signs in with a wallet from the Welcome page, keeps the session over a reload, and signing out disconnects it",
+  CLUSTER_TAG,
+  async ({ page, wallet, signIn }) => {
+    await page.goto("/");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("dialog", { name: "Sign in" }).getByRole("button", { name: "Continue with a wallet" }).click();
+    // The sign-in dialog gives way to the wallet modal.
+    await expect(page.getByRole("dialog", { name: "Sign in" })).toBeHidden();
+    await expect(modal(page).getByText("Connect Wallet")).toBeVisible();
 
-  await connectTestWallet(page);
-  await expect(signStep(page)).toBeVisible();
-  expect(wallet.approved, "the member approved the connection").toBe(true);
-  expect(wallet.signRequests, "nothing is signed before the member says so").toEqual([]);
-  await approveSignature(page);
+    await connectTestWallet(page);
+    await expect(signStep(page)).toBeVisible();
+    expect(wallet.approved, "the member approved the connection").toBe(true);
+    expect(wallet.signRequests, "nothing is signed before the member says so").toEqual([]);
+    await approveSignature(page);
 
-  await expect(page).toHaveURL("/dashboard");
-  await expect(page.getByRole("heading", { name: `Welcome, ${short(wallet.address)}` })).toBeVisible();
-  await expect(page.getByText("Signed in with your wallet")).toBeVisible();
-  await expect(headerWallet(page, wallet)).toHaveText(short(wallet.address));
-  await expect(signStep(page)).toBeHidden();
-  expect(wallet.signRequests).toHaveLength(1);
-  const message = wallet.signRequests[0]!;
-  expect(message).toContain(`${new URL(APP_URL).host} wants you to sign in with your Ethereum account:\n${wallet.address}\n`);
-  expect(message).toContain(`URI: ${APP_URL}\n`);
-  expect(message).toContain(`Chain ID: ${LOCAL}\n`);
+    await expect(page).toHaveURL("/dashboard");
+    await expect(page.getByRole("heading", { name: `Welcome, ${short(wallet.address)}` })).toBeVisible();
+    await expect(page.getByText("Signed in with your wallet")).toBeVisible();
+    await expect(headerWallet(page, wallet)).toHaveText(short(wallet.address));
+    await expect(signStep(page)).toBeHidden();
+    expect(wallet.signRequests).toHaveLength(1);
+    const message = wallet.signRequests[0]!;
+    expect(message).toContain(`${new URL(APP_URL).host} wants you to sign in with your Ethereum account:\n${wallet.address}\n`);
+    expect(message).toContain(`URI: ${APP_URL}\n`);
+    expect(message).toContain(`Chain ID: ${LOCAL}\n`);
 
-  // A reload keeps the session and reconnects the wallet; the modal asks the server whether this
-  // address signed on this chain, and it did, so there is no new signature.
-  const sessionAsked = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/auth/wallet/session");
-  await page.reload();
-  await expect(page.getByRole("heading", { name: `Welcome, ${short(wallet.address)}` })).toBeVisible();
-  await expect(headerWallet(page, wallet)).toBeVisible();
-  expect(await (await sessionAsked).json()).toEqual({ signed: true });
-  await expect(signStep(page)).toBeHidden();
-  expect(wallet.signRequests).toHaveLength(1);
-  // The first paint (the server's HTML, before any script) already shows the connected wallet,
-  // and Balance the wallet's own tokens, not "Connect wallet".
-  const firstPaint = await (await page.request.get("/dashboard")).text();
-  expect(firstPaint).toContain(`aria-label="Wallet ${short(wallet.address)}"`);
-  expect(firstPaint).not.toContain('aria-label="Connect wallet"');
-  const balance = await (await page.request.get("/balance")).text();
-  expect(balance).toContain(`${short(wallet.address)}, on chain`);
-  expect(balance).not.toContain("Connect your wallet to see");
-  // The deposit card agrees with the header: the remembered wallet, not "Connect a wallet to deposit".
-  expect(balance).not.toContain("Connect a wallet to");
+    // A reload keeps the session and reconnects the wallet; the modal asks the server whether this
+    // address signed on this chain, and it did, so there is no new signature.
+    const sessionAsked = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/auth/wallet/session");
+    await page.reload();
+    await expect(page.getByRole("heading", { name: `Welcome, ${short(wallet.address)}` })).toBeVisible();
+    await expect(headerWallet(page, wallet)).toBeVisible();
+    expect(await (await sessionAsked).json()).toEqual({ signed: true });
+    await expect(signStep(page)).toBeHidden();
+    expect(wallet.signRequests).toHaveLength(1);
+    // The first paint (the server's HTML, before any script) already shows the connected wallet,
+    // and Balance the wallet's own tokens, not "Connect wallet".
+    const firstPaint = await (await page.request.get("/dashboard")).text();
+    expect(firstPaint).toContain(`aria-label="Wallet ${short(wallet.address)}"`);
+    expect(firstPaint).not.toContain('aria-label="Connect wallet"');
+    const balance = await (await page.request.get("/balance")).text();
+    expect(balance).toContain(`${short(wallet.address)}, on chain`);
+    expect(balance).not.toContain("Connect your wallet to see");
+    // The deposit card agrees with the header: the remembered wallet, not "Connect a wallet to deposit".
+    expect(balance).not.toContain("Connect a wallet to");
 
-  const signOuts: string[] = [];
-  page.on("request", (request) => {
-    if (request.method() === "POST" && new URL(request.url()).pathname.startsWith("/logout")) signOuts.push(request.url());
-  });
-  await page.getByRole("button", { name: "Account menu" }).click();
-  await page.getByRole("menuitem", { name: "Sign out" }).click();
-  await expect(page).toHaveURL("/");
-  await expect(page.getByRole("button", { name: "Sign in" })).toBeVisible();
-  await expectSignedOut(page);
-  await expect.poll(() => wallet.approved, { message: "the site gave back the wallet's permission" }).toBe(false);
-  expect(signOuts, "signing out disconnects the wallet without signing out twice").toHaveLength(1);
+    const signOuts: string[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "POST" && new URL(request.url()).pathname.startsWith("/logout")) signOuts.push(request.url());
+    });
+    await page.getByRole("button", { name: "Account menu" }).click();
+    await page.getByRole("menuitem", { name: "Sign out" }).click();
+    await expect(page).toHaveURL("/");
+    await expect(page.getByRole("button", { name: "Sign in" })).toBeVisible();
+    await expectSignedOut(page);
+    await expect.poll(() => wallet.approved, { message: "the site gave back the wallet's permission" }).toBe(false);
+    expect(signOuts, "signing out disconnects the wallet without signing out twice").toHaveLength(1);
 
-  // The wallet stays disconnected after a reload: signed in again by e-mail, the header offers to connect.
-  await page.reload();
-  await signIn(page);
-  await page.goto("/dashboard");
-  await expect(page.getByRole("banner").getByRole("button", { name: "Connect wallet" })).toBeVisible();
-  await expect(page.getByText(short(wallet.address))).toHaveCount(0);
-  expect(await (await page.request.get("/dashboard")).text()).toContain('aria-label="Connect wallet"');
-});
+    // The wallet stays disconnected after a reload: signed in again by e-mail, the header offers to connect.
+    await page.reload();
+    await signIn(page);
+    await page.goto("/dashboard");
+    await expect(page.getByRole("banner").getByRole("button", { name: "Connect wallet" })).toBeVisible();
+    await expect(page.getByText(short(wallet.address))).toHaveCount(0);
+    expect(await (await page.request.get("/dashboard")).text()).toContain('aria-label="Connect wallet"');
+  },
+);
 
 test("switching to Sepolia asks to sign for that chain: cancelling goes back to the local chain, signing adds Sepolia", async ({ page, wallet }) => {
   await signInWithWallet(page, wallet);

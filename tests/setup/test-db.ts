@@ -2,18 +2,29 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { readFileSync } from "node:fs";
 import { sql } from "drizzle-orm";
 import pg from "pg";
+import { inject } from "vitest";
 import { openDatabase, rowsOf, type Database, type Db } from "~/lib/db.server";
+
+/** The run's migrated PGlite copy (tests/setup/database-templates.ts), read once per test file. */
+let pgliteCopy: Blob | undefined;
+function migratedPglite(): Blob | undefined {
+  const file = inject("pgliteTemplateFile");
+  if (file && !pgliteCopy) pgliteCopy = new Blob([readFileSync(file)]);
+  return pgliteCopy;
+}
 
 /**
  * A fresh, migrated database for one test file: in-memory PGlite by default, or a new database
- * on the PostgreSQL server named by DATABASE_URL (dropped again on close).
+ * on the PostgreSQL server named by DATABASE_URL (dropped again on close). Either starts from the
+ * run's migrated copy.
  */
 export async function createTestDatabase(): Promise<Database> {
   const serverUrl = process.env.DATABASE_URL;
-  if (!serverUrl) return openDatabase({ dataDir: null });
-  const fresh = await createPostgresDatabase(serverUrl);
+  if (!serverUrl) return openDatabase({ dataDir: null, startFrom: migratedPglite() });
+  const fresh = await createPostgresDatabase(serverUrl, inject("postgresTemplate") ?? undefined);
   const database = await openDatabase({ databaseUrl: fresh.url, dataDir: null });
   return {
     ...database,
@@ -24,8 +35,11 @@ export async function createTestDatabase(): Promise<Database> {
   };
 }
 
-/** A new, empty database on the PostgreSQL server at `serverUrl`: its URL, and how to drop it again. */
-export async function createPostgresDatabase(serverUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+/**
+ * A new database on the PostgreSQL server at `serverUrl`, empty or a copy of `template`: its URL,
+ * and how to drop it again.
+ */
+export async function createPostgresDatabase(serverUrl: string, template?: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `questline_test_${randomBytes(6).toString("hex")}`;
   const admin = async (statement: string) => {
     const client = new pg.Client({ connectionString: serverUrl });
@@ -36,7 +50,7 @@ export async function createPostgresDatabase(serverUrl: string): Promise<{ url: 
       await client.end();
     }
   };
-  await admin(`create database ${name}`);
+  await admin(template ? `create database ${name} template ${template}` : `create database ${name}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
@@ -67,7 +81,7 @@ export async function sharedDatabase(database: Database, { applicationName }: { 
     return { db: database.db, env: { CHILD_DATABASE_URL: url.toString() }, handOver: async () => {}, takeBack: async () => database.db, close: async () => {} };
   }
   const dir = mkdtempSync(path.join(tmpdir(), `${applicationName}-`));
-  let own = await openDatabase({ dataDir: dir });
+  let own = await openDatabase({ dataDir: dir, startFrom: migratedPglite() });
   return {
     db: own.db,
     env: { CHILD_PGLITE_DIR: dir },
