@@ -18,8 +18,10 @@ export default defineConfig({
   test: {
     include: process.env.DATABASE_URL ? databaseTestFiles() : TEST_FILES,
     environment: "node",
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // A limit for a test that hangs, not a speed check: the fault tests start app processes of
+    // their own, which take long on a busy two-core machine running two suites at once.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
     // Two cores: one database-heavy file at a time per core.
     maxWorkers: 2,
     // A worker runs file after file in one module graph instead of importing the app afresh for
