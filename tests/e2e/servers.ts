@@ -5,9 +5,8 @@
  * (tests/e2e/urls.ts, the `servers` fixture): two workers never share a database, an inbox or a
  * rate limit. The cluster is started once for the run, by playwright.config.ts.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { once } from "node:events";
 import path from "node:path";
+import { spawnTied } from "../../app/lib/tied-process.server.ts";
 import { fakeOrigins, fakesEnv } from "../fakes/social/endpoints.ts";
 import { APP_PORT, APP_URL, CLUSTER, INBOX_PORT, INBOX_URL, SMTP_PORT, SOCIAL_CONTROL_URL, SOCIAL_PORT } from "./urls.ts";
 
@@ -81,16 +80,16 @@ export function e2eServers({ dataDir, clusterInfoFile }: { dataDir: string; clus
 
 const root = path.resolve(import.meta.dirname, "../..");
 
-/** A server started by a worker, stopped with SIGTERM (then SIGKILL) when the worker is done. */
+/** A server started by a worker: stopped when the worker is done, and dies with the worker however it ends. */
 export type RunningServer = { name: string; stop: () => Promise<void> };
 
 /** Starts `spec` and waits until its URL answers 200; its output is shown if it fails to start, its errors once it has. */
 export async function startServer(spec: ServerSpec): Promise<RunningServer> {
   const [program, ...args] = spec.command.split(" ");
-  const child = spawn(program === "node" ? process.execPath : program!, args, {
+  const { child, stop } = spawnTied(program === "node" ? process.execPath : program!, args, {
     cwd: root,
     env: { ...process.env, ...spec.env },
-    stdio: ["ignore", "pipe", "pipe"],
+    graceMs: 10_000,
   });
   let output = "";
   const keep = (chunk: Buffer) => {
@@ -103,12 +102,11 @@ export async function startServer(spec: ServerSpec): Promise<RunningServer> {
     if (ready) process.stderr.write(`[${spec.name}] ${chunk.toString()}`);
   });
   let ready = false;
-  const exited = once(child, "exit");
   const deadline = Date.now() + spec.timeout;
   while (!ready) {
     if (child.exitCode !== null) throw new Error(`${spec.name} exited (${child.exitCode}) before it was ready:\n${output}`);
     if (Date.now() > deadline) {
-      await stopChild(child, exited);
+      await stop();
       throw new Error(`${spec.name} was not ready at ${spec.url} within ${spec.timeout} ms:\n${output}`);
     }
     ready = await fetch(spec.url.replace("//localhost:", "//127.0.0.1:")).then(
@@ -117,14 +115,5 @@ export async function startServer(spec: ServerSpec): Promise<RunningServer> {
     );
     if (!ready) await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  return { name: spec.name, stop: () => stopChild(child, exited) };
-}
-
-/** SIGTERM, then SIGKILL after 10 s. */
-async function stopChild(child: ChildProcess, exited: Promise<unknown>) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill("SIGTERM");
-  const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
-  await exited;
-  clearTimeout(timer);
+  return { name: spec.name, stop };
 }
