@@ -8,9 +8,12 @@
 // (scripts/cluster.ts, skipped when it is not there), then a bare `node:http` server answering one
 // static page the size of the mix's median page, measured the same way, so the ratio compares
 // across machines. `--targets single` (or `cluster`) measures one of them; `--members` seeds fewer
-// for a quick try. Prints:
+// for a quick try; `--rounds N` measures each target (and the bare server) N times on the same
+// seeded data and prints the medians; `--cpu-prof <folder>` writes the single process's CPU profile there. Prints:
 //   BENCH load_rps / load_p95_ms / load_errors                          (one process, ROLE=all)
+//   BENCH load_dashboard_p95_ms / load_task_attempt_p95_ms               (its signed-in dashboard, its quiz answers)
 //   BENCH load_cluster_rps / load_cluster_p95_ms / load_cluster_errors
+//   BENCH load_cluster_dashboard_p95_ms / load_cluster_task_attempt_p95_ms
 //   BENCH load_bare_rps / load_ratio_to_bare / load_cluster_ratio_to_bare (app req/s as % of bare)
 // Errors are connection errors, timeouts (10 s) and 4xx/5xx answers; redirects are answers. The
 // p95 is over every answer of the run. Requests carry no Accept-Encoding: pages go uncompressed,
@@ -23,7 +26,7 @@ import { parseArgs } from "node:util";
 import { attemptPairs, loadMix, probe, runLoad, signIn, weightedMedianBytes, type AttemptPairs, type LoadFigures, type Member } from "./load-mix.ts";
 import { checkBoards, seedLoadData, type LoadData } from "./load-seed.ts";
 import { appEnv, benchDatabase, buildProblem, cleanupList, machine, seedDemo, startBareServer, startTarget, type TargetKind } from "./load-servers.ts";
-import { bench, log, p95, timed } from "./stats.ts";
+import { bench, log, median, p95, timed } from "./stats.ts";
 
 const { values: options } = parseArgs({
   options: {
@@ -32,6 +35,8 @@ const { values: options } = parseArgs({
     warmup: { type: "string", default: "5" },
     members: { type: "string", default: "100000" },
     targets: { type: "string", default: "single,cluster" },
+    rounds: { type: "string", default: "1" },
+    "cpu-prof": { type: "string" },
   },
 });
 const positive = (name: keyof typeof options, min = 1) => {
@@ -43,12 +48,15 @@ const CONNECTIONS = positive("connections");
 const DURATION = positive("duration");
 const WARMUP = positive("warmup", 0);
 const MEMBERS = positive("members", 100);
+const ROUNDS = positive("rounds");
 const TARGETS = String(options.targets)
   .split(",")
   .map((t) => t.trim()) as TargetKind[];
 if (TARGETS.some((t) => t !== "single" && t !== "cluster")) throw new Error("--targets takes single, cluster or single,cluster");
 /** Members who sign in (well within better-auth's 120 password sign-ins per address in 5 minutes), and quizzes each may answer once. */
 const SIGNED_IN = 50;
+/** A folder for the single app process's CPU profile (`node --cpu-prof`, written when it stops), when asked for. */
+const CPU_PROFILE_DIR = options["cpu-prof"] ? path.resolve(String(options["cpu-prof"])) : null;
 const QUIZZES = 200;
 
 const { cleanups, cleanUp } = cleanupList();
@@ -67,14 +75,23 @@ function report(label: string, figures: LoadFigures) {
   }
 }
 
-type Measured = { kind: TargetKind; figures: LoadFigures };
+/** One kind of request's p95 in a run (NaN when the run sent none). */
+function entryP95(figures: LoadFigures, name: string) {
+  const stats = figures.byEntry.get(name);
+  return stats && stats.times.length > 0 ? p95(stats.times) : NaN;
+}
+
+type Measured = { kind: TargetKind; rps: number };
 
 /** Starts the target, signs members in (once), checks each request of the mix, warms up, measures, stops. */
 async function measureTarget(
   kind: TargetKind,
+  label: string,
   context: { databaseUrl: string; env: Record<string, string>; data: LoadData; attempts: AttemptPairs; members: Member[] | null },
 ) {
-  const target = await timed(`${kind === "single" ? "one app process" : "the cluster (3 web, 2 workers)"} started`, () => startTarget(kind, context));
+  const profiled =
+    kind === "single" && CPU_PROFILE_DIR ? { ...context, env: { ...context.env, NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${CPU_PROFILE_DIR}` } } : context;
+  const target = await timed(`${kind === "single" ? "one app process" : "the cluster (3 web, 2 workers)"} started`, () => startTarget(kind, profiled));
   if (!target) {
     log("cluster: scripts/cluster.ts is not there (startCluster): the cluster figures are skipped");
     return null;
@@ -89,7 +106,7 @@ async function measureTarget(
       throw new Error(`the mix's requests must succeed before measuring: ${refused.map((s) => `${s.name} answered ${s.status}`).join(", ")}`);
     if (WARMUP > 0) await timed(`warm-up (${WARMUP} s)`, () => runLoad({ url: target.url, mix, connections: CONNECTIONS, duration: WARMUP }));
     const figures = await runLoad({ url: target.url, mix, connections: CONNECTIONS, duration: DURATION });
-    report(kind, figures);
+    report(label, figures);
     return { figures, bytes: weightedMedianBytes(sizes) };
   } finally {
     await target.stop();
@@ -120,14 +137,42 @@ try {
   const measured: Measured[] = [];
   let pageBytes: number | null = null;
   for (const kind of TARGETS) {
-    const result = await measureTarget(kind, context);
-    if (!result) continue;
-    pageBytes ??= result.bytes;
-    measured.push({ kind, figures: result.figures });
+    const rounds: LoadFigures[] = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      const result = await measureTarget(kind, ROUNDS > 1 ? `${kind}, round ${round}` : kind, context);
+      if (!result) break;
+      pageBytes ??= result.bytes;
+      rounds.push(result.figures);
+    }
+    if (rounds.length === 0) continue;
+    const medianOf = (figure: (figures: LoadFigures) => number) => median(rounds.map(figure));
+    measured.push({ kind, rps: medianOf((f) => f.rps) });
     const prefix = kind === "single" ? "load" : "load_cluster";
-    bench(`${prefix}_rps`, result.figures.rps, "req/s");
-    bench(`${prefix}_p95_ms`, result.figures.p95, "ms");
-    bench(`${prefix}_errors`, result.figures.errors, "errors");
+    bench(
+      `${prefix}_rps`,
+      medianOf((f) => f.rps),
+      "req/s",
+    );
+    bench(
+      `${prefix}_p95_ms`,
+      medianOf((f) => f.p95),
+      "ms",
+    );
+    bench(
+      `${prefix}_errors`,
+      medianOf((f) => f.errors),
+      "errors",
+    );
+    bench(
+      `${prefix}_dashboard_p95_ms`,
+      medianOf((f) => entryP95(f, "dashboard")),
+      "ms",
+    );
+    bench(
+      `${prefix}_task_attempt_p95_ms`,
+      medianOf((f) => entryP95(f, "task_attempt")),
+      "ms",
+    );
   }
   if (context.attempts.spent > 0) log(`every member answered every quiz: ${context.attempts.spent} attempts became dashboard views`);
   const boards = await checkBoards(databaseUrl);
@@ -137,17 +182,22 @@ try {
   if (boards.mismatches !== 0) throw new Error("the boards' histograms disagree with their entries after the run");
 
   if (pageBytes !== null) {
-    const bare = await startBareServer(pageBytes);
-    let bareFigures: LoadFigures;
-    try {
-      if (WARMUP > 0) await runLoad({ url: bare.url, mix: null, connections: CONNECTIONS, duration: WARMUP });
-      bareFigures = await runLoad({ url: bare.url, mix: null, connections: CONNECTIONS, duration: DURATION });
-    } finally {
-      await bare.stop();
+    const bareRates: number[] = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      const bare = await startBareServer(pageBytes);
+      let bareFigures: LoadFigures;
+      try {
+        if (WARMUP > 0) await runLoad({ url: bare.url, mix: null, connections: CONNECTIONS, duration: WARMUP });
+        bareFigures = await runLoad({ url: bare.url, mix: null, connections: CONNECTIONS, duration: DURATION });
+      } finally {
+        await bare.stop();
+      }
+      report(`bare node:http, one static ${pageBytes.toLocaleString("en")}-byte page (the mix's median)${ROUNDS > 1 ? `, round ${round}` : ""}`, bareFigures);
+      bareRates.push(bareFigures.rps);
     }
-    report(`bare node:http, one static ${pageBytes.toLocaleString("en")}-byte page (the mix's median)`, bareFigures);
-    bench("load_bare_rps", bareFigures.rps, "req/s");
-    for (const { kind, figures } of measured) bench(`${kind === "single" ? "load" : "load_cluster"}_ratio_to_bare`, (100 * figures.rps) / bareFigures.rps, "%");
+    const bareRps = median(bareRates);
+    bench("load_bare_rps", bareRps, "req/s");
+    for (const { kind, rps } of measured) bench(`${kind === "single" ? "load" : "load_cluster"}_ratio_to_bare`, (100 * rps) / bareRps, "%");
   }
 } finally {
   await cleanUp();

@@ -104,6 +104,22 @@ describe.skipIf(!process.env.DATABASE_URL)("a pool with read lanes, on PostgreSQ
     }
   });
 
+  it("keeps the connection of a write PostgreSQL refused, and drops one left in a failed transaction", async () => {
+    for (const lanes of [0, 2]) {
+      const pool = poolWithReadLanes({ connectionString: database.url, max: 1, application_name: "lanes-test" }, { lanes });
+      try {
+        const pid = async () => (await pool.query<{ pid: number }>("insert into thing (n) values (0) returning pg_backend_pid() as pid")).rows[0]!.pid;
+        const before = await pid();
+        await expect(pool.query("insert into thing (id, n) values ($1, 1), ($1, 2)", [-lanes - 1])).rejects.toMatchObject({ code: "23505" });
+        expect(await pid()).toBe(before);
+        await expect(pool.query("begin; select 1 / 0")).rejects.toMatchObject({ code: "22012" });
+        expect(await pid()).not.toBe(before);
+      } finally {
+        await pool.end();
+      }
+    }
+  });
+
   it("replaces a lane whose connection is cut, and runs its statements in flight on the pool", async () => {
     const errors: Error[] = [];
     const pool = open(errors);

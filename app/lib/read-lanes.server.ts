@@ -23,8 +23,8 @@ export function poolWithReadLanes(
   { lanes = 2, onConnectionError = () => {} }: { lanes?: number; onConnectionError?: (error: Error) => void } = {},
 ): pg.Pool {
   const pool = new pg.Pool(config);
-  if (lanes === 0) return pool;
-  const poolQuery = pool.query.bind(pool) as (...args: unknown[]) => Promise<pg.QueryResult>;
+  const poolQuery = keepingConnections(pool);
+  if (lanes === 0) return Object.assign(pool, { query: poolQuery as pg.Pool["query"] });
   const open: (Lane | null)[] = Array.from({ length: lanes }, () => null);
   /** Statements PostgreSQL refused on a read-only lane (bounded: texts come from the code, not from requests). */
   const writers = new Set<string>();
@@ -80,6 +80,30 @@ export function poolWithReadLanes(
       await endPool();
     },
   });
+}
+
+/**
+ * `pool.query`, except that a statement PostgreSQL refused (a unique key taken, a ledger posting
+ * refused for funds: an error with a SQLSTATE) leaves its connection in the pool. pg-pool closes
+ * the connection of any failed `query`, so each such refusal cost a new server process and its
+ * connection set-up (statements prepared again) for the next statement. A connection is still
+ * dropped when it was lost or is left inside a transaction (a failed transaction block).
+ */
+function keepingConnections(pool: pg.Pool) {
+  const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<pg.QueryResult>;
+  return async (statement: unknown, values?: unknown, callback?: unknown): Promise<pg.QueryResult> => {
+    if (callback !== undefined || typeof values === "function") return query(statement, values, callback);
+    const client = await pool.connect();
+    let spoiled: Error | undefined;
+    try {
+      return await client.query(statement as pg.QueryConfig, values as unknown[] | undefined);
+    } catch (error) {
+      if (connectionLost(error) || client.getTransactionStatus() !== "I") spoiled = error instanceof Error ? error : new Error(String(error));
+      throw error;
+    } finally {
+      client.release(spoiled);
+    }
+  };
 }
 
 /** SQLSTATE 25006: a write attempted in a read-only transaction. */

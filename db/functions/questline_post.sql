@@ -8,13 +8,12 @@
 -- spend the same funds. A key already posted returns that entry and changes nothing (created = false).
 CREATE OR REPLACE FUNCTION questline_post(p_key text, p_kind text, p_user text, p_reference text, p_memo text, p_lines jsonb)
 RETURNS TABLE (entry_id bigint, created boolean) LANGUAGE plpgsql
--- Plans each posting for its values: a plan cached while ledger_account was small scans it per line.
-SET plan_cache_mode = force_custom_plan
 AS $$
 DECLARE
   v_id bigint;
   v_unbalanced text;
   v_overdrawn boolean;
+  v_plan_cache_mode text;
 BEGIN
   INSERT INTO journal_entry (idempotency_key, kind, user_id, reference, memo)
     VALUES (p_key, p_kind, p_user, p_reference, p_memo)
@@ -34,6 +33,15 @@ BEGIN
   IF FOUND THEN
     RAISE EXCEPTION 'journal entry % does not balance in %', p_key, v_unbalanced USING ERRCODE = 'QL001';
   END IF;
+  -- A posting of many lines (a reward batch opening a thousand members' accounts) checks each
+  -- line's account through the foreign key, with a plan cached per connection: one made while
+  -- ledger_account was small scans the table for every line. Such a posting plans its statements
+  -- for the table as it is now. Small postings keep their cached plans: planning every statement
+  -- of every posting cost more than the rest of the posting (decision 048).
+  IF jsonb_array_length(p_lines) > 16 THEN
+    v_plan_cache_mode := current_setting('plan_cache_mode');
+    PERFORM set_config('plan_cache_mode', 'force_custom_plan', true);
+  END IF;
   WITH lines AS (
     SELECT l.holder, l.name, l.asset, sum(l.amount) AS amount
       FROM jsonb_to_recordset(p_lines) AS l(holder text, name text, asset text, amount numeric)
@@ -50,6 +58,9 @@ BEGIN
         WHERE l.amount <> 0
   )
   SELECT coalesce(bool_or(a.holder <> 'platform' AND a.balance < 0), false) INTO v_overdrawn FROM accounts a;
+  IF v_plan_cache_mode IS NOT NULL THEN
+    PERFORM set_config('plan_cache_mode', v_plan_cache_mode, true);
+  END IF;
   IF v_overdrawn THEN
     RAISE EXCEPTION 'journal entry % would take a member account below zero', p_key USING ERRCODE = 'QL003';
   END IF;
