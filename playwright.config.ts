@@ -43,9 +43,10 @@ function safeReaddir(dir: string) {
 export default defineConfig({
   testDir: "tests/e2e",
   outputDir: "test-results",
-  // Against one app process, E2E_WORKERS workers (2, one per core), each with its own servers; the
-  // cluster is one set of servers, for one worker.
-  workers: CLUSTER ? 1 : Number(process.env.E2E_WORKERS ?? 2),
+  // Against one app process, E2E_WORKERS workers (1), each with its own servers: a machine with
+  // more than two cores can run two or more (on two, two browsers and two apps outrun the tests'
+  // waits). The cluster is one set of servers, for one worker.
+  workers: CLUSTER ? 1 : Number(process.env.E2E_WORKERS ?? 1),
   ...(CLUSTER ? { grep: /@cluster/ } : {}),
   retries: 0,
   reporter: "list",

@@ -1,11 +1,13 @@
-// Every test, as `npm test` runs them: the checks and the build, then the suites that need the build,
-// two at a time on a two-core machine (decision 049):
+// Every test, as `npm test` runs them: the checks and the build, then the suites that need the build
+// (decision 049):
 //
-//   lint ─┐                  ┌─ unit tests on PGlite ─ contracts' coverage ─┐
-//   build ┴──────────────────┤                                              ├─ e2e against the cluster
-//                            └─ unit tests on PostgreSQL ─ e2e (2 workers) ─┘
+//   lint ─┐   ┌─ unit tests on PGlite ──────────────────────┐
+//   build ┴───┤                                             ├─ e2e ─ e2e against the cluster
+//             └─ unit tests on PostgreSQL ─ contracts' coverage ─┘
 //
-// Each stage's output streams with its name in front and is kept whole in test-results/logs/.
+// The two Vitest passes share the two cores; the browser suites run alone, their waits being
+// what a busy machine breaks first.
+// Each stage's output streams with its name in front and is kept whole in .test-logs/.
 // At the end: each stage's seconds, and the end of every failed stage's output. Exits 1 if any
 // stage failed. A stage that needs a failed one (the build) does not run; one that only comes
 // after it (to keep two suites at a time) still does.
@@ -33,13 +35,14 @@ const STAGES: Stage[] = [
   // scripts/cluster.test.ts runs the build's processes.
   { name: "unit tests on PGlite", command: "npx vitest run", needs: ["build"] },
   { name: "unit tests on PostgreSQL", command: "bash scripts/with-postgres.sh npx vitest run", needs: ["build"] },
-  { name: "contracts' coverage", command: "npm run coverage:contracts", after: ["unit tests on PGlite"] },
-  { name: "e2e", command: "npx playwright test", needs: ["build"], after: ["unit tests on PostgreSQL"] },
-  { name: "e2e against the cluster", command: "npx playwright test", env: { E2E_CLUSTER: "1" }, needs: ["build"], after: ["e2e", "contracts' coverage"] },
+  { name: "contracts' coverage", command: "npm run coverage:contracts", after: ["unit tests on PostgreSQL"] },
+  { name: "e2e", command: "npx playwright test", needs: ["build"], after: ["unit tests on PGlite", "contracts' coverage"] },
+  { name: "e2e against the cluster", command: "npx playwright test", env: { E2E_CLUSTER: "1" }, needs: ["build"], after: ["e2e"] },
 ];
 
 const root = path.resolve(import.meta.dirname, "..");
-const logs = path.join(root, "test-results/logs");
+// Beside test-results/, which Playwright empties when it starts.
+const logs = path.join(root, ".test-logs");
 const { values } = parseArgs({ options: { only: { type: "string" } } });
 const only = values.only?.split(",").map((name) => name.trim());
 const selected = only ? STAGES.filter((stage) => only.includes(stage.name)) : STAGES;

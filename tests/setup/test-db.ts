@@ -81,14 +81,19 @@ export async function sharedDatabase(database: Database, { applicationName }: { 
     return { db: database.db, env: { CHILD_DATABASE_URL: url.toString() }, handOver: async () => {}, takeBack: async () => database.db, close: async () => {} };
   }
   const dir = mkdtempSync(path.join(tmpdir(), `${applicationName}-`));
-  let own = await openDatabase({ dataDir: dir, startFrom: migratedPglite() });
+  let own: Database | null = await openDatabase({ dataDir: dir, startFrom: migratedPglite() });
+  const db = own.db;
   return {
-    db: own.db,
+    db,
     env: { CHILD_PGLITE_DIR: dir },
-    handOver: () => own.close(),
+    handOver: async () => {
+      await own?.close();
+      own = null;
+    },
     takeBack: async () => (own = await openDatabase({ dataDir: dir })).db,
+    // Also after a failure while the child had it: the failure is the test's to report, not a second close.
     close: async () => {
-      await own.close();
+      await own?.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };

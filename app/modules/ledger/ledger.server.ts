@@ -55,23 +55,15 @@ const positive = (amount: bigint) => {
 export async function post({ db, key, kind, userId = null, reference = null, memo = null, lines }: Posting & { lines: LedgerLine[] }): Promise<Posted> {
   const payload = JSON.stringify(lines.map((line) => ({ holder: line.holder, name: line.name, asset: line.asset, amount: line.amount.toString() })));
   try {
-    const [row] = await postStatement(db).execute({ key, kind, userId, reference, memo, lines: payload });
-    return { entryId: Number(row!.entryId), created: Boolean(row!.created) };
+    const [row] = rowsOf(
+      await db.execute(sql`select entry_id, created from questline_post(${key}, ${kind}, ${userId}, ${reference}, ${memo}, ${payload}::jsonb)`),
+    );
+    return { entryId: Number(row!.entry_id), created: Boolean(row!.created) };
   } catch (error) {
     if (isNegativeBalance(error)) throw new InsufficientFunds();
     throw error;
   }
 }
-
-/** The call to `questline_post`, prepared once per connection: a posting is this one statement. */
-const postStatement = preparedPerDb((db) =>
-  db
-    .select({ entryId: sql<string>`entry_id`, created: sql<boolean>`created` })
-    .from(
-      sql`questline_post(${sql.placeholder("key")}, ${sql.placeholder("kind")}, ${sql.placeholder("userId")}, ${sql.placeholder("reference")}, ${sql.placeholder("memo")}, ${sql.placeholder("lines")}::jsonb)`,
-    )
-    .prepare("questline_post"),
-);
 
 /** An account by holder and name (see `PLATFORM` for the holders). */
 export type AccountRef = { holder: string; name: LedgerAccountName };
