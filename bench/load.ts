@@ -148,31 +148,14 @@ try {
     const medianOf = (figure: (figures: LoadFigures) => number) => median(rounds.map(figure));
     measured.push({ kind, rps: medianOf((f) => f.rps) });
     const prefix = kind === "single" ? "load" : "load_cluster";
-    bench(
-      `${prefix}_rps`,
-      medianOf((f) => f.rps),
-      "req/s",
-    );
-    bench(
-      `${prefix}_p95_ms`,
-      medianOf((f) => f.p95),
-      "ms",
-    );
-    bench(
-      `${prefix}_errors`,
-      medianOf((f) => f.errors),
-      "errors",
-    );
-    bench(
-      `${prefix}_dashboard_p95_ms`,
-      medianOf((f) => entryP95(f, "dashboard")),
-      "ms",
-    );
-    bench(
-      `${prefix}_task_attempt_p95_ms`,
-      medianOf((f) => entryP95(f, "task_attempt")),
-      "ms",
-    );
+    const figures: [name: string, figure: (f: LoadFigures) => number, unit: string][] = [
+      ["rps", (f) => f.rps, "req/s"],
+      ["p95_ms", (f) => f.p95, "ms"],
+      ["errors", (f) => f.errors, "errors"],
+      ["dashboard_p95_ms", (f) => entryP95(f, "dashboard"), "ms"],
+      ["task_attempt_p95_ms", (f) => entryP95(f, "task_attempt"), "ms"],
+    ];
+    for (const [name, figure, unit] of figures) bench(`${prefix}_${name}`, medianOf(figure), unit);
   }
   if (context.attempts.spent > 0) log(`every member answered every quiz: ${context.attempts.spent} attempts became dashboard views`);
   const boards = await checkBoards(databaseUrl);

@@ -14,25 +14,20 @@ if ! node_modules/.bin/node -e 'const [a,b]=process.versions.node.split(".").map
   exit 1
 fi
 
-# Debian's PostgreSQL server: the unit tests' PostgreSQL pass and the cluster's e2e pass start throwaway ones.
-if ! ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1; then
+# A Debian package the tests need: installed (as root, with apt-get) when the `present` check fails, else asked for.
+need_package() {
+  local package=$1 what=$2 present=$3
+  eval "$present" && return 0
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    echo "Installing PostgreSQL (Debian package)…"
+    echo "Installing $package (Debian package)…"
     apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$package" >/dev/null
   else
-    echo "PostgreSQL is missing: install it (Debian: apt-get install postgresql) to run the tests on PostgreSQL." >&2
+    echo "$package is missing: install it (Debian: apt-get install $package) $what." >&2
     exit 1
   fi
-fi
+}
 
-if [ ! -x /usr/bin/chromium ]; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    echo "Installing Chromium (Debian package)…"
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
-  else
-    echo "Chromium is missing: install it (Debian: apt-get install chromium) to run the browser tests." >&2
-    exit 1
-  fi
-fi
+# PostgreSQL's server: the unit tests' PostgreSQL pass and the cluster's e2e pass start throwaway ones.
+need_package postgresql "to run the tests on PostgreSQL" 'ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1'
+need_package chromium "to run the browser tests" '[ -x /usr/bin/chromium ]'

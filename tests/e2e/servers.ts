@@ -92,6 +92,7 @@ export async function startServer(spec: ServerSpec): Promise<RunningServer> {
     graceMs: 10_000,
   });
   let output = "";
+  let ready = false;
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-20_000);
   };
@@ -101,7 +102,6 @@ export async function startServer(spec: ServerSpec): Promise<RunningServer> {
     // Once started, its errors are the test's to see.
     if (ready) process.stderr.write(`[${spec.name}] ${chunk.toString()}`);
   });
-  let ready = false;
   const deadline = Date.now() + spec.timeout;
   while (!ready) {
     if (child.exitCode !== null) throw new Error(`${spec.name} exited (${child.exitCode}) before it was ready:\n${output}`);
