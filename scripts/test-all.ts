@@ -17,7 +17,7 @@
 import { spawn } from "node:child_process";
 import { createWriteStream, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { parseArgs } from "node:util";
+import { parseArgs, stripVTControlCharacters } from "node:util";
 
 type Stage = {
   name: string;
@@ -51,30 +51,35 @@ if (only && selected.length !== only.length) {
   process.exit(2);
 }
 
+/** A line naming a failed test, as Vitest (`FAIL`, `×`) and Playwright (`✘`) print it. */
+const FAILURE = /^\s*(FAIL\b|×|✘)/;
+const stripAnsi = (line: string) => stripVTControlCharacters(line);
+
 type Outcome = { name: string; ok: boolean | null; seconds: number; log: string };
 
 function run(stage: Stage): Promise<Outcome> {
   const log = path.join(logs, `${stage.name.replace(/\W+/g, "-")}.log`);
   const file = createWriteStream(log);
   const began = performance.now();
-  const prefix = `[${stage.name}] `;
-  console.log(`${prefix}started: ${stage.command}`);
+  // The stage's name and its seconds so far, which tell where a slow stage spent its time.
+  const prefix = () => `[${stage.name} ${Math.round((performance.now() - began) / 1000)}s] `;
+  console.log(`${prefix()}started: ${stage.command}`);
   const child = spawn(stage.command, { cwd: root, shell: true, env: { ...process.env, ...stage.env }, stdio: ["ignore", "pipe", "pipe"] });
   let pending = "";
   const print = (chunk: Buffer) => {
     file.write(chunk);
     const lines = (pending + chunk.toString()).split("\n");
     pending = lines.pop()!;
-    for (const line of lines) console.log(prefix + line);
+    for (const line of lines) console.log(prefix() + line);
   };
   child.stdout.on("data", print);
   child.stderr.on("data", print);
   return new Promise((resolve) => {
     child.on("close", (code, signal) => {
-      if (pending) console.log(prefix + pending);
+      if (pending) console.log(prefix() + pending);
       file.end();
       const seconds = Math.round((performance.now() - began) / 1000);
-      console.log(`${prefix}${code === 0 ? "passed" : `failed (${signal ?? `exit ${code}`})`} in ${seconds} s`);
+      console.log(`${prefix()}${code === 0 ? "passed" : `failed (${signal ?? `exit ${code}`})`} in ${seconds} s`);
       resolve({ name: stage.name, ok: code === 0, seconds, log });
     });
   });
@@ -105,6 +110,14 @@ const failed = results.filter((result) => result.ok === false);
 for (const result of failed) {
   const tail = readFileSync(result.log, "utf8").split("\n").slice(-150).join("\n");
   console.log(`\n── the end of ${result.name}'s output (whole: ${path.relative(root, result.log)}) ──\n${tail}`);
+}
+// Last, where a reader of only the end of the output sees it: each failed stage's failing tests.
+for (const result of failed) {
+  const failures = readFileSync(result.log, "utf8")
+    .split("\n")
+    .filter((line) => FAILURE.test(stripAnsi(line)))
+    .map((line) => stripAnsi(line).trim());
+  console.log(`\n${result.name} failed:${[...new Set(failures)].slice(0, 20).map((line) => `\n  ${line}`).join("") || " (no test named; see its output above)"}`);
 }
 console.log("\nTest stages:");
 for (const result of results)

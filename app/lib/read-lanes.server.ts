@@ -98,12 +98,27 @@ function keepingConnections(pool: pg.Pool) {
     try {
       return await client.query(statement as pg.QueryConfig, values as unknown[] | undefined);
     } catch (error) {
-      if (connectionLost(error) || client.getTransactionStatus() !== "I") spoiled = error instanceof Error ? error : new Error(String(error));
+      if (connectionLost(error) || !(await idleAfterError(client))) spoiled = error instanceof Error ? error : new Error(String(error));
       throw error;
     } finally {
       client.release(spoiled);
     }
   };
+}
+
+/**
+ * Whether a connection is outside any transaction after a statement failed on it. pg rejects the
+ * statement at the server's error message, before the ready-for-query message that tells whether a
+ * transaction block was left open (`begin; select 1 / 0`), so the status is read after an empty
+ * statement, which waits for that message and runs even in a failed block.
+ */
+async function idleAfterError(client: pg.PoolClient) {
+  try {
+    await client.query("");
+    return client.getTransactionStatus() === "I";
+  } catch {
+    return false;
+  }
 }
 
 /** SQLSTATE 25006: a write attempted in a read-only transaction. */
