@@ -247,13 +247,6 @@ export async function attemptTask({
 
   return db
     .transaction(async (tx): Promise<AttemptResult> => {
-      const [slot] = await tx
-        .update(task)
-        .set({ slotsTaken: sql`${task.slotsTaken} + 1` })
-        .where(and(eq(task.id, t.id), sql`(${task.cap} is null or ${task.slotsTaken} < ${task.cap})`))
-        .returning({ id: task.id });
-      if (!slot) return refused("This task is full: every place has been taken.");
-
       let completionId: string;
       if (existing) {
         // A rejected submission, tried again.
@@ -274,16 +267,42 @@ export async function attemptTask({
         completionId = inserted.id;
       }
       const xpAwarded = status === "approved" ? await payCompletion(tx, t, userId, completionId, now) : 0;
+      if (!(await takeSlot(tx, t.id))) throw new TaskFull();
       return ok({ status, completionId, xpAwarded });
     })
     .catch((error: unknown) => {
       // Another attempt by the same member landed first; its outcome stands (and its slot is the only one taken).
       if (error instanceof ConcurrentAttempt) return refused("You have already done this task.");
+      if (error instanceof TaskFull) return refused("This task is full: every place has been taken.");
       throw error;
     });
 }
 
 class ConcurrentAttempt extends Error {}
+class TaskFull extends Error {}
+
+/**
+ * A place under the task's cap (every task counts its places, capped or not). Every writer takes
+ * the task's row last, just before its commit: each member's completion of a popular task then
+ * waits on the others only for this statement, not for their XP and boards, and the row is never
+ * held while waiting for a lock another writer of the task holds (decision 050).
+ */
+async function takeSlot(tx: Tx, taskId: string) {
+  const [slot] = await tx
+    .update(task)
+    .set({ slotsTaken: sql`${task.slotsTaken} + 1` })
+    .where(and(eq(task.id, taskId), sql`(${task.cap} is null or ${task.slotsTaken} < ${task.cap})`))
+    .returning({ id: task.id });
+  return slot !== undefined;
+}
+
+/** Gives back a place under the task's cap; last in its transaction, like `takeSlot`. */
+export async function freeSlot(tx: Tx, taskId: string) {
+  await tx
+    .update(task)
+    .set({ slotsTaken: sql`greatest(${task.slotsTaken} - 1, 0)` })
+    .where(eq(task.id, taskId));
+}
 
 /**
  * Pays an approved completion's XP (and, for an airdrop's task, the same as points on the
@@ -361,42 +380,37 @@ export async function reviewCompletion({
   now?: Date;
 }): Promise<ReviewResult> {
   if (decision === "rejected" && !reason?.trim()) return invalid("reason", "Say why, so the member can do better.");
-  return db.transaction(async (tx): Promise<ReviewResult> => {
-    const [c] = await tx.select().from(completion).where(eq(completion.id, completionId)).for("update");
-    if (!c) return failure("not_found", "This submission does not exist.");
-    if (c.userId === reviewerId) return failure("forbidden", OWN_SUBMISSION);
-    if (c.status === "approved") return failure("conflict", "This submission is already approved.");
-    if (c.status === decision) return failure("conflict", "This submission is already rejected.");
-    const [t] = await tx.select().from(task).where(eq(task.id, c.taskId));
-    if (decision === "rejected") {
+  return db
+    .transaction(async (tx): Promise<ReviewResult> => {
+      const [c] = await tx.select().from(completion).where(eq(completion.id, completionId)).for("update");
+      if (!c) return failure("not_found", "This submission does not exist.");
+      if (c.userId === reviewerId) return failure("forbidden", OWN_SUBMISSION);
+      if (c.status === "approved") return failure("conflict", "This submission is already approved.");
+      if (c.status === decision) return failure("conflict", "This submission is already rejected.");
+      const [t] = await tx.select().from(task).where(eq(task.id, c.taskId));
       await tx
-        .update(task)
-        .set({ slotsTaken: sql`greatest(${task.slotsTaken} - 1, 0)` })
-        .where(eq(task.id, c.taskId));
-    } else if (c.status === "rejected") {
-      const [slot] = await tx
-        .update(task)
-        .set({ slotsTaken: sql`${task.slotsTaken} + 1` })
-        .where(and(eq(task.id, c.taskId), sql`(${task.cap} is null or ${task.slotsTaken} < ${task.cap})`))
-        .returning({ id: task.id });
-      if (!slot) return failure("conflict", "This task is full: approving it would exceed the cap.");
-    }
-    await tx
-      .update(completion)
-      .set({
-        status: decision,
-        reason: decision === "rejected" ? reason!.trim() : null,
-        // An approval is the team's check, whatever checked the submission before.
-        ...(decision === "approved" ? { verifiedBy: "review" as const } : {}),
-        reviewedBy: reviewerId,
-        reviewedAt: now,
-        updatedAt: now,
-      })
-      .where(eq(completion.id, c.id));
-    await tx.insert(reviewDecision).values({ id: randomUUID(), completionId: c.id, reviewerId, decision, reason: reason?.trim() || null, createdAt: now });
-    const xpAwarded = decision === "approved" ? await payCompletion(tx, t!, c.userId, c.id, now) : 0;
-    return ok({ xpAwarded });
-  });
+        .update(completion)
+        .set({
+          status: decision,
+          reason: decision === "rejected" ? reason!.trim() : null,
+          // An approval is the team's check, whatever checked the submission before.
+          ...(decision === "approved" ? { verifiedBy: "review" as const } : {}),
+          reviewedBy: reviewerId,
+          reviewedAt: now,
+          updatedAt: now,
+        })
+        .where(eq(completion.id, c.id));
+      await tx.insert(reviewDecision).values({ id: randomUUID(), completionId: c.id, reviewerId, decision, reason: reason?.trim() || null, createdAt: now });
+      const xpAwarded = decision === "approved" ? await payCompletion(tx, t!, c.userId, c.id, now) : 0;
+      // A rejection frees the place; approving a rejected submission takes one again (a pending one holds its place).
+      if (decision === "rejected") await freeSlot(tx, c.taskId);
+      else if (c.status === "rejected" && !(await takeSlot(tx, c.taskId))) throw new TaskFull();
+      return ok({ xpAwarded });
+    })
+    .catch((error: unknown) => {
+      if (error instanceof TaskFull) return failure("conflict", "This task is full: approving it would exceed the cap.");
+      throw error;
+    });
 }
 
 /** The first members to complete a task, in order (the task's leaderboard). */

@@ -5,7 +5,7 @@ import { completion, reviewDecision, task } from "#db/schema/quests";
 import { xpEvent } from "#db/schema/xp";
 import type { Db } from "~/lib/db.server";
 import { addBoardPoints, boardKey, revokeXp } from "~/modules/leaderboards/leaderboards.server";
-import type { Completion } from "./completions.server";
+import { type Completion, freeSlot } from "./completions.server";
 
 export type VoidOutcome = { voided: false } | { voided: true; userId: string; taskId: string; xpRevoked: number };
 
@@ -34,14 +34,10 @@ export async function voidApproval({
   now?: Date;
 }): Promise<VoidOutcome> {
   return db.transaction(async (tx): Promise<VoidOutcome> => {
-    // The completion first, then its task: the order reviewCompletion takes them in.
+    // The completion first, its task's row last: the order reviewCompletion takes them in.
     const [c] = await tx.select().from(completion).where(eq(completion.id, completionId)).for("update");
     if (!c || c.status !== "approved" || !onlyIf(c)) return { voided: false };
-    const [t] = await tx
-      .update(task)
-      .set({ slotsTaken: sql`greatest(${task.slotsTaken} - 1, 0)` })
-      .where(eq(task.id, c.taskId))
-      .returning({ airdropId: task.airdropId });
+    const [t] = await tx.select({ airdropId: task.airdropId }).from(task).where(eq(task.id, c.taskId));
     const kept = c.evidence && typeof c.evidence === "object" ? (c.evidence as Record<string, unknown>) : {};
     await tx
       .update(completion)
@@ -56,6 +52,7 @@ export async function voidApproval({
       .where(and(eq(xpEvent.sourceType, "completion"), eq(xpEvent.sourceId, c.id), eq(xpEvent.userId, c.userId)));
     const xpRevoked = await revokeXp({ db: tx, userId: c.userId, sourceType: "completion", sourceId: c.id });
     if (xpRevoked > 0 && award && t?.airdropId) await takeBackAirdropPoints(tx, t.airdropId, c.userId, xpRevoked, award.at, now);
+    await freeSlot(tx, c.taskId);
     return { voided: true, userId: c.userId, taskId: c.taskId, xpRevoked };
   });
 }
