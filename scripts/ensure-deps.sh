@@ -31,3 +31,6 @@ need_package() {
 # PostgreSQL's server: the unit tests' PostgreSQL pass and the cluster's e2e pass start throwaway ones.
 need_package postgresql "to run the tests on PostgreSQL" 'ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1'
 need_package chromium "to run the browser tests" '[ -x /usr/bin/chromium ]'
+# The browser tests run in Chromium's headless shell: the same engine without the full browser's
+# compositor and GPU process, at about half the CPU per test (decision 049).
+need_package chromium-headless-shell "to run the browser tests" '[ -x /usr/lib/chromium/chromium-headless-shell ]'
