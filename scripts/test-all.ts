@@ -117,7 +117,14 @@ for (const result of failed) {
     .split("\n")
     .filter((line) => FAILURE.test(stripAnsi(line)))
     .map((line) => stripAnsi(line).trim());
-  console.log(`\n${result.name} failed:${[...new Set(failures)].slice(0, 20).map((line) => `\n  ${line}`).join("") || " (no test named; see its output above)"}`);
+  console.log(
+    `\n${result.name} failed:${
+      [...new Set(failures)]
+        .slice(0, 20)
+        .map((line) => `\n  ${line}`)
+        .join("") || " (no test named; see its output above)"
+    }`,
+  );
 }
 console.log("\nTest stages:");
 for (const result of results)
