@@ -7,7 +7,7 @@ import { depositVaultAbi } from "../../contracts/generated/deposit-vault.ts";
 import { questTokenAbi } from "../../contracts/generated/quest-token.ts";
 import { installTestWallet } from "../fakes/injected-wallet.ts";
 import { stubReownCloud } from "../fakes/reown-cloud.ts";
-import { expect } from "./fixtures.ts";
+import { expect, loaderData } from "./fixtures.ts";
 import { APP_URL } from "./urls.ts";
 import { chainRpc, signInWithWallet } from "./wallet-helpers.ts";
 
@@ -15,11 +15,9 @@ import { chainRpc, signInWithWallet } from "./wallet-helpers.ts";
 
 /** The project's Rewards page data the owner sees: the vault, its token and the project's deposit reference. */
 export async function treasuryFacts(page: Page) {
-  return page.evaluate(() => {
-    const router = (window as unknown as { __reactRouterDataRouter: { state: { loaderData: Record<string, unknown> } } }).__reactRouterDataRouter;
-    const data = router.state.loaderData["routes/projects/rewards"] as { depositRef: string; chain: { facts: { token: string; vault: string } } };
-    return { ref: data.depositRef, token: data.chain.facts.token, vault: data.chain.facts.vault };
-  }) as Promise<{ ref: Hex; token: Address; vault: Address }>;
+  const data = await loaderData<{ depositRef: Hex; chain: { facts: { token: Address; vault: Address } } }>(page, "routes/projects/rewards");
+  if (!data) throw new Error("the Rewards page has no data");
+  return { ref: data.depositRef, token: data.chain.facts.token, vault: data.chain.facts.vault };
 }
 
 /** Deposits `amount` QUEST into the vault with the project's reference, from dev account 0 (the token's minter). */

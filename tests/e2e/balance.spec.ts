@@ -5,7 +5,7 @@ import { anvil } from "viem/chains";
 import { depositVaultAbi } from "../../contracts/generated/deposit-vault.ts";
 import { questTokenAbi } from "../../contracts/generated/quest-token.ts";
 import { DEV_PRIVATE_KEYS } from "../../contracts/dev-accounts.ts";
-import { CLUSTER_TAG, expectConsoleError } from "./fixtures.ts";
+import { CLUSTER_TAG, expectConsoleError, loaderData } from "./fixtures.ts";
 import { screenshot } from "./quest-helpers.ts";
 import { chainRpc, expect, localRpcUrl, short, signInWithWallet, walletTest } from "./wallet-helpers.ts";
 import { jobWait } from "./urls.ts";
@@ -28,12 +28,7 @@ const withdrawalRows = (page: Page) => page.locator("[data-withdrawal]");
 
 /** The token and vault the Balance page works with, from its loader data. */
 async function contractsOf(page: Page): Promise<{ token: Address; vault: Address }> {
-  const facts = await page.evaluate(() => {
-    const router = (
-      window as unknown as { __reactRouterDataRouter?: { state: { loaderData: Record<string, { chain?: { facts?: { token: string; vault: string } } }> } } }
-    ).__reactRouterDataRouter;
-    return router?.state.loaderData["routes/balance"]?.chain?.facts ?? null;
-  });
+  const facts = (await loaderData<{ chain?: { facts?: { token: string; vault: string } } }>(page, "routes/balance"))?.chain?.facts;
   if (!facts) throw new Error("the Balance page names no vault");
   return { token: facts.token as Address, vault: facts.vault as Address };
 }

@@ -243,6 +243,25 @@ export async function hydrated(page: Page) {
   await page.locator("html[data-hydrated]").waitFor({ state: "attached" });
 }
 
+type DataRouter = { state: { loaderData: Record<string, unknown> }; revalidate: () => Promise<void> };
+
+/**
+ * A route's loader data as the page holds it (React Router's data router, `routeId` as in
+ * app/routes.ts: "root", "routes/balance"…), once the page has hydrated: before that the router
+ * does not exist yet.
+ */
+export async function loaderData<T>(page: Page, routeId: string): Promise<T | undefined> {
+  await hydrated(page);
+  return (await page.evaluate((id) => (window as unknown as { __reactRouterDataRouter: DataRouter }).__reactRouterDataRouter.state.loaderData[id], routeId)) as
+    T | undefined;
+}
+
+/** Loads the page's data again, as an action elsewhere on it would, once the page has hydrated. */
+export async function revalidate(page: Page) {
+  await hydrated(page);
+  await page.evaluate(() => (window as unknown as { __reactRouterDataRouter: DataRouter }).__reactRouterDataRouter.revalidate());
+}
+
 /**
  * How wide the page's content is, in CSS pixels, once the document has loaded. A navigation that a
  * click or a redirect started is not waited for: measured before the stylesheet has arrived, the

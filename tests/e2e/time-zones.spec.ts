@@ -1,4 +1,4 @@
-import { expect, test } from "./fixtures.ts";
+import { expect, revalidate, test } from "./fixtures.ts";
 import { screenshot, taskIdOf, uniqueSuffix } from "./quest-helpers.ts";
 
 /** One convention everywhere: times are typed and shown in the member's own zone, named. */
@@ -19,7 +19,7 @@ test("a member in New York types and reads campaign and task times in New York t
   await page.getByLabel("Ends").fill("2030-01-10T18:30");
   // The page's data reloading while the member types (an action elsewhere on the page, routes
   // discovered for its links) draws the form again: the zone of what was typed must outlast it.
-  await page.evaluate(() => (window as unknown as { __reactRouterDataRouter: { revalidate: () => Promise<void> } }).__reactRouterDataRouter.revalidate());
+  await revalidate(page);
   await page.getByRole("button", { name: "Create campaign" }).click();
   await expect(page.getByText("Jan 1, 2030, 10:00 AM EST – Jan 10, 2030, 6:30 PM EST")).toBeVisible();
 

@@ -1,7 +1,7 @@
 import type { Locator, Page } from "@playwright/test";
 import { installTestWallet, type TestWallet } from "../fakes/injected-wallet.ts";
 import { stubReownCloud, type CloudStub } from "../fakes/reown-cloud.ts";
-import { expect as baseExpect, test as base } from "./fixtures.ts";
+import { expect as baseExpect, test as base, loaderData } from "./fixtures.ts";
 import { APP_URL } from "./urls.ts";
 
 /**
@@ -86,10 +86,7 @@ export async function settled(locator: Locator) {
 
 /** The local chain's RPC URL, from the page props (the root loader's `chains.rpc`). */
 export async function localRpcUrl(page: Page): Promise<string> {
-  const url = await page.evaluate(() => {
-    const router = (window as unknown as { __reactRouterDataRouter?: { state: { loaderData: Record<string, unknown> } } }).__reactRouterDataRouter;
-    return (router?.state.loaderData.root as { chains?: { rpc?: string | null } } | undefined)?.chains?.rpc ?? null;
-  });
+  const url = (await loaderData<{ chains?: { rpc?: string | null } }>(page, "root"))?.chains?.rpc;
   if (!url) throw new Error("the page props name no local chain");
   return url;
 }
