@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { user } from "#db/schema/auth";
 import { project } from "#db/schema/projects";
@@ -56,6 +56,9 @@ describe("attempting tasks", () => {
     const [row] = await database.db.select().from(task).where(eq(task.id, id));
     expect(row?.slotsTaken).toBe(100);
     expect(await database.db.select().from(completion).where(eq(completion.taskId, id))).toHaveLength(100);
+    // The place is taken last: a refused attempt's completion and XP were rolled back with it.
+    expect(await database.db.select().from(xpEvent).where(inArray(xpEvent.userId, members))).toHaveLength(100);
+    expect((await Promise.all(members.map(xpOf))).filter((xp) => xp > 0)).toHaveLength(100);
   });
 
   it("checks quiz answers ignoring case and spaces, counts wrong ones and makes the member wait", async () => {
