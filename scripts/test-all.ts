@@ -53,7 +53,6 @@ if (only && selected.length !== only.length) {
 
 /** A line naming a failed test, as Vitest (`FAIL`, `×`) and Playwright (`✘`) print it. */
 const FAILURE = /^\s*(FAIL\b|×|✘)/;
-const stripAnsi = (line: string) => stripVTControlCharacters(line);
 
 type Outcome = { name: string; ok: boolean | null; seconds: number; log: string };
 
@@ -115,8 +114,8 @@ for (const result of failed) {
 for (const result of failed) {
   const failures = readFileSync(result.log, "utf8")
     .split("\n")
-    .filter((line) => FAILURE.test(stripAnsi(line)))
-    .map((line) => stripAnsi(line).trim());
+    .map((line) => stripVTControlCharacters(line).trim())
+    .filter((line) => FAILURE.test(line));
   console.log(
     `\n${result.name} failed:${
       [...new Set(failures)]

@@ -7,7 +7,8 @@ import { questTokenAbi } from "../../contracts/generated/quest-token.ts";
 import { DEV_PRIVATE_KEYS } from "../../contracts/dev-accounts.ts";
 import { installTestWallet, type TestWallet } from "../fakes/injected-wallet.ts";
 import { stubReownCloud } from "../fakes/reown-cloud.ts";
-import { CLUSTER_TAG, expectConsoleError, hydrated, loaderData } from "./fixtures.ts";
+import { treasuryFacts } from "./airdrop-helpers.ts";
+import { CLUSTER_TAG, expectConsoleError, hydrated } from "./fixtures.ts";
 import { endCampaignSoon, expectFieldError, expectNotice, localDateTime, screenshot, uniqueSuffix } from "./quest-helpers.ts";
 import { APP_URL, jobWait } from "./urls.ts";
 import { chainRpc, expect, localRpcUrl, signInWithWallet, walletTest } from "./wallet-helpers.ts";
@@ -77,7 +78,7 @@ test(
       await owner.getByRole("main").getByRole("link", { name: "Rewards", exact: true }).click();
       await expect(owner).toHaveURL(`/projects/${slug}/rewards`);
       await expect(owner.getByText("The treasury is empty")).toBeVisible();
-      const token = (await loaderData<{ chain?: { facts: { token: Address } } }>(owner, "routes/projects/rewards"))?.chain?.facts.token as Address;
+      const { token } = await treasuryFacts(owner);
       await mint(rpc, token, wallet.address, "500");
       await owner.reload();
       await owner.getByLabel("Deposit amount (QUEST)").fill("100");
