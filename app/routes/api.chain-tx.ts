@@ -25,7 +25,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { chainId, hash } = query.data;
   const chain = services.chains.get(chainId);
   if (!chain) return Response.json({ message: `No node for chain ${chainId}` }, { status: 400 });
-  const { client } = chain;
+  const client = chain.pageClient;
   const token = chain.contracts?.QuestToken;
   const errorContext = async () => ({
     token: token ? await client.readContract({ address: token, abi: questTokenAbi, functionName: "symbol" }).catch(() => "tokens") : "tokens",

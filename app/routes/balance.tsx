@@ -66,7 +66,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!row.success) return reply({ intent, ok: false, id: "", error: "Choose a withdrawal." }, 400);
     const result =
       intent === "cancel"
-        ? await cancelWithdrawal({ db, userId: user.id, id: row.data.id, chains: withdrawalChainsOf(services.chains) })
+        ? await cancelWithdrawal({ db, userId: user.id, id: row.data.id, chains: withdrawalChainsOf(services.chains, { forPage: true }) })
         : await retryWithdrawal({ db, userId: user.id, id: row.data.id });
     if (!result.ok) return reply({ intent, ok: false, id: row.data.id, error: failureMessage(result) }, FAILURE_STATUS[result.code]);
     return reply({ intent, ok: true, id: row.data.id });

@@ -98,6 +98,10 @@ const envSchema = z
     WITHDRAWAL_DAILY_LIMIT: tokenAmount.default("10000"),
     /** The platform's fee per withdrawal, in tokens, taken from the amount. */
     WITHDRAWAL_FEE: tokenAmount.default("0"),
+    /** How long the background jobs wait for one answer of a chain node before trying once more (milliseconds). */
+    CHAIN_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+    /** How long a page or action waits for a chain node, once, before saying the chain could not be reached (milliseconds). */
+    CHAIN_PAGE_TIMEOUT_MS: z.coerce.number().int().min(50).max(30_000).default(800),
     /** How often the withdrawal job sends and follows withdrawals (milliseconds). */
     WITHDRAW_EVERY_MS: z.coerce.number().int().min(100).max(3_600_000).default(1_000),
     /** How long a sent withdrawal may wait for a receipt before it is broadcast again (milliseconds). */

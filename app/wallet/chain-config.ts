@@ -120,15 +120,19 @@ export function nodeEndpoints(
   return endpoints;
 }
 
+/** How long one request to a node may take, and how often a failed one is tried again. */
+export type NodeDeadline = { timeoutMs?: number; retryCount?: number };
+
 /**
  * One transport for a chain: its endpoints in a ranked fallback, its one endpoint alone (nothing to
- * rank, so no pings), or the chain's public RPC when none is configured.
+ * rank, so no pings), or the chain's public RPC when none is configured. `deadline` bounds each
+ * request (viem's own: 10 s, tried three times).
  */
-export function chainTransport(urls: string[] | undefined): Transport {
-  if (!urls || urls.length === 0) return http();
-  if (urls.length === 1) return http(urls[0], { retryCount: RETRY_COUNT });
+export function chainTransport(urls: string[] | undefined, { timeoutMs, retryCount = RETRY_COUNT }: NodeDeadline = {}): Transport {
+  if (!urls || urls.length === 0) return http(undefined, { timeout: timeoutMs, retryCount });
+  if (urls.length === 1) return http(urls[0], { timeout: timeoutMs, retryCount });
   return fallback(
-    urls.map((url) => http(url)),
-    { rank: { interval: RANK_INTERVAL_MS }, retryCount: RETRY_COUNT },
+    urls.map((url) => http(url, { timeout: timeoutMs, retryCount: 0 })),
+    { rank: { interval: RANK_INTERVAL_MS }, retryCount },
   );
 }

@@ -66,6 +66,9 @@ export function e2eServers({ dataDir, clusterInfoFile }: { dataDir: string; clus
         // Two confirmations on the local chain, so tests/e2e/balance.spec.ts sees a deposit
         // pending (1/2) until it mines another block.
         CONFIRMATIONS: "31337:2",
+        // Pages wait up to 5 s for the local chain: the browser tests keep both cores busy, and an
+        // answer of anvil's that outlived the 800 ms default would show the chain as unreachable.
+        CHAIN_PAGE_TIMEOUT_MS: "5000",
         // The four social providers, pointed at their fakes (tests/fakes/social/serve.ts), with X's
         // app token for Verify X account.
         ...fakesEnv(fakeOrigins(SOCIAL_PORT)),

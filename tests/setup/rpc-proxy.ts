@@ -12,6 +12,7 @@ export type ProxyAction = "forward" | "drop-before" | "drop-after" | "hold";
 export async function startRpcProxy(target: string) {
   let rule: (method: string) => ProxyAction = () => "forward";
   const sockets = new Set<Socket>();
+  const onHold: (() => void)[] = [];
   const server = createServer(async (req, res) => {
     const body = await readBody(req);
     const methods = [body ? JSON.parse(body) : []].flat().map((call: { method?: string }) => String(call.method));
@@ -21,7 +22,10 @@ export async function startRpcProxy(target: string) {
     if (!upstream) return void req.socket.destroy();
     const text = await upstream.text();
     if (action === "drop-after") return void req.socket.destroy();
-    if (action === "hold") return;
+    if (action === "hold") {
+      for (const resolve of onHold.splice(0)) resolve();
+      return;
+    }
     res.writeHead(upstream.status, { "content-type": "application/json" });
     res.end(text);
   });
@@ -34,6 +38,8 @@ export async function startRpcProxy(target: string) {
   return {
     url: `http://127.0.0.1:${port}`,
     setRule: (next: (method: string) => ProxyAction) => void (rule = next),
+    /** Resolves once the proxy holds a request's answer. */
+    nextHeld: () => new Promise<void>((resolve) => onHold.push(resolve)),
     /** Stops listening and cuts every open connection: the node is down. */
     stop: () =>
       new Promise<void>((resolve) => {

@@ -47,7 +47,7 @@ export async function claimsClosedOnChain({ chains, round }: { chains: Pick<Chai
   const chain = chains.get(round.chainId);
   if (!chain) return null;
   try {
-    const block = await chain.client.getBlock();
+    const block = await chain.pageClient.getBlock();
     return Number(block.timestamp) * 1000 >= new Date(round.deadline).getTime();
   } catch {
     return null;
@@ -102,7 +102,7 @@ export async function sweepRound({
   if (!round) return failure("conflict", "This airdrop has no round on chain to sweep.");
   let chainTime: bigint;
   try {
-    const client = chains.get(round.chainId)?.client;
+    const client = chains.get(round.chainId)?.pageClient;
     if (!client) return failure("unavailable", "This server does not reach the airdrop's network, so nothing was swept.");
     chainTime = (await client.getBlock()).timestamp;
   } catch {

@@ -1,26 +1,16 @@
 import { and, asc, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
-import {
-  encodeFunctionData,
-  keccak256,
-  maxUint256,
-  stringToHex,
-  TransactionReceiptNotFoundError,
-  type Abi,
-  type Address,
-  type Hex,
-  type PublicClient,
-} from "viem";
+import { keccak256, maxUint256, stringToHex, TransactionReceiptNotFoundError, type Abi, type Address, type Hex, type PublicClient } from "viem";
 import { airdropDistributorAbi } from "#contracts/generated/airdrop-distributor";
 import { depositVaultAbi } from "#contracts/generated/deposit-vault";
 import { questTokenAbi } from "#contracts/generated/quest-token";
 import { airdrop, airdropRound, type AirdropRoundStep } from "#db/schema/airdrops";
 import type { Db } from "~/lib/db.server";
 import type { ChainRegistry } from "~/modules/chain/chain-registry.server";
-import { lockOperatorSigner, nextOperatorNonce } from "~/modules/chain/operator-nonce.server";
+import { prepareOperatorCall, signPrepared, type OperatorCall, type OperatorWallet, type PreparedCall } from "~/modules/chain/operator-signer.server";
 import type { Asset } from "~/modules/ledger/assets";
 import { ledgerKey } from "~/modules/ledger/keys";
 import { airdropEscrow, move, platformAccount, projectTreasury } from "~/modules/ledger/ledger.server";
-import { isNodeUnreachable, nonceUsed, paidState, type OperatorWallet } from "~/modules/withdrawals/withdrawal-chain.server";
+import { isNodeUnreachable, nonceUsed, paidState } from "~/modules/withdrawals/withdrawal-chain.server";
 import { setAirdropEscrow } from "./airdrop-escrow.server";
 import { genesisOf, markRoundsOfPreviousChains } from "./previous-chain.server";
 import { describeRoundRevert } from "./round-errors";
@@ -390,43 +380,38 @@ async function stillInFlight(run: Run, round: Round): Promise<boolean> {
   return false;
 }
 
-/** Simulates the step's call (a refusal is recorded in words, nothing signed), signs it, stores it, then broadcasts it. */
+/**
+ * Simulates the step's call (a refusal is recorded in words, nothing signed) and prepares it with no
+ * database transaction open, then signs and stores it in one short transaction that asks no node
+ * anything, then broadcasts it.
+ */
 async function signAndSend(run: Run, round: RoundAt, step: Step) {
   const { chain } = run;
+  const signer = { chainId: chain.id, client: chain.client, wallet: chain.operator };
+  let prepared: PreparedCall;
+  try {
+    prepared = await prepareOperatorCall(signer, step.call(chain, round) as OperatorCall);
+  } catch (error) {
+    if (isNodeUnreachable(error)) throw error;
+    await run.db
+      .update(airdropRound)
+      .set({ failure: describeRoundRevert(error), updatedAt: run.now })
+      .where(and(eq(airdropRound.airdropId, round.airdropId), eq(airdropRound.step, round.step), isNull(airdropRound.txHash)));
+    return;
+  }
   const signed = await run.db.transaction(async (tx) => {
-    await lockOperatorSigner(tx, chain.id);
+    const call = await signPrepared(tx, signer, prepared);
     const [locked] = await tx
       .select()
       .from(airdropRound)
       .where(and(eq(airdropRound.airdropId, round.airdropId), eq(airdropRound.step, round.step), isNull(airdropRound.txHash)))
       .for("update");
     if (!locked) return null;
-    const call = step.call(chain, { ...locked, root: round.root });
-    try {
-      await chain.client.simulateContract({ account: chain.operator.account, ...call } as Parameters<PublicClient["simulateContract"]>[0]);
-    } catch (error) {
-      if (isNodeUnreachable(error)) throw error;
-      await tx
-        .update(airdropRound)
-        .set({ failure: describeRoundRevert(error), updatedAt: run.now })
-        .where(eq(airdropRound.airdropId, round.airdropId));
-      return null;
-    }
-    const nonce = await nextOperatorNonce(tx, { chainId: chain.id, client: chain.client, address: chain.operator.account.address });
-    const fromBlock = Number(await chain.client.getBlockNumber());
-    const request = await chain.operator.prepareTransactionRequest({
-      account: chain.operator.account,
-      chain: chain.operator.chain,
-      to: call.address,
-      data: encodeFunctionData({ abi: call.abi, functionName: call.functionName, args: call.args } as Parameters<typeof encodeFunctionData>[0]),
-      nonce,
-    });
-    const rawTx = await chain.operator.signTransaction(request as Parameters<OperatorWallet["signTransaction"]>[0]);
     await tx
       .update(airdropRound)
-      .set({ txHash: keccak256(rawTx), rawTx, nonce, fromBlock, sentAt: null, failure: null, updatedAt: run.now })
+      .set({ txHash: call.txHash, rawTx: call.rawTx, nonce: call.nonce, fromBlock: Number(prepared.block), sentAt: null, failure: null, updatedAt: run.now })
       .where(eq(airdropRound.airdropId, round.airdropId));
-    return rawTx;
+    return call.rawTx;
   });
   if (!signed) return;
   await broadcast(run, signed);

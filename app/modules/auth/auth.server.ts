@@ -81,7 +81,7 @@ export function createAuth({
   chains: Pick<ChainRegistry, "chainIds" | "get">;
 }) {
   const appName = env.APP_NAME;
-  const siweOptions = () => ({ appUrl: env.APP_URL, chainIds: chains.chainIds, clientFor: (chainId: number) => chains.get(chainId)?.client });
+  const siweOptions = () => ({ appUrl: env.APP_URL, chainIds: chains.chainIds, clientFor: (chainId: number) => chains.get(chainId)?.pageClient });
   // Production runs behind https; cookies are Secure whenever the site is served over https.
   const secure = env.APP_URL.startsWith("https://");
 

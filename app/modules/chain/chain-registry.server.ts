@@ -9,7 +9,7 @@ import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
 import { chainTransport, localChain, nodeEndpoints, type ChainConfig } from "~/wallet/chain-config";
 import { CHAIN_NAMES } from "~/wallet/chains";
 import { LOCAL_PROJECT_ID } from "~/wallet/wallet-cloud";
-import type { OperatorWallet } from "~/modules/withdrawals/withdrawal-chain.server";
+import type { OperatorWallet } from "./operator-signer.server";
 import { readContractAddresses, type ContractAddresses } from "./contract-addresses.server";
 import { agreeLocalContracts } from "./contracts.server";
 
@@ -21,8 +21,13 @@ export type RegisteredChain = {
   name: string;
   /** The local development chain (anvil), which mines only when asked. */
   local: boolean;
-  /** Reads through the chain's ranked fallback transport. */
+  /** Reads for the background jobs, through the chain's ranked fallback transport (CHAIN_TIMEOUT_MS, one retry). */
   client: PublicClient;
+  /**
+   * Reads made while a member waits (pages, actions, sign-in): one try within CHAIN_PAGE_TIMEOUT_MS,
+   * so a node that hangs costs a page that long and the page says the chain could not be reached.
+   */
+  pageClient: PublicClient;
   /** Signs as the vault's operator (withdrawals, and later airdrop rounds); null where no key is configured. */
   operator: OperatorWallet | null;
   /** Questline's contracts on this chain, or null where none are deployed. */
@@ -54,6 +59,8 @@ export type ChainRegistry = {
 export type ChainSetup = {
   id: number;
   transport: Transport;
+  /** The transport of reads made while a member waits; `transport` when not given. */
+  pageTransport?: Transport;
   contracts?: ContractAddresses | null;
   confirmations?: number | null;
   startBlock?: number | null;
@@ -89,7 +96,7 @@ export function buildChainRegistry({
 }
 
 function registerChain(
-  { id, transport, contracts = null, confirmations = null, startBlock = null, operatorKey = null }: ChainSetup,
+  { id, transport, pageTransport = transport, contracts = null, confirmations = null, startBlock = null, operatorKey = null }: ChainSetup,
   logger: Logger,
 ): RegisteredChain {
   const chain = VIEM_CHAINS[id];
@@ -105,6 +112,7 @@ function registerChain(
     name: CHAIN_NAMES[id] ?? `chain ${id}`,
     local,
     client: createPublicClient({ chain, transport }) as PublicClient,
+    pageClient: createPublicClient({ chain, transport: pageTransport }) as PublicClient,
     operator: key && chain ? createWalletClient({ chain, transport, account: privateKeyToAccount(key) }) : null,
     contracts,
     confirmations,
@@ -145,7 +153,8 @@ export async function createChainRegistry({
   const endpoints = nodeEndpoints(config, (message) => logger.warn(message));
   const chains = [...endpoints].map(([id, urls]): ChainSetup => ({
     id,
-    transport: chainTransport(urls),
+    transport: chainTransport(urls, { timeoutMs: env.CHAIN_TIMEOUT_MS, retryCount: 1 }),
+    pageTransport: chainTransport(urls, { timeoutMs: env.CHAIN_PAGE_TIMEOUT_MS, retryCount: 0 }),
     contracts: contracts.get(id) ?? null,
     confirmations: env.confirmations.get(id) ?? null,
     startBlock: env.depositStartBlocks.get(id) ?? null,

@@ -17,7 +17,14 @@ function pickChain(chains: ChainRegistry, requested: string | null) {
   const chainId = ids.includes(wanted) ? wanted : ids.includes(LOCAL_CHAIN_ID) ? LOCAL_CHAIN_ID : ids[0];
   const chain = usable.find((candidate) => candidate.id === chainId);
   if (!chain) return null;
-  return { chainId: chain.id, chainName: chain.name, coin: NATIVE_SYMBOLS[chain.id] ?? "ETH", contracts: chain.contracts, client: chain.client, chainIds: ids };
+  return {
+    chainId: chain.id,
+    chainName: chain.name,
+    coin: NATIVE_SYMBOLS[chain.id] ?? "ETH",
+    contracts: chain.contracts,
+    client: chain.pageClient,
+    chainIds: ids,
+  };
 }
 
 /**

@@ -5,7 +5,7 @@ import type { BalanceReader } from "~/modules/tasks/completions.server";
 /** Reads native or ERC-20 balances through the registry's client for each chain. */
 export function balanceReader(chains: Pick<ChainRegistry, "get">): BalanceReader {
   return async ({ chainId, tokenAddress, owner }) => {
-    const client = chains.get(chainId)?.client;
+    const client = chains.get(chainId)?.pageClient;
     if (!client) throw new Error(`No node endpoint for chain ${chainId}`);
     const address = getAddress(owner);
     if (!tokenAddress) return client.getBalance({ address });

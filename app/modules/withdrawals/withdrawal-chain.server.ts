@@ -8,20 +8,14 @@ import {
   RpcRequestError,
   SocketClosedError,
   TimeoutError,
-  type Account,
   type Address,
-  type Chain,
   type Hex,
   type PublicClient,
-  type Transport,
-  type WalletClient,
 } from "viem";
 import { depositVaultAbi } from "#contracts/generated/deposit-vault";
 import { questTokenAbi } from "#contracts/generated/quest-token";
 import type { ChainRegistry } from "~/modules/chain/chain-registry.server";
-
-/** The operator's wallet on one chain: it holds the vault's OPERATOR_ROLE and signs `withdraw`. */
-export type OperatorWallet = WalletClient<Transport, Chain, Account>;
+import type { OperatorWallet } from "~/modules/chain/operator-signer.server";
 
 /** What the withdrawal job and a cancel need to know about one chain. */
 export type WithdrawalChain = {
@@ -35,12 +29,18 @@ export type WithdrawalChain = {
 
 export type WithdrawalChains = Map<number, WithdrawalChain>;
 
-/** The registry's vault chains as the withdrawal job and a cancel read them (the clients are the registry's own). */
-export function withdrawalChainsOf(chains: Pick<ChainRegistry, "vaultChains">): WithdrawalChains {
+/**
+ * The registry's vault chains as the withdrawal job reads them, or a member's cancel (`forPage`,
+ * through the clients that give up within a page's wait); the clients are the registry's own.
+ */
+export function withdrawalChainsOf(chains: Pick<ChainRegistry, "vaultChains">, { forPage = false } = {}): WithdrawalChains {
   return new Map(
     chains
       .vaultChains()
-      .map((chain) => [chain.id, { publicClient: chain.client, walletClient: chain.operator, vault: chain.vault, confirmations: chain.confirmations }]),
+      .map((chain) => [
+        chain.id,
+        { publicClient: forPage ? chain.pageClient : chain.client, walletClient: chain.operator, vault: chain.vault, confirmations: chain.confirmations },
+      ]),
   );
 }
 

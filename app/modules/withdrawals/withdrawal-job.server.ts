@@ -1,16 +1,15 @@
 import { and, asc, eq, inArray, notInArray, sql } from "drizzle-orm";
-import { encodeFunctionData, keccak256, TransactionReceiptNotFoundError, type Hex, type TransactionReceipt } from "viem";
+import { TransactionReceiptNotFoundError, type Hex, type TransactionReceipt } from "viem";
 import { withdrawal } from "#db/schema/ledger";
 import type { Db } from "~/lib/db.server";
 import { depositVaultAbi } from "#contracts/generated/deposit-vault";
-import { lockOperatorSigner, nextOperatorNonce } from "~/modules/chain/operator-nonce.server";
+import { lockOperatorSigner, prepareOperatorCall, signPrepared, type PreparedCall } from "~/modules/chain/operator-signer.server";
 import {
   describeWithdrawalRevert,
   isNodeUnreachable,
   NODE_DOWN,
   nonceUsed,
   paidState,
-  type OperatorWallet,
   type WithdrawalChain,
   type WithdrawalChains,
 } from "./withdrawal-chain.server";
@@ -86,88 +85,76 @@ async function markWaiting(db: Db, ready: number[] | null): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
-/** Claims `requested` withdrawals of the run's chain one at a time and sends each. */
+/**
+ * Sends the run's chain's `requested` withdrawals one at a time: what the chain says about one is
+ * read with no database transaction open (whether it was paid, the simulated call, gas and fees),
+ * then it is claimed, signed and stored in one short transaction that asks no node anything, and
+ * broadcast after that commits. A node that hangs holds no database connection.
+ */
 async function sendRequested(run: Run) {
   const seen: string[] = [];
   for (;;) {
-    const claimed: { id: string | null } = { id: null };
+    const [row] = await run.db
+      .select()
+      .from(withdrawal)
+      .where(and(eq(withdrawal.status, "requested"), eq(withdrawal.chainId, run.chainId), seen.length ? notInArray(withdrawal.id, seen) : undefined))
+      .orderBy(asc(withdrawal.createdAt))
+      .limit(1);
+    if (!row) return;
+    seen.push(row.id);
     try {
-      const outcome = await run.db.transaction(async (tx) => {
-        // One signer per chain at a time, across processes: the next one sees this one's stored nonce.
-        await lockOperatorSigner(tx, run.chainId);
-        const [row] = await tx
-          .select()
-          .from(withdrawal)
-          .where(and(eq(withdrawal.status, "requested"), eq(withdrawal.chainId, run.chainId), seen.length ? notInArray(withdrawal.id, seen) : undefined))
-          .orderBy(asc(withdrawal.createdAt))
-          .limit(1)
-          .for("update", { skipLocked: true });
-        if (!row) return null;
-        claimed.id = row.id;
-        seen.push(row.id);
-        return startAttempt({ ...run, db: tx }, row);
-      });
-      if (!outcome) return;
+      const outcome = await startAttempt(run, row);
       if (outcome.kind === "signed") await broadcast(run, outcome.id, outcome.attempt, outcome.signed);
       if (outcome.kind === "paid" && (await confirmPaid(run.db, outcome.id, run.now))) run.summary.confirmed += 1;
     } catch (error) {
-      if (!claimed.id) throw error;
-      run.onError(claimed.id, error);
+      run.onError(row.id, error);
     }
   }
 }
 
-type Started = { kind: "signed"; id: string; attempt: number; signed: SignedAttempt } | { kind: "paid"; id: string } | { kind: "failed" | "wait"; id: string };
+type Started =
+  { kind: "signed"; id: string; attempt: number; signed: SignedAttempt } | { kind: "paid"; id: string } | { kind: "failed" | "wait" | "taken"; id: string };
 
 /**
- * Inside the claim's transaction: a paid id converges; otherwise the call is simulated (a revert
- * fails the attempt in words, nothing posted), then signed (or a stored transaction whose nonce is
- * still free is reused) and recorded as `sending` with its held → in flight posting.
+ * A paid id converges; otherwise the call is simulated (a revert fails the attempt in words,
+ * nothing posted) and prepared, then, under the signer lock and the row's, signed (or a stored
+ * transaction whose nonce is still free is reused) and recorded as `sending` with its held → in
+ * flight posting. A row another run took or a member cancelled meanwhile is left alone.
  */
 async function startAttempt(run: Run, row: WithdrawalRow): Promise<Started> {
   const id = row.id as Hex;
-  const wallet = run.chain.walletClient!;
-  let signed: SignedAttempt;
+  const signer = { chainId: run.chainId, client: run.chain.publicClient, wallet: run.chain.walletClient! };
+  let prepared: { reuse: SignedAttempt } | { call: PreparedCall };
   try {
     const paid = await paidState(run.chain, id);
     if (paid !== "no") return { kind: paid === "confirmed" ? "paid" : "wait", id };
-    await run.chain.publicClient.simulateContract({
-      account: wallet.account,
-      address: run.chain.vault,
-      abi: depositVaultAbi,
-      functionName: "withdraw",
-      args: withdrawArgs(row),
-    });
-    signed = await signOrReuse(run, wallet, row);
+    prepared =
+      row.rawTx && row.txHash && row.nonce !== null && !(await nonceUsed(run.chain, row.nonce))
+        ? { reuse: { txHash: row.txHash, nonce: row.nonce, rawTx: row.rawTx } }
+        : { call: await prepareOperatorCall(signer, { address: run.chain.vault, abi: depositVaultAbi, functionName: "withdraw", args: withdrawArgs(row) }) };
   } catch (error) {
     const reason = describeWithdrawalRevert(error) ?? (isNodeUnreachable(error) ? NODE_DOWN : null);
     if (!reason) run.onError(row.id, error);
-    await failUnsigned(run.db, row.id, reason ?? "The withdrawal could not be prepared; nothing was paid. Retry later.");
+    if (!(await failUnsigned(run.db, row.id, reason ?? "The withdrawal could not be prepared; nothing was paid. Retry later.")))
+      return { kind: "taken", id: row.id };
     run.summary.failed += 1;
     return { kind: "failed", id: row.id };
   }
-  const attempt = await recordSigned(run.db, row, signed);
-  return { kind: "signed", id: row.id, attempt, signed };
+  const recorded = await run.db.transaction(async (tx) => {
+    const signed = "reuse" in prepared ? (await lockOperatorSigner(tx, run.chainId), prepared.reuse) : await signPrepared(tx, signer, prepared.call);
+    const [current] = await tx
+      .select()
+      .from(withdrawal)
+      .where(and(eq(withdrawal.id, row.id), eq(withdrawal.status, "requested")))
+      .for("update");
+    if (!current || current.attempts !== row.attempts) return null;
+    return { signed, attempt: await recordSigned(tx, current, signed) };
+  });
+  if (!recorded) return { kind: "taken", id: row.id };
+  return { kind: "signed", id: row.id, attempt: recorded.attempt, signed: recorded.signed };
 }
 
 const withdrawArgs = (row: WithdrawalRow) => [row.id as Hex, row.toAddress as Hex, row.amount - row.fee] as const;
-
-/** The stored transaction when its nonce is still unused, else a new one at the operator's next nonce. */
-async function signOrReuse(run: Run, wallet: OperatorWallet, row: WithdrawalRow): Promise<SignedAttempt> {
-  if (row.rawTx && row.txHash && row.nonce !== null && !(await nonceUsed(run.chain, row.nonce))) {
-    return { txHash: row.txHash, nonce: row.nonce, rawTx: row.rawTx };
-  }
-  const nonce = await nextOperatorNonce(run.db, { chainId: run.chainId, client: run.chain.publicClient, address: wallet.account.address });
-  const request = await wallet.prepareTransactionRequest({
-    account: wallet.account,
-    chain: wallet.chain,
-    to: run.chain.vault,
-    data: encodeFunctionData({ abi: depositVaultAbi, functionName: "withdraw", args: withdrawArgs(row) }),
-    nonce,
-  });
-  const rawTx = await wallet.signTransaction(request as Parameters<OperatorWallet["signTransaction"]>[0]);
-  return { txHash: keccak256(rawTx), nonce, rawTx };
-}
 
 /**
  * Hands a signed transaction to the node. Accepted (or already known) → `sent`. A node that does

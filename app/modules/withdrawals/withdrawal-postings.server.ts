@@ -35,9 +35,17 @@ export async function recordSigned(db: Db, row: WithdrawalRow, signed: SignedAtt
   return attempt;
 }
 
-/** Fails an attempt before anything was signed: nothing is posted, the amount stays held. */
-export async function failUnsigned(db: Db, id: string, failure: string): Promise<void> {
-  await db.update(withdrawal).set({ status: "failed", failure, waiting: false, updatedAt: new Date() }).where(eq(withdrawal.id, id));
+/**
+ * Fails a `requested` withdrawal before anything was signed: nothing is posted, the amount stays
+ * held. False when it is no longer requested (another run signed it, or its member cancelled it).
+ */
+export async function failUnsigned(db: Db, id: string, failure: string): Promise<boolean> {
+  const failed = await db
+    .update(withdrawal)
+    .set({ status: "failed", failure, waiting: false, updatedAt: new Date() })
+    .where(and(eq(withdrawal.id, id), eq(withdrawal.status, "requested")))
+    .returning({ id: withdrawal.id });
+  return failed.length > 0;
 }
 
 /** Marks a `sending` attempt as accepted by the node (only if that attempt is still the one sending). */
