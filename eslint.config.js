@@ -45,6 +45,12 @@ const ownChainClients = {
   message: "Read and sign through the chain registry (services.chains, app/modules/chain/chain-registry.server.ts), not a client of your own.",
 };
 
+/** The chain layer sits under the features that use it (withdrawals, deposits, airdrops, rewards): it imports none of them. */
+const chainUnderFeatures = {
+  group: ["~/modules/*", "!~/modules/chain"],
+  message: "app/modules/chain sits under the features: move what it needs down into the chain layer, or take it as a parameter.",
+};
+
 export default tseslint.config(
   { ignores: ["build/", "node_modules/", ".react-router/", "data/", ".e2e/", "test-results/", "playwright-report/", "db/migrations/"] },
   js.configs.recommended,
@@ -77,5 +83,14 @@ export default tseslint.config(
     // The registry builds the clients; the local chain's deployment at start signs as its own deployer.
     ignores: ["**/*.test.ts", "app/modules/chain/chain-registry.server.ts", "app/modules/chain/contracts.server.ts"],
     rules: { "no-restricted-imports": ["error", { paths: [ownChainClients], patterns: [climbingOut] }] },
+  },
+  {
+    files: ["app/modules/chain/**/*.ts"],
+    ignores: ["**/*.test.ts", "app/modules/chain/chain-registry.server.ts", "app/modules/chain/contracts.server.ts"],
+    rules: { "no-restricted-imports": ["error", { paths: [ownChainClients], patterns: [climbingOut, chainUnderFeatures] }] },
+  },
+  {
+    files: ["app/modules/chain/chain-registry.server.ts", "app/modules/chain/contracts.server.ts"],
+    rules: { "no-restricted-imports": ["error", { patterns: [climbingOut, chainUnderFeatures] }] },
   },
 );
