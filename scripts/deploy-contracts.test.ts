@@ -13,8 +13,12 @@ beforeAll(async () => {
 });
 afterAll(() => chain.stop());
 
-const run = (env: Record<string, string>) =>
-  promisify(execFile)(process.execPath, [path.resolve(import.meta.dirname, "deploy-contracts.ts")], { env: { ...process.env, ...env } });
+const run = (env: Record<string, string>, args: string[] = []) =>
+  promisify(execFile)(
+    process.execPath,
+    ["--import", path.resolve(import.meta.dirname, "app-paths.ts"), path.resolve(import.meta.dirname, "deploy-contracts.ts"), ...args],
+    { env: { ...process.env, ...env } },
+  );
 
 describe("scripts/deploy-contracts.ts", () => {
   it("deploys and writes deployments/<chainId>.json that the app reads", async () => {
@@ -23,6 +27,17 @@ describe("scripts/deploy-contracts.ts", () => {
     expect(stdout).toContain("Deployed to chain 31337");
     const addresses = readContractAddresses({ dir, overrides: new Map() }).get(31337)!;
     expect(stdout).toContain(addresses.DepositVault);
+  });
+
+  it("with --chain, reaches the chain through the node the app would use and checks it is that chain", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "questline-deploy-"));
+    await expect(run({ DEPLOYMENTS_DIR: dir, RPC_URL_84532: chain.url }, ["--chain", "84532"])).rejects.toThrow(
+      "The node answered with chain id 31337, not 84532: check RPC_URL_84532",
+    );
+    await expect(run({ DEPLOYMENTS_DIR: dir, ANKR_KEY: "", INFURA_KEY: "", BLAST_KEY: "" }, ["--chain", "8453"])).rejects.toThrow(
+      "No node for chain 8453: set RPC_URL_8453, or ANKR_KEY, INFURA_KEY or BLAST_KEY",
+    );
+    await expect(run({ DEPLOYMENTS_DIR: dir }, ["--chain", "424242"])).rejects.toThrow(/--chain must name a chain of the list: 1 \(Ethereum\)/);
   });
 
   it("asks for a deployer key outside the local chain's defaults", async () => {

@@ -2,8 +2,12 @@
 // reads (app/modules/chain/contract-addresses.server.ts).
 //
 //   RPC_URL=https://… DEPLOYER_PRIVATE_KEY=0x… npm run deploy:contracts
+//   DEPLOYER_PRIVATE_KEY=0x… npm run deploy:contracts -- --chain 84532
 //
-// RPC_URL               the chain's node (default http://127.0.0.1:8545, a local anvil)
+// --chain <id>          a chain of the list (app/wallet/chains.ts), reached through the node the app
+//                       would use: RPC_URL_<id>, else the first of ANKR_KEY, INFURA_KEY, BLAST_KEY
+//                       with an endpoint there; the node must answer with that chain id
+// RPC_URL               the chain's node without --chain (default http://127.0.0.1:8545, a local anvil)
 // DEPLOYER_PRIVATE_KEY  pays for and sends the deployment; anvil's first dev key by default,
 //                       on chain 31337 only
 // CONTRACTS_ADMIN       gets the admin roles and the sale's ownership (default: the deployer)
@@ -12,11 +16,14 @@
 // FUND_DEV_ACCOUNTS     "true" on 31337: mints 10,000 tokens to each anvil dev account
 
 import path from "node:path";
+import { parseArgs } from "node:util";
 import { createPublicClient, createWalletClient, http, isAddress, isHex, parseEther, type Address, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { deployQuestline, fundAccounts } from "../contracts/deploy.ts";
 import { DEFAULT_DEPLOYMENTS_DIR, writeDeploymentFile } from "../contracts/deployment-file.ts";
 import { DEV_ADDRESSES, DEV_PRIVATE_KEYS } from "../contracts/dev-accounts.ts";
+import { knownChain, KNOWN_CHAINS } from "../app/wallet/chains.ts";
+import { nodeEndpoints } from "../app/wallet/chain-config.ts";
 
 const LOCAL_CHAIN_ID = 31337;
 
@@ -25,16 +32,39 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-const rpcUrl = process.env.RPC_URL || "http://127.0.0.1:8545";
+const { values: args } = parseArgs({ options: { chain: { type: "string" } } });
+const asked = args.chain === undefined ? null : Number(args.chain);
+if (asked !== null && (!Number.isInteger(asked) || !knownChain(asked) || asked === LOCAL_CHAIN_ID)) {
+  fail(
+    `--chain must name a chain of the list: ${KNOWN_CHAINS.filter((c) => c.id !== LOCAL_CHAIN_ID)
+      .map((c) => `${c.id} (${c.name})`)
+      .join(", ")}`,
+  );
+}
+const rpcUrl = asked === null ? process.env.RPC_URL || "http://127.0.0.1:8545" : nodeOf(asked);
 const transport = http(rpcUrl);
 const probe = createPublicClient({ transport });
-const chainId = await probe.getChainId().catch((error: Error) => fail(`Cannot reach ${rpcUrl}: ${error.message}`));
+const chainId = await probe
+  .getChainId()
+  .catch((error: Error) => fail(`Cannot reach the node of chain ${asked ?? ""} at ${new URL(rpcUrl).host}: ${error.message}`));
+if (asked !== null && chainId !== asked) fail(`The node answered with chain id ${chainId}, not ${asked}: check RPC_URL_${asked}`);
+const known = knownChain(chainId);
 const chain = {
   id: chainId,
-  name: `chain ${chainId}`,
-  nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+  name: known?.name ?? `chain ${chainId}`,
+  nativeCurrency: { name: known?.nativeSymbol ?? "Ether", symbol: known?.nativeSymbol ?? "ETH", decimals: 18 },
   rpcUrls: { default: { http: [rpcUrl] } },
 };
+
+/** The node the app would read `chainId` through: its RPC_URL_<id>, else the first provider with a key and an endpoint there. */
+function nodeOf(chainId: number): string {
+  const own = process.env[`RPC_URL_${chainId}`];
+  if (own) return own;
+  const env = process.env;
+  const [first] = nodeEndpoints({ rpc: null, ankr: env.ANKR_KEY || null, infura: env.INFURA_KEY || null, blast: env.BLAST_KEY || null }).get(chainId) ?? [];
+  if (!first) fail(`No node for chain ${chainId}: set RPC_URL_${chainId}, or ANKR_KEY, INFURA_KEY or BLAST_KEY`);
+  return first;
+}
 
 const key = process.env.DEPLOYER_PRIVATE_KEY || (chainId === LOCAL_CHAIN_ID ? DEV_PRIVATE_KEYS[0] : undefined);
 if (!key) fail(`DEPLOYER_PRIVATE_KEY is required on chain ${chainId} (only the local chain ${LOCAL_CHAIN_ID} has a default)`);

@@ -57,25 +57,41 @@ describe("loadEnv", () => {
     expect(defaults.DEPOSIT_SCAN_EVERY_MS).toBe(1_000);
     expect(defaults.confirmations).toEqual(
       new Map([
-        [31337, 1],
+        [1, 12],
+        [8453, 10],
+        [42161, 10],
+        [10, 10],
+        [137, 64],
         [56, 15],
         [11155111, 6],
+        [84532, 6],
+        [421614, 6],
+        [97, 6],
+        [31337, 1],
       ]),
     );
     const set = loadEnv({ DATA_DIR: dataDir(), DEPOSIT_SCAN_EVERY_MS: "250", CONFIRMATIONS: "56:20, 8453:12" });
     expect(set.DEPOSIT_SCAN_EVERY_MS).toBe(250);
-    expect(set.confirmations).toEqual(
-      new Map([
-        [31337, 1],
-        [56, 20],
-        [11155111, 6],
-        [8453, 12],
-      ]),
-    );
+    expect(set.confirmations.get(56)).toBe(20);
+    expect(set.confirmations.get(8453)).toBe(12);
+    expect(set.confirmations.get(11155111)).toBe(6);
     expect(() => loadEnv({ DATA_DIR: dataDir(), DEPOSIT_SCAN_EVERY_MS: "50" })).toThrow(/^Invalid configuration: DEPOSIT_SCAN_EVERY_MS /);
     for (const bad of ["56", "56:0", "56:15,", "bsc:15"]) {
       expect(() => loadEnv({ DATA_DIR: dataDir(), CONFIRMATIONS: bad })).toThrow(/^Invalid configuration: CONFIRMATIONS must be chainId:confirmations pairs/);
     }
+  });
+  it("reads a node per chain from RPC_URL_<chainId>, refusing an unknown chain or a value that is not a URL in words", () => {
+    expect(loadEnv({ DATA_DIR: dataDir() }).rpcUrls).toEqual(new Map());
+    expect(loadEnv({ DATA_DIR: dataDir(), RPC_URL_8453: "https://base.node.example/rpc", RPC_URL_1: "" }).rpcUrls).toEqual(
+      new Map([[8453, "https://base.node.example/rpc"]]),
+    );
+    expect(() => loadEnv({ DATA_DIR: dataDir(), RPC_URL_424242: "https://node.example" })).toThrow(
+      /^Invalid configuration: RPC_URL_424242 names chain 424242, which has no RPC_URL_ variable; known chains: 1 \(Ethereum\), 8453 \(Base\)/,
+    );
+    expect(() => loadEnv({ DATA_DIR: dataDir(), RPC_URL_31337: "http://127.0.0.1:8545" })).toThrow(/^Invalid configuration: RPC_URL_31337 names chain 31337/);
+    expect(() => loadEnv({ DATA_DIR: dataDir(), RPC_URL_8453: "base node" })).toThrow(
+      /^Invalid configuration: RPC_URL_8453 must be an http\(s\) URL of the chain's node/,
+    );
   });
   it("reads where deposit scanning starts per chain, and refuses a malformed list", () => {
     expect(loadEnv({ DATA_DIR: dataDir() }).depositStartBlocks).toEqual(new Map());

@@ -6,9 +6,11 @@ import { DEFAULT_APP_NAME } from "~/lib/app-name";
 import { keptSecret } from "~/lib/kept-secret.server";
 import { contractAddressesFromEnv, type ContractAddressOverrides } from "~/modules/chain/contract-addresses.server";
 import { socialConfigFromEnv, type SocialConfig } from "~/modules/social/social-config.server";
+import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
+import { knownChain, KNOWN_CHAINS } from "~/wallet/chains";
 
-/** Confirmations a deposit (to be credited) and a withdrawal (to be settled) need per chain unless CONFIRMATIONS says otherwise: local chain, BNB Smart Chain, Sepolia. */
-export const DEFAULT_CONFIRMATIONS = "31337:1,56:15,11155111:6";
+/** Confirmations a deposit (to be credited) and a withdrawal (to be settled) need per chain unless CONFIRMATIONS says otherwise: the list of chains' own. */
+export const DEFAULT_CONFIRMATIONS = KNOWN_CHAINS.map((chain) => `${chain.id}:${chain.confirmations}`).join(",");
 const CONFIRMATIONS_LIST = /^\s*[1-9]\d{0,11}\s*:\s*[1-9]\d{0,5}\s*(,\s*[1-9]\d{0,11}\s*:\s*[1-9]\d{0,5}\s*)*$/;
 
 /** `56:41000000,11155111:6200000`: the block each chain's vault was deployed at (0 allowed). */
@@ -147,6 +149,8 @@ export type Env = z.infer<typeof envSchema> & {
   webProcesses: number;
   /** Contract addresses from `QUEST_TOKEN_ADDRESS_<chainId>`-style variables (see app/modules/chain). */
   contractAddresses: ContractAddressOverrides;
+  /** A node of each chain given by `RPC_URL_<chainId>` (the server's alone: never sent to a browser). */
+  rpcUrls: Map<number, string>;
   /** The social providers members can connect, and the key their tokens are kept under (see app/modules/social). */
   social: SocialConfig;
 };
@@ -181,8 +185,31 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
   }
   const webProcesses = webProcessesOf(env);
   const contractAddresses = contractAddressesFromEnv(source);
+  const rpcUrls = rpcUrlsFromEnv(withoutEmpty(source));
   const social = socialConfigFromEnv(source, { isPublic: env.isPublic, dataDir: env.DATA_DIR });
-  return { ...env, AUTH_SECRET: env.AUTH_SECRET ?? localAuthSecret(env.DATA_DIR), webProcesses, contractAddresses, social };
+  return { ...env, AUTH_SECRET: env.AUTH_SECRET ?? localAuthSecret(env.DATA_DIR), webProcesses, contractAddresses, rpcUrls, social };
+}
+
+const RPC_URL_NAME = /^RPC_URL_(\d+)$/;
+const rpcUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL of the chain's node" });
+
+/** `RPC_URL_<chainId>` variables: a known chain's node each (the local chain's is LOCAL_CHAIN_RPC_URL). */
+function rpcUrlsFromEnv(source: Record<string, string | undefined>): Map<number, string> {
+  const urls = new Map<number, string>();
+  for (const [name, value] of Object.entries(source)) {
+    const match = RPC_URL_NAME.exec(name);
+    if (!match || value === undefined) continue;
+    const chainId = Number(match[1]);
+    const chain = knownChain(chainId);
+    if (!chain || chain.id === LOCAL_CHAIN_ID) {
+      const known = KNOWN_CHAINS.filter((c) => c.id !== LOCAL_CHAIN_ID).map((c) => `${c.id} (${c.name})`);
+      throw new ConfigError(`Invalid configuration: ${name} names chain ${chainId}, which has no RPC_URL_ variable; known chains: ${known.join(", ")}`);
+    }
+    const parsed = rpcUrl.safeParse(value);
+    if (!parsed.success) throw new ConfigError(`Invalid configuration: ${name} ${parsed.error.issues[0]!.message}`);
+    urls.set(chainId, parsed.data);
+  }
+  return urls;
 }
 
 /**

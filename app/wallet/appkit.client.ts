@@ -3,7 +3,20 @@ import { PACKAGE_VERSION } from "@reown/appkit/constants";
 import { ChainController, FetchUtil, RouterController, type SIWXConfig, type SIWXSession } from "@reown/appkit-controllers";
 import { WagmiAdapter } from "@reown/appkit-adapter-wagmi";
 import { CaipNetworksUtil } from "@reown/appkit-utils";
-import { bsc, defineChain, sepolia, type AppKitNetwork } from "@reown/appkit/networks";
+import {
+  arbitrum,
+  arbitrumSepolia,
+  base,
+  baseSepolia,
+  bsc,
+  bscTestnet,
+  defineChain,
+  mainnet,
+  optimism,
+  polygon,
+  sepolia,
+  type AppKitNetwork,
+} from "@reown/appkit/networks";
 import { custom, getAddress } from "viem";
 import { createSiweMessage } from "viem/siwe";
 import { chainTransport, nodeEndpoints, walletFeatures, type ChainConfig } from "./chain-config";
@@ -50,8 +63,17 @@ const localNetwork = (rpc: string) =>
     testnet: true,
   });
 
+/** The wallet modal's own object of each chain in the list (app/wallet/chains.ts) but the local one. */
+export const APPKIT_NETWORKS: ReadonlyMap<number, AppKitNetwork> = new Map(
+  [mainnet, base, arbitrum, optimism, polygon, bsc, sepolia, baseSepolia, arbitrumSepolia, bscTestnet].map((network) => [Number(network.id), network]),
+);
+
+/** The wallet modal's networks: the chains members sign in on, the local chain first while it runs. */
 export function networksFor(config: ChainConfig): [AppKitNetwork, ...AppKitNetwork[]] {
-  return config.rpc ? [localNetwork(config.rpc), bsc, sepolia] : [bsc, sepolia];
+  const listed = config.chainIds.flatMap((id) => APPKIT_NETWORKS.get(id) ?? []);
+  const [first, ...rest] = config.rpc ? [localNetwork(config.rpc), ...listed] : listed;
+  if (!first) throw new Error("The wallet modal needs at least one network");
+  return [first, ...rest];
 }
 
 async function postJson(path: string, body: unknown) {

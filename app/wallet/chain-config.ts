@@ -1,6 +1,7 @@
 import { defineChain, fallback, http, type Transport } from "viem";
-import { arbitrum, base, blast, bsc, linea, sepolia } from "viem/chains";
+import { bsc } from "viem/chains";
 import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
+import { KNOWN_CHAINS, type NodeProvider } from "./chains";
 import { hasWalletCloud } from "./wallet-cloud";
 
 /**
@@ -14,12 +15,12 @@ export type ChainConfig = {
   infura: string | null;
   blast: string | null;
   projectId: string;
+  /** The chains members may sign in on, from the server's list: the wallet modal's networks and the network pickers. */
+  chainIds: number[];
 };
 
 /** The social sign-ins the wallet modal offers (AppKit's names). */
 const SOCIAL_SIGN_INS = ["google", "x", "github", "discord", "apple", "facebook", "farcaster"] as const;
-
-export type NodeProvider = "ankr" | "infura" | "blast";
 
 /**
  * The wallet modal's optional features. E-mail and social sign-in, on-ramp and swaps run through
@@ -45,8 +46,6 @@ export function walletFeatures(config: Pick<ChainConfig, "projectId">): {
 /** Our networks where the wallet modal can swap (its own list holds BNB Smart Chain, not Sepolia or the local chain). */
 export const SWAP_CHAIN_IDS: readonly number[] = [bsc.id];
 
-/** The local development chain (anvil). */
-
 /** The local development chain (anvil), as viem describes a chain. */
 export const localChain = defineChain({
   id: LOCAL_CHAIN_ID,
@@ -56,42 +55,26 @@ export const localChain = defineChain({
   testnet: true,
 });
 
-/** The six chains with node endpoints: Sepolia, BNB Smart Chain, Arbitrum, Base, Linea and Blast. */
-export const ENDPOINT_CHAIN_IDS = [sepolia.id, bsc.id, arbitrum.id, base.id, linea.id, blast.id] as const;
+/** The chains a node provider has endpoints for (every known chain but the local one). */
+export const ENDPOINT_CHAIN_IDS: readonly number[] = KNOWN_CHAINS.filter((chain) => Object.keys(chain.endpoints).length > 0).map((chain) => chain.id);
 
-/** Each provider's endpoint pattern per chain; `{key}` is the provider key. A chain a provider lacks is absent. */
+/** Each provider's endpoint pattern per chain, from the list of chains; `{key}` is the provider key. A chain a provider lacks is absent. */
 export const PROVIDER_ENDPOINTS: Record<NodeProvider, Partial<Record<number, string>>> = {
-  ankr: {
-    [sepolia.id]: "https://rpc.ankr.com/eth_sepolia/{key}",
-    [bsc.id]: "https://rpc.ankr.com/bsc/{key}",
-    [arbitrum.id]: "https://rpc.ankr.com/arbitrum/{key}",
-    [base.id]: "https://rpc.ankr.com/base/{key}",
-    [linea.id]: "https://rpc.ankr.com/linea/{key}",
-    [blast.id]: "https://rpc.ankr.com/blast/{key}",
-  },
-  infura: {
-    [sepolia.id]: "https://sepolia.infura.io/v3/{key}",
-    [bsc.id]: "https://bsc-mainnet.infura.io/v3/{key}",
-    [arbitrum.id]: "https://arbitrum-mainnet.infura.io/v3/{key}",
-    [base.id]: "https://base-mainnet.infura.io/v3/{key}",
-    [linea.id]: "https://linea-mainnet.infura.io/v3/{key}",
-    [blast.id]: "https://blast-mainnet.infura.io/v3/{key}",
-  },
-  blast: {
-    [sepolia.id]: "https://eth-sepolia.blastapi.io/{key}",
-    [bsc.id]: "https://bsc-mainnet.blastapi.io/{key}",
-    [arbitrum.id]: "https://arbitrum-one.blastapi.io/{key}",
-    [base.id]: "https://base-mainnet.blastapi.io/{key}",
-    [linea.id]: "https://linea-mainnet.blastapi.io/{key}",
-  },
+  ankr: endpointsOf("ankr"),
+  infura: endpointsOf("infura"),
+  blast: endpointsOf("blast"),
 };
+
+function endpointsOf(provider: NodeProvider): Partial<Record<number, string>> {
+  return Object.fromEntries(KNOWN_CHAINS.flatMap((chain) => (chain.endpoints[provider] ? [[chain.id, chain.endpoints[provider]]] : [])));
+}
 
 export const RANK_INTERVAL_MS = 60_000;
 export const RETRY_COUNT = 2;
 
 /**
  * Node endpoints per chain id, from every provider that has a key, de-duplicated. A configured
- * provider without an endpoint for one of the six chains is reported through `warn` and skipped.
+ * provider without an endpoint for one of the chains is reported through `warn` and skipped.
  */
 export function nodeEndpoints(
   config: Pick<ChainConfig, "rpc" | NodeProvider>,

@@ -2,7 +2,7 @@ import path from "node:path";
 import type { Page } from "@playwright/test";
 import type { TestWallet } from "../fakes/injected-wallet.ts";
 import { APP_URL } from "./urls.ts";
-import { approveSignature, chainRpc, expect, localRpcUrl, signInWithWallet, walletTest } from "./wallet-helpers.ts";
+import { approveSignature, chainRpc, expect, localRpcUrl, signInWithWallet, switchNetwork, walletTest } from "./wallet-helpers.ts";
 
 /**
  * The Mint and Token sale screens with the test wallet on the app's local chain (anvil, where the
@@ -41,8 +41,10 @@ test("mints within the cap (the balance goes up); over the cap, a bad amount or 
   // The wallet's own numbers come once the page knows the connected account.
   await expect(statValue(page, "Your balance")).toHaveText("0 QUEST");
   await expect(stat(page, "Your balance")).toContainText("100 ETH");
-  await expect(page.getByRole("button", { name: "Switch to BNB Smart Chain" })).toBeVisible();
-  await expect(page.getByRole("button", { name: "Switch to Sepolia" })).toBeVisible();
+  // The picker offers the page's network first, then every network members sign in on.
+  const networks = page.getByLabel("Network", { exact: true }).locator("option");
+  await expect(networks.first()).toHaveText("Questline Local");
+  await expect(networks).toContainText(["Ethereum", "Base", "BNB Smart Chain", "Sepolia"]);
 
   const amount = page.getByLabel("Amount (QUEST)");
   const mint = page.getByRole("button", { name: "Mint", exact: true });
@@ -120,7 +122,7 @@ test("the wallet switching network mid-flow: the pending mint is still followed 
     await expect(page.locator("[data-tx=pending]")).toBeVisible();
     const hash = wallet.sentTransactions[0]!.hash;
 
-    await page.getByRole("button", { name: "Switch to Sepolia" }).click();
+    await switchNetwork(page, "Sepolia");
     await approveSignature(page);
     await expect.poll(() => wallet.chainId).toBe(11155111);
     await expect(page.getByText("Your wallet is on Sepolia. Switch to Questline Local to mint.")).toBeVisible();

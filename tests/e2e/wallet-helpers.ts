@@ -102,3 +102,9 @@ export async function chainRpc<T = unknown>(rpcUrl: string, method: string, para
   if (body.error) throw new Error(`${method}: ${body.error.message}`);
   return body.result as T;
 }
+
+/** Picks `network` in the page's network picker and asks the wallet to switch to it. */
+export async function switchNetwork(page: Page, network: string) {
+  await page.getByLabel("Network", { exact: true }).selectOption({ label: network });
+  await page.getByRole("button", { name: "Switch network" }).click();
+}

@@ -16,6 +16,7 @@ import {
   short,
   signInWithWallet,
   signStep,
+  switchNetwork,
 } from "./wallet-helpers.ts";
 
 /**
@@ -167,7 +168,7 @@ test("switching to Sepolia asks to sign for that chain: cancelling goes back to 
   await expect(walletList(page).getByRole("listitem")).toHaveCount(1);
   await expect(walletList(page)).toContainText("Questline Local");
 
-  await page.getByRole("button", { name: "Switch to Sepolia" }).click();
+  await switchNetwork(page, "Sepolia");
   await expect(signStep(page)).toBeVisible();
   expect(wallet.chainId).toBe(SEPOLIA);
 
@@ -180,14 +181,14 @@ test("switching to Sepolia asks to sign for that chain: cancelling goes back to 
   expect(wallet.approved).toBe(true);
   expect(wallet.signRequests).toHaveLength(1);
 
-  await page.getByRole("button", { name: "Switch to Sepolia" }).click();
+  await switchNetwork(page, "Sepolia");
   await approveSignature(page);
   await expect(signStep(page)).toBeHidden();
   await expect(page.getByText("Wallet signed on this network")).toBeVisible();
   expect(wallet.signRequests).toHaveLength(2);
   expect(wallet.signRequests[1]).toContain(`Chain ID: ${SEPOLIA}\n`);
   await expect(walletList(page)).toContainText("Questline Local, Sepolia");
-  await expect(page.getByRole("button", { name: "Switch to Sepolia" })).toBeDisabled();
+  await expect(page.getByRole("button", { name: "Switch network" })).toBeDisabled();
 });
 
 test("after a reload, cancelling the signature for another network goes back to the network with a session", async ({ page, wallet }) => {
@@ -299,13 +300,13 @@ test("a wallet that refuses to switch network gets a clear message", async ({ pa
   await openProfileSettings(page);
   wallet.refuseSwitch = true;
 
-  await page.getByRole("button", { name: "Switch to Sepolia" }).click();
+  await switchNetwork(page, "Sepolia");
   await expect(page.getByText("The wallet refused to switch to Sepolia.")).toBeVisible();
   expect(wallet.calls).toContain("wallet_switchEthereumChain");
   expect(wallet.chainId).toBe(LOCAL);
   await expect(signStep(page)).toBeHidden();
   await expect(headerWallet(page, wallet)).toBeVisible();
-  await expect(page.getByRole("button", { name: "Switch to Sepolia" })).toBeEnabled();
+  await expect(page.getByRole("button", { name: "Switch network" })).toBeEnabled();
 });
 
 test("a signature made with another key is refused and the member stays signed out", async ({ page, wallet }) => {

@@ -27,7 +27,7 @@ export function localRegistry({
   transport?: Transport;
 }): ChainRegistry {
   return buildChainRegistry({
-    config: { rpc: url, ankr: null, infura: null, blast: null, projectId: LOCAL_PROJECT_ID },
+    config: { rpc: url, ankr: null, infura: null, blast: null, projectId: LOCAL_PROJECT_ID, chainIds: [56, 11155111, LOCAL_CHAIN_ID] },
     chainIds: [56, 11155111, LOCAL_CHAIN_ID],
     chains: [{ id: LOCAL_CHAIN_ID, transport, contracts, confirmations, operatorKey }, ...others],
     logger: createLogger("silent"),

@@ -5,18 +5,11 @@ import { Button } from "~/components/ui/button";
 import { SwitchNetworkButton } from "~/components/wallet/switch-network-button";
 import { CHAIN_NAMES } from "~/wallet/chains";
 import { useWallet } from "~/wallet/wallet-provider";
-import { bsc, sepolia } from "viem/chains";
+import { NetworkPicker } from "~/components/wallet/network-picker";
 
-/** The networks members are offered to switch to ("Switch to BNB Smart Chain", "Switch to Sepolia"), plus the page's own. */
+/** The network picker of a token screen: its own network first, then every network members sign in on. */
 export function NetworkSwitches({ chainId }: { chainId: number }) {
-  const ids = [...new Set([chainId, bsc.id, sepolia.id])];
-  return (
-    <div className="flex flex-wrap gap-2">
-      {ids.map((id) => (
-        <SwitchNetworkButton key={id} chainId={id} variant="outline" />
-      ))}
-    </div>
-  );
+  return <NetworkPicker first={[chainId]} />;
 }
 
 /** Its children once a wallet is connected on `chainId`; else what to do first. */

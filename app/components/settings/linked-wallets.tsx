@@ -2,10 +2,9 @@ import { Star, Wallet } from "lucide-react";
 import { Form, useNavigation } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
-import { SwitchNetworkButton } from "~/components/wallet/switch-network-button";
+import { NetworkPicker } from "~/components/wallet/network-picker";
 import { CHAIN_NAMES, shortAddress } from "~/wallet/chains";
 import { useWallet } from "~/wallet/wallet-provider";
-import { bsc, sepolia } from "viem/chains";
 
 export type LinkedWalletView = { address: string; chainIds: number[]; isPrimary: boolean };
 
@@ -61,14 +60,8 @@ export function LinkedWallets({ wallets, error }: { wallets: LinkedWalletView[];
           <Button type="button" variant="outline" pending={wallet.status === "loading"} onClick={() => void wallet.open("Connect")}>
             <Wallet aria-hidden /> Link a wallet
           </Button>
-          {wallet.address && (
-            <>
-              {[bsc.id, sepolia.id].map((id) => (
-                <SwitchNetworkButton key={id} chainId={id} />
-              ))}
-            </>
-          )}
         </div>
+        {wallet.address && <NetworkPicker />}
       </CardContent>
     </Card>
   );

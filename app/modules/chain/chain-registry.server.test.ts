@@ -11,6 +11,8 @@ import type { ContractAddresses } from "~/modules/chain/contract-addresses.serve
 import { withdrawalChainsOf } from "~/modules/withdrawals/withdrawal-chain.server";
 import { drawChainsFrom } from "~/modules/rewards/draw-chains.server";
 import { LOCAL_PROJECT_ID } from "~/wallet/wallet-cloud";
+import { KNOWN_CHAINS } from "~/wallet/chains";
+import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
 import { createTestDatabase } from "#tests/setup/test-db";
 import { buildChainRegistry, createChainRegistry, type ChainSetup } from "./chain-registry.server";
 
@@ -22,7 +24,7 @@ const addresses = (vault: `0x${string}`): ContractAddresses => ({
 });
 const VAULT = "0x00000000000000000000000000000000000000AA";
 const transport = http("http://127.0.0.1:9");
-const config = { rpc: "http://127.0.0.1:9", ankr: null, infura: null, blast: null, projectId: LOCAL_PROJECT_ID };
+const config = { rpc: "http://127.0.0.1:9", ankr: null, infura: null, blast: null, projectId: LOCAL_PROJECT_ID, chainIds: [31337] };
 
 function registry(chains: ChainSetup[]) {
   return buildChainRegistry({ config, chainIds: [56, 11155111, 31337], chains, logger: createLogger("silent") });
@@ -70,14 +72,22 @@ describe("createChainRegistry", () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), "questline-registry-"));
     const deployments = mkdtempSync(path.join(tmpdir(), "questline-deployments-"));
     writeFileSync(path.join(deployments, "56.json"), JSON.stringify({ chainId: 56, contracts: addresses(VAULT) }));
-    writeFileSync(path.join(deployments, "97.json"), JSON.stringify({ chainId: 97, contracts: addresses(VAULT) }));
-    const env = loadEnv({ DATA_DIR: dataDir, DEPLOYMENTS_DIR: deployments, ANKR_KEY: "key", DEPOSIT_START_BLOCKS: "56:41000000", LOCAL_CHAIN: "off" });
+    writeFileSync(path.join(deployments, "424242.json"), JSON.stringify({ chainId: 424242, contracts: addresses(VAULT) }));
+    const env = loadEnv({
+      DATA_DIR: dataDir,
+      DEPLOYMENTS_DIR: deployments,
+      ANKR_KEY: "key",
+      RPC_URL_8453: "https://base.node.example/rpc",
+      DEPOSIT_START_BLOCKS: "56:41000000",
+      LOCAL_CHAIN: "off",
+    });
     const database = await createTestDatabase();
     const chains = await createChainRegistry({ env, localChainUrl: null, logger: createLogger("silent"), database });
     await database.close();
-    // Chain 97 has contracts but no node: it is not registered, so nothing tries to read it.
-    expect(chains.list.map((chain) => chain.id)).toEqual(expect.arrayContaining([56, 11155111]));
-    expect(chains.get(97)).toBeUndefined();
+    // Chain 424242 has contracts but no node: it is not registered, so nothing tries to read it.
+    expect(chains.list.map((chain) => chain.id)).toEqual(KNOWN_CHAINS.filter((chain) => chain.id !== LOCAL_CHAIN_ID).map((chain) => chain.id));
+    expect(chains.get(424242)).toBeUndefined();
+    expect(chains.get(8453)).toMatchObject({ name: "Base", contracts: null, confirmations: 10 });
     expect(chains.get(56)).toMatchObject({
       name: "BNB Smart Chain",
       contracts: { DepositVault: VAULT },
@@ -87,7 +97,8 @@ describe("createChainRegistry", () => {
     });
     expect(chains.get(11155111)).toMatchObject({ contracts: null, startBlock: null });
     expect(chains.vaultChains().map((chain) => chain.id)).toEqual([56]);
-    expect(chains.chainIds).toEqual([56, 11155111]);
+    // Members sign in on every chain in the list; money moves only where there are contracts.
+    expect(chains.chainIds).toEqual(KNOWN_CHAINS.filter((chain) => chain.id !== LOCAL_CHAIN_ID).map((chain) => chain.id));
     expect(chains.config).toMatchObject({ rpc: null, ankr: "key" });
   });
 });

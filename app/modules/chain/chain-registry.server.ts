@@ -1,19 +1,22 @@
 import { createPublicClient, createWalletClient, type Address, type Chain, type Hex, type PublicClient, type Transport } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { bsc, sepolia } from "viem/chains";
+import * as viemChains from "viem/chains";
 import { DEV_OPERATOR_PRIVATE_KEY } from "#contracts/dev-accounts";
 import type { Env } from "~/services/env.server";
 import type { Database } from "~/lib/db.server";
 import type { Logger } from "~/lib/logger.server";
 import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
 import { chainTransport, localChain, nodeEndpoints, type ChainConfig } from "~/wallet/chain-config";
-import { CHAIN_NAMES } from "~/wallet/chains";
+import { CHAIN_NAMES, KNOWN_CHAINS } from "~/wallet/chains";
 import { LOCAL_PROJECT_ID } from "~/wallet/wallet-cloud";
 import type { OperatorWallet } from "./operator-signer.server";
 import { readContractAddresses, type ContractAddresses } from "./contract-addresses.server";
 import { agreeLocalContracts } from "./contracts.server";
 
-const VIEM_CHAINS: Record<number, Chain> = { [bsc.id]: bsc, [sepolia.id]: sepolia, [LOCAL_CHAIN_ID]: localChain };
+/** viem's own object of each chain in the list (the local chain's carries our name for it). */
+const VIEM_CHAINS: ReadonlyMap<number, Chain> = new Map(
+  KNOWN_CHAINS.map((known) => [known.id, known.id === LOCAL_CHAIN_ID ? localChain : (viemChains as unknown as Record<string, Chain>)[known.viem]!]),
+);
 
 /** One chain as the server reaches it: built once at start, shared by every request and job. */
 export type RegisteredChain = {
@@ -99,7 +102,7 @@ function registerChain(
   { id, transport, pageTransport = transport, contracts = null, confirmations = null, startBlock = null, operatorKey = null }: ChainSetup,
   logger: Logger,
 ): RegisteredChain {
-  const chain = VIEM_CHAINS[id];
+  const chain = VIEM_CHAINS.get(id);
   const local = id === LOCAL_CHAIN_ID;
   const key = operatorKey ?? (local ? DEV_OPERATOR_PRIVATE_KEY : null);
   if (contracts && confirmations === null) {
@@ -137,7 +140,10 @@ export async function createChainRegistry({
   logger: Logger;
   database: Pick<Database, "exclusively">;
 }): Promise<ChainRegistry> {
+  // Members sign in on every chain in the list (an ordinary account's signature needs no node), and on the local one while it runs.
+  const chainIds = KNOWN_CHAINS.filter((known) => known.id !== LOCAL_CHAIN_ID || localChainUrl).map((known) => known.id);
   const config: ChainConfig = {
+    chainIds,
     rpc: localChainUrl,
     ankr: env.ANKR_KEY ?? null,
     infura: env.INFURA_KEY ?? null,
@@ -151,6 +157,8 @@ export async function createChainRegistry({
     contracts.set(LOCAL_CHAIN_ID, local.addresses);
   }
   const endpoints = nodeEndpoints(config, (message) => logger.warn(message));
+  // A chain's own RPC_URL_<chainId> comes first, before the providers' endpoints.
+  for (const [id, url] of env.rpcUrls) endpoints.set(id, [url, ...(endpoints.get(id) ?? []).filter((other) => other !== url)]);
   const chains = [...endpoints].map(([id, urls]): ChainSetup => ({
     id,
     transport: chainTransport(urls, { timeoutMs: env.CHAIN_TIMEOUT_MS, retryCount: 1 }),
@@ -160,5 +168,5 @@ export async function createChainRegistry({
     startBlock: env.depositStartBlocks.get(id) ?? null,
     operatorKey: (env.OPERATOR_PRIVATE_KEY as Hex | undefined) ?? null,
   }));
-  return buildChainRegistry({ config, chainIds: [bsc.id, sepolia.id, ...(localChainUrl ? [LOCAL_CHAIN_ID] : [])], chains, logger });
+  return buildChainRegistry({ config, chainIds, chains, logger });
 }

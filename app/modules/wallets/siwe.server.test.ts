@@ -94,7 +94,7 @@ describe("wallet sign-in", () => {
   const refusals: [string, (wallet: Signer) => Promise<{ message: string; signature: string }>, RegExp][] = [
     ["a message for another domain", (w) => signedMessage(w, { domain: "evil.example" }), /domain, address, or chain ID/],
     ["a message whose URI names another site", (w) => signedMessage(w, { uri: "https://evil.example/login" }), /another site \(URI\)/],
-    ["a message for an unsupported chain", (w) => signedMessage(w, { chainId: 1 }), /chain 1 is not supported/],
+    ["a message for an unsupported chain", (w) => signedMessage(w, { chainId: 424242 }), /chain 424242 is not supported/],
     [
       "an expired message",
       (w) =>

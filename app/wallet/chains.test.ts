@@ -1,0 +1,44 @@
+import * as viemChains from "viem/chains";
+import type { Chain } from "viem";
+import { describe, expect, it } from "vitest";
+import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
+import { CHAIN_NAMES, explorerTxUrl, KNOWN_CHAINS, NATIVE_SYMBOLS } from "./chains";
+
+describe("the list of chains", () => {
+  it("says of each chain what viem's own chain object says", () => {
+    for (const known of KNOWN_CHAINS) {
+      const chain = (viemChains as unknown as Record<string, Chain>)[known.viem];
+      expect(chain, known.viem).toBeDefined();
+      expect(chain!.id, known.viem).toBe(known.id);
+      expect(known.nativeSymbol, known.viem).toBe(chain!.nativeCurrency.symbol);
+      if (known.id === LOCAL_CHAIN_ID) continue;
+      expect(known.name, known.viem).toBe(chain!.name);
+      expect(known.explorer, known.viem).toBe(chain!.blockExplorers?.default.url);
+      expect(known.testnet, known.viem).toBe(Boolean(chain!.testnet));
+    }
+  });
+
+  it("holds the six main networks, four testnets and the local chain, each once", () => {
+    expect(KNOWN_CHAINS.map((chain) => chain.viem)).toEqual([
+      "mainnet",
+      "base",
+      "arbitrum",
+      "optimism",
+      "polygon",
+      "bsc",
+      "sepolia",
+      "baseSepolia",
+      "arbitrumSepolia",
+      "bscTestnet",
+      "anvil",
+    ]);
+    expect(new Set(KNOWN_CHAINS.map((chain) => chain.id)).size).toBe(KNOWN_CHAINS.length);
+  });
+
+  it("names, coins and explorer links come from it", () => {
+    expect(CHAIN_NAMES[8453]).toBe("Base");
+    expect(NATIVE_SYMBOLS[137]).toBe("POL");
+    expect(explorerTxUrl(42161, "0xabc")).toBe("https://arbiscan.io/tx/0xabc");
+    expect(explorerTxUrl(LOCAL_CHAIN_ID, "0xabc")).toBeNull();
+  });
+});
