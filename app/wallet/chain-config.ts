@@ -1,7 +1,8 @@
 import { defineChain, fallback, http, type Transport } from "viem";
 import { bsc } from "viem/chains";
 import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
-import { KNOWN_CHAINS, type NodeProvider } from "./chains";
+import { CHAIN_NODES, type NodeProvider } from "./chain-nodes";
+import { KNOWN_CHAINS } from "./chains";
 import { hasWalletCloud } from "./wallet-cloud";
 
 /**
@@ -56,7 +57,9 @@ export const localChain = defineChain({
 });
 
 /** The chains a node provider has endpoints for (every known chain but the local one). */
-export const ENDPOINT_CHAIN_IDS: readonly number[] = KNOWN_CHAINS.filter((chain) => Object.keys(chain.endpoints).length > 0).map((chain) => chain.id);
+export const ENDPOINT_CHAIN_IDS: readonly number[] = KNOWN_CHAINS.filter((chain) => Object.keys(CHAIN_NODES[chain.id]?.endpoints ?? {}).length > 0).map(
+  (chain) => chain.id,
+);
 
 /** Each provider's endpoint pattern per chain, from the list of chains; `{key}` is the provider key. A chain a provider lacks is absent. */
 export const PROVIDER_ENDPOINTS: Record<NodeProvider, Partial<Record<number, string>>> = {
@@ -66,7 +69,12 @@ export const PROVIDER_ENDPOINTS: Record<NodeProvider, Partial<Record<number, str
 };
 
 function endpointsOf(provider: NodeProvider): Partial<Record<number, string>> {
-  return Object.fromEntries(KNOWN_CHAINS.flatMap((chain) => (chain.endpoints[provider] ? [[chain.id, chain.endpoints[provider]]] : [])));
+  return Object.fromEntries(
+    KNOWN_CHAINS.flatMap((chain) => {
+      const pattern = CHAIN_NODES[chain.id]?.endpoints[provider];
+      return pattern ? [[chain.id, pattern]] : [];
+    }),
+  );
 }
 
 export const RANK_INTERVAL_MS = 60_000;

@@ -2,6 +2,7 @@ import * as viemChains from "viem/chains";
 import type { Chain } from "viem";
 import { describe, expect, it } from "vitest";
 import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
+import { CHAIN_NODES } from "./chain-nodes";
 import { CHAIN_NAMES, explorerTxUrl, KNOWN_CHAINS, NATIVE_SYMBOLS } from "./chains";
 
 describe("the list of chains", () => {
@@ -33,6 +34,8 @@ describe("the list of chains", () => {
       "anvil",
     ]);
     expect(new Set(KNOWN_CHAINS.map((chain) => chain.id)).size).toBe(KNOWN_CHAINS.length);
+    // How each is reached and trusted is kept beside it, for exactly the same chains.
+    expect(Object.keys(CHAIN_NODES).map(Number).sort()).toEqual(KNOWN_CHAINS.map((chain) => chain.id).sort());
   });
 
   it("names, coins and explorer links come from it", () => {

@@ -5,9 +5,11 @@ import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
  * (`viem/chains`, by the entry's `viem` name) says of it — id, name, native coin, explorer,
  * testnet — written out as plain values, because every page loads this module (the page shell
  * names networks) and viem's objects would come with it (a test checks each entry against
- * viem's). What a deployment configures for each chain (nodes, contracts, confirmations) is added
- * by the server's chain registry (app/modules/chain/chain-registry.server.ts). Adding a chain is
- * one entry here, plus a deployment file where it should carry money.
+ * viem's). How each is reached and trusted (providers' endpoints, default confirmations) is
+ * `chain-nodes.ts`, keyed by the same ids and kept out of the pages' first load; what a
+ * deployment configures (nodes, contracts) is added by the server's chain registry
+ * (app/modules/chain/chain-registry.server.ts). Adding a chain is one entry here and one there,
+ * plus a deployment file where it should carry money.
  */
 export type KnownChain = {
   id: number;
@@ -18,13 +20,7 @@ export type KnownChain = {
   /** The block explorer's address, without a trailing slash; null where there is none. */
   explorer: string | null;
   testnet: boolean;
-  /** Blocks an event needs (its own included) before it counts, unless CONFIRMATIONS says otherwise. */
-  confirmations: number;
-  /** Each node provider's endpoint on this chain; `{key}` is the provider's key. */
-  endpoints: Partial<Record<NodeProvider, string>>;
 };
-
-export type NodeProvider = "ankr" | "infura" | "blast";
 
 export const KNOWN_CHAINS: readonly KnownChain[] = [
   {
@@ -34,8 +30,6 @@ export const KNOWN_CHAINS: readonly KnownChain[] = [
     nativeSymbol: "ETH",
     explorer: "https://etherscan.io",
     testnet: false,
-    confirmations: 12,
-    endpoints: { ankr: "https://rpc.ankr.com/eth/{key}", infura: "https://mainnet.infura.io/v3/{key}", blast: "https://eth-mainnet.blastapi.io/{key}" },
   },
   {
     id: 8453,
@@ -44,8 +38,6 @@ export const KNOWN_CHAINS: readonly KnownChain[] = [
     nativeSymbol: "ETH",
     explorer: "https://basescan.org",
     testnet: false,
-    confirmations: 10,
-    endpoints: { ankr: "https://rpc.ankr.com/base/{key}", infura: "https://base-mainnet.infura.io/v3/{key}", blast: "https://base-mainnet.blastapi.io/{key}" },
   },
   {
     id: 42161,
@@ -54,12 +46,6 @@ export const KNOWN_CHAINS: readonly KnownChain[] = [
     nativeSymbol: "ETH",
     explorer: "https://arbiscan.io",
     testnet: false,
-    confirmations: 10,
-    endpoints: {
-      ankr: "https://rpc.ankr.com/arbitrum/{key}",
-      infura: "https://arbitrum-mainnet.infura.io/v3/{key}",
-      blast: "https://arbitrum-one.blastapi.io/{key}",
-    },
   },
   {
     id: 10,
@@ -68,12 +54,6 @@ export const KNOWN_CHAINS: readonly KnownChain[] = [
     nativeSymbol: "ETH",
     explorer: "https://optimistic.etherscan.io",
     testnet: false,
-    confirmations: 10,
-    endpoints: {
-      ankr: "https://rpc.ankr.com/optimism/{key}",
-      infura: "https://optimism-mainnet.infura.io/v3/{key}",
-      blast: "https://optimism-mainnet.blastapi.io/{key}",
-    },
   },
   {
     id: 137,
@@ -82,12 +62,6 @@ export const KNOWN_CHAINS: readonly KnownChain[] = [
     nativeSymbol: "POL",
     explorer: "https://polygonscan.com",
     testnet: false,
-    confirmations: 64,
-    endpoints: {
-      ankr: "https://rpc.ankr.com/polygon/{key}",
-      infura: "https://polygon-mainnet.infura.io/v3/{key}",
-      blast: "https://polygon-mainnet.blastapi.io/{key}",
-    },
   },
   {
     id: 56,
@@ -96,8 +70,6 @@ export const KNOWN_CHAINS: readonly KnownChain[] = [
     nativeSymbol: "BNB",
     explorer: "https://bscscan.com",
     testnet: false,
-    confirmations: 15,
-    endpoints: { ankr: "https://rpc.ankr.com/bsc/{key}", infura: "https://bsc-mainnet.infura.io/v3/{key}", blast: "https://bsc-mainnet.blastapi.io/{key}" },
   },
   {
     id: 11155111,
@@ -106,8 +78,6 @@ export const KNOWN_CHAINS: readonly KnownChain[] = [
     nativeSymbol: "ETH",
     explorer: "https://sepolia.etherscan.io",
     testnet: true,
-    confirmations: 6,
-    endpoints: { ankr: "https://rpc.ankr.com/eth_sepolia/{key}", infura: "https://sepolia.infura.io/v3/{key}", blast: "https://eth-sepolia.blastapi.io/{key}" },
   },
   {
     id: 84532,
@@ -116,12 +86,6 @@ export const KNOWN_CHAINS: readonly KnownChain[] = [
     nativeSymbol: "ETH",
     explorer: "https://sepolia.basescan.org",
     testnet: true,
-    confirmations: 6,
-    endpoints: {
-      ankr: "https://rpc.ankr.com/base_sepolia/{key}",
-      infura: "https://base-sepolia.infura.io/v3/{key}",
-      blast: "https://base-sepolia.blastapi.io/{key}",
-    },
   },
   {
     id: 421614,
@@ -130,12 +94,6 @@ export const KNOWN_CHAINS: readonly KnownChain[] = [
     nativeSymbol: "ETH",
     explorer: "https://sepolia.arbiscan.io",
     testnet: true,
-    confirmations: 6,
-    endpoints: {
-      ankr: "https://rpc.ankr.com/arbitrum_sepolia/{key}",
-      infura: "https://arbitrum-sepolia.infura.io/v3/{key}",
-      blast: "https://arbitrum-sepolia.blastapi.io/{key}",
-    },
   },
   {
     id: 97,
@@ -144,8 +102,6 @@ export const KNOWN_CHAINS: readonly KnownChain[] = [
     nativeSymbol: "tBNB",
     explorer: "https://testnet.bscscan.com",
     testnet: true,
-    confirmations: 6,
-    endpoints: { ankr: "https://rpc.ankr.com/bsc_testnet_chapel/{key}", blast: "https://bsc-testnet.blastapi.io/{key}" },
   },
   {
     id: LOCAL_CHAIN_ID,
@@ -154,8 +110,6 @@ export const KNOWN_CHAINS: readonly KnownChain[] = [
     nativeSymbol: "ETH",
     explorer: null,
     testnet: true,
-    confirmations: 1,
-    endpoints: {},
   },
 ];
 
