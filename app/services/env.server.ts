@@ -7,11 +7,11 @@ import { keptSecret } from "~/lib/kept-secret.server";
 import { contractAddressesFromEnv, type ContractAddressOverrides } from "~/modules/chain/contract-addresses.server";
 import { socialConfigFromEnv, type SocialConfig } from "~/modules/social/social-config.server";
 import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
-import { CHAIN_NODES } from "~/wallet/chain-nodes";
+import { CHAIN_DETAILS } from "~/wallet/chain-details";
 import { knownChain, KNOWN_CHAINS } from "~/wallet/chains";
 
 /** Confirmations a deposit (to be credited) and a withdrawal (to be settled) need per chain unless CONFIRMATIONS says otherwise: the list of chains' own. */
-export const DEFAULT_CONFIRMATIONS = KNOWN_CHAINS.map((chain) => `${chain.id}:${CHAIN_NODES[chain.id]!.confirmations}`).join(",");
+export const DEFAULT_CONFIRMATIONS = KNOWN_CHAINS.map((chain) => `${chain.id}:${CHAIN_DETAILS[chain.id]!.confirmations}`).join(",");
 const CONFIRMATIONS_LIST = /^\s*[1-9]\d{0,11}\s*:\s*[1-9]\d{0,5}\s*(,\s*[1-9]\d{0,11}\s*:\s*[1-9]\d{0,5}\s*)*$/;
 
 /** `56:41000000,11155111:6200000`: the block each chain's vault was deployed at (0 allowed). */

@@ -1,7 +1,7 @@
 import { defineChain, fallback, http, type Transport } from "viem";
 import { bsc } from "viem/chains";
 import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
-import { CHAIN_NODES, type NodeProvider } from "./chain-nodes";
+import { CHAIN_DETAILS, type NodeProvider } from "./chain-details";
 import { KNOWN_CHAINS } from "./chains";
 import { hasWalletCloud } from "./wallet-cloud";
 
@@ -57,7 +57,7 @@ export const localChain = defineChain({
 });
 
 /** The chains a node provider has endpoints for (every known chain but the local one). */
-export const ENDPOINT_CHAIN_IDS: readonly number[] = KNOWN_CHAINS.filter((chain) => Object.keys(CHAIN_NODES[chain.id]?.endpoints ?? {}).length > 0).map(
+export const ENDPOINT_CHAIN_IDS: readonly number[] = KNOWN_CHAINS.filter((chain) => Object.keys(CHAIN_DETAILS[chain.id]?.endpoints ?? {}).length > 0).map(
   (chain) => chain.id,
 );
 
@@ -71,7 +71,7 @@ export const PROVIDER_ENDPOINTS: Record<NodeProvider, Partial<Record<number, str
 function endpointsOf(provider: NodeProvider): Partial<Record<number, string>> {
   return Object.fromEntries(
     KNOWN_CHAINS.flatMap((chain) => {
-      const pattern = CHAIN_NODES[chain.id]?.endpoints[provider];
+      const pattern = CHAIN_DETAILS[chain.id]?.endpoints[provider];
       return pattern ? [[chain.id, pattern]] : [];
     }),
   );

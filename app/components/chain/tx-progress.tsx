@@ -1,7 +1,7 @@
 import { CircleAlert, CircleCheck, ExternalLink, Info, Loader2, Wallet } from "lucide-react";
 import { Button } from "~/components/ui/button";
 import type { TxState } from "~/modules/chain/tx-machine";
-import { explorerTxUrl } from "~/wallet/chains";
+import { explorerTxUrl } from "~/wallet/chain-details";
 
 /** The transaction hash, linked to the network's explorer when it has one; `short` shows its ends only (the whole hash is its title). */
 export function TxHash({ hash, chainId, short = false }: { hash: string; chainId: number; short?: boolean }) {

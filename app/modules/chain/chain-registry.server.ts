@@ -7,6 +7,7 @@ import type { Database } from "~/lib/db.server";
 import type { Logger } from "~/lib/logger.server";
 import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
 import { chainTransport, localChain, nodeEndpoints, type ChainConfig } from "~/wallet/chain-config";
+import { CHAIN_DETAILS } from "~/wallet/chain-details";
 import { CHAIN_NAMES, KNOWN_CHAINS } from "~/wallet/chains";
 import { LOCAL_PROJECT_ID } from "~/wallet/wallet-cloud";
 import type { OperatorWallet } from "./operator-signer.server";
@@ -15,7 +16,10 @@ import { agreeLocalContracts } from "./contracts.server";
 
 /** viem's own object of each chain in the list (the local chain's carries our name for it). */
 const VIEM_CHAINS: ReadonlyMap<number, Chain> = new Map(
-  KNOWN_CHAINS.map((known) => [known.id, known.id === LOCAL_CHAIN_ID ? localChain : (viemChains as unknown as Record<string, Chain>)[known.viem]!]),
+  KNOWN_CHAINS.map((known) => [
+    known.id,
+    known.id === LOCAL_CHAIN_ID ? localChain : (viemChains as unknown as Record<string, Chain>)[CHAIN_DETAILS[known.id]!.viem]!,
+  ]),
 );
 
 /** One chain as the server reaches it: built once at start, shared by every request and job. */

@@ -8,7 +8,7 @@ import { invalid, ok, type FieldFailure, type Ok } from "~/lib/result";
 import type { Env } from "~/services/env.server";
 import { assetAmount, assetParts, QUEST_DECIMALS, type Asset } from "~/modules/ledger/assets";
 import { hold, InsufficientFunds, release } from "~/modules/ledger/ledger.server";
-import { explorerTxUrl } from "~/wallet/chains";
+import { explorerTxUrl } from "~/wallet/chain-details";
 import { nonceUsed, paidState, type WithdrawalChain, type WithdrawalChains } from "./withdrawal-chain.server";
 import type { WithdrawalInput } from "./withdrawal.schema";
 import { ledgerKey } from "~/modules/ledger/keys";
