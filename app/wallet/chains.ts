@@ -74,16 +74,16 @@ export const KNOWN_CHAINS: readonly KnownChain[] = [
   },
 ];
 
-const BY_ID = new Map(KNOWN_CHAINS.map((chain) => [chain.id, chain]));
+const BY_ID = /* @__PURE__ */ new Map(KNOWN_CHAINS.map((chain) => [chain.id, chain]));
 
 /** The known chain with this id, if any. */
 export const knownChain = (chainId: number): KnownChain | undefined => BY_ID.get(chainId);
 
 /** Each known chain's name by id. */
-export const CHAIN_NAMES: Readonly<Record<number, string>> = Object.fromEntries(KNOWN_CHAINS.map((chain) => [chain.id, chain.name]));
+export const CHAIN_NAMES: Readonly<Record<number, string>> = /* @__PURE__ */ Object.fromEntries(KNOWN_CHAINS.map((chain) => [chain.id, chain.name]));
 
 /** The native coin's symbol per known chain. */
-export const NATIVE_SYMBOLS: Readonly<Record<number, string>> = Object.fromEntries(KNOWN_CHAINS.map((chain) => [chain.id, chain.nativeSymbol]));
+export const NATIVE_SYMBOLS: Readonly<Record<number, string>> = /* @__PURE__ */ Object.fromEntries(KNOWN_CHAINS.map((chain) => [chain.id, chain.nativeSymbol]));
 
 /** An address shortened for display: `0x` and the first 4 characters after it, an ellipsis, the last 4 of a 42-character address. */
 export function shortAddress(address: string | null | undefined): string | null {
