@@ -20,13 +20,15 @@ import { DEV_PRIVATE_KEYS } from "../contracts/dev-accounts.ts";
 import { depositVaultAbi } from "../contracts/generated/deposit-vault.ts";
 import { questTokenAbi } from "../contracts/generated/quest-token.ts";
 import { user } from "../db/schema/auth.ts";
-import { deposit, depositCursor } from "../db/schema/ledger.ts";
+import { chainEventCursor } from "../db/schema/chain.ts";
+import { deposit } from "../db/schema/ledger.ts";
 import { openDatabase } from "../app/lib/db.server.ts";
 import { loadEnv } from "../app/services/env.server.ts";
 import { startLocalChain } from "../app/lib/local-chain.server.ts";
 import { createLogger } from "../app/lib/logger.server.ts";
 import { ensureLocalContracts } from "../app/modules/chain/contracts.server.ts";
 import { depositRefOf } from "../app/modules/deposits/deposit-refs.server.ts";
+import { DEPOSIT_SUBSCRIPTION } from "../app/modules/deposits/scanner.server.ts";
 import { localRegistry } from "../tests/setup/local-registry.ts";
 import { startJobRunner } from "../tests/setup/job-runner.ts";
 import { bench, log, median } from "./stats.ts";
@@ -100,7 +102,7 @@ try {
     const { stop } = await startJobRunner({ database, logger: createLogger("silent"), env, chains }, { only: ["deposit-scan"] });
     const latencies: number[] = [];
     try {
-      while ((await database.db.select().from(depositCursor)).length === 0) await sleep(10);
+      while ((await database.db.select().from(chainEventCursor).where(eq(chainEventCursor.subscription, DEPOSIT_SUBSCRIPTION))).length === 0) await sleep(10);
       log(`${database.kind}, scanning every ${env.DEPOSIT_SCAN_EVERY_MS} ms, ${required} confirmation(s), ${DEPOSITS} deposits`);
       for (let i = 0; i < DEPOSITS; i++) {
         // A random moment of the scanner's interval, as a member's deposit would land.

@@ -10,7 +10,8 @@ import { RouterContextProvider } from "react-router";
 import { custom, type Address, type EIP1193RequestFn } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { user } from "#db/schema/auth";
-import { depositCursor, journalEntry, withdrawal, type WithdrawalStatus } from "#db/schema/ledger";
+import { chainEventCursor } from "#db/schema/chain";
+import { journalEntry, withdrawal, type WithdrawalStatus } from "#db/schema/ledger";
 import type { Database } from "~/lib/db.server";
 import { startJobEngine } from "~/lib/job-engine.server";
 import { createLogger } from "~/lib/logger.server";
@@ -257,12 +258,12 @@ describe("job queues", () => {
 
 describe("deposit scanner lag", () => {
   it("is the head less the cursor per vault chain; a chain whose node is down or slow, or not scanned yet, is left out", async () => {
-    await database.db.insert(depositCursor).values([
-      { chainId: 31337, vault: VAULT.toUpperCase().replace("0X", "0x"), nextBlock: 91 },
-      { chainId: 97, vault: VAULT, nextBlock: 10 },
-      { chainId: 11155111, vault: VAULT, nextBlock: 10 },
+    await database.db.insert(chainEventCursor).values([
+      { chainId: 31337, subscription: "deposits", address: VAULT.toUpperCase().replace("0X", "0x"), nextBlock: 91 },
+      { chainId: 97, subscription: "deposits", address: VAULT, nextBlock: 10 },
+      { chainId: 11155111, subscription: "deposits", address: VAULT, nextBlock: 10 },
       // Another vault's cursor: the scanner starts this chain afresh.
-      { chainId: 56, vault: OTHER_VAULT, nextBlock: 10 },
+      { chainId: 56, subscription: "deposits", address: OTHER_VAULT, nextBlock: 10 },
     ]);
     const started = performance.now();
     const samples = await scrape();
@@ -273,9 +274,9 @@ describe("deposit scanner lag", () => {
 
     // Read up to the head: no lag.
     await database.db
-      .update(depositCursor)
+      .update(chainEventCursor)
       .set({ nextBlock: 101 })
-      .where(sql`${depositCursor.chainId} = 31337`);
+      .where(sql`${chainEventCursor.chainId} = 31337 and ${chainEventCursor.subscription} = 'deposits'`);
     expect(valueOf(await scrape(), "deposit_scanner_lag_blocks", { chain_id: "31337" })).toBe(0);
   });
 });

@@ -1,14 +1,16 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import { count, inArray, sql } from "drizzle-orm";
+import { count, eq, inArray, sql } from "drizzle-orm";
 import type { Request, RequestHandler, Response } from "express";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import { isAddressEqual, type Address } from "viem";
 import { z } from "zod";
-import { depositCursor, withdrawal, WITHDRAWAL_STATUSES } from "#db/schema/ledger";
+import { chainEventCursor } from "#db/schema/chain";
+import { withdrawal, WITHDRAWAL_STATUSES } from "#db/schema/ledger";
 import { rowsOf, type Database } from "~/lib/db.server";
 import { JOB_SCHEMA } from "~/lib/job-engine.server";
 import type { Logger } from "~/lib/logger.server";
 import type { ChainRegistry } from "~/modules/chain/chain-registry.server";
+import { DEPOSIT_SUBSCRIPTION } from "~/modules/deposits/scanner.server";
 import { scrapeAll } from "./cluster-metrics";
 
 /**
@@ -268,12 +270,14 @@ async function depositLags({
   logger: Logger;
   timeoutMs: number;
 }): Promise<Series<"chain_id">[]> {
-  const cursors = new Map((await db.select().from(depositCursor)).map((cursor) => [cursor.chainId, cursor]));
+  const cursors = new Map(
+    (await db.select().from(chainEventCursor).where(eq(chainEventCursor.subscription, DEPOSIT_SUBSCRIPTION))).map((cursor) => [cursor.chainId, cursor]),
+  );
   const lags = await Promise.all(
     chains.vaultChains().map(async (chain): Promise<Series<"chain_id"> | null> => {
       const cursor = cursors.get(chain.id);
       // Not scanned yet, or the cursor belongs to another vault (the scanner starts that one afresh).
-      if (!cursor || !isAddressEqual(cursor.vault as Address, chain.vault)) return null;
+      if (!cursor || !isAddressEqual(cursor.address as Address, chain.vault)) return null;
       try {
         const head = await withinMs(chain.client.getBlockNumber(), timeoutMs);
         // The cursor is the first block not read: read up to the head, it is head + 1.

@@ -9,6 +9,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import * as airdropSchema from "#db/schema/airdrops";
 import * as authSchema from "#db/schema/auth";
+import * as chainSchema from "#db/schema/chain";
 import * as mailSchema from "#db/schema/mail";
 import * as walletSchema from "#db/schema/wallets";
 import * as projectSchema from "#db/schema/projects";
@@ -32,6 +33,7 @@ export const schema = {
   ...ledgerSchema,
   ...airdropSchema,
   ...socialSchema,
+  ...chainSchema,
 };
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;

@@ -165,12 +165,3 @@ export const airdropClaim = pgTable(
   },
   (t) => [primaryKey({ columns: [t.chainId, t.txHash, t.logIndex] }), uniqueIndex("airdrop_claim_leaf_key").on(t.airdropId, t.leaf)],
 );
-
-/** Where the claim scanner of a chain's distributor reads next. */
-export const airdropClaimCursor = pgTable("airdrop_claim_cursor", {
-  chainId: integer("chain_id").primaryKey(),
-  distributor: text("distributor").notNull(),
-  /** The first block not read yet. */
-  nextBlock: bigint("next_block", { mode: "number" }).notNull(),
-  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
-});

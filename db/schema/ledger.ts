@@ -158,15 +158,6 @@ export const deposit = pgTable(
   ],
 );
 
-/** How far the deposit scanner has read each chain's vault events. */
-export const depositCursor = pgTable("deposit_cursor", {
-  chainId: integer("chain_id").primaryKey(),
-  vault: text("vault").notNull(),
-  /** The first block not read yet. */
-  nextBlock: bigint("next_block", { mode: "number" }).notNull(),
-  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
-});
-
 export const WITHDRAWAL_STATUSES = ["requested", "sending", "sent", "confirmed", "failed", "cancelled"] as const;
 export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
 

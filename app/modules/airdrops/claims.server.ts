@@ -1,17 +1,21 @@
 import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
-import { getAddress, isAddressEqual, type Address, type PublicClient } from "viem";
+import { getAddress, type Address, type PublicClient } from "viem";
 import { z } from "zod";
 import { airdropDistributorAbi } from "#contracts/generated/airdrop-distributor";
-import { airdropClaim, airdropClaimCursor, airdropRound } from "#db/schema/airdrops";
+import { airdropClaim, airdropRound } from "#db/schema/airdrops";
 import type { Db } from "~/lib/db.server";
+import { scanEvents, type ChunkOutcome } from "~/modules/chain/event-scanner.server";
 
 /**
- * The claim scanner: reads a chain's AirdropDistributor `Claimed` events from a stored cursor, up
- * to the last block with the chain's confirmations (so a reorg never takes back a recorded claim),
- * and records each once per (chain, transaction, log index) against the airdrop whose round it
- * is. Each chunk is recorded with the cursor's advance in one transaction: a run cut short is
- * finished by the next.
+ * The claim scanner: reads a chain's AirdropDistributor `Claimed` events through the event scanner
+ * (subscription `claims`), up to the last block with the chain's confirmations (so a reorg never
+ * takes back a recorded claim), and records each once per (chain, transaction, log index) against
+ * the airdrop whose round it is. Each chunk is recorded with the cursor's advance in one
+ * transaction: a run cut short is finished by the next.
  */
+
+/** The claim scanner's cursor on each chain (`chain_event_cursor.subscription`). */
+export const CLAIM_SUBSCRIPTION = "claims";
 
 const claimedLog = z.object({
   transactionHash: z.string().regex(/^0x[0-9a-fA-F]{64}$/),
@@ -27,6 +31,7 @@ const claimedLog = z.object({
     amount: z.bigint().positive(),
   }),
 });
+type ClaimedLog = z.infer<typeof claimedLog>;
 
 export type ClaimScan = {
   chainId: number;
@@ -46,82 +51,57 @@ const WATCHED_STEPS = ["opening", "open", "sweeping"] as const;
  * One run over one chain's distributor; returns how many claims it recorded. The chain is not
  * read while none of our rounds on it can take a claim (none opening, open or being swept).
  */
-export async function scanClaims({
-  db,
-  chainId,
-  client,
-  distributor,
-  confirmations,
-  batchSize = 1000,
-  startBlock = 0n,
-  rescanIfBehind = false,
-}: ClaimScan & { db: Db }): Promise<number> {
+export async function scanClaims(options: ClaimScan & { db: Db }): Promise<number> {
+  const { db, chainId, distributor, confirmations } = options;
   if (!(await watching(db, chainId, distributor))) return 0;
-  const head = await client.getBlockNumber({ cacheTime: 0 });
-  const last = head - BigInt(Math.max(confirmations - 1, 0));
-  const [cursor] = await db.select().from(airdropClaimCursor).where(eq(airdropClaimCursor.chainId, chainId));
-  let from = cursor && isAddressEqual(cursor.distributor as Address, distributor) ? BigInt(cursor.nextBlock) : startBlock;
-  if (from > head + 1n && rescanIfBehind) {
-    from = startBlock;
-    await db
-      .update(airdropClaimCursor)
-      .set({ nextBlock: Number(startBlock), updatedAt: sql`now()` })
-      .where(eq(airdropClaimCursor.chainId, chainId));
-  }
-  let recorded = 0;
-  for (let chunk = from; chunk <= last; chunk += BigInt(batchSize)) {
-    const to = chunk + BigInt(batchSize) - 1n < last ? chunk + BigInt(batchSize) - 1n : last;
-    const raw = await client.getContractEvents({
+  const { results } = await scanEvents({
+    ...options,
+    subscription: {
+      name: CLAIM_SUBSCRIPTION,
       address: distributor,
       abi: airdropDistributorAbi,
       eventName: "Claimed",
-      fromBlock: chunk,
-      toBlock: to,
-      strict: true,
-    });
-    const logs = raw.map((log) => claimedLog.parse(log));
-    const { inserted, next } = await db.transaction(async (tx) => {
-      const rounds = await roundsOf(tx, chainId, distributor, [...new Set(logs.map((log) => Number(log.args.roundId)))]);
-      // A claim on a round not recorded yet, while one of ours is opening: that round may be it
-      // (its opening is recorded once deep enough). Stop before it; the next run reads it again.
-      const unknown = logs.find((log) => !rounds.has(Number(log.args.roundId)));
-      const stop = unknown && (await openingOn(tx, chainId)) ? unknown.blockNumber : null;
-      const rows = logs.flatMap((log) => {
-        const airdropId = rounds.get(Number(log.args.roundId));
-        if (!airdropId || (stop !== null && log.blockNumber >= stop)) return [];
-        return [
-          {
-            chainId,
-            txHash: log.transactionHash.toLowerCase(),
-            logIndex: log.logIndex,
-            airdropId,
-            leaf: Number(log.args.index),
-            account: getAddress(log.args.account),
-            amount: log.args.amount,
-            blockNumber: Number(log.blockNumber),
-          },
-        ];
-      });
-      const added = rows.length ? await tx.insert(airdropClaim).values(rows).onConflictDoNothing().returning({ leaf: airdropClaim.leaf }) : [];
-      const nextBlock = stop ?? to + 1n;
-      await tx
-        .insert(airdropClaimCursor)
-        .values({ chainId, distributor, nextBlock: Number(nextBlock) })
-        .onConflictDoUpdate({
-          target: airdropClaimCursor.chainId,
-          // Another scanner may be further already: the cursor only moves forward (for the same distributor).
-          set: {
-            nextBlock: sql`case when ${airdropClaimCursor.distributor} = excluded.distributor then greatest(${airdropClaimCursor.nextBlock}, excluded.next_block) else excluded.next_block end`,
-            distributor,
-            updatedAt: sql`now()`,
-          },
-        });
-      return { inserted: added.length, next: stop };
-    });
-    recorded += inserted;
-    if (next !== null) break;
-  }
-  return recorded;
+      parse: (log) => claimedLog.parse(log),
+      // Only blocks with the chain's confirmations: a reorg never takes back a recorded claim.
+      lastBlock: (head) => head - BigInt(Math.max(confirmations - 1, 0)),
+      record: (tx, logs) => recordClaims(tx, { chainId, distributor, logs }),
+    },
+  });
+  return results.reduce((sum, recorded) => sum + recorded, 0);
+}
+
+/**
+ * Records one chunk's claims against their rounds' airdrops (a claim already recorded is left as
+ * it is); returns how many were new. A claim on a round not recorded yet, while one of ours is
+ * opening, stops the run before its block.
+ */
+async function recordClaims(
+  tx: Db,
+  { chainId, distributor, logs }: { chainId: number; distributor: Address; logs: ClaimedLog[] },
+): Promise<ChunkOutcome<number>> {
+  const rounds = await roundsOf(tx, chainId, distributor, [...new Set(logs.map((log) => Number(log.args.roundId)))]);
+  // A claim on a round not recorded yet, while one of ours is opening: that round may be it
+  // (its opening is recorded once deep enough). Stop before it; the next run reads it again.
+  const unknown = logs.find((log) => !rounds.has(Number(log.args.roundId)));
+  const stop = unknown && (await openingOn(tx, chainId)) ? unknown.blockNumber : null;
+  const rows = logs.flatMap((log) => {
+    const airdropId = rounds.get(Number(log.args.roundId));
+    if (!airdropId || (stop !== null && log.blockNumber >= stop)) return [];
+    return [
+      {
+        chainId,
+        txHash: log.transactionHash.toLowerCase(),
+        logIndex: log.logIndex,
+        airdropId,
+        leaf: Number(log.args.index),
+        account: getAddress(log.args.account),
+        amount: log.args.amount,
+        blockNumber: Number(log.blockNumber),
+      },
+    ];
+  });
+  const added = rows.length ? await tx.insert(airdropClaim).values(rows).onConflictDoNothing().returning({ leaf: airdropClaim.leaf }) : [];
+  return stop === null ? { result: added.length } : { result: added.length, stopBefore: stop };
 }
 
 /** Whether one of our rounds on the distributor can take claims. */

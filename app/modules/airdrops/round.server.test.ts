@@ -7,7 +7,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { DEV_ADDRESSES, DEV_PRIVATE_KEYS } from "#contracts/dev-accounts";
 import { airdropDistributorAbi } from "#contracts/generated/airdrop-distributor";
 import { questTokenAbi } from "#contracts/generated/quest-token";
-import { airdrop, airdropClaim, airdropClaimCursor, airdropRound } from "#db/schema/airdrops";
+import { airdrop, airdropClaim, airdropRound } from "#db/schema/airdrops";
+import { chainEventCursor } from "#db/schema/chain";
 import { user } from "#db/schema/auth";
 import { project, projectMember } from "#db/schema/projects";
 import { walletAddress } from "#db/schema/wallets";
@@ -24,7 +25,7 @@ import { Q, rpc, VAULT_FUNDS, vaultOnChain, type VaultOnChain } from "#tests/set
 import { airdropSchema } from "./airdrop.schema";
 import { airdropBoard, airdropClaimOf, freezeAirdrop } from "./freeze.server";
 import { saveAirdrop } from "./airdrops.server";
-import { scanClaims } from "./claims.server";
+import { CLAIM_SUBSCRIPTION, scanClaims } from "./claims.server";
 import { processAirdropRounds, requestSweep, roundChainsOf, TOO_LATE } from "./round.server";
 import { claimableShareOf, roundView } from "./round-view.server";
 import { PREVIOUS_CHAIN } from "./previous-chain.server";
@@ -131,6 +132,7 @@ async function claimArgs(airdropId: string, userId: string, roundId: number) {
 }
 const simulateClaim = (args: readonly [bigint, bigint, Address, bigint, readonly Hex[]]) =>
   vault.publicClient.simulateContract({ address: distributor(), abi: airdropDistributorAbi, functionName: "claim", args, account: DEV_ADDRESSES[5] });
+const claimCursor = async () => (await db().select().from(chainEventCursor).where(eq(chainEventCursor.subscription, CLAIM_SUBSCRIPTION)))[0];
 const scan = () => scanClaims({ db: db(), chainId: 31337, client: vault.publicClient, distributor: distributor(), confirmations: 1 });
 
 describe("an airdrop's round on the local chain", () => {
@@ -179,13 +181,13 @@ describe("an airdrop's round on the local chain", () => {
     ]);
 
     // The local chain started afresh under a kept database: its cursor is past the head, and it reads again from the start, recording nothing twice.
-    await db().update(airdropClaimCursor).set({ nextBlock: 1_000_000_000 });
+    await db().update(chainEventCursor).set({ nextBlock: 1_000_000_000 }).where(eq(chainEventCursor.subscription, CLAIM_SUBSCRIPTION));
     expect(await scan()).toBe(0);
-    expect((await db().select().from(airdropClaimCursor))[0]!.nextBlock).toBe(1_000_000_000);
+    expect((await claimCursor())!.nextBlock).toBe(1_000_000_000);
     expect(await scanClaims({ db: db(), chainId: 31337, client: vault.publicClient, distributor: distributor(), confirmations: 1, rescanIfBehind: true })).toBe(
       0,
     );
-    expect((await db().select().from(airdropClaimCursor))[0]!.nextBlock).toBe(Number(await vault.publicClient.getBlockNumber()) + 1);
+    expect((await claimCursor())!.nextBlock).toBe(Number(await vault.publicClient.getBlockNumber()) + 1);
     expect(await db().select().from(airdropClaim).where(eq(airdropClaim.airdropId, id))).toHaveLength(1);
 
     // Twice, a proof for another amount, and the sweep before the deadline: refused.

@@ -1,6 +1,6 @@
 import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { eq, gte, like } from "drizzle-orm";
+import { and, eq, gte, like } from "drizzle-orm";
 import {
   createPublicClient,
   createTestClient,
@@ -19,7 +19,8 @@ import { DEV_PRIVATE_KEYS } from "#contracts/dev-accounts";
 import { depositVaultAbi } from "#contracts/generated/deposit-vault";
 import { questTokenAbi } from "#contracts/generated/quest-token";
 import { user } from "#db/schema/auth";
-import { deposit, depositCursor, journalEntry } from "#db/schema/ledger";
+import { chainEventCursor } from "#db/schema/chain";
+import { deposit, journalEntry } from "#db/schema/ledger";
 import { project } from "#db/schema/projects";
 import { walletAddress } from "#db/schema/wallets";
 import type { Database } from "~/lib/db.server";
@@ -31,7 +32,7 @@ import { accountBalance, balanceOf, checkLedger, platformBalance, projectTreasur
 import { createTestDatabase } from "#tests/setup/test-db";
 import { depositRefOf, ownerOfRef, projectDepositRefOf } from "./deposit-refs.server";
 import { listDeposits } from "./deposits.server";
-import { scanDeposits, type ScanOptions } from "./scanner.server";
+import { DEPOSIT_SUBSCRIPTION, scanDeposits, type ScanOptions } from "./scanner.server";
 import { assignUnmatchedDeposit, unmatchedDeposits } from "./unmatched-deposits.server";
 
 const CHAIN_ID = 31337;
@@ -94,6 +95,13 @@ async function depositOnChain(amount: bigint, ref: Hex, index = 1): Promise<Hex>
 
 const scan = (overrides: Partial<ScanOptions> = {}) =>
   scanDeposits({ db: database.db, chainId: CHAIN_ID, client, vault, asset: Q, confirmations: 2, startBlock, ...overrides });
+
+/** The deposit scanner's cursor on the chain. */
+const depositCursor = () =>
+  database.db
+    .select()
+    .from(chainEventCursor)
+    .where(and(eq(chainEventCursor.chainId, CHAIN_ID), eq(chainEventCursor.subscription, DEPOSIT_SUBSCRIPTION)));
 
 /** This test's deposits (a scan also re-reads a few blocks before `startBlock`, where earlier tests deposited). */
 const rowsOf = () =>
@@ -199,7 +207,7 @@ describe("scanDeposits", () => {
     }
     const cut = await rowsOf();
     expect(cut.map((row) => row.status)).toEqual(["pending", "pending"]);
-    const [cursor] = await database.db.select().from(depositCursor).where(eq(depositCursor.chainId, CHAIN_ID));
+    const [cursor] = await depositCursor();
     expect(BigInt(cursor!.nextBlock)).toBe(startBlock + 2n);
 
     expect(await scan({ confirmations: 1, batchSize: 1 })).toEqual({ seen: 1, credited: 3, reorged: 0 });
@@ -208,7 +216,7 @@ describe("scanDeposits", () => {
     for (const [i, id] of ["a", "b", "c"].entries()) expect(await available(id)).toBe(amounts[i]);
     expect(await entryKeys("deposit:seen:")).toHaveLength(3);
     expect(await entryKeys("deposit:credit:")).toHaveLength(3);
-    const [after] = await database.db.select().from(depositCursor).where(eq(depositCursor.chainId, CHAIN_ID));
+    const [after] = await depositCursor();
     expect(BigInt(after!.nextBlock)).toBe((await client.getBlockNumber({ cacheTime: 0 })) + 1n);
     expect(await checkLedger({ db: database.db })).toEqual(CLEAN);
   });

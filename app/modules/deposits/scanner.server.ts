@@ -1,18 +1,23 @@
 import { and, eq, sql } from "drizzle-orm";
-import { BlockNotFoundError, getAddress, isAddressEqual, type Address, type Hex, type PublicClient } from "viem";
+import { BlockNotFoundError, getAddress, type Address, type Hex, type PublicClient } from "viem";
 import { z } from "zod";
 import { depositVaultAbi } from "#contracts/generated/deposit-vault";
-import { deposit, depositCursor } from "#db/schema/ledger";
+import { deposit } from "#db/schema/ledger";
 import type { Db } from "~/lib/db.server";
+import { scanEvents } from "~/modules/chain/event-scanner.server";
 import type { Asset } from "~/modules/ledger/assets";
 import { creditDeposit, recordDepositLog, reorgDeposit, type DepositLog, type DepositRecord } from "./deposit-postings.server";
 
 /**
- * The deposit scanner: reads a chain's `DepositVault` `Deposited` events from a stored cursor,
- * records each deposit once per (chain, transaction, log index) and credits it once its block
- * has the chain's confirmations and is still on the chain (decision 013, issue "deposits").
- * Every step is one database transaction, so a run cut short anywhere is finished by the next.
+ * The deposit scanner: reads a chain's `DepositVault` `Deposited` events through the event scanner
+ * (subscription `deposits`), records each deposit once per (chain, transaction, log index) and
+ * credits it once its block has the chain's confirmations and is still on the chain (decision 013,
+ * issue "deposits"). Every step is one database transaction, so a run cut short anywhere is
+ * finished by the next.
  */
+
+/** The deposit scanner's cursor on each chain (`chain_event_cursor.subscription`). */
+export const DEPOSIT_SUBSCRIPTION = "deposits";
 
 const hash32 = z
   .string()
@@ -34,7 +39,12 @@ const logSchema = z.object({
 });
 const blockSchema = z.object({ number: blockNumber, hash: hash32 });
 
-const depositedEvent = depositVaultAbi.find((item) => item.type === "event" && item.name === "Deposited")!;
+/** A `Deposited` log as the node gave it, checked; null for a log the node marks removed. */
+function depositLogOf(raw: unknown): DepositLog | null {
+  const entry = logSchema.parse(raw);
+  if (entry.removed) return null;
+  return { txHash: entry.transactionHash, logIndex: entry.logIndex, blockNumber: entry.blockNumber, blockHash: entry.blockHash, ...entry.args };
+}
 
 export type ScanOptions = {
   db: Db;
@@ -65,74 +75,30 @@ export type ScanResult = { seen: number; credited: number; reorged: number };
  * block, reversing those whose block left the chain and crediting those with enough confirmations.
  */
 export async function scanDeposits(options: ScanOptions): Promise<ScanResult> {
-  const { db, chainId, client, confirmations, batchSize = 1000, startBlock = 0n } = options;
+  const { db, chainId, client, vault, asset, confirmations } = options;
   if (!Number.isInteger(confirmations) || confirmations < 1) throw new RangeError("confirmations must be a whole number of at least 1");
-  if (!Number.isInteger(batchSize) || batchSize < 1) throw new RangeError("batchSize must be a whole number of at least 1");
-  const head = blockNumber.parse(await client.getBlockNumber({ cacheTime: 0 }));
-  const from = await firstBlockToRead({ ...options, startBlock, head });
-  let seen = 0;
-  for (let chunkStart = from; chunkStart <= head; chunkStart += BigInt(batchSize)) {
-    const chunkEnd = chunkStart + BigInt(batchSize) - 1n < head ? chunkStart + BigInt(batchSize) - 1n : head;
-    seen += await recordChunk({ ...options, head, fromBlock: chunkStart, toBlock: chunkEnd });
-  }
-  const settled = await settlePending({ db, chainId, client, head });
-  return { seen, ...settled };
-}
-
-/** The cursor less the re-read window; `startBlock` without a cursor (or for another vault). */
-async function firstBlockToRead({ db, chainId, vault, startBlock, confirmations, head, rescanIfBehind }: ScanOptions & { startBlock: bigint; head: bigint }) {
-  const [cursor] = await db.select().from(depositCursor).where(eq(depositCursor.chainId, chainId));
-  if (!cursor || !isAddressEqual(cursor.vault as Address, vault)) return startBlock;
-  const next = BigInt(cursor.nextBlock);
-  if (next > head + 1n && rescanIfBehind) {
-    await db
-      .update(depositCursor)
-      .set({ nextBlock: Number(startBlock), updatedAt: sql`now()` })
-      .where(eq(depositCursor.chainId, chainId));
-    return startBlock;
-  }
-  const rewound = next - BigInt(confirmations);
-  return rewound > 0n ? rewound : 0n;
-}
-
-/** Reads one chunk's logs and records them, with the cursor's advance, in one transaction. */
-async function recordChunk({
-  db,
-  chainId,
-  client,
-  vault,
-  asset,
-  confirmations,
-  head,
-  fromBlock,
-  toBlock,
-}: ScanOptions & { head: bigint; fromBlock: bigint; toBlock: bigint }) {
-  const raw = await client.getLogs({ address: vault, event: depositedEvent, fromBlock, toBlock, strict: true });
-  const logs: DepositLog[] = raw
-    .map((entry) => logSchema.parse(entry))
-    .filter((entry) => !entry.removed)
-    .map((entry) => ({ txHash: entry.transactionHash, logIndex: entry.logIndex, blockNumber: entry.blockNumber, blockHash: entry.blockHash, ...entry.args }));
-  return db.transaction(async (transaction) => {
-    const tx: Db = transaction;
-    let seen = 0;
-    for (const log of logs) {
-      const depth = Number(head - log.blockNumber + 1n);
-      if (await recordDepositLog(tx, { chainId, asset, required: confirmations, confirmations: depth, log })) seen++;
-    }
-    await tx
-      .insert(depositCursor)
-      .values({ chainId, vault, nextBlock: Number(toBlock + 1n) })
-      .onConflictDoUpdate({
-        target: depositCursor.chainId,
-        // Another scanner may be further already: the cursor only moves forward (for the same vault).
-        set: {
-          nextBlock: sql`case when ${depositCursor.vault} = excluded.vault then greatest(${depositCursor.nextBlock}, excluded.next_block) else excluded.next_block end`,
-          vault,
-          updatedAt: sql`now()`,
-        },
-      });
-    return seen;
+  const { head, results } = await scanEvents({
+    ...options,
+    subscription: {
+      name: DEPOSIT_SUBSCRIPTION,
+      address: vault,
+      abi: depositVaultAbi,
+      eventName: "Deposited",
+      parse: depositLogOf,
+      // The last `confirmations` blocks again: a reorg may have moved a deposit there.
+      reread: confirmations,
+      record: async (tx, logs, { head }) => {
+        let seen = 0;
+        for (const log of logs) {
+          const depth = Number(head - log.blockNumber + 1n);
+          if (await recordDepositLog(tx, { chainId, asset, required: confirmations, confirmations: depth, log })) seen++;
+        }
+        return { result: seen };
+      },
+    },
   });
+  const settled = await settlePending({ db, chainId, client, head });
+  return { seen: results.reduce((sum, seen) => sum + seen, 0), ...settled };
 }
 
 /** The hash of the chain's block at `number`, or null when the node has no such block (yet). */
