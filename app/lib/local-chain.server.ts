@@ -15,10 +15,15 @@ function anvilBinary() {
  * Starts the local development chain (anvil from the npm package) on a free loopback port and
  * resolves once it accepts requests. Its state lives as long as the process, and it dies with the
  * process however that ends. `stepsTracing` keeps every mined transaction's steps for
- * `debug_traceTransaction` (contract coverage).
+ * `debug_traceTransaction` (contract coverage). `chainId` is the local chain's unless a test stands
+ * in for another chain.
  */
-export async function startLocalChain({ timeoutMs = 15_000, stepsTracing = false }: { timeoutMs?: number; stepsTracing?: boolean } = {}): Promise<LocalChain> {
-  const args = ["--host", "127.0.0.1", "--port", "0", "--chain-id", String(LOCAL_CHAIN_ID)];
+export async function startLocalChain({
+  timeoutMs = 15_000,
+  stepsTracing = false,
+  chainId = LOCAL_CHAIN_ID,
+}: { timeoutMs?: number; stepsTracing?: boolean; chainId?: number } = {}): Promise<LocalChain> {
+  const args = ["--host", "127.0.0.1", "--port", "0", "--chain-id", String(chainId)];
   if (stepsTracing) args.push("--steps-tracing");
   // anvil dies with this process however it ends (tied-process.server.ts).
   const anvil = spawnTied(anvilBinary(), args);

@@ -14,6 +14,8 @@ import { LOCAL_PROJECT_ID } from "~/wallet/wallet-cloud";
 import { KNOWN_CHAINS } from "~/wallet/chains";
 import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
 import { createTestDatabase } from "#tests/setup/test-db";
+import { rpc } from "#tests/setup/withdrawal-chain";
+import { startLocalChain } from "~/lib/local-chain.server";
 import { buildChainRegistry, createChainRegistry, type ChainSetup } from "./chain-registry.server";
 
 const addresses = (vault: `0x${string}`): ContractAddresses => ({
@@ -100,5 +102,56 @@ describe("createChainRegistry", () => {
     // Members sign in on every chain in the list; money moves only where there are contracts.
     expect(chains.chainIds).toEqual(KNOWN_CHAINS.filter((chain) => chain.id !== LOCAL_CHAIN_ID).map((chain) => chain.id));
     expect(chains.config).toMatchObject({ rpc: null, ankr: "key" });
+  });
+});
+
+describe("a deployment checked against its chain at start", () => {
+  const CODE = "0x6000600055";
+  const deployed: ContractAddresses = {
+    QuestToken: "0x00000000000000000000000000000000000000a1",
+    TokenSale: "0x00000000000000000000000000000000000000a2",
+    DepositVault: "0x00000000000000000000000000000000000000a3",
+    AirdropDistributor: "0x00000000000000000000000000000000000000a4",
+  };
+
+  async function registryWith(node: string, chainId: number) {
+    const deployments = mkdtempSync(path.join(tmpdir(), "questline-deployments-"));
+    writeFileSync(path.join(deployments, `${chainId}.json`), JSON.stringify({ chainId, contracts: deployed }));
+    const env = loadEnv({
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), "questline-registry-")),
+      DEPLOYMENTS_DIR: deployments,
+      [`RPC_URL_${chainId}`]: node,
+      LOCAL_CHAIN: "off",
+    });
+    const lines: string[] = [];
+    const logger = createLogger("info", { write: (line: string) => void lines.push(line) });
+    const database = await createTestDatabase();
+    try {
+      const chains = await createChainRegistry({ env, localChainUrl: null, logger, database });
+      return { chain: chains.get(chainId)!, lines: lines.map((line) => JSON.parse(line) as { msg: string }).map((line) => line.msg) };
+    } finally {
+      await database.close();
+    }
+  }
+
+  it("keeps a chain's contracts where each address holds code; refuses them, in one line, where not or where the node is another chain's", async () => {
+    const node = await startLocalChain({ chainId: 84532 });
+    try {
+      const empty = await registryWith(node.url, 84532);
+      expect(empty.chain.contracts).toBeNull();
+      expect(empty.lines).toContain(
+        "Base Sepolia: the deployment names QuestToken, TokenSale, DepositVault, AirdropDistributor where the chain holds no code, so no money moves on it; deploy again (npm run deploy:contracts -- --chain 84532) or fix the addresses",
+      );
+
+      for (const address of Object.values(deployed)) await rpc(node.url, "anvil_setCode", [address, CODE]);
+      const kept = (await registryWith(node.url, 84532)).chain.contracts;
+      expect(Object.fromEntries(Object.entries(kept ?? {}).map(([key, address]) => [key, address.toLowerCase()]))).toEqual(deployed);
+
+      const elsewhere = await registryWith(node.url, 8453);
+      expect(elsewhere.chain).toMatchObject({ id: 8453, contracts: null });
+      expect(elsewhere.lines).toContain("Base: its node answers as chain 84532, so no money moves on it; point its node setting at chain 8453");
+    } finally {
+      await node.stop();
+    }
   });
 });

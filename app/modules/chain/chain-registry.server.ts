@@ -11,7 +11,7 @@ import { CHAIN_DETAILS } from "~/wallet/chain-details";
 import { CHAIN_NAMES, KNOWN_CHAINS } from "~/wallet/chains";
 import { LOCAL_PROJECT_ID } from "~/wallet/wallet-cloud";
 import type { OperatorWallet } from "./operator-signer.server";
-import { readContractAddresses, type ContractAddresses } from "./contract-addresses.server";
+import { CONTRACT_KEYS, readContractAddresses, type ContractAddresses } from "./contract-addresses.server";
 import { agreeLocalContracts } from "./contracts.server";
 
 /** viem's own object of each chain in the list (the local chain's carries our name for it). */
@@ -172,5 +172,44 @@ export async function createChainRegistry({
     startBlock: env.depositStartBlocks.get(id) ?? null,
     operatorKey: (env.OPERATOR_PRIVATE_KEY as Hex | undefined) ?? null,
   }));
-  return buildChainRegistry({ config, chainIds, chains, logger });
+  const checked = await Promise.all(
+    chains.map(async (setup) => (setup.id === LOCAL_CHAIN_ID ? setup : { ...setup, contracts: await contractsOnChain(setup, logger) })),
+  );
+  return buildChainRegistry({ config, chainIds, chains: checked, logger });
+}
+
+/**
+ * A chain's contracts as the deployment names them, checked against the chain at start: its node
+ * must answer with the chain's id, and each address must hold code. A chain that fails is kept
+ * for sign-in but carries no money (its contracts dropped), said in one log line; a node that does
+ * not answer within a page's wait leaves the addresses unchecked, also said.
+ */
+async function contractsOnChain(setup: ChainSetup, logger: Logger): Promise<ContractAddresses | null> {
+  const { id, contracts } = setup;
+  if (!contracts) return null;
+  const client = createPublicClient({ transport: setup.pageTransport ?? setup.transport });
+  let answered: { chainId: number; codes: (string | undefined)[] };
+  try {
+    const [chainId, ...codes] = await Promise.all([client.getChainId(), ...CONTRACT_KEYS.map((key) => client.getCode({ address: contracts[key] }))]);
+    answered = { chainId, codes };
+  } catch {
+    logger.warn({ chainId: id }, `${CHAIN_NAMES[id] ?? `chain ${id}`}: its node did not answer at start, so its contracts were not checked`);
+    return contracts;
+  }
+  if (answered.chainId !== id) {
+    logger.error(
+      { chainId: id, answered: answered.chainId },
+      `${CHAIN_NAMES[id] ?? `chain ${id}`}: its node answers as chain ${answered.chainId}, so no money moves on it; point its node setting at chain ${id}`,
+    );
+    return null;
+  }
+  const missing = CONTRACT_KEYS.filter((_, i) => !answered.codes[i] || answered.codes[i] === "0x");
+  if (missing.length > 0) {
+    logger.error(
+      { chainId: id, missing },
+      `${CHAIN_NAMES[id] ?? `chain ${id}`}: the deployment names ${missing.join(", ")} where the chain holds no code, so no money moves on it; deploy again (npm run deploy:contracts -- --chain ${id}) or fix the addresses`,
+    );
+    return null;
+  }
+  return contracts;
 }
