@@ -112,7 +112,15 @@ export function jobDefinitions(services: JobServices): JobDefinition[] {
         });
         if (moved.started + moved.advanced + moved.sent + moved.previousChain > 0) logger.info(moved, "airdrop rounds moved on");
         for (const chain of roundChains.values()) {
-          const claims = await scanClaims({ db, chainId: chain.id, ...chain, rescanIfBehind: chain.local });
+          const claims = await scanClaims({
+            db,
+            chainId: chain.id,
+            client: chain.client,
+            distributor: chain.contracts.AirdropDistributor,
+            confirmations: chain.confirmations,
+            startBlock: chain.startBlock ?? 0n,
+            rescanIfBehind: chain.local,
+          });
           if (claims > 0) logger.info({ chainId: chain.id, claims }, "airdrop claims recorded");
         }
       },

@@ -90,8 +90,8 @@ export async function vaultOnChain(rpcUrl: string) {
     chain: (url = rpcUrl, { operator = true, confirmations = 1 } = {}): WithdrawalChain => {
       const via = http(url, { retryCount: 0, timeout: 5_000 });
       return {
-        publicClient: createPublicClient({ chain: anvil, transport: via, pollingInterval: 10 }),
-        walletClient: operator ? createWalletClient({ chain: anvil, transport: via, account: privateKeyToAccount(DEV_OPERATOR_PRIVATE_KEY) }) : null,
+        client: createPublicClient({ chain: anvil, transport: via, pollingInterval: 10 }),
+        operator: operator ? createWalletClient({ chain: anvil, transport: via, account: privateKeyToAccount(DEV_OPERATOR_PRIVATE_KEY) }) : null,
         vault: addresses.DepositVault,
         confirmations,
       };

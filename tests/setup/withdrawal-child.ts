@@ -21,8 +21,8 @@ const env = z
 const database = await openDatabase({ databaseUrl: env.CHILD_DATABASE_URL, dataDir: env.CHILD_PGLITE_DIR ?? null });
 const transport = http(env.CHILD_RPC_URL, { retryCount: 0, timeout: 60_000 });
 const chain = {
-  publicClient: createPublicClient({ chain: anvil, transport }),
-  walletClient: createWalletClient({ chain: anvil, transport, account: privateKeyToAccount(DEV_OPERATOR_PRIVATE_KEY) }),
+  client: createPublicClient({ chain: anvil, transport }),
+  operator: createWalletClient({ chain: anvil, transport, account: privateKeyToAccount(DEV_OPERATOR_PRIVATE_KEY) }),
   vault: getAddress(env.CHILD_VAULT),
   confirmations: 1,
 };

@@ -1,8 +1,9 @@
 import { and, eq, inArray } from "drizzle-orm";
-import type { Address, Hex, PublicClient } from "viem";
+import type { Hex, PublicClient } from "viem";
 import { airdropDistributorAbi } from "#contracts/generated/airdrop-distributor";
 import { airdrop, airdropRound } from "#db/schema/airdrops";
 import type { Db } from "~/lib/db.server";
+import type { VaultChain } from "~/modules/chain/chain-registry.server";
 
 /**
  * A round belongs to the chain it was made on. The local chain starts afresh with the app while
@@ -23,7 +24,7 @@ export const genesisOf = async (client: PublicClient): Promise<Hex> => (await cl
 /** A round set aside: its stored transaction is never broadcast (nor counted in the operator's nonces). */
 const SET_ASIDE = { step: "previous_chain", txHash: null, rawTx: null, nonce: null, fromBlock: null, sentAt: null } as const;
 
-type Chain = { id: number; client: PublicClient; distributor: Address };
+type Chain = Pick<VaultChain, "id" | "client" | "contracts">;
 
 /**
  * Marks the live rounds on each chain that were made on an earlier run of it; reads the chain
@@ -59,7 +60,7 @@ async function onChain(db: Db, chain: Chain, round: { airdropId: string; roundId
   const [row] = await db.select({ root: airdrop.root }).from(airdrop).where(eq(airdrop.id, round.airdropId));
   try {
     const there = await chain.client.readContract({
-      address: chain.distributor,
+      address: chain.contracts.AirdropDistributor,
       abi: airdropDistributorAbi,
       functionName: "round",
       args: [BigInt(round.roundId)],

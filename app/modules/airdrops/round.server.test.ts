@@ -312,7 +312,9 @@ describe("a chain started afresh under a kept database", () => {
         .where(inArray(airdropRound.step, ["funding", "approving", "opening", "open", "sweeping"]));
       expect(live, "every round of the earlier run is set aside").toEqual([]);
       const fresh31337 = freshChains.get(31337)!;
-      expect(await scanClaims({ db: db(), chainId: 31337, client: fresh31337.client, distributor: fresh31337.distributor, confirmations: 1 })).toBe(0);
+      expect(
+        await scanClaims({ db: db(), chainId: 31337, client: fresh31337.client, distributor: fresh31337.contracts.AirdropDistributor, confirmations: 1 }),
+      ).toBe(0);
 
       // An airdrop frozen now gets its round on the chain running now.
       const { id: next } = await frozenAirdrop("this-run", "5");

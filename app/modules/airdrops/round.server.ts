@@ -5,7 +5,7 @@ import { depositVaultAbi } from "#contracts/generated/deposit-vault";
 import { questTokenAbi } from "#contracts/generated/quest-token";
 import { airdrop, airdropRound, type AirdropRoundStep } from "#db/schema/airdrops";
 import type { Db } from "~/lib/db.server";
-import type { ChainRegistry } from "~/modules/chain/chain-registry.server";
+import type { ChainRegistry, VaultChain } from "~/modules/chain/chain-registry.server";
 import { prepareOperatorCall, signPrepared, type OperatorCall, type OperatorWallet, type PreparedCall } from "~/modules/chain/operator-signer.server";
 import type { Asset } from "~/modules/ledger/assets";
 import { ledgerKey } from "~/modules/ledger/keys";
@@ -32,20 +32,8 @@ import { describeRoundRevert } from "./round-errors";
 
 export type RoundSummary = { started: number; advanced: number; sent: number; previousChain: number };
 
-/** A chain where rounds can open: a vault, a distributor and an operator key. */
-type RoundChain = {
-  id: number;
-  client: PublicClient;
-  operator: OperatorWallet;
-  vault: Address;
-  distributor: Address;
-  token: Address;
-  confirmations: number;
-  /** Where the claim scanner starts on a fresh database (the chain's deposit start block). */
-  startBlock: bigint;
-  /** The local development chain, started afresh with the app. */
-  local: boolean;
-};
+/** A chain where rounds can open: the registry's entry of a chain with a vault, a distributor and an operator key. */
+type RoundChain = VaultChain & { operator: OperatorWallet };
 
 type Round = typeof airdropRound.$inferSelect;
 /** A round with its airdrop's root (the opening's argument). */
@@ -62,24 +50,7 @@ export const roundFundingId = (airdropId: string): Hex => keccak256(stringToHex(
 
 /** The registry's chains where rounds can open. */
 export function roundChainsOf(chains: Pick<ChainRegistry, "vaultChains">): Map<number, RoundChain> {
-  const ready = chains.vaultChains().flatMap((chain) =>
-    chain.operator
-      ? [
-          {
-            id: chain.id,
-            client: chain.client,
-            operator: chain.operator,
-            vault: chain.vault,
-            distributor: chain.contracts.AirdropDistributor,
-            token: chain.contracts.QuestToken,
-            confirmations: chain.confirmations,
-            startBlock: chain.startBlock ?? 0n,
-            local: chain.local,
-          },
-        ]
-      : [],
-  );
-  return new Map(ready.map((chain) => [chain.id, chain]));
+  return new Map(chains.vaultChains().flatMap((chain) => (chain.operator ? [[chain.id, { ...chain, operator: chain.operator }] as const] : [])));
 }
 
 /**
@@ -154,7 +125,7 @@ async function startRounds(db: Db, chains: Map<number, RoundChain>, now: Date): 
           airdropId: id,
           chainId: chain.id,
           genesisHash,
-          distributor: chain.distributor,
+          distributor: chain.contracts.AirdropDistributor,
           fundingId: roundFundingId(id),
           total: row.escrowed,
           deadline: Math.floor(row.claimDeadline.getTime() / 1000),
@@ -190,10 +161,7 @@ const STEPS: Partial<Record<AirdropRoundStep, Step>> = {
       args: [round.fundingId as Hex, chain.operator.account.address, round.total],
     }),
     decide: async (chain, round) => {
-      const paid = await paidState(
-        { publicClient: chain.client, walletClient: chain.operator, vault: chain.vault, confirmations: chain.confirmations },
-        round.fundingId as Hex,
-      );
+      const paid = await paidState(chain, round.fundingId as Hex);
       return { state: paid === "confirmed" ? "done" : paid };
     },
     finish: async (tx, round, _decided, now) => {
@@ -214,15 +182,20 @@ const STEPS: Partial<Record<AirdropRoundStep, Step>> = {
   },
   approving: {
     // Once per chain: the operator lets its own distributor pull what each opening needs.
-    call: (chain) => ({ address: chain.token, abi: questTokenAbi, functionName: "approve", args: [chain.distributor, maxUint256] }),
+    call: (chain) => ({
+      address: chain.contracts.QuestToken,
+      abi: questTokenAbi,
+      functionName: "approve",
+      args: [chain.contracts.AirdropDistributor, maxUint256],
+    }),
     decide: (chain, round) =>
       atDepth(chain, (blockNumber) =>
         chain.client
           .readContract({
-            address: chain.token,
+            address: chain.contracts.QuestToken,
             abi: questTokenAbi,
             functionName: "allowance",
-            args: [chain.operator.account.address, chain.distributor],
+            args: [chain.operator.account.address, chain.contracts.AirdropDistributor],
             blockNumber,
           })
           .then((allowance) => allowance >= round.total),
@@ -231,7 +204,7 @@ const STEPS: Partial<Record<AirdropRoundStep, Step>> = {
   },
   opening: {
     call: (chain, round) => ({
-      address: chain.distributor,
+      address: chain.contracts.AirdropDistributor,
       abi: airdropDistributorAbi,
       functionName: "createRound",
       args: [round.root, round.total, BigInt(round.deadline)],
@@ -239,7 +212,7 @@ const STEPS: Partial<Record<AirdropRoundStep, Step>> = {
     decide: async (chain, round) => {
       if (round.fromBlock === null) return { state: "no" };
       const logs = await chain.client.getContractEvents({
-        address: chain.distributor,
+        address: chain.contracts.AirdropDistributor,
         abi: airdropDistributorAbi,
         eventName: "RoundCreated",
         fromBlock: BigInt(round.fromBlock),
@@ -265,11 +238,16 @@ const STEPS: Partial<Record<AirdropRoundStep, Step>> = {
     },
   },
   sweeping: {
-    call: (chain, round) => ({ address: chain.distributor, abi: airdropDistributorAbi, functionName: "sweep", args: [BigInt(round.roundId!), chain.vault] }),
+    call: (chain, round) => ({
+      address: chain.contracts.AirdropDistributor,
+      abi: airdropDistributorAbi,
+      functionName: "sweep",
+      args: [BigInt(round.roundId!), chain.vault],
+    }),
     decide: async (chain, round) => {
       const read = (blockNumber: bigint) =>
         chain.client.readContract({
-          address: chain.distributor,
+          address: chain.contracts.AirdropDistributor,
           abi: airdropDistributorAbi,
           functionName: "round",
           args: [BigInt(round.roundId!)],
@@ -361,12 +339,7 @@ async function recordDone(run: Run, round: RoundAt, step: Step, decided: Decided
  * with the reason, so a new one is signed.
  */
 async function stillInFlight(run: Run, round: Round): Promise<boolean> {
-  if (
-    !(await nonceUsed(
-      { publicClient: run.chain.client, walletClient: run.chain.operator, vault: run.chain.vault, confirmations: run.chain.confirmations },
-      round.nonce!,
-    ))
-  ) {
+  if (!(await nonceUsed(run.chain, round.nonce!))) {
     await broadcast(run, round.rawTx as Hex);
     return true;
   }

@@ -43,10 +43,11 @@ describe("buildChainRegistry", () => {
     const result = withdrawalChainsOf(chains);
     expect([...result.keys()]).toEqual([31337, 56]);
     expect(result.get(31337)).toMatchObject({ vault: VAULT, confirmations: 1 });
-    expect(result.get(31337)!.walletClient!.account.address).toBe(DEV_ADDRESSES[9]);
-    expect(result.get(56)).toMatchObject({ walletClient: null, confirmations: 15 });
-    // The withdrawal job, the deposit scanners and the raffle draws read the same clients.
-    expect(result.get(56)!.publicClient).toBe(chains.get(56)!.client);
+    expect(result.get(31337)!.operator!.account.address).toBe(DEV_ADDRESSES[9]);
+    expect(result.get(56)).toMatchObject({ operator: null, confirmations: 15 });
+    // The withdrawal job reads the registry's own entry; the deposit scanners and the raffle draws read the same clients.
+    expect(result.get(56)).toBe(chains.vaultChains()[1]);
+    expect(withdrawalChainsOf(chains, { forPage: true }).get(56)!.client).toBe(chains.get(56)!.pageClient);
     expect(chains.vaultChains().map((chain) => chain.client)).toEqual([chains.get(31337)!.client, chains.get(56)!.client]);
     expect([...drawChainsFrom(chains).keys()]).toEqual([31337, 56, 11155111]);
   });
@@ -58,7 +59,7 @@ describe("buildChainRegistry", () => {
       { id: 56, transport, contracts: addresses(VAULT), confirmations: 15, operatorKey: key },
     ]);
     const operator = privateKeyToAccount(key).address;
-    expect([...withdrawalChainsOf(chains).values()].map((chain) => chain.walletClient?.account.address)).toEqual([operator, operator]);
+    expect([...withdrawalChainsOf(chains).values()].map((chain) => chain.operator?.account.address)).toEqual([operator, operator]);
   });
 
   it("keeps a chain without a confirmation count out of deposits, withdrawals and draws", () => {

@@ -19,7 +19,7 @@ afterAll(() => node.stop());
 
 /** What the job's signing step meets: preparing (estimating the gas of) a `withdraw` transaction. */
 async function prepareError(id: Hex): Promise<unknown> {
-  const wallet = chain.walletClient!;
+  const wallet = chain.operator!;
   const data = encodeFunctionData({ abi: depositVaultAbi, functionName: "withdraw", args: [id, DEV_ADDRESSES[2], 5n] });
   return wallet.prepareTransactionRequest({ account: wallet.account, chain: wallet.chain, to: chain.vault, data }).then(
     () => null,

@@ -8,40 +8,27 @@ import {
   RpcRequestError,
   SocketClosedError,
   TimeoutError,
-  type Address,
   type Hex,
-  type PublicClient,
 } from "viem";
 import { depositVaultAbi } from "#contracts/generated/deposit-vault";
 import { questTokenAbi } from "#contracts/generated/quest-token";
-import type { ChainRegistry } from "~/modules/chain/chain-registry.server";
-import type { OperatorWallet } from "~/modules/chain/operator-signer.server";
+import type { ChainRegistry, VaultChain } from "~/modules/chain/chain-registry.server";
 
-/** What the withdrawal job and a cancel need to know about one chain. */
-export type WithdrawalChain = {
-  publicClient: PublicClient;
-  /** Null when no operator key is configured for the chain: its withdrawals wait. */
-  walletClient: OperatorWallet | null;
-  vault: Address;
-  /** Blocks a payment needs (its own included) before the withdrawal counts as confirmed. */
-  confirmations: number;
-};
+/**
+ * What the withdrawal job and a cancel read of one chain: the registry's own entry (its client,
+ * its operator — null where no key is configured, so its withdrawals wait —, its vault and
+ * confirmations).
+ */
+export type WithdrawalChain = Pick<VaultChain, "client" | "operator" | "vault" | "confirmations">;
 
 export type WithdrawalChains = Map<number, WithdrawalChain>;
 
 /**
- * The registry's vault chains as the withdrawal job reads them, or a member's cancel (`forPage`,
- * through the clients that give up within a page's wait); the clients are the registry's own.
+ * The registry's vault chains as the withdrawal job reads them, or a member's cancel (`forPage`:
+ * through the client that gives up within a page's wait).
  */
 export function withdrawalChainsOf(chains: Pick<ChainRegistry, "vaultChains">, { forPage = false } = {}): WithdrawalChains {
-  return new Map(
-    chains
-      .vaultChains()
-      .map((chain) => [
-        chain.id,
-        { publicClient: forPage ? chain.pageClient : chain.client, walletClient: chain.operator, vault: chain.vault, confirmations: chain.confirmations },
-      ]),
-  );
+  return new Map(chains.vaultChains().map((chain) => [chain.id, forPage ? { ...chain, client: chain.pageClient } : chain]));
 }
 
 /** Said when a node does not answer before anything was signed. */
@@ -50,8 +37,8 @@ export const NODE_DOWN = "The chain node did not answer; nothing was paid. Retry
 /** Whether the vault paid `id`: with the chain's confirmations, only at the tip so far, or not at all. */
 export async function paidState(chain: WithdrawalChain, id: Hex): Promise<"confirmed" | "pending" | "no"> {
   const read = (blockNumber: bigint) =>
-    chain.publicClient.readContract({ address: chain.vault, abi: depositVaultAbi, functionName: "withdrawalPaid", args: [id], blockNumber });
-  const tip = await chain.publicClient.getBlockNumber();
+    chain.client.readContract({ address: chain.vault, abi: depositVaultAbi, functionName: "withdrawalPaid", args: [id], blockNumber });
+  const tip = await chain.client.getBlockNumber();
   if (!(await read(tip))) return "no";
   const depth = BigInt(Math.max(chain.confirmations - 1, 0));
   return tip >= depth && (await read(tip - depth)) ? "confirmed" : "pending";
@@ -59,8 +46,8 @@ export async function paidState(chain: WithdrawalChain, id: Hex): Promise<"confi
 
 /** Whether the operator has mined a transaction with `nonce` (so no other one with it can land). */
 export async function nonceUsed(chain: WithdrawalChain, nonce: number): Promise<boolean> {
-  if (!chain.walletClient) return false;
-  const mined = await chain.publicClient.getTransactionCount({ address: chain.walletClient.account.address, blockTag: "latest" });
+  if (!chain.operator) return false;
+  const mined = await chain.client.getTransactionCount({ address: chain.operator.account.address, blockTag: "latest" });
   return mined > nonce;
 }
 

@@ -149,8 +149,8 @@ describe("processWithdrawals", () => {
       expect((await run()).sent).toBe(1);
       nonce = (await rowOf(id)).nonce!;
       // The operator's key sends something else with the same nonce, paying more: it replaces ours.
-      const operator = vault.chain().walletClient!;
-      expect(operator.account.address).toBe(chain.walletClient!.account.address);
+      const operator = vault.chain().operator!;
+      expect(operator.account.address).toBe(chain.operator!.account.address);
       await operator.sendTransaction({
         to: operator.account.address,
         value: 0n,

@@ -52,7 +52,7 @@ export async function processWithdrawals({
   onError?: (id: string, error: unknown) => void;
 }): Promise<JobSummary> {
   const summary: JobSummary = { sent: 0, confirmed: 0, failed: 0, waiting: 0 };
-  const ready = [...chains].filter(([, chain]) => chain.walletClient).map(([chainId]) => chainId);
+  const ready = [...chains].filter(([, chain]) => chain.operator).map(([chainId]) => chainId);
   // Paused by the operators: nothing new leaves (requests wait, a signed transaction is not
   // broadcast), but what is already on the network is still followed to its end.
   const paused = await withdrawalsPaused({ db });
@@ -123,7 +123,7 @@ type Started =
  */
 async function startAttempt(run: Run, row: WithdrawalRow): Promise<Started> {
   const id = row.id as Hex;
-  const signer = { chainId: run.chainId, client: run.chain.publicClient, wallet: run.chain.walletClient! };
+  const signer = { chainId: run.chainId, client: run.chain.client, wallet: run.chain.operator! };
   let prepared: { reuse: SignedAttempt } | { call: PreparedCall };
   try {
     const paid = await paidState(run.chain, id);
@@ -163,7 +163,7 @@ const withdrawArgs = (row: WithdrawalRow) => [row.id as Hex, row.toAddress as He
  */
 async function broadcast(run: Run, id: string, attempt: number, signed: SignedAttempt) {
   try {
-    await run.chain.publicClient.sendRawTransaction({ serializedTransaction: signed.rawTx as Hex });
+    await run.chain.client.sendRawTransaction({ serializedTransaction: signed.rawTx as Hex });
   } catch (error) {
     if (isNodeUnreachable(error)) return;
     if (!/already known|known transaction|already imported|already exists/i.test(String(error instanceof Error ? error.message : error))) {
@@ -197,7 +197,7 @@ async function follow(run: Run, row: WithdrawalRow) {
   const settled = await settleByChain(run, { id: row.id, attempts: row.attempts, txHash: row.txHash!, nonce: row.nonce! }, "sent");
   if (settled || !row.sentAt || run.now.getTime() - row.sentAt.getTime() < run.timeoutMs) return;
   try {
-    await run.chain.publicClient.sendRawTransaction({ serializedTransaction: row.rawTx as Hex });
+    await run.chain.client.sendRawTransaction({ serializedTransaction: row.rawTx as Hex });
   } catch (error) {
     if (isNodeUnreachable(error)) return;
   }
@@ -237,7 +237,7 @@ async function fail(run: Run, attempt: Attempt, failure: string) {
 
 async function receiptOf(chain: WithdrawalChain, hash: string): Promise<TransactionReceipt | null> {
   try {
-    return await chain.publicClient.getTransactionReceipt({ hash: hash as Hex });
+    return await chain.client.getTransactionReceipt({ hash: hash as Hex });
   } catch (error) {
     if (error instanceof TransactionReceiptNotFoundError) return null;
     throw error;
@@ -245,7 +245,7 @@ async function receiptOf(chain: WithdrawalChain, hash: string): Promise<Transact
 }
 
 async function deepEnough(chain: WithdrawalChain, receipt: TransactionReceipt) {
-  const tip = await chain.publicClient.getBlockNumber();
+  const tip = await chain.client.getBlockNumber();
   return tip - receipt.blockNumber + 1n >= BigInt(chain.confirmations);
 }
 
@@ -255,8 +255,8 @@ async function revertReason(run: Run, id: string): Promise<string> {
   const [row] = await run.db.select().from(withdrawal).where(eq(withdrawal.id, id));
   if (!row) return fallback;
   try {
-    await run.chain.publicClient.simulateContract({
-      account: run.chain.walletClient!.account,
+    await run.chain.client.simulateContract({
+      account: run.chain.operator!.account,
       address: run.chain.vault,
       abi: depositVaultAbi,
       functionName: "withdraw",
