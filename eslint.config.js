@@ -51,6 +51,20 @@ const chainUnderFeatures = {
   message: "app/modules/chain sits under the features: move what it needs down into the chain layer, or take it as a parameter.",
 };
 
+/** The ledger sits under the chain layer and the features that move money on chains: it imports none of them. */
+const ledgerUnderChains = {
+  group: [
+    "~/modules/chain",
+    "~/modules/chain/*",
+    "~/modules/withdrawals/*",
+    "~/modules/deposits/*",
+    "~/modules/airdrops/*",
+    "~/modules/rewards/*",
+    "~/wallet/*",
+  ],
+  message: "app/modules/ledger sits under the chain layer and the money features: move what it needs down into the ledger or app/lib.",
+};
+
 export default tseslint.config(
   { ignores: ["build/", "node_modules/", ".react-router/", "data/", ".e2e/", "test-results/", "playwright-report/", "db/migrations/"] },
   js.configs.recommended,
@@ -92,5 +106,10 @@ export default tseslint.config(
   {
     files: ["app/modules/chain/chain-registry.server.ts", "app/modules/chain/contracts.server.ts"],
     rules: { "no-restricted-imports": ["error", { patterns: [climbingOut, chainUnderFeatures] }] },
+  },
+  {
+    files: ["app/modules/ledger/**/*.ts"],
+    ignores: ["**/*.test.ts"],
+    rules: { "no-restricted-imports": ["error", { paths: [ownChainClients], patterns: [climbingOut, ledgerUnderChains] }] },
   },
 );

@@ -16,7 +16,7 @@ import { pageTitle } from "~/lib/meta";
 import { failureMessage } from "~/lib/result";
 import { servicesContext } from "~/services/services.server";
 import { requireUser } from "~/modules/auth/session.server";
-import { checkAmount, costOf, formatAmount, parseAmount } from "~/modules/chain/amounts";
+import { checkAmount, costOf, formatAmount, parseAmount } from "~/lib/token-amounts";
 import { mintRefusal } from "~/modules/chain/checks";
 import { isBusy } from "~/modules/chain/tx-machine";
 import { loadTokenScreen, readMint } from "~/modules/chain/token-reads.server";

@@ -1,7 +1,7 @@
 import { BaseError, ChainMismatchError, HttpRequestError, InsufficientFundsError, TimeoutError, UserRejectedRequestError, type PublicClient } from "viem";
 import { airdropDistributorAbi } from "#contracts/generated/airdrop-distributor";
 import type { ContractCall } from "~/modules/chain/contract-call";
-import { formatAmount } from "~/modules/chain/amounts";
+import { formatAmount } from "~/lib/token-amounts";
 import { describeContractError, type DecodedError } from "~/modules/chain/contract-errors";
 import { readRevert } from "~/modules/chain/revert-decode";
 import { TxError } from "~/modules/chain/tx-error";

@@ -6,7 +6,7 @@ import { useContractTx } from "~/components/chain/use-contract-tx";
 import { WalletGate } from "~/components/chain/wallet-gate";
 import { Button } from "~/components/ui/button";
 import { toast } from "~/components/ui/toaster";
-import { formatAmount } from "~/modules/chain/amounts";
+import { formatAmount } from "~/lib/token-amounts";
 import { isBusy } from "~/modules/chain/tx-machine";
 import { useWallet } from "~/wallet/wallet-provider";
 

@@ -11,7 +11,7 @@ import { Select } from "~/components/ui/select";
 import { Textarea } from "~/components/ui/textarea";
 import { RULE_LABELS } from "~/modules/airdrops/airdrop-phase";
 import { AIRDROP_RULES } from "~/modules/airdrops/airdrop-types";
-import { formatAmount } from "~/modules/chain/amounts";
+import { formatAmount } from "~/lib/token-amounts";
 import { AIRDROP_ENTERED } from "~/modules/rewards/promise-words";
 
 export type AirdropFormDefaults = {

@@ -10,7 +10,7 @@ import { route } from "~/lib/routes";
 import type { AirdropStanding } from "~/modules/airdrops/airdrop-pages";
 import { isFrozenPhase, type AirdropPhase } from "~/modules/airdrops/airdrop-phase";
 import type { AirdropRule } from "~/modules/airdrops/airdrop-types";
-import { formatAmount } from "~/modules/chain/amounts";
+import { formatAmount } from "~/lib/token-amounts";
 import { shortAddress } from "~/wallet/chains";
 import { tokenAmount } from "./airdrop-status";
 

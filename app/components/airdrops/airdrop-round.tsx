@@ -4,7 +4,7 @@ import { TxHash } from "~/components/chain/tx-progress";
 import { LocalTime } from "~/components/campaigns/local-time";
 import { FormError } from "~/components/ui/form-error";
 import { Button } from "~/components/ui/button";
-import { formatAmount } from "~/modules/chain/amounts";
+import { formatAmount } from "~/lib/token-amounts";
 
 /** The round as the page gets it (`RoundView`, JSON). */
 export type RoundPanelData = {

@@ -1,5 +1,5 @@
 import { Stat } from "~/components/chain/wallet-gate";
-import { formatAmount } from "~/modules/chain/amounts";
+import { formatAmount } from "~/lib/token-amounts";
 import type { BalancePage } from "~/modules/balance/balance-page";
 
 type Props = Pick<BalancePage, "balances" | "chain" | "asset">;

@@ -11,7 +11,7 @@ import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { toast } from "~/components/ui/toaster";
 import type { VaultChain } from "~/modules/balance/balance-page";
-import { checkAmount, formatAmount } from "~/modules/chain/amounts";
+import { checkAmount, formatAmount } from "~/lib/token-amounts";
 import { isBusy } from "~/modules/chain/tx-machine";
 import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
 import { failureMessage } from "~/lib/result";

@@ -7,7 +7,7 @@ import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { toast } from "~/components/ui/toaster";
 import type { BalanceActionData, BalancePage } from "~/modules/balance/balance-page";
-import { formatAmount } from "~/modules/chain/amounts";
+import { formatAmount } from "~/lib/token-amounts";
 
 type Props = Pick<BalancePage, "deposits" | "withdrawals" | "paused">;
 

@@ -5,7 +5,7 @@ import { Pagination } from "~/components/pagination";
 import { Badge } from "~/components/ui/badge";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import type { BalancePage } from "~/modules/balance/balance-page";
-import { formatAmount } from "~/modules/chain/amounts";
+import { formatAmount } from "~/lib/token-amounts";
 import { LocalTime } from "~/components/campaigns/local-time";
 
 /** Every movement of the member's balance, newest first, a page at a time. */

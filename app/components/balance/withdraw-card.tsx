@@ -9,7 +9,7 @@ import { Input } from "~/components/ui/input";
 import { Select } from "~/components/ui/select";
 import { toast } from "~/components/ui/toaster";
 import type { BalanceActionData, BalancePage } from "~/modules/balance/balance-page";
-import { formatAmount } from "~/modules/chain/amounts";
+import { formatAmount } from "~/lib/token-amounts";
 import { route } from "~/lib/routes";
 
 type Props = { balance: BalancePage["balances"][number]; limits: BalancePage["limits"]; destinations: string[]; paused: boolean };

@@ -12,7 +12,7 @@ import type { RewardPoolValues } from "~/modules/rewards/reward-form";
 import { MAX_WINNERS } from "~/modules/rewards/reward.schema";
 import { DISTRIBUTION_LABELS, DISTRIBUTIONS, type Distribution, type RewardKind } from "~/modules/rewards/pool-types";
 import { Select } from "~/components/ui/select";
-import { formatAmount } from "~/modules/chain/amounts";
+import { formatAmount } from "~/lib/token-amounts";
 
 const isDistribution = (v: string): v is Distribution => (DISTRIBUTIONS as readonly string[]).includes(v);
 

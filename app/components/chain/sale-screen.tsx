@@ -12,7 +12,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/com
 import { Dialog, DialogContent, DialogDescription, DialogTitle } from "~/components/ui/dialog";
 import { toast } from "~/components/ui/toaster";
 import { failureMessage } from "~/lib/result";
-import { checkAmount, costOf, formatAmount, parseAmount, tokensFor } from "~/modules/chain/amounts";
+import { checkAmount, costOf, formatAmount, parseAmount, tokensFor } from "~/lib/token-amounts";
 import { countdown, salePhase, saleRefusal, type SaleFacts } from "~/modules/chain/checks";
 import type { SaleReading, TokenScreen } from "~/modules/chain/token-screens";
 import { isBusy } from "~/modules/chain/tx-machine";

@@ -2,7 +2,7 @@ import { Landmark } from "lucide-react";
 import { Link } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
-import { formatAmount } from "~/modules/chain/amounts";
+import { formatAmount } from "~/lib/token-amounts";
 import { route } from "~/lib/routes";
 
 type Balance = { asset: string; symbol: string; chainName: string; available: string; held: string };

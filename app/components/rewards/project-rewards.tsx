@@ -13,8 +13,9 @@ import { Select } from "~/components/ui/select";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "~/components/ui/table";
 import { route } from "~/lib/routes";
 import type { VaultChain } from "~/modules/balance/balance-page";
-import { formatAmount } from "~/modules/chain/amounts";
-import { assetAmount, assetLabel, type Asset } from "~/modules/ledger/assets";
+import { formatAmount } from "~/lib/token-amounts";
+import { assetAmount, assetParts, type Asset } from "~/modules/ledger/assets";
+import { CHAIN_NAMES } from "~/wallet/chains";
 import { poolAmount, poolHeadline, type PoolTerms } from "~/modules/rewards/pool-words";
 import { DISTRIBUTION_LABELS, type PoolState } from "~/modules/rewards/pool-types";
 
@@ -221,4 +222,10 @@ export function ProjectPools({ projectSlug, pools, manages }: { projectSlug: str
       </CardContent>
     </Card>
   );
+}
+
+/** An asset as people name it: "QUEST on Questline Local". */
+function assetLabel(asset: Asset): string {
+  const { symbol, chainId } = assetParts(asset);
+  return `${symbol} on ${CHAIN_NAMES[chainId] ?? `chain ${chainId}`}`;
 }

@@ -1,5 +1,5 @@
 import { formText, parseForm } from "~/lib/forms";
-import { formatAmount } from "~/modules/chain/amounts";
+import { formatAmount } from "~/lib/token-amounts";
 import { zoneDateFields } from "~/modules/tasks/local-datetime";
 import { airdropSchema, amountsError } from "./airdrop.schema";
 import type { AirdropRule } from "./airdrop-types";

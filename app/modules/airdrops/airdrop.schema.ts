@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_TOKEN_UNITS, MAX_TOKENS_TEXT, readTokenAmount, TOO_LARGE_WORDS } from "~/modules/chain/amounts";
+import { MAX_TOKEN_UNITS, MAX_TOKENS_TEXT, readTokenAmount, TOO_LARGE_WORDS } from "~/lib/token-amounts";
 import type { Asset } from "~/modules/ledger/assets";
 import { addressField } from "~/modules/projects/project.schema";
 import { dateField, publishedField } from "~/modules/tasks/quests.schema";

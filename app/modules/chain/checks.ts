@@ -1,4 +1,4 @@
-import { costOf, formatAmount } from "./amounts";
+import { costOf, formatAmount } from "~/lib/token-amounts";
 
 /** Checks made before any transaction is sent: each refusal is a sentence; null when the call may go. */
 

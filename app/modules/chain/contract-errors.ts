@@ -1,4 +1,4 @@
-import { formatAmount } from "./amounts";
+import { formatAmount } from "~/lib/token-amounts";
 
 /** What a sentence about a contract error may mention. */
 export type ErrorContext = { token: string; coin: string };

@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { formatAmount } from "~/modules/chain/amounts";
-import { CHAIN_NAMES } from "~/wallet/chains";
+import { formatAmount } from "~/lib/token-amounts";
 
 /**
  * An asset the ledger keeps: a token symbol and the chain it lives on, written `QUEST:31337`.
@@ -25,9 +24,3 @@ export function assetParts(asset: Asset): { symbol: string; chainId: number } {
 
 /** "1,250.5 QUEST": an amount of an asset in words, exact to its last base unit. */
 export const assetAmount = (units: bigint, asset: Asset) => `${formatAmount(units, { maxFraction: QUEST_DECIMALS })} ${assetParts(asset).symbol}`;
-
-/** An asset as people name it: "QUEST on Questline Local". */
-export function assetLabel(asset: Asset): string {
-  const { symbol, chainId } = assetParts(asset);
-  return `${symbol} on ${CHAIN_NAMES[chainId] ?? `chain ${chainId}`}`;
-}

@@ -1,4 +1,4 @@
-import { formatAmount } from "~/modules/chain/amounts";
+import { formatAmount } from "~/lib/token-amounts";
 import type { Distribution, RewardKind } from "./pool-types";
 
 /** How reward pools are described on screen; shared by the cards, the Rewards pages and the form's preview. */

@@ -1,5 +1,5 @@
 import { formText, parseForm } from "~/lib/forms";
-import { formatAmount } from "~/modules/chain/amounts";
+import { formatAmount } from "~/lib/token-amounts";
 import type { Distribution, RewardKind } from "./pool-types";
 import { rewardPoolSchemaFor, type RewardPoolInput } from "./reward.schema";
 

@@ -4,7 +4,7 @@ import { campaign } from "#db/schema/quests";
 import { rewardGrant, rewardPool } from "#db/schema/rewards";
 import type { Db } from "~/lib/db.server";
 import { failureMessage, invalid, ok, type FieldFailure, type Ok } from "~/lib/result";
-import { checkAmount } from "~/modules/chain/amounts";
+import { checkAmount } from "~/lib/token-amounts";
 import { projectDepositRefOf } from "~/modules/deposits/deposit-refs.server";
 import { assetAmount, assetParts, assetSchema, type Asset } from "~/modules/ledger/assets";
 import { ledgerKey } from "~/modules/ledger/keys";

@@ -13,7 +13,7 @@ import { dataWithToast } from "~/lib/flash.server";
 import { parseForm, type FieldErrors } from "~/lib/forms";
 import { pageTitle } from "~/lib/meta";
 import { formFailure } from "~/lib/result";
-import { formatAmount } from "~/modules/chain/amounts";
+import { formatAmount } from "~/lib/token-amounts";
 import { assignDepositSchema, assignUnmatchedDeposit, unmatchedDeposits } from "~/modules/deposits/unmatched-deposits.server";
 import { requireOperatorUser } from "~/modules/projects/operators.server";
 import { servicesContext } from "~/services/services.server";

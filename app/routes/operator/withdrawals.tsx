@@ -13,7 +13,7 @@ import { toast } from "~/components/ui/toaster";
 import { formText } from "~/lib/forms";
 import { pageTitle } from "~/lib/meta";
 import { withdrawalsNeedingAttention } from "~/modules/balance/operator-withdrawals.server";
-import { formatAmount } from "~/modules/chain/amounts";
+import { formatAmount } from "~/lib/token-amounts";
 import { requireOperatorUser } from "~/modules/projects/operators.server";
 import { setWithdrawalsPaused, withdrawalsPaused } from "~/modules/withdrawals/withdrawal-pause.server";
 import { LocalTime } from "~/components/campaigns/local-time";

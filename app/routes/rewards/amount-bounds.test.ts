@@ -4,7 +4,7 @@ import { airdrop } from "#db/schema/airdrops";
 import { project, projectMember } from "#db/schema/projects";
 import { campaign } from "#db/schema/quests";
 import { rewardPool } from "#db/schema/rewards";
-import { MAX_TOKENS_TEXT } from "~/modules/chain/amounts";
+import { MAX_TOKENS_TEXT } from "~/lib/token-amounts";
 import { questAsset } from "~/modules/ledger/assets";
 import { accountBalance, checkLedger, credit, memberAvailable, projectTreasury } from "~/modules/ledger/ledger.server";
 import type { Services } from "~/services/services.server";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkAmount, costOf, formatAmount, MAX_TOKEN_UNITS, parseAmount, readTokenAmount, tokensFor } from "./amounts";
+import { checkAmount, costOf, formatAmount, MAX_TOKEN_UNITS, parseAmount, readTokenAmount, tokensFor } from "./token-amounts";
 
 const E18 = 10n ** 18n;
 
