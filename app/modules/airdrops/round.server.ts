@@ -10,7 +10,8 @@ import { prepareOperatorCall, signPrepared, type OperatorCall, type OperatorWall
 import type { Asset } from "~/modules/ledger/assets";
 import { ledgerKey } from "~/modules/ledger/keys";
 import { airdropEscrow, move, platformAccount, projectTreasury } from "~/modules/ledger/ledger.server";
-import { isNodeUnreachable, nonceUsed, paidState } from "~/modules/withdrawals/withdrawal-chain.server";
+import { isNodeUnreachable } from "~/modules/chain/node-errors.server";
+import { nonceUsed, paidState } from "~/modules/withdrawals/withdrawal-chain.server";
 import { setAirdropEscrow } from "./airdrop-escrow.server";
 import { genesisOf, markRoundsOfPreviousChains } from "./previous-chain.server";
 import { describeRoundRevert } from "./round-errors";

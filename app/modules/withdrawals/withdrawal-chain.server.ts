@@ -1,15 +1,4 @@
-import {
-  BaseError,
-  ContractFunctionRevertedError,
-  decodeErrorResult,
-  ExecutionRevertedError,
-  HttpRequestError,
-  isHex,
-  RpcRequestError,
-  SocketClosedError,
-  TimeoutError,
-  type Hex,
-} from "viem";
+import { BaseError, ContractFunctionRevertedError, decodeErrorResult, ExecutionRevertedError, isHex, RpcRequestError, type Hex } from "viem";
 import { depositVaultAbi } from "#contracts/generated/deposit-vault";
 import { questTokenAbi } from "#contracts/generated/quest-token";
 import type { ChainRegistry, VaultChain } from "~/modules/chain/chain-registry.server";
@@ -49,15 +38,6 @@ export async function nonceUsed(chain: WithdrawalChain, nonce: number): Promise<
   if (!chain.operator) return false;
   const mined = await chain.client.getTransactionCount({ address: chain.operator.account.address, blockTag: "latest" });
   return mined > nonce;
-}
-
-/** Whether an error means the node did not answer (refused, timed out, connection closed). */
-export function isNodeUnreachable(error: unknown): boolean {
-  if (error instanceof BaseError && error.walk((e) => e instanceof HttpRequestError || e instanceof TimeoutError || e instanceof SocketClosedError)) {
-    return true;
-  }
-  const text = error instanceof Error ? `${error.message} ${String((error as { cause?: unknown }).cause ?? "")}` : String(error);
-  return /ECONNREFUSED|ECONNRESET|fetch failed|socket hang up|timed? ?out/i.test(text);
 }
 
 const TOKEN_ERRORS = questTokenAbi.filter((item) => item.type === "error");

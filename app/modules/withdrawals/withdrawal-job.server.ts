@@ -3,16 +3,9 @@ import { TransactionReceiptNotFoundError, type Hex, type TransactionReceipt } fr
 import { withdrawal } from "#db/schema/ledger";
 import type { Db } from "~/lib/db.server";
 import { depositVaultAbi } from "#contracts/generated/deposit-vault";
+import { isNodeUnreachable } from "~/modules/chain/node-errors.server";
 import { lockOperatorSigner, prepareOperatorCall, signPrepared, type PreparedCall } from "~/modules/chain/operator-signer.server";
-import {
-  describeWithdrawalRevert,
-  isNodeUnreachable,
-  NODE_DOWN,
-  nonceUsed,
-  paidState,
-  type WithdrawalChain,
-  type WithdrawalChains,
-} from "./withdrawal-chain.server";
+import { describeWithdrawalRevert, NODE_DOWN, nonceUsed, paidState, type WithdrawalChain, type WithdrawalChains } from "./withdrawal-chain.server";
 import { confirmPaid, failUnsigned, markSent, recordSigned, returnAttempt, type SignedAttempt, type WithdrawalRow } from "./withdrawal-postings.server";
 import { withdrawalsPaused } from "./withdrawal-pause.server";
 
