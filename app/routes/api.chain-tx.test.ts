@@ -1,4 +1,4 @@
-import { createWalletClient, http, parseEther } from "viem";
+import { createPublicClient, createWalletClient, http, parseEther } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { anvil } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -48,6 +48,8 @@ describe("GET /api/chain/tx", () => {
     expect(await none.json()).toEqual({ status: "unknown" });
     const wallet = createWalletClient({ chain: anvil, transport: http(chain.url), account: privateKeyToAccount(DEV_PRIVATE_KEYS[3]) });
     const hash = await wallet.sendTransaction({ to: privateKeyToAccount(DEV_PRIVATE_KEYS[4]).address, value: parseEther("1") });
+    // anvil hands back the hash before its receipt is there on a busy machine: ask once it is mined.
+    await createPublicClient({ chain: anvil, transport: http(chain.url) }).waitForTransactionReceipt({ hash, pollingInterval: 10 });
     const mined = (await get(`chainId=31337&hash=${hash}`)) as Response;
     expect(mined.status).toBe(200);
     expect(await mined.json()).toEqual({ status: "success" });
