@@ -12,6 +12,10 @@ const GROUPS: Record<string, { script: string; about: string }> = {
   leaderboard: { script: "bench/leaderboard.ts", about: "leaderboard pages, ranks and XP awards (PGlite, or PostgreSQL with DATABASE_URL)" },
   jobs: { script: "bench/jobs.ts", about: "the job engine: send-to-handler latency and throughput (PGlite, or PostgreSQL with DATABASE_URL)" },
   ledger: { script: "bench/ledger.ts", about: "ledger postings, balance reads (PostgreSQL) and deposit credit latency" },
+  outbox: {
+    script: "bench/outbox.ts",
+    about: "operator transactions confirmed per minute through the outbox on a 1 s block chain, and a stuck one's replacement",
+  },
   lighthouse: { script: "bench/lighthouse.ts", about: "Lighthouse scores (mobile) of Welcome, a campaign page and the leaderboard, in Debian's Chromium" },
   load: { script: "bench/load.ts", about: "the production build under 200 connections, one process and the 3-web cluster, against bare node:http" },
   serve: { script: "bench/serve.ts", about: "four pages of the production build at 50 connections, each against bare node:http, and their SQL statements" },

@@ -108,6 +108,8 @@ export function jobDefinitions(services: JobServices): JobDefinition[] {
         const moved = await processAirdropRounds({
           db,
           chains: roundChains,
+          timeoutMs: env.WITHDRAWAL_TIMEOUT_MS,
+          bumpAfterMs: env.OPERATOR_BUMP_AFTER_MS,
           onError: (airdropId, err) => logger.error({ err, airdropId }, "an airdrop round step failed; it is tried again next run"),
         });
         if (moved.started + moved.advanced + moved.sent + moved.previousChain > 0) logger.info(moved, "airdrop rounds moved on");
@@ -161,6 +163,7 @@ export function jobDefinitions(services: JobServices): JobDefinition[] {
           db,
           chains: new Map([[Number(key), chain]]),
           timeoutMs: env.WITHDRAWAL_TIMEOUT_MS,
+          bumpAfterMs: env.OPERATOR_BUMP_AFTER_MS,
           onError: (withdrawalId, err) => logger.error({ err, withdrawalId }, "a withdrawal step failed; it is tried again next run"),
         });
         if (done.sent + done.confirmed + done.failed > 0) logger.info({ chainId: Number(key), ...done }, "withdrawals moved on");

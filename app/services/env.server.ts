@@ -107,8 +107,10 @@ const envSchema = z
     CHAIN_PAGE_TIMEOUT_MS: z.coerce.number().int().min(50).max(30_000).default(800),
     /** How often the withdrawal job sends and follows withdrawals (milliseconds). */
     WITHDRAW_EVERY_MS: z.coerce.number().int().min(100).max(3_600_000).default(1_000),
-    /** How long a sent withdrawal may wait for a receipt before it is broadcast again (milliseconds). */
+    /** How long a transaction the operator sent may be missing from the node before it is broadcast again (milliseconds). */
     WITHDRAWAL_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(600_000),
+    /** How long a transaction the operator sent may wait unmined in the node's pool before it is replaced with a higher fee (milliseconds). */
+    OPERATOR_BUMP_AFTER_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(120_000),
     /** Invitations (new or resent) one project may send per hour. */
     INVITES_PER_PROJECT_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(30),
     /** Invitations (new or resent) one member may send per hour, across projects. */

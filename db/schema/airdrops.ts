@@ -102,7 +102,7 @@ export type AirdropRoundStep = (typeof AIRDROP_ROUND_STEPS)[number];
 /**
  * The one on-chain round of a frozen airdrop with a root: funded from the vault (the vault pays
  * `fundingId` at most once), approved and opened by the operator, swept after its deadline.
- * Each step's signed transaction is stored here before it is broadcast.
+ * Each step's transaction goes through the operator's outbox (`operator_tx`).
  */
 export const airdropRound = pgTable(
   "airdrop_round",
@@ -126,9 +126,8 @@ export const airdropRound = pgTable(
     step: text("step", { enum: AIRDROP_ROUND_STEPS }).notNull().default("funding"),
     /** The round's id on the distributor, once `RoundCreated` is read from the opening's receipt. */
     roundId: bigint("round_id", { mode: "number" }),
-    /** The current step's transaction: stored signed before it is broadcast. */
+    /** The current step's transaction (stored signed in the operator's outbox, `operator_tx`, before it is broadcast). */
     txHash: text("tx_hash"),
-    rawTx: text("raw_tx"),
     nonce: integer("nonce"),
     /** The block the opening was signed at: `RoundCreated` is looked for from there. */
     fromBlock: bigint("from_block", { mode: "number" }),

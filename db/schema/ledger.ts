@@ -182,10 +182,9 @@ export const withdrawal = pgTable(
     requestKey: text("request_key").notNull(),
     /** Sending attempts so far (a Retry starts the next). */
     attempts: integer("attempts").notNull().default(0),
+    /** The current attempt's transaction (its signed form is in the operator's outbox, `operator_tx`). */
     txHash: text("tx_hash"),
     nonce: integer("nonce"),
-    /** The signed transaction, kept so a send cut short can be re-broadcast unchanged. */
-    rawTx: text("raw_tx"),
     /** Why it failed, in words. */
     failure: text("failure"),
     /** True while operators have paused withdrawals and this one waits. */

@@ -1,9 +1,9 @@
 import { and, eq, inArray } from "drizzle-orm";
-import type { Hex, PublicClient } from "viem";
 import { airdropDistributorAbi } from "#contracts/generated/airdrop-distributor";
 import { airdrop, airdropRound } from "#db/schema/airdrops";
 import type { Db } from "~/lib/db.server";
 import type { VaultChain } from "~/modules/chain/chain-registry.server";
+import { genesisOf } from "~/modules/chain/operator-outbox.server";
 
 /**
  * A round belongs to the chain it was made on. The local chain starts afresh with the app while
@@ -18,11 +18,8 @@ export const LIVE_ROUND_STEPS = ["funding", "approving", "opening", "open", "swe
 export const PREVIOUS_CHAIN =
   "This round was made on an earlier run of this chain, which has been started afresh since: it is not on the chain any more, so its shares cannot be claimed.";
 
-/** The hash of a chain's genesis block: a chain started afresh has another. */
-export const genesisOf = async (client: PublicClient): Promise<Hex> => (await client.getBlock({ blockNumber: 0n })).hash;
-
-/** A round set aside: its stored transaction is never broadcast (nor counted in the operator's nonces). */
-const SET_ASIDE = { step: "previous_chain", txHash: null, rawTx: null, nonce: null, fromBlock: null, sentAt: null } as const;
+/** A round set aside: its transaction is not followed (the outbox fails it: it is not on this run of the chain). */
+const SET_ASIDE = { step: "previous_chain", txHash: null, nonce: null, fromBlock: null, sentAt: null } as const;
 
 type Chain = Pick<VaultChain, "id" | "client" | "contracts">;
 

@@ -1,19 +1,34 @@
-import { and, asc, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
-import { keccak256, maxUint256, stringToHex, TransactionReceiptNotFoundError, type Abi, type Address, type Hex, type PublicClient } from "viem";
+import { and, asc, desc, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
+import { keccak256, maxUint256, stringToHex, type Abi, type Address, type Hex } from "viem";
 import { airdropDistributorAbi } from "#contracts/generated/airdrop-distributor";
 import { depositVaultAbi } from "#contracts/generated/deposit-vault";
 import { questTokenAbi } from "#contracts/generated/quest-token";
 import { airdrop, airdropRound, type AirdropRoundStep } from "#db/schema/airdrops";
 import type { Db } from "~/lib/db.server";
 import type { ChainRegistry, VaultChain } from "~/modules/chain/chain-registry.server";
-import { prepareOperatorCall, signPrepared, type OperatorCall, type OperatorWallet, type PreparedCall } from "~/modules/chain/operator-signer.server";
+import { operatorTx } from "#db/schema/chain";
+import {
+  broadcastOperatorTx,
+  DEFAULT_BUMP_AFTER_MS,
+  followOperatorTxs,
+  genesisOf,
+  lockOperatorSigner,
+  prepareOperatorCall,
+  REVERTED,
+  storeOperatorTx,
+  type OperatorCall,
+  type OperatorSigner,
+  type OperatorTx,
+  type OperatorWallet,
+  type PreparedCall,
+} from "~/modules/chain/operator-outbox.server";
 import type { Asset } from "~/modules/ledger/assets";
 import { ledgerKey } from "~/modules/ledger/keys";
 import { airdropEscrow, move, platformAccount, projectTreasury } from "~/modules/ledger/ledger.server";
 import { isNodeUnreachable } from "~/modules/chain/node-errors.server";
-import { nonceUsed, paidState } from "~/modules/withdrawals/withdrawal-chain.server";
+import { paidState } from "~/modules/withdrawals/withdrawal-chain.server";
 import { setAirdropEscrow } from "./airdrop-escrow.server";
-import { genesisOf, markRoundsOfPreviousChains } from "./previous-chain.server";
+import { markRoundsOfPreviousChains } from "./previous-chain.server";
 import { describeRoundRevert } from "./round-errors";
 
 /**
@@ -39,7 +54,7 @@ type RoundChain = VaultChain & { operator: OperatorWallet };
 type Round = typeof airdropRound.$inferSelect;
 /** A round with its airdrop's root (the opening's argument). */
 type RoundAt = Round & { root: Hex };
-type Run = { db: Db; chain: RoundChain; now: Date; summary: RoundSummary };
+type Run = { db: Db; chain: RoundChain; signer: OperatorSigner; now: Date; summary: RoundSummary };
 
 /** A round is not opened when its claims would close within this long: members could not claim in time. */
 export const MIN_OPEN_WINDOW_MS = 60 * 60 * 1000;
@@ -48,6 +63,18 @@ export const TOO_LATE = "Claims would have closed before the round could open on
 
 /** The bytes32 the vault pays an airdrop's round under: the same airdrop always gets the same id. */
 export const roundFundingId = (airdropId: string): Hex => keccak256(stringToHex(`questline:airdrop-round:${airdropId}`));
+
+const DEFAULT_TIMEOUT_MS = 10 * 60 * 1000;
+
+const signerOf = (chain: RoundChain): OperatorSigner => ({
+  chainId: chain.id,
+  client: chain.client,
+  wallet: chain.operator,
+  confirmations: chain.confirmations,
+});
+
+/** The outbox's keys for a step's transactions, `…:<attempt>`: each is signed at most once. */
+const roundIntentPrefix = (round: Pick<Round, "airdropId" | "step">) => `airdrop-round:${round.airdropId}:${round.step}:`;
 
 /** The registry's chains where rounds can open. */
 export function roundChainsOf(chains: Pick<ChainRegistry, "vaultChains">): Map<number, RoundChain> {
@@ -63,16 +90,24 @@ export async function processAirdropRounds({
   db,
   chains,
   now = new Date(),
+  timeoutMs = DEFAULT_TIMEOUT_MS,
+  bumpAfterMs = DEFAULT_BUMP_AFTER_MS,
   onError = () => {},
 }: {
   db: Db;
   chains: Map<number, RoundChain>;
   now?: Date;
+  /** A broadcast transaction the node lost is broadcast again after this long. */
+  timeoutMs?: number;
+  /** A broadcast transaction still unmined after this long is replaced with a higher fee. */
+  bumpAfterMs?: number;
   /** A round whose step threw (it is left as it was, for the next run). */
   onError?: (airdropId: string, error: unknown) => void;
 }): Promise<RoundSummary> {
   const summary: RoundSummary = { started: 0, advanced: 0, sent: 0, previousChain: 0 };
   summary.previousChain = await markRoundsOfPreviousChains({ db, chains, now });
+  const signers = new Map([...chains].map(([id, chain]) => [id, signerOf(chain)]));
+  for (const signer of signers.values()) await followOperatorTxs(db, signer, { now, rebroadcastAfterMs: timeoutMs, bumpAfterMs, onError });
   summary.started = await startRounds(db, chains, now);
   const rounds = await db
     .select()
@@ -83,7 +118,7 @@ export async function processAirdropRounds({
     const chain = chains.get(round.chainId);
     if (!chain) continue;
     try {
-      await advance({ db, chain, now, summary }, round);
+      await advance({ db, chain, signer: signers.get(chain.id)!, now, summary }, round);
     } catch (error) {
       onError(round.airdropId, error);
     }
@@ -327,7 +362,7 @@ async function recordDone(run: Run, round: RoundAt, step: Step, decided: Decided
     const next = await step.finish(tx, locked, decided, run.now);
     const [updated] = await tx
       .update(airdropRound)
-      .set({ step: next, txHash: null, rawTx: null, nonce: null, fromBlock: null, sentAt: null, failure: null, updatedAt: run.now })
+      .set({ step: next, txHash: null, nonce: null, fromBlock: null, sentAt: null, failure: null, updatedAt: run.now })
       .where(eq(airdropRound.airdropId, round.airdropId))
       .returning();
     return { ...updated!, root: round.root };
@@ -335,36 +370,53 @@ async function recordDone(run: Run, round: RoundAt, step: Step, decided: Decided
 }
 
 /**
- * Whether the stored transaction may still land: its nonce unused (broadcast again, in case the
- * node lost it) or used by itself and mined (decided by the next run). Otherwise it is dropped,
- * with the reason, so a new one is signed.
+ * Whether the step's stored transaction may still land, as its outbox follows it: stored (broadcast
+ * now: a run cut short, or a node that did not take it), on the network or mined. One that can
+ * never land (its nonce taken, or refused on chain) is dropped, with the reason, so a new one is
+ * signed.
  */
 async function stillInFlight(run: Run, round: Round): Promise<boolean> {
-  if (!(await nonceUsed(run.chain, round.nonce!))) {
-    await broadcast(run, round.rawTx as Hex);
+  const sent = await latestOf(run.db, round);
+  if (sent?.state === "stored") {
+    await broadcast(run, sent);
     return true;
   }
-  const receipt = await receiptOf(run.chain.client, round.txHash as Hex);
-  if (receipt?.status === "success") return true;
-  const failure = receipt ? "The round's last transaction was refused on chain; it is being sent again." : null;
+  if (sent && sent.state !== "replaced" && sent.state !== "failed") {
+    if (sent.txHash !== round.txHash)
+      await run.db
+        .update(airdropRound)
+        .set({ txHash: sent.txHash, updatedAt: run.now })
+        .where(and(eq(airdropRound.airdropId, round.airdropId), eq(airdropRound.txHash, round.txHash!)));
+    return true;
+  }
+  const failure = sent?.failure === REVERTED ? "The round's last transaction was refused on chain; it is being sent again." : null;
   await run.db
     .update(airdropRound)
-    .set({ txHash: null, rawTx: null, nonce: null, sentAt: null, failure, updatedAt: run.now })
+    .set({ txHash: null, nonce: null, sentAt: null, failure, updatedAt: run.now })
     .where(and(eq(airdropRound.airdropId, round.airdropId), eq(airdropRound.txHash, round.txHash!)));
   return false;
 }
 
+/** The step's latest transaction in the outbox. */
+async function latestOf(db: Db, round: Round): Promise<OperatorTx | undefined> {
+  const [row] = await db
+    .select()
+    .from(operatorTx)
+    .where(sql`starts_with(${operatorTx.intentKey}, ${roundIntentPrefix(round)})`)
+    .orderBy(desc(operatorTx.createdAt))
+    .limit(1);
+  return row;
+}
+
 /**
  * Simulates the step's call (a refusal is recorded in words, nothing signed) and prepares it with no
- * database transaction open, then signs and stores it in one short transaction that asks no node
- * anything, then broadcasts it.
+ * database transaction open, then signs it into the outbox and records it in one short transaction
+ * that asks no node anything, then broadcasts it.
  */
 async function signAndSend(run: Run, round: RoundAt, step: Step) {
-  const { chain } = run;
-  const signer = { chainId: chain.id, client: chain.client, wallet: chain.operator };
   let prepared: PreparedCall;
   try {
-    prepared = await prepareOperatorCall(signer, step.call(chain, round) as OperatorCall);
+    prepared = await prepareOperatorCall(run.signer, step.call(run.chain, round) as OperatorCall);
   } catch (error) {
     if (isNodeUnreachable(error)) throw error;
     await run.db
@@ -373,47 +425,34 @@ async function signAndSend(run: Run, round: RoundAt, step: Step) {
       .where(and(eq(airdropRound.airdropId, round.airdropId), eq(airdropRound.step, round.step), isNull(airdropRound.txHash)));
     return;
   }
-  const signed = await run.db.transaction(async (tx) => {
-    const call = await signPrepared(tx, signer, prepared);
+  const sent = await run.db.transaction(async (tx) => {
+    await lockOperatorSigner(tx, run.chain.id);
     const [locked] = await tx
       .select()
       .from(airdropRound)
       .where(and(eq(airdropRound.airdropId, round.airdropId), eq(airdropRound.step, round.step), isNull(airdropRound.txHash)))
       .for("update");
     if (!locked) return null;
+    const [{ n } = { n: 0 }] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(operatorTx)
+      .where(sql`starts_with(${operatorTx.intentKey}, ${roundIntentPrefix(round)})`);
+    const stored = await storeOperatorTx(tx, run.signer, { intentKey: `${roundIntentPrefix(round)}${n + 1}`, prepared });
     await tx
       .update(airdropRound)
-      .set({ txHash: call.txHash, rawTx: call.rawTx, nonce: call.nonce, fromBlock: Number(prepared.block), sentAt: null, failure: null, updatedAt: run.now })
+      .set({ txHash: stored.txHash, nonce: stored.nonce, fromBlock: Number(prepared.block), sentAt: null, failure: null, updatedAt: run.now })
       .where(eq(airdropRound.airdropId, round.airdropId));
-    return call.rawTx;
+    return stored;
   });
-  if (!signed) return;
-  await broadcast(run, signed);
-  await run.db
-    .update(airdropRound)
-    .set({ sentAt: run.now })
-    .where(eq(airdropRound.txHash, keccak256(signed)));
+  if (!sent) return;
+  await broadcast(run, sent);
   run.summary.sent += 1;
 }
 
-/** Hands a signed transaction to the node; one it already knows, or a node that does not answer, is left to the next run. */
-async function broadcast(run: Run, rawTx: Hex) {
-  try {
-    await run.chain.client.sendRawTransaction({ serializedTransaction: rawTx });
-  } catch (error) {
-    if (isNodeUnreachable(error)) return;
-    if (/already known|known transaction|already imported|already exists|nonce too low/i.test(error instanceof Error ? error.message : String(error))) return;
-    throw error;
-  }
-}
-
-async function receiptOf(client: PublicClient, hash: Hex) {
-  try {
-    return await client.getTransactionReceipt({ hash });
-  } catch (error) {
-    if (error instanceof TransactionReceiptNotFoundError) return null;
-    throw error;
-  }
+/** Hands a stored transaction to the node; taken → the round records when it went out. A node that does not answer leaves it to the next run. */
+async function broadcast(run: Run, sent: OperatorTx) {
+  if ((await broadcastOperatorTx(run.db, run.chain.client, sent, run.now)) !== "accepted") return;
+  await run.db.update(airdropRound).set({ sentAt: run.now }).where(eq(airdropRound.txHash, sent.txHash));
 }
 
 export type SweepRefusal = "not_open" | "still_open";

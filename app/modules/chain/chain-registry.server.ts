@@ -10,7 +10,7 @@ import { chainTransport, localChain, nodeEndpoints, type ChainConfig } from "~/w
 import { CHAIN_DETAILS } from "~/wallet/chain-details";
 import { CHAIN_NAMES, KNOWN_CHAINS } from "~/wallet/chains";
 import { LOCAL_PROJECT_ID } from "~/wallet/wallet-cloud";
-import type { OperatorWallet } from "./operator-signer.server";
+import type { OperatorWallet } from "./operator-outbox.server";
 import { CONTRACT_KEYS, readContractAddresses, type ContractAddresses } from "./contract-addresses.server";
 import { agreeLocalContracts } from "./contracts.server";
 

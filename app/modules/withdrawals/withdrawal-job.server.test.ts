@@ -248,6 +248,38 @@ describe("processWithdrawals", () => {
     expect(await vault.tokenBalance(wallet)).toBe(parseEther("1.5"));
   });
 
+  it("replaces a sent transaction stuck unmined with a higher fee after the wait; the member sees the new one, paid once", async () => {
+    const { userId, wallet } = await fundedMember(database.db, "ivan", parseEther("10"));
+    const id = await requested(userId, wallet, parseEther("3"));
+    const at = (minutes: number) => new Date(Date.now() + minutes * 60 * 1000);
+    const runAt = (minutes: number) =>
+      processWithdrawals({ db: database.db, chains: new Map([[31337, chain]]), now: at(minutes), onError: (id, error) => void jobErrors.push({ id, error }) });
+    await rpc(node.url, "evm_setAutomine", [false]);
+    let first: string;
+    try {
+      expect((await runAt(0)).sent).toBe(1);
+      first = (await rowOf(id)).txHash!;
+      await runAt(1);
+      expect((await rowOf(id)).txHash).toBe(first);
+      // Past the wait (two minutes): signed again with the same nonce and a higher fee.
+      await runAt(3);
+      const bumped = await rowOf(id);
+      expect(bumped).toMatchObject({ status: "sent", attempts: 1 });
+      expect(bumped.txHash).not.toBe(first);
+      expect(await rpc(node.url, "eth_getTransactionByHash", [bumped.txHash])).not.toBeNull();
+    } finally {
+      await rpc(node.url, "evm_setAutomine", [true]);
+    }
+    await rpc(node.url, "evm_mine");
+    await runAt(4);
+    expect(await rowOf(id)).toMatchObject({ status: "confirmed", attempts: 1 });
+    expect((await rowOf(id)).txHash).not.toBe(first);
+    expect(await vault.paid(id)).toBe(true);
+    expect(await vault.tokenBalance(wallet)).toBe(parseEther("2.5"));
+    expect(await platform("withdrawals_in_flight")).toBe(0n);
+    expect(await checkLedger({ db: database.db })).toEqual(CLEAN);
+  });
+
   it("says so when the node does not answer before anything was signed, and keeps the amount held", async () => {
     const db = database.db;
     const { userId, wallet } = await fundedMember(db, "erin", parseEther("10"));

@@ -11,7 +11,8 @@ import { ledgerKey } from "~/modules/ledger/keys";
  */
 
 export type WithdrawalRow = typeof withdrawal.$inferSelect;
-export type SignedAttempt = { txHash: string; nonce: number; rawTx: string };
+/** The transaction of an attempt, as the operator's outbox stored it. */
+export type SignedAttempt = { txHash: string; nonce: number };
 
 const asDb = (tx: unknown) => tx as Db;
 
@@ -20,7 +21,16 @@ export async function recordSigned(db: Db, row: WithdrawalRow, signed: SignedAtt
   const attempt = row.attempts + 1;
   await db
     .update(withdrawal)
-    .set({ status: "sending", ...signed, attempts: attempt, failure: null, waiting: false, sentAt: null, updatedAt: new Date() })
+    .set({
+      status: "sending",
+      txHash: signed.txHash,
+      nonce: signed.nonce,
+      attempts: attempt,
+      failure: null,
+      waiting: false,
+      sentAt: null,
+      updatedAt: new Date(),
+    })
     .where(eq(withdrawal.id, row.id));
   await settle({
     db,
