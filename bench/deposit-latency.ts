@@ -1,8 +1,8 @@
 // Deposit crediting latency: `node --import ./scripts/app-paths.ts bench/deposit-latency.ts`, or `npm run bench -- ledger` (PGlite, or PostgreSQL with DATABASE_URL).
 //
 // Starts a local chain with Questline's contracts and the deposit scanner exactly as the server's
-// worker runs it (DEPOSIT_SCAN_EVERY_MS, CONFIRMATIONS for chain 31337, their defaults
-// unless set), then makes BENCH_DEPOSITS deposits (10 by default) at random moments of the
+// worker runs it (through the job engine: on each new head over anvil's WebSocket, and every
+// DEPOSIT_SCAN_EVERY_MS; CONFIRMATIONS for chain 31337; their defaults unless set), then makes BENCH_DEPOSITS deposits (10 by default) at random moments of the
 // scanner's interval. For each it measures the time from the block giving the deposit its last
 // required confirmation being mined to the deposit being credited (the row's `credited_at`), and
 // prints the median as `BENCH deposit_credit_latency_ms <value> ms`.
@@ -98,12 +98,14 @@ try {
     await database.db.insert(user).values({ id: "bench", email: "bench@bench.invalid", name: "Bench" });
     const ref = await depositRefOf({ db: database.db, userId: "bench" });
     const chains = localRegistry({ url: chain.url, contracts: addresses, confirmations: required });
-    // The deposit-scan queue's real handler, fed by its ticker, through the job engine.
+    // The deposit-scan queue's real handler, fed by new heads and its ticker, through the job engine.
     const { stop } = await startJobRunner({ database, logger: createLogger("silent"), env, chains }, { only: ["deposit-scan"] });
     const latencies: number[] = [];
     try {
       while ((await database.db.select().from(chainEventCursor).where(eq(chainEventCursor.subscription, DEPOSIT_SUBSCRIPTION))).length === 0) await sleep(10);
-      log(`${database.kind}, scanning every ${env.DEPOSIT_SCAN_EVERY_MS} ms, ${required} confirmation(s), ${DEPOSITS} deposits`);
+      log(
+        `${database.kind}, scanning on each new head (${chains.get(CHAIN_ID)?.webSocket ?? "no WebSocket"}) and every ${env.DEPOSIT_SCAN_EVERY_MS} ms, ${required} confirmation(s), ${DEPOSITS} deposits`,
+      );
       for (let i = 0; i < DEPOSITS; i++) {
         // A random moment of the scanner's interval, as a member's deposit would land.
         await sleep(Math.random() * env.DEPOSIT_SCAN_EVERY_MS);

@@ -1,4 +1,5 @@
 import { mkdtempSync } from "node:fs";
+import { eq } from "drizzle-orm";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createPublicClient, createWalletClient, http, parseEther } from "viem";
@@ -9,6 +10,7 @@ import { DEV_PRIVATE_KEYS } from "#contracts/dev-accounts";
 import { depositVaultAbi } from "#contracts/generated/deposit-vault";
 import { questTokenAbi } from "#contracts/generated/quest-token";
 import { user } from "#db/schema/auth";
+import { chainEventCursor } from "#db/schema/chain";
 import { project } from "#db/schema/projects";
 import { completion, task, trendingTask } from "#db/schema/quests";
 import type { Database } from "~/lib/db.server";
@@ -19,6 +21,7 @@ import { ensureLocalContracts } from "~/modules/chain/contracts.server";
 import type { ContractAddresses } from "~/modules/chain/contract-addresses.server";
 import { depositRefOf } from "~/modules/deposits/deposit-refs.server";
 import { listDeposits } from "~/modules/deposits/deposits.server";
+import { DEPOSIT_SUBSCRIPTION } from "~/modules/deposits/scanner.server";
 import { questAsset } from "~/modules/ledger/assets";
 import { balanceOf } from "~/modules/ledger/ledger.server";
 import { trendingTasks } from "~/modules/tasks/trending.server";
@@ -40,31 +43,59 @@ afterAll(async () => {
   await chain.stop();
 });
 
+/** Approves the vault and deposits `amount` tokens under `ref` from dev account `account`; resolves once it is mined. */
+async function deposit({ account, amount, ref }: { account: number; amount: bigint; ref: `0x${string}` }) {
+  const transport = http(chain.url);
+  const client = createPublicClient({ chain: anvil, transport, pollingInterval: 10 });
+  const wallet = createWalletClient({ chain: anvil, transport, account: privateKeyToAccount(DEV_PRIVATE_KEYS[account]!) });
+  await client.waitForTransactionReceipt({
+    hash: await wallet.writeContract({ address: addresses.QuestToken, abi: questTokenAbi, functionName: "approve", args: [addresses.DepositVault, amount] }),
+  });
+  await client.waitForTransactionReceipt({
+    hash: await wallet.writeContract({ address: addresses.DepositVault, abi: depositVaultAbi, functionName: "deposit", args: [amount, ref] }),
+  });
+}
+
 describe("startJobs: deposit-scan", () => {
-  it("credits a deposit on the local chain by itself, and skips chains it cannot read", async () => {
-    await database.db.insert(user).values({ id: "w", email: "w@example.com", name: "w" });
-    const ref = await depositRefOf({ db: database.db, userId: "w" });
-    const env = loadEnv({ DATA_DIR: mkdtempSync(path.join(tmpdir(), "questline-scan-")), DEPOSIT_SCAN_EVERY_MS: "100" });
-    const transport = http(chain.url);
-    // Chain 56 has contracts but no node here: the registry leaves it out, so it is not an error every interval.
+  it("credits a deposit on the block's new head where the node offers a WebSocket, with the ticker an hour away", async () => {
+    await database.db.insert(user).values({ id: "h", email: "h@example.com", name: "h" });
+    const ref = await depositRefOf({ db: database.db, userId: "h" });
+    // The ticker sends its first job at start and the next in an hour: only a new head can bring the scan that credits.
+    const env = loadEnv({ DATA_DIR: mkdtempSync(path.join(tmpdir(), "questline-heads-")), DEPOSIT_SCAN_EVERY_MS: "3600000" });
     const chains = localRegistry({ url: chain.url, contracts: addresses });
+    expect(chains.get(31337)?.webSocket).toMatch(/^ws:\/\/127\.0\.0\.1:\d+$/);
     const logger = createLogger("silent");
     const errors = vi.spyOn(logger, "error");
     const { stop } = await startJobRunner({ database, logger, env, chains }, { only: ["deposit-scan"] });
     try {
-      const client = createPublicClient({ chain: anvil, transport, pollingInterval: 10 });
-      const wallet = createWalletClient({ chain: anvil, transport, account: privateKeyToAccount(DEV_PRIVATE_KEYS[2]) });
-      await client.waitForTransactionReceipt({
-        hash: await wallet.writeContract({
-          address: addresses.QuestToken,
-          abi: questTokenAbi,
-          functionName: "approve",
-          args: [addresses.DepositVault, parseEther("3")],
-        }),
+      // The ticker's first scan (and the head the follower reports on subscribing) set the cursor before the deposit.
+      await vi.waitFor(
+        async () => expect(await database.db.select().from(chainEventCursor).where(eq(chainEventCursor.subscription, DEPOSIT_SUBSCRIPTION))).toHaveLength(1),
+        { timeout: 20_000, interval: 50 },
+      );
+      await deposit({ account: 3, amount: parseEther("2"), ref });
+      await vi.waitFor(async () => expect((await listDeposits({ db: database.db, userId: "h", limit: 5 }))[0]?.status).toBe("credited"), {
+        timeout: 20_000,
+        interval: 50,
       });
-      await client.waitForTransactionReceipt({
-        hash: await wallet.writeContract({ address: addresses.DepositVault, abi: depositVaultAbi, functionName: "deposit", args: [parseEther("3"), ref] }),
-      });
+    } finally {
+      await stop();
+    }
+    expect(await balanceOf({ db: database.db, userId: "h" })).toEqual([{ asset: questAsset(31337), available: parseEther("2"), held: 0n }]);
+    expect(errors).not.toHaveBeenCalled();
+  });
+
+  it("credits a deposit by its ticker where the node offers no WebSocket, and skips chains it cannot read", async () => {
+    await database.db.insert(user).values({ id: "w", email: "w@example.com", name: "w" });
+    const ref = await depositRefOf({ db: database.db, userId: "w" });
+    const env = loadEnv({ DATA_DIR: mkdtempSync(path.join(tmpdir(), "questline-scan-")), DEPOSIT_SCAN_EVERY_MS: "100" });
+    // Chain 56 has contracts but no node here: the registry leaves it out, so it is not an error every interval.
+    const chains = localRegistry({ url: chain.url, contracts: addresses, webSocket: null });
+    const logger = createLogger("silent");
+    const errors = vi.spyOn(logger, "error");
+    const { stop } = await startJobRunner({ database, logger, env, chains }, { only: ["deposit-scan"] });
+    try {
+      await deposit({ account: 2, amount: parseEther("3"), ref });
       await vi.waitFor(async () => expect((await listDeposits({ db: database.db, userId: "w", limit: 5 }))[0]?.status).toBe("credited"), {
         timeout: 20_000,
         interval: 50,

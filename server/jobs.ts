@@ -4,6 +4,7 @@ import type { Services } from "~/services/services.server";
 import { scanClaims } from "~/modules/airdrops/claims.server";
 import { freezeEndedAirdrops } from "~/modules/airdrops/freeze.server";
 import { processAirdropRounds, roundChainsOf } from "~/modules/airdrops/round.server";
+import { followHeads, type HeadFollowers } from "~/modules/chain/head-follower.server";
 import { scanDeposits } from "~/modules/deposits/scanner.server";
 import { JOB_QUEUE_NAMES, type JobQueueName, type JobRun } from "~/modules/jobs/queues";
 import { openRunLeases, stillClaimed, takeoverSweep } from "~/modules/jobs/takeover.server";
@@ -23,8 +24,12 @@ export type JobServices = Pick<Services, "database" | "logger" | "env" | "chains
 const payload = z.object({ key: z.string().min(1).max(40) });
 type Payload = z.infer<typeof payload>;
 
-/** How a queue is fed: every `everyMs` by a ticker in each worker process, or by a cron schedule. */
-type Feed = { everyMs: number } | { cron: string };
+/**
+ * How a queue is fed: every `everyMs` by a ticker in each worker process, or by a cron schedule.
+ * `heads`: also at once on each new head of the key's chain, where its node offers a WebSocket
+ * (the ticker stays, as the fallback and for the chains without one).
+ */
+type Feed = { everyMs: number; heads?: true } | { cron: string };
 
 type JobDefinition = { queue: JobQueueName; keys: string[]; feed: Feed; run: (key: string) => Promise<void> };
 
@@ -130,8 +135,9 @@ export function jobDefinitions(services: JobServices): JobDefinition[] {
     {
       queue: "deposit-scan",
       keys: [...vaultChains.keys()],
-      // Deposits are credited within DEPOSIT_SCAN_EVERY_MS of their last required confirmation.
-      feed: { everyMs: env.DEPOSIT_SCAN_EVERY_MS },
+      // Deposits are credited as soon as the block giving their last required confirmation comes
+      // (its head, over the node's WebSocket), else within DEPOSIT_SCAN_EVERY_MS of it.
+      feed: { everyMs: env.DEPOSIT_SCAN_EVERY_MS, heads: true },
       run: async (key) => {
         const chain = vaultChains.get(key);
         if (!chain) throw new Error(`no vault chain ${key} is configured in this process`);
@@ -208,8 +214,9 @@ export async function createQueues({ jobs }: Pick<JobServices, "jobs">) {
 /**
  * Runs the platform's jobs in this process (role `worker` or `all`): a handler per queue, and a
  * ticker sending each queue's jobs on its interval (a no-op while one is already queued for that
- * key, so any number of workers can tick). `only` limits it to some queues; `tick: false` leaves
- * the sending to the caller. Returns a stop function that finishes the jobs in hand.
+ * key, so any number of workers can tick) and, for a queue fed by heads, on each new head of a
+ * chain that has a WebSocket. `only` limits it to some queues; `tick: false` leaves the sending to
+ * the caller. Returns a stop function that finishes the jobs in hand.
  */
 export async function startJobs(
   services: JobServices,
@@ -224,7 +231,7 @@ export async function startJobs(
     onLeasesLost?: (error: Error) => void;
   } = {},
 ) {
-  const { jobs, logger, database } = services;
+  const { jobs, logger, database, chains } = services;
   await createQueues(services);
   const leases = await openRunLeases({
     connection: database.jobConnection,
@@ -247,6 +254,7 @@ export async function startJobs(
   sweeper.unref();
   const definitions = jobDefinitions(services).filter((definition) => !only || only.includes(definition.queue));
   const timers: NodeJS.Timeout[] = [];
+  const followers: HeadFollowers[] = [];
   for (const definition of definitions) {
     if (definition.keys.length === 0) continue;
     const streaks = new Map(definition.keys.map((key) => [key, streakOf(services, definition.queue, key)]));
@@ -280,19 +288,25 @@ export async function startJobs(
       await jobs.schedule(definition.queue, definition.feed.cron, { key: ALL }, { tz: "UTC" });
       continue;
     }
-    const send = () => {
-      for (const key of definition.keys)
-        jobs
-          .send(definition.queue, { key }, { singletonKey: key })
-          .catch((err: unknown) => logger.warn({ err, queue: definition.queue }, "sending a job failed"));
-    };
+    // Sent, the job wakes the queue's workers in every process (the engine's notify) and runs at once
+    // unless one for the key is running: then it runs right after it.
+    const sendFor = (key: string) =>
+      void jobs
+        .send(definition.queue, { key }, { singletonKey: key })
+        .catch((err: unknown) => logger.warn({ err, queue: definition.queue }, "sending a job failed"));
+    const send = () => definition.keys.forEach(sendFor);
     send();
     const timer = setInterval(send, definition.feed.everyMs);
     timer.unref();
     timers.push(timer);
+    if (definition.feed.heads) {
+      const keys = new Set(definition.keys);
+      followers.push(followHeads({ chains: chains.list.filter((chain) => keys.has(String(chain.id))), onHead: (chainId) => sendFor(String(chainId)), logger }));
+    }
   }
   return async function stop() {
     for (const timer of timers) clearInterval(timer);
+    await Promise.all(followers.map((follower) => follower.stop()));
     await Promise.all(definitions.map((definition) => jobs.offWork(definition.queue, { wait: true })));
     clearInterval(sweeper);
     await leases.close();

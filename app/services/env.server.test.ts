@@ -93,6 +93,21 @@ describe("loadEnv", () => {
       /^Invalid configuration: RPC_URL_8453 must be an http\(s\) URL of the chain's node/,
     );
   });
+  it("reads a node's WebSocket per chain from RPC_WS_URL_<chainId>, refusing an unknown chain or a value that is not a ws(s) URL in words", () => {
+    expect(loadEnv({ DATA_DIR: dataDir() }).rpcWebSocketUrls).toEqual(new Map());
+    expect(loadEnv({ DATA_DIR: dataDir(), RPC_WS_URL_8453: "wss://base.node.example/ws", RPC_WS_URL_1: "" }).rpcWebSocketUrls).toEqual(
+      new Map([[8453, "wss://base.node.example/ws"]]),
+    );
+    expect(() => loadEnv({ DATA_DIR: dataDir(), RPC_WS_URL_424242: "wss://node.example" })).toThrow(
+      /^Invalid configuration: RPC_WS_URL_424242 names chain 424242, which has no RPC_WS_URL_ variable; known chains: 1 \(Ethereum\)/,
+    );
+    expect(() => loadEnv({ DATA_DIR: dataDir(), RPC_WS_URL_31337: "ws://127.0.0.1:8545" })).toThrow(
+      /^Invalid configuration: RPC_WS_URL_31337 names chain 31337/,
+    );
+    expect(() => loadEnv({ DATA_DIR: dataDir(), RPC_WS_URL_8453: "https://base.node.example" })).toThrow(
+      /^Invalid configuration: RPC_WS_URL_8453 must be a ws:\/\/ or wss:\/\/ URL of the chain's node/,
+    );
+  });
   it("reads where deposit scanning starts per chain, and refuses a malformed list", () => {
     expect(loadEnv({ DATA_DIR: dataDir() }).depositStartBlocks).toEqual(new Map());
     expect(loadEnv({ DATA_DIR: dataDir(), DEPOSIT_START_BLOCKS: "56:41000000, 11155111:0" }).depositStartBlocks).toEqual(

@@ -154,6 +154,8 @@ export type Env = z.infer<typeof envSchema> & {
   contractAddresses: ContractAddressOverrides;
   /** A node of each chain given by `RPC_URL_<chainId>` (the server's alone: never sent to a browser). */
   rpcUrls: Map<number, string>;
+  /** A node's WebSocket of each chain given by `RPC_WS_URL_<chainId>`, whose new heads the jobs follow (the server's alone). */
+  rpcWebSocketUrls: Map<number, string>;
   /** The social providers members can connect, and the key their tokens are kept under (see app/modules/social). */
   social: SocialConfig;
 };
@@ -189,8 +191,9 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
   const webProcesses = webProcessesOf(env);
   const contractAddresses = contractAddressesFromEnv(source);
   const rpcUrls = rpcUrlsFromEnv(withoutEmpty(source));
+  const rpcWebSocketUrls = rpcWebSocketUrlsFromEnv(withoutEmpty(source));
   const social = socialConfigFromEnv(source, { isPublic: env.isPublic, dataDir: env.DATA_DIR });
-  return { ...env, AUTH_SECRET: env.AUTH_SECRET ?? localAuthSecret(env.DATA_DIR), webProcesses, contractAddresses, rpcUrls, social };
+  return { ...env, AUTH_SECRET: env.AUTH_SECRET ?? localAuthSecret(env.DATA_DIR), webProcesses, contractAddresses, rpcUrls, rpcWebSocketUrls, social };
 }
 
 const RPC_URL_NAME = /^RPC_URL_(\d+)$/;
@@ -209,6 +212,31 @@ function rpcUrlsFromEnv(source: Record<string, string | undefined>): Map<number,
       throw new ConfigError(`Invalid configuration: ${name} names chain ${chainId}, which has no RPC_URL_ variable; known chains: ${known.join(", ")}`);
     }
     const parsed = rpcUrl.safeParse(value);
+    if (!parsed.success) throw new ConfigError(`Invalid configuration: ${name} ${parsed.error.issues[0]!.message}`);
+    urls.set(chainId, parsed.data);
+  }
+  return urls;
+}
+
+const RPC_WS_URL_NAME = /^RPC_WS_URL_(\d+)$/;
+const rpcWebSocketUrl = z.url({ protocol: /^wss?$/, error: "must be a ws:// or wss:// URL of the chain's node" });
+
+/**
+ * `RPC_WS_URL_<chainId>` variables: a known chain's node over WebSocket each, whose new heads the
+ * deposit scan follows (the local chain's is its node's own URL, anvil serving both on one port).
+ */
+function rpcWebSocketUrlsFromEnv(source: Record<string, string | undefined>): Map<number, string> {
+  const urls = new Map<number, string>();
+  for (const [name, value] of Object.entries(source)) {
+    const match = RPC_WS_URL_NAME.exec(name);
+    if (!match || value === undefined) continue;
+    const chainId = Number(match[1]);
+    const chain = knownChain(chainId);
+    if (!chain || chain.id === LOCAL_CHAIN_ID) {
+      const known = KNOWN_CHAINS.filter((c) => c.id !== LOCAL_CHAIN_ID).map((c) => `${c.id} (${c.name})`);
+      throw new ConfigError(`Invalid configuration: ${name} names chain ${chainId}, which has no RPC_WS_URL_ variable; known chains: ${known.join(", ")}`);
+    }
+    const parsed = rpcWebSocketUrl.safeParse(value);
     if (!parsed.success) throw new ConfigError(`Invalid configuration: ${name} ${parsed.error.issues[0]!.message}`);
     urls.set(chainId, parsed.data);
   }

@@ -1,7 +1,7 @@
 import type { Hex, Transport } from "viem";
 import { createLogger } from "~/lib/logger.server";
 import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
-import { buildChainRegistry, type ChainRegistry } from "~/modules/chain/chain-registry.server";
+import { buildChainRegistry, localWebSocketUrl, type ChainRegistry } from "~/modules/chain/chain-registry.server";
 import type { ContractAddresses } from "~/modules/chain/contract-addresses.server";
 import { chainTransport } from "~/wallet/chain-config";
 import { LOCAL_PROJECT_ID } from "~/wallet/wallet-cloud";
@@ -9,7 +9,8 @@ import { LOCAL_PROJECT_ID } from "~/wallet/wallet-cloud";
 /**
  * The registry a server started on the local chain at `url` would build (the same builder), with
  * the contracts given; `others` adds chains as the test describes them. `transport` replaces the
- * local chain's (a test wrapping its requests).
+ * local chain's (a test wrapping its requests); `webSocket` is where its new heads are followed
+ * (anvil's own socket, as the server's; null: the chain is only polled).
  */
 export function localRegistry({
   url,
@@ -18,6 +19,7 @@ export function localRegistry({
   operatorKey = null,
   others = [],
   transport = chainTransport([url]),
+  webSocket = localWebSocketUrl(url),
 }: {
   url: string;
   contracts?: ContractAddresses | null;
@@ -25,11 +27,12 @@ export function localRegistry({
   operatorKey?: Hex | null;
   others?: Parameters<typeof buildChainRegistry>[0]["chains"];
   transport?: Transport;
+  webSocket?: string | null;
 }): ChainRegistry {
   return buildChainRegistry({
     config: { rpc: url, ankr: null, infura: null, blast: null, projectId: LOCAL_PROJECT_ID, chainIds: [56, 11155111, LOCAL_CHAIN_ID] },
     chainIds: [56, 11155111, LOCAL_CHAIN_ID],
-    chains: [{ id: LOCAL_CHAIN_ID, transport, contracts, confirmations, operatorKey }, ...others],
+    chains: [{ id: LOCAL_CHAIN_ID, transport, contracts, confirmations, operatorKey, webSocket }, ...others],
     logger: createLogger("silent"),
   });
 }

@@ -81,6 +81,7 @@ describe("createChainRegistry", () => {
       DEPLOYMENTS_DIR: deployments,
       ANKR_KEY: "key",
       RPC_URL_8453: "https://base.node.example/rpc",
+      RPC_WS_URL_8453: "wss://base.node.example/ws",
       DEPOSIT_START_BLOCKS: "56:41000000",
       LOCAL_CHAIN: "off",
     });
@@ -90,7 +91,8 @@ describe("createChainRegistry", () => {
     // Chain 424242 has contracts but no node: it is not registered, so nothing tries to read it.
     expect(chains.list.map((chain) => chain.id)).toEqual(KNOWN_CHAINS.filter((chain) => chain.id !== LOCAL_CHAIN_ID).map((chain) => chain.id));
     expect(chains.get(424242)).toBeUndefined();
-    expect(chains.get(8453)).toMatchObject({ name: "Base", contracts: null, confirmations: 10 });
+    // New heads are followed where a WebSocket is configured; the other chains are only polled.
+    expect(chains.get(8453)).toMatchObject({ name: "Base", contracts: null, confirmations: 10, webSocket: "wss://base.node.example/ws" });
     expect(chains.get(56)).toMatchObject({
       name: "BNB Smart Chain",
       contracts: { DepositVault: VAULT },
@@ -98,7 +100,7 @@ describe("createChainRegistry", () => {
       startBlock: 41000000n,
       operator: null,
     });
-    expect(chains.get(11155111)).toMatchObject({ contracts: null, startBlock: null });
+    expect(chains.get(11155111)).toMatchObject({ contracts: null, startBlock: null, webSocket: null });
     expect(chains.vaultChains().map((chain) => chain.id)).toEqual([56]);
     // Members sign in on every chain in the list; money moves only where there are contracts.
     expect(chains.chainIds).toEqual(KNOWN_CHAINS.filter((chain) => chain.id !== LOCAL_CHAIN_ID).map((chain) => chain.id));

@@ -43,6 +43,8 @@ export type RegisteredChain = {
   confirmations: number | null;
   /** The first block deposits are read from (DEPOSIT_START_BLOCKS), when configured. */
   startBlock: bigint | null;
+  /** The node's WebSocket, where the chain's new heads are followed (head-follower.server.ts); null: the chain is only polled. */
+  webSocket: string | null;
 };
 
 /** A chain with a vault, a node and a confirmation count: deposits are scanned and withdrawals paid there. */
@@ -73,6 +75,8 @@ export type ChainSetup = {
   startBlock?: number | null;
   /** The operator's key; on the local chain anvil's dev account 9 signs when it is unset. */
   operatorKey?: Hex | null;
+  /** The node's WebSocket URL (`ws://`, `wss://`), where new heads are followed; none unless given. */
+  webSocket?: string | null;
 };
 
 /**
@@ -103,7 +107,7 @@ export function buildChainRegistry({
 }
 
 function registerChain(
-  { id, transport, pageTransport = transport, contracts = null, confirmations = null, startBlock = null, operatorKey = null }: ChainSetup,
+  { id, transport, pageTransport = transport, contracts = null, confirmations = null, startBlock = null, operatorKey = null, webSocket = null }: ChainSetup,
   logger: Logger,
 ): RegisteredChain {
   const chain = VIEM_CHAINS.get(id);
@@ -124,7 +128,13 @@ function registerChain(
     contracts,
     confirmations,
     startBlock: startBlock === null ? null : BigInt(startBlock),
+    webSocket,
   };
+}
+
+/** The local chain's WebSocket: anvil serves it on its HTTP port (`http://127.0.0.1:8545` → `ws://127.0.0.1:8545`). */
+export function localWebSocketUrl(rpcUrl: string): string {
+  return rpcUrl.replace(/^http/, "ws");
 }
 
 /**
@@ -171,6 +181,8 @@ export async function createChainRegistry({
     confirmations: env.confirmations.get(id) ?? null,
     startBlock: env.depositStartBlocks.get(id) ?? null,
     operatorKey: (env.OPERATOR_PRIVATE_KEY as Hex | undefined) ?? null,
+    // New heads come over the node's WebSocket: RPC_WS_URL_<chainId>, or the local chain's own.
+    webSocket: id === LOCAL_CHAIN_ID && localChainUrl ? localWebSocketUrl(localChainUrl) : (env.rpcWebSocketUrls.get(id) ?? null),
   }));
   const checked = await Promise.all(
     chains.map(async (setup) => (setup.id === LOCAL_CHAIN_ID ? setup : { ...setup, contracts: await contractsOnChain(setup, logger) })),

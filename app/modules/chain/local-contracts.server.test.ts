@@ -36,5 +36,7 @@ describe("the local chain's contracts, with several processes on one database", 
     // A process started later finds them recorded and keeps them.
     const later = await start();
     expect(later.get(LOCAL_CHAIN_ID)!.contracts).toEqual(contracts[0]);
+    // Its new heads are followed over anvil's own WebSocket, on the same port.
+    expect(later.get(LOCAL_CHAIN_ID)!.webSocket).toBe(chain.url.replace("http://", "ws://"));
   });
 });
