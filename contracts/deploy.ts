@@ -1,7 +1,18 @@
 // Deploys Questline's contracts with viem and wires them together. Shared by
 // scripts/deploy-contracts.ts (any chain), the app's local chain (app/modules/chain) and the tests.
 
-import { getAddress, parseEther, type Account, type Address, type Chain, type Hex, type PublicClient, type Transport, type WalletClient } from "viem";
+import {
+  getAddress,
+  keccak256,
+  parseEther,
+  type Account,
+  type Address,
+  type Chain,
+  type Hex,
+  type PublicClient,
+  type Transport,
+  type WalletClient,
+} from "viem";
 import type { ContractName } from "./compile.ts";
 import { airdropDistributorAbi, airdropDistributorBytecode } from "./generated/airdrop-distributor.ts";
 import { depositVaultAbi, depositVaultBytecode } from "./generated/deposit-vault.ts";
@@ -29,6 +40,13 @@ export type Deployment = {
   chainId: number;
   deployer: Address;
   contracts: Record<ContractName, Address>;
+  /**
+   * keccak256 of each contract's runtime code as the chain holds it after the deployment. Read
+   * from the chain, not computed from the compiler's output: immutables (the token's address, the
+   * sale's dates) are written into the runtime code, so it differs per deployment. The app
+   * compares it with the chain's code at start (decision 054).
+   */
+  codeHashes: Record<ContractName, Hex>;
 };
 
 export const DEFAULT_SETTINGS = {
@@ -106,11 +124,26 @@ export async function deployQuestline({
       await mined(await wallet.writeContract({ address: questToken, abi: questTokenAbi, functionName: "renounceRole", args: [role, deployer] }));
     }
   }
-  return {
-    chainId: await publicClient.getChainId(),
-    deployer,
-    contracts: { QuestToken: questToken, TokenSale: tokenSale, DepositVault: depositVault, AirdropDistributor: airdropDistributor },
-  };
+  const contracts = { QuestToken: questToken, TokenSale: tokenSale, DepositVault: depositVault, AirdropDistributor: airdropDistributor };
+  return { chainId: await publicClient.getChainId(), deployer, contracts, codeHashes: await runtimeCodeHashes({ publicClient, contracts }) };
+}
+
+/** keccak256 of the runtime code at each address, as `publicClient`'s chain holds it. */
+export async function runtimeCodeHashes<Name extends string>({
+  publicClient,
+  contracts,
+}: {
+  publicClient: PublicClient;
+  contracts: Record<Name, Address>;
+}): Promise<Record<Name, Hex>> {
+  const entries = await Promise.all(
+    Object.entries<Address>(contracts).map(async ([name, address]) => {
+      const code = await publicClient.getCode({ address });
+      if (!code || code === "0x") throw new Error(`The chain holds no code at ${name} (${address}) after its deployment`);
+      return [name, keccak256(code)] as const;
+    }),
+  );
+  return Object.fromEntries(entries) as Record<Name, Hex>;
 }
 
 /** Mints `amount` tokens to each of `accounts` (the wallet must hold the minter role). */

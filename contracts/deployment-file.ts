@@ -6,7 +6,7 @@ import { contractsSourceHash } from "./generated/build-info.ts";
 /** Where `scripts/deploy-contracts.ts` writes and the app reads `<chainId>.json`. */
 export const DEFAULT_DEPLOYMENTS_DIR = "deployments";
 
-/** Writes `<dir>/<chainId>.json`: the addresses, the deployer and the sources' fingerprint. */
+/** Writes `<dir>/<chainId>.json`: the addresses, the deployer, the runtime code hashes and the sources' fingerprint. */
 export function writeDeploymentFile(dir: string, deployment: Deployment): string {
   mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `${deployment.chainId}.json`);

@@ -100,6 +100,18 @@ try {
     "depositvault_withdraw",
     admin.writeContract({ ...asVault, functionName: "withdraw", args: [keccak256(stringToHex("w1")), member.account.address, parseEther("30")] }),
   );
+  // The allow-list's paths, in the vault's own token (listed from the start; another ERC-20 costs what its transfers cost).
+  await publicClient.waitForTransactionReceipt({
+    hash: await member.writeContract({ ...asToken, functionName: "approve", args: [vault, parseEther("100")] }),
+    pollingInterval: 10,
+  });
+  await measure("depositvault_depositToken", member.writeContract({ ...asVault, functionName: "depositToken", args: [token, parseEther("100"), ref] }));
+  await measure(
+    "depositvault_withdrawToken",
+    admin.writeContract({ ...asVault, functionName: "withdrawToken", args: [token, keccak256(stringToHex("w2")), member.account.address, parseEther("30")] }),
+  );
+  // Any address other than the vault's token: only the list's write is measured.
+  await measure("depositvault_setTokenAllowed", admin.writeContract({ ...asVault, functionName: "setTokenAllowed", args: [sale, true] }));
   await measure("depositvault_pause", admin.writeContract({ ...asVault, functionName: "pause" }));
   await measure("depositvault_unpause", admin.writeContract({ ...asVault, functionName: "unpause" }));
 

@@ -5,7 +5,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalChain, type LocalChain } from "~/lib/local-chain.server";
-import { readContractAddresses } from "~/modules/chain/contract-addresses.server";
+import { readDeployments } from "~/modules/chain/contract-addresses.server";
 
 let chain: LocalChain;
 beforeAll(async () => {
@@ -25,8 +25,10 @@ describe("scripts/deploy-contracts.ts", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "questline-deploy-"));
     const { stdout } = await run({ RPC_URL: chain.url, DEPLOYMENTS_DIR: dir });
     expect(stdout).toContain("Deployed to chain 31337");
-    const addresses = readContractAddresses({ dir, overrides: new Map() }).get(31337)!;
-    expect(stdout).toContain(addresses.DepositVault);
+    const { contracts, codeHashes } = readDeployments({ dir, overrides: new Map() }).get(31337)!;
+    expect(stdout).toContain(contracts.DepositVault);
+    // Each contract's runtime code hash, which the app compares with the chain's code at start.
+    expect(Object.keys(codeHashes)).toEqual(["QuestToken", "TokenSale", "DepositVault", "AirdropDistributor"]);
   });
 
   it("with --chain, reaches the chain through the node the app would use and checks it is that chain", async () => {

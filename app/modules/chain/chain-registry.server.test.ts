@@ -1,10 +1,14 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { http, zeroAddress } from "viem";
+import { createPublicClient, createWalletClient, http, keccak256, zeroAddress, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { describe, expect, it } from "vitest";
-import { DEV_ADDRESSES, DEV_OPERATOR_PRIVATE_KEY } from "#contracts/dev-accounts";
+import { anvil } from "viem/chains";
+import { deployQuestline } from "#contracts/deploy";
+import { writeDeploymentFile } from "#contracts/deployment-file";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "~/lib/db.server";
+import { DEV_ADDRESSES, DEV_OPERATOR_PRIVATE_KEY, DEV_PRIVATE_KEYS } from "#contracts/dev-accounts";
 import { createLogger } from "~/lib/logger.server";
 import { loadEnv } from "~/services/env.server";
 import type { ContractAddresses } from "~/modules/chain/contract-addresses.server";
@@ -25,6 +29,7 @@ const addresses = (vault: `0x${string}`): ContractAddresses => ({
   AirdropDistributor: zeroAddress,
 });
 const VAULT = "0x00000000000000000000000000000000000000AA";
+const HASHES = { QuestToken: keccak256("0x01"), TokenSale: keccak256("0x02"), DepositVault: keccak256("0x03"), AirdropDistributor: keccak256("0x04") };
 const transport = http("http://127.0.0.1:9");
 const config = { rpc: "http://127.0.0.1:9", ankr: null, infura: null, blast: null, projectId: LOCAL_PROJECT_ID, chainIds: [31337] };
 
@@ -74,7 +79,7 @@ describe("createChainRegistry", () => {
   it("registers the chains this server has a node for, with their contracts, confirmations and start blocks", async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), "questline-registry-"));
     const deployments = mkdtempSync(path.join(tmpdir(), "questline-deployments-"));
-    writeFileSync(path.join(deployments, "56.json"), JSON.stringify({ chainId: 56, contracts: addresses(VAULT) }));
+    writeFileSync(path.join(deployments, "56.json"), JSON.stringify({ chainId: 56, contracts: addresses(VAULT), codeHashes: HASHES }));
     writeFileSync(path.join(deployments, "424242.json"), JSON.stringify({ chainId: 424242, contracts: addresses(VAULT) }));
     const env = loadEnv({
       DATA_DIR: dataDir,
@@ -116,25 +121,28 @@ describe("a deployment checked against its chain at start", () => {
     DepositVault: "0x00000000000000000000000000000000000000a3",
     AirdropDistributor: "0x00000000000000000000000000000000000000a4",
   };
+  const codeHashes = { QuestToken: keccak256(CODE), TokenSale: keccak256(CODE), DepositVault: keccak256(CODE), AirdropDistributor: keccak256(CODE) };
+  // Only the local chain's deployment uses the database (none runs here): one for every start.
+  let database: Database;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(() => database.close());
 
-  async function registryWith(node: string, chainId: number) {
+  async function registryWith(node: string, chainId: number, file: object = { chainId, contracts: deployed, codeHashes }, more: Record<string, string> = {}) {
     const deployments = mkdtempSync(path.join(tmpdir(), "questline-deployments-"));
-    writeFileSync(path.join(deployments, `${chainId}.json`), JSON.stringify({ chainId, contracts: deployed }));
+    writeFileSync(path.join(deployments, `${chainId}.json`), JSON.stringify(file));
     const env = loadEnv({
       DATA_DIR: mkdtempSync(path.join(tmpdir(), "questline-registry-")),
       DEPLOYMENTS_DIR: deployments,
       [`RPC_URL_${chainId}`]: node,
       LOCAL_CHAIN: "off",
+      ...more,
     });
     const lines: string[] = [];
     const logger = createLogger("info", { write: (line: string) => void lines.push(line) });
-    const database = await createTestDatabase();
-    try {
-      const chains = await createChainRegistry({ env, localChainUrl: null, logger, database });
-      return { chain: chains.get(chainId)!, lines: lines.map((line) => JSON.parse(line) as { msg: string }).map((line) => line.msg) };
-    } finally {
-      await database.close();
-    }
+    const chains = await createChainRegistry({ env, localChainUrl: null, logger, database });
+    return { chain: chains.get(chainId)!, lines: lines.map((line) => JSON.parse(line) as { msg: string }).map((line) => line.msg) };
   }
 
   it("keeps a chain's contracts where each address holds code; refuses them, in one line, where not or where the node is another chain's", async () => {
@@ -153,6 +161,56 @@ describe("a deployment checked against its chain at start", () => {
       const elsewhere = await registryWith(node.url, 8453);
       expect(elsewhere.chain).toMatchObject({ id: 8453, contracts: null });
       expect(elsewhere.lines).toContain("Base: its node answers as chain 84532, so no money moves on it; point its node setting at chain 8453");
+    } finally {
+      await node.stop();
+    }
+  });
+
+  it("compares each contract's code with the hash its deployment recorded, and refuses a chain whose code differs or whose hash is missing, in one line", async () => {
+    const node = await startLocalChain({ chainId: 84532 });
+    try {
+      const transport = http(node.url);
+      const chain = { ...anvil, id: 84532 };
+      const publicClient = createPublicClient({ chain, transport, pollingInterval: 10 });
+      const wallet = createWalletClient({ chain, transport, account: privateKeyToAccount(DEV_PRIVATE_KEYS[0]) });
+      const deployment = await deployQuestline({ wallet, publicClient, settings: { pollingInterval: 10 } });
+      // The file the deploy script writes: the chain's own code, so the chain keeps its money.
+      const dir = mkdtempSync(path.join(tmpdir(), "questline-deployed-"));
+      const written = JSON.parse(readFileSync(writeDeploymentFile(dir, deployment), "utf8")) as {
+        contracts: ContractAddresses;
+        codeHashes: Record<string, Hex>;
+      };
+      expect(written.codeHashes).toEqual(deployment.codeHashes);
+      const kept = await registryWith(node.url, 84532, written, { CONFIRMATIONS: "84532:1" });
+      expect(kept.chain.contracts).toEqual(deployment.contracts);
+      expect(kept.lines.filter((line) => line.startsWith("Base Sepolia"))).toEqual([]);
+
+      // The deployment names another contract's address as the vault: code is there, but not the vault's.
+      const swapped = await registryWith(node.url, 84532, {
+        ...written,
+        contracts: { ...written.contracts, DepositVault: deployment.contracts.AirdropDistributor },
+      });
+      expect(swapped.chain.contracts).toBeNull();
+      expect(swapped.lines).toContain(
+        `Base Sepolia: the code at DepositVault (${deployment.contracts.AirdropDistributor}) is not the code its deployment recorded (the code hash differs), so no money moves on it; deploy again (npm run deploy:contracts -- --chain 84532) or fix deployments/84532.json`,
+      );
+
+      // A hash edited by hand.
+      const edited = await registryWith(node.url, 84532, { ...written, codeHashes: { ...written.codeHashes, TokenSale: keccak256("0x00") } });
+      expect(edited.chain.contracts).toBeNull();
+      expect(edited.lines.filter((line) => line.startsWith("Base Sepolia"))).toEqual([
+        `Base Sepolia: the code at TokenSale (${deployment.contracts.TokenSale}) is not the code its deployment recorded (the code hash differs), so no money moves on it; deploy again (npm run deploy:contracts -- --chain 84532) or fix deployments/84532.json`,
+      ]);
+
+      // A file from before code hashes, and an address the environment changes, have no hash to compare: no money.
+      const unhashed = await registryWith(node.url, 84532, { chainId: 84532, contracts: written.contracts });
+      expect(unhashed.chain).toMatchObject({ contracts: null, name: "Base Sepolia" });
+      expect(unhashed.lines).toContain(
+        "Base Sepolia: its deployment records no code hash for QuestToken, TokenSale, DepositVault, AirdropDistributor (a deployment file from before code hashes, or an address set in the environment), so no money moves on it; deploy again (npm run deploy:contracts -- --chain 84532) or add each contract's codeHashes (keccak256 of its eth_getCode) to deployments/84532.json",
+      );
+      const overridden = await registryWith(node.url, 84532, written, { DEPOSIT_VAULT_ADDRESS_84532: deployment.contracts.AirdropDistributor });
+      expect(overridden.chain.contracts).toBeNull();
+      expect(overridden.lines.some((line) => line.startsWith("Base Sepolia: its deployment records no code hash for DepositVault ("))).toBe(true);
     } finally {
       await node.stop();
     }

@@ -1,4 +1,4 @@
-import { createPublicClient, createWalletClient, type Address, type Chain, type Hex, type PublicClient, type Transport } from "viem";
+import { createPublicClient, createWalletClient, keccak256, type Address, type Chain, type Hex, type PublicClient, type Transport } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import * as viemChains from "viem/chains";
 import { DEV_OPERATOR_PRIVATE_KEY } from "#contracts/dev-accounts";
@@ -11,7 +11,7 @@ import { CHAIN_DETAILS } from "~/wallet/chain-details";
 import { CHAIN_NAMES, KNOWN_CHAINS } from "~/wallet/chains";
 import { LOCAL_PROJECT_ID } from "~/wallet/wallet-cloud";
 import type { OperatorWallet } from "./operator-outbox.server";
-import { CONTRACT_KEYS, readContractAddresses, type ContractAddresses } from "./contract-addresses.server";
+import { CONTRACT_KEYS, readDeployments, type ContractAddresses, type ContractCodeHashes } from "./contract-addresses.server";
 import { agreeLocalContracts } from "./contracts.server";
 
 /** viem's own object of each chain in the list (the local chain's carries our name for it). */
@@ -95,7 +95,18 @@ export function buildChainRegistry({
   chains: ChainSetup[];
   logger: Logger;
 }): ChainRegistry {
-  const list = chains.map((setup) => registerChain(setup, logger));
+  return registryOf({ config, chainIds, list: chains.map(registerChain), logger });
+}
+
+/** The registry over chains already registered (their contracts checked, where they were). */
+function registryOf({ config, chainIds, list, logger }: { config: ChainConfig; chainIds: number[]; list: RegisteredChain[]; logger: Logger }): ChainRegistry {
+  for (const chain of list) {
+    if (chain.contracts && chain.confirmations === null) {
+      logger.warn({ chainId: chain.id }, "this chain's deposits are not scanned nor its withdrawals paid: CONFIRMATIONS names no confirmation count for it");
+    } else if (chain.contracts && !chain.operator) {
+      logger.warn({ chainId: chain.id }, "OPERATOR_PRIVATE_KEY is not set: withdrawals on this chain wait");
+    }
+  }
   const byId = new Map(list.map((chain) => [chain.id, chain]));
   const vaultChains = list.flatMap((chain): VaultChain[] =>
     chain.contracts && chain.confirmations !== null
@@ -106,18 +117,19 @@ export function buildChainRegistry({
   return { config, chainIds, list, get: (chainId) => byId.get(chainId), vaultChains: () => vaultChains, confirmedChains: () => confirmedChains };
 }
 
-function registerChain(
-  { id, transport, pageTransport = transport, contracts = null, confirmations = null, startBlock = null, operatorKey = null, webSocket = null }: ChainSetup,
-  logger: Logger,
-): RegisteredChain {
+function registerChain({
+  id,
+  transport,
+  pageTransport = transport,
+  contracts = null,
+  confirmations = null,
+  startBlock = null,
+  operatorKey = null,
+  webSocket = null,
+}: ChainSetup): RegisteredChain {
   const chain = VIEM_CHAINS.get(id);
   const local = id === LOCAL_CHAIN_ID;
   const key = operatorKey ?? (local ? DEV_OPERATOR_PRIVATE_KEY : null);
-  if (contracts && confirmations === null) {
-    logger.warn({ chainId: id }, "this chain's deposits are not scanned nor its withdrawals paid: CONFIRMATIONS names no confirmation count for it");
-  } else if (contracts && !key) {
-    logger.warn({ chainId: id }, "OPERATOR_PRIVATE_KEY is not set: withdrawals on this chain wait");
-  }
   return {
     id,
     name: CHAIN_NAMES[id] ?? `chain ${id}`,
@@ -164,11 +176,11 @@ export async function createChainRegistry({
     blast: env.BLAST_KEY ?? null,
     projectId: env.REOWN_PROJECT_ID ?? LOCAL_PROJECT_ID,
   };
-  const contracts = readContractAddresses({ dir: env.DEPLOYMENTS_DIR, overrides: env.contractAddresses });
+  const deployments = readDeployments({ dir: env.DEPLOYMENTS_DIR, overrides: env.contractAddresses });
   // The local chain gets its contracts (once per fresh chain, whichever process comes first) and the dev accounts their tokens.
   if (localChainUrl) {
-    const local = await agreeLocalContracts({ database, rpcUrl: localChainUrl, known: contracts.get(LOCAL_CHAIN_ID), logger });
-    contracts.set(LOCAL_CHAIN_ID, local.addresses);
+    const local = await agreeLocalContracts({ database, rpcUrl: localChainUrl, known: deployments.get(LOCAL_CHAIN_ID)?.contracts, logger });
+    deployments.set(LOCAL_CHAIN_ID, { contracts: local.addresses, codeHashes: {} });
   }
   const endpoints = nodeEndpoints(config, (message) => logger.warn(message));
   // A chain's own RPC_URL_<chainId> comes first, before the providers' endpoints.
@@ -177,41 +189,60 @@ export async function createChainRegistry({
     id,
     transport: chainTransport(urls, { timeoutMs: env.CHAIN_TIMEOUT_MS, retryCount: 1 }),
     pageTransport: chainTransport(urls, { timeoutMs: env.CHAIN_PAGE_TIMEOUT_MS, retryCount: 0 }),
-    contracts: contracts.get(id) ?? null,
+    contracts: deployments.get(id)?.contracts ?? null,
     confirmations: env.confirmations.get(id) ?? null,
     startBlock: env.depositStartBlocks.get(id) ?? null,
     operatorKey: (env.OPERATOR_PRIVATE_KEY as Hex | undefined) ?? null,
     // New heads come over the node's WebSocket: RPC_WS_URL_<chainId>, or the local chain's own.
     webSocket: id === LOCAL_CHAIN_ID && localChainUrl ? localWebSocketUrl(localChainUrl) : (env.rpcWebSocketUrls.get(id) ?? null),
   }));
+  // The local chain's contracts were deployed by this start (or agreed on) just above; every other chain's are checked.
   const checked = await Promise.all(
-    chains.map(async (setup) => (setup.id === LOCAL_CHAIN_ID ? setup : { ...setup, contracts: await contractsOnChain(setup, logger) })),
+    chains
+      .map(registerChain)
+      .map(async (chain) =>
+        chain.local ? chain : { ...chain, contracts: await contractsOnChain(chain, deployments.get(chain.id)?.codeHashes ?? {}, logger) },
+      ),
   );
-  return buildChainRegistry({ config, chainIds, chains: checked, logger });
+  return registryOf({ config, chainIds, list: checked, logger });
 }
 
 /**
- * A chain's contracts as the deployment names them, checked against the chain at start: its node
- * must answer with the chain's id, and each address must hold code. A chain that fails is kept
- * for sign-in but carries no money (its contracts dropped), said in one log line; a node that does
- * not answer within a page's wait leaves the addresses unchecked, also said.
+ * A chain's contracts as the deployment names them, checked against the chain at start through
+ * the chain's own page client (one try within a page's wait): its node must answer with the
+ * chain's id, each address must hold code, and that code's keccak256 must be the hash the
+ * deployment recorded (runtime code carries immutables, so the hash is read from the chain at
+ * deployment, not computed from the compiler's output). A chain that fails is kept for sign-in
+ * but carries no money (its contracts dropped), said in one log line; so is a deployment that
+ * recorded no hash. A node that does not answer leaves the addresses unchecked, also said.
  */
-async function contractsOnChain(setup: ChainSetup, logger: Logger): Promise<ContractAddresses | null> {
-  const { id, contracts } = setup;
+async function contractsOnChain(chain: RegisteredChain, codeHashes: ContractCodeHashes, logger: Logger): Promise<ContractAddresses | null> {
+  const { id, name, contracts } = chain;
   if (!contracts) return null;
-  const client = createPublicClient({ transport: setup.pageTransport ?? setup.transport });
-  let answered: { chainId: number; codes: (string | undefined)[] };
+  const redeploy = `npm run deploy:contracts -- --chain ${id}`;
+  const unhashed = CONTRACT_KEYS.filter((key) => !codeHashes[key]);
+  if (unhashed.length > 0) {
+    logger.error(
+      { chainId: id, unhashed },
+      `${name}: its deployment records no code hash for ${unhashed.join(", ")} (a deployment file from before code hashes, or an address set in the environment), so no money moves on it; deploy again (${redeploy}) or add each contract's codeHashes (keccak256 of its eth_getCode) to deployments/${id}.json`,
+    );
+    return null;
+  }
+  let answered: { chainId: number; codes: (Hex | undefined)[] };
   try {
-    const [chainId, ...codes] = await Promise.all([client.getChainId(), ...CONTRACT_KEYS.map((key) => client.getCode({ address: contracts[key] }))]);
+    const [chainId, ...codes] = await Promise.all([
+      chain.pageClient.getChainId(),
+      ...CONTRACT_KEYS.map((key) => chain.pageClient.getCode({ address: contracts[key] })),
+    ]);
     answered = { chainId, codes };
   } catch {
-    logger.warn({ chainId: id }, `${CHAIN_NAMES[id] ?? `chain ${id}`}: its node did not answer at start, so its contracts were not checked`);
+    logger.warn({ chainId: id }, `${name}: its node did not answer at start, so its contracts were not checked`);
     return contracts;
   }
   if (answered.chainId !== id) {
     logger.error(
       { chainId: id, answered: answered.chainId },
-      `${CHAIN_NAMES[id] ?? `chain ${id}`}: its node answers as chain ${answered.chainId}, so no money moves on it; point its node setting at chain ${id}`,
+      `${name}: its node answers as chain ${answered.chainId}, so no money moves on it; point its node setting at chain ${id}`,
     );
     return null;
   }
@@ -219,7 +250,15 @@ async function contractsOnChain(setup: ChainSetup, logger: Logger): Promise<Cont
   if (missing.length > 0) {
     logger.error(
       { chainId: id, missing },
-      `${CHAIN_NAMES[id] ?? `chain ${id}`}: the deployment names ${missing.join(", ")} where the chain holds no code, so no money moves on it; deploy again (npm run deploy:contracts -- --chain ${id}) or fix the addresses`,
+      `${name}: the deployment names ${missing.join(", ")} where the chain holds no code, so no money moves on it; deploy again (${redeploy}) or fix the addresses`,
+    );
+    return null;
+  }
+  const differing = CONTRACT_KEYS.filter((key, i) => keccak256(answered.codes[i]!) !== codeHashes[key]);
+  if (differing.length > 0) {
+    logger.error(
+      { chainId: id, differing },
+      `${name}: the code at ${differing.map((key) => `${key} (${contracts[key]})`).join(", ")} is not the code its deployment recorded (the code hash differs), so no money moves on it; deploy again (${redeploy}) or fix deployments/${id}.json`,
     );
     return null;
   }

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { contractAddressesFromEnv, readContractAddresses } from "./contract-addresses.server";
+import { contractAddressesFromEnv, readContractAddresses, readDeployments } from "./contract-addresses.server";
 
 const A = "0x5FbDB2315678afecb367f032d93F642f64180aa3" as const;
 const B = "0xe7f1725E7734CE288F8367e1Bb143E90bb3F0512" as const;
@@ -48,6 +48,27 @@ describe("readContractAddresses", () => {
     expect(() => readContractAddresses({ dir: "/nonexistent", overrides: new Map([[56, { QuestToken: A }]]) })).toThrow(
       "TOKEN_SALE_ADDRESS_56, DEPOSIT_VAULT_ADDRESS_56, AIRDROP_DISTRIBUTOR_ADDRESS_56 missing",
     );
+  });
+
+  it("reads each contract's code hash, kept only where the address in use is the file's", () => {
+    const hash = (digit: string) => `0x${digit.repeat(64)}`;
+    const codeHashes = { QuestToken: hash("A"), TokenSale: hash("b"), DepositVault: hash("c"), AirdropDistributor: hash("d") };
+    const dir = deploymentsDir({
+      "84532.json": JSON.stringify({ chainId: 84532, contracts: all(A), codeHashes }),
+      "8453.json": file(8453, all(A)),
+    });
+    const deployments = readDeployments({ dir, overrides: new Map([[84532, { TokenSale: B, DepositVault: A }]]) });
+    expect(deployments.get(84532)).toEqual({
+      contracts: { ...all(A), TokenSale: B },
+      codeHashes: { QuestToken: hash("a"), DepositVault: hash("c"), AirdropDistributor: hash("d") },
+    });
+    expect(deployments.get(8453)).toEqual({ contracts: all(A), codeHashes: {} });
+    expect(() =>
+      readDeployments({
+        dir: deploymentsDir({ "1.json": JSON.stringify({ chainId: 1, contracts: all(A), codeHashes: { ...codeHashes, TokenSale: "0x12" } }) }),
+        overrides: new Map(),
+      }),
+    ).toThrow("codeHashes.TokenSale must be a 0x hash of 64 hex digits");
   });
 
   it("stops on a broken or misnamed file", () => {

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { getAddress, type Address } from "viem";
+import { getAddress, type Address, type Hex } from "viem";
 import { z } from "zod";
 
 export const CONTRACT_KEYS = ["QuestToken", "TokenSale", "DepositVault", "AirdropDistributor"] as const;
@@ -23,10 +23,27 @@ const address = z
 /** One chain's four addresses, as a deployment file or the database records them. */
 export const contractAddressesSchema = z.object({ QuestToken: address, TokenSale: address, DepositVault: address, AirdropDistributor: address });
 
+const codeHash = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x hash of 64 hex digits")
+  .transform((value) => value.toLowerCase() as Hex);
+
+/**
+ * A deployment file. `codeHashes` (keccak256 of each contract's runtime code as the chain held it
+ * right after the deployment) is absent from files written before it was recorded: such a file
+ * still gives addresses, but a chain other than the local one moves no money on them (decision 054).
+ */
 const deploymentFileSchema = z.object({
   chainId: z.number().int().positive(),
   contracts: contractAddressesSchema,
+  codeHashes: z.object({ QuestToken: codeHash, TokenSale: codeHash, DepositVault: codeHash, AirdropDistributor: codeHash }).optional(),
 });
+
+/** The runtime code hash recorded for each contract, where the deployment file recorded one for the address in use. */
+export type ContractCodeHashes = Partial<Record<ContractKey, Hex>>;
+
+/** One chain's contracts as configured: their addresses and the code hashes known for them. */
+export type ChainDeployment = { contracts: ContractAddresses; codeHashes: ContractCodeHashes };
 
 export class ContractConfigError extends Error {
   override name = "ConfigError";
@@ -52,13 +69,20 @@ export function contractAddressesFromEnv(source: Record<string, string | undefin
   return overrides;
 }
 
-/**
- * The contracts' addresses per chain: `deployments/<chainId>.json` files (written by
- * `scripts/deploy-contracts.ts`), with environment variables taking precedence address by
- * address. A chain must end up with all four, else the start stops naming what is missing.
- */
+/** The contracts' addresses per chain (`readDeployments` without the code hashes). */
 export function readContractAddresses({ dir, overrides }: { dir: string; overrides: ContractAddressOverrides }): Map<number, ContractAddresses> {
+  return new Map([...readDeployments({ dir, overrides })].map(([chainId, deployment]) => [chainId, deployment.contracts]));
+}
+
+/**
+ * The contracts per chain: `deployments/<chainId>.json` files (written by
+ * `scripts/deploy-contracts.ts`), with environment variables taking precedence address by
+ * address. A chain must end up with all four, else the start stops naming what is missing. A
+ * file's code hash stays with its address: an address the environment changes has none.
+ */
+export function readDeployments({ dir, overrides }: { dir: string; overrides: ContractAddressOverrides }): Map<number, ChainDeployment> {
   const partial = new Map<number, Partial<ContractAddresses>>();
+  const fromFiles = new Map<number, { contracts: ContractAddresses; codeHashes: ContractCodeHashes }>();
   let files: string[] = [];
   try {
     files = readdirSync(dir).filter((name) => /^\d+\.json$/.test(name));
@@ -80,10 +104,11 @@ export function readContractAddresses({ dir, overrides }: { dir: string; overrid
     }
     if (`${parsed.data.chainId}.json` !== name) throw new ContractConfigError(`Invalid deployment file ${file}: its chainId is ${parsed.data.chainId}`);
     partial.set(parsed.data.chainId, parsed.data.contracts);
+    fromFiles.set(parsed.data.chainId, { contracts: parsed.data.contracts, codeHashes: parsed.data.codeHashes ?? {} });
   }
   for (const [chainId, addresses] of overrides) partial.set(chainId, { ...partial.get(chainId), ...addresses });
 
-  const complete = new Map<number, ContractAddresses>();
+  const complete = new Map<number, ChainDeployment>();
   for (const [chainId, addresses] of partial) {
     const missing = CONTRACT_KEYS.filter((key) => !addresses[key]);
     if (missing.length > 0) {
@@ -91,7 +116,11 @@ export function readContractAddresses({ dir, overrides }: { dir: string; overrid
         `Invalid configuration: ${missing.map((key) => `${ENV_PREFIXES[key]}_ADDRESS_${chainId}`).join(", ")} missing (set all four contracts of chain ${chainId}, or deploy to it)`,
       );
     }
-    complete.set(chainId, addresses as ContractAddresses);
+    const file = fromFiles.get(chainId);
+    const codeHashes = Object.fromEntries(
+      CONTRACT_KEYS.filter((key) => file?.codeHashes[key] && file.contracts[key] === addresses[key]).map((key) => [key, file!.codeHashes[key]]),
+    );
+    complete.set(chainId, { contracts: addresses as ContractAddresses, codeHashes });
   }
   return complete;
 }
