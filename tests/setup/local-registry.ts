@@ -4,12 +4,14 @@ import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
 import { buildChainRegistry, type ChainRegistry } from "~/modules/chain/chain-registry.server";
 import type { ContractAddresses } from "~/modules/chain/contract-addresses.server";
 import { chainTransport } from "~/wallet/chain-config";
+import { knownChain } from "~/wallet/chains";
 import { LOCAL_PROJECT_ID } from "~/wallet/wallet-cloud";
 
 /**
  * The registry a server started on the local chain at `url` would build (the same builder), with
- * the contracts given; `others` adds chains as the test describes them. `transport` replaces the
- * local chain's (a test wrapping its requests).
+ * the contracts given; `others` adds chains as the test describes them (a second local chain among
+ * them is offered for sign-in too, as its node makes it). `transport` replaces the local chain's
+ * (a test wrapping its requests).
  */
 export function localRegistry({
   url,
@@ -26,9 +28,10 @@ export function localRegistry({
   others?: Parameters<typeof buildChainRegistry>[0]["chains"];
   transport?: Transport;
 }): ChainRegistry {
+  const chainIds = [56, 11155111, LOCAL_CHAIN_ID, ...others.filter((setup) => knownChain(setup.id)?.local).map((setup) => setup.id)];
   return buildChainRegistry({
-    config: { rpc: url, ankr: null, infura: null, blast: null, projectId: LOCAL_PROJECT_ID, chainIds: [56, 11155111, LOCAL_CHAIN_ID] },
-    chainIds: [56, 11155111, LOCAL_CHAIN_ID],
+    config: { rpc: url, ankr: null, infura: null, blast: null, projectId: LOCAL_PROJECT_ID, chainIds },
+    chainIds,
     chains: [{ id: LOCAL_CHAIN_ID, transport, contracts, confirmations, operatorKey }, ...others],
     logger: createLogger("silent"),
   });
