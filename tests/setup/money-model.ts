@@ -102,8 +102,10 @@ export async function moneyWorld() {
 }
 export type MoneyWorld = Awaited<ReturnType<typeof moneyWorld>>;
 
-/** The chain id a command (or grant) names by its index, the first chain when it names none. */
-export const chainIdOf = (item: { chain?: number }): number => CHAIN_IDS[(item.chain ?? 0) % CHAIN_IDS.length]!;
+/** The index in CHAIN_IDS of the chain a command (or grant) names, the first chain's when it names none. */
+const chainIndexOf = (item: { chain?: number }): number => (item.chain ?? 0) % CHAIN_IDS.length;
+/** The id of the chain a command (or grant) names. */
+export const chainIdOf = (item: { chain?: number }): number => CHAIN_IDS[chainIndexOf(item)]!;
 
 /** Runs `task` `n` times at once (several processes); waits for all before reporting an error. */
 export async function together(n: number, task: () => Promise<unknown>) {
@@ -188,7 +190,7 @@ export function moneyModel(world: MoneyWorld, runner: Runner) {
         );
         // A deposit estimated before a pause and mined after it reverts: refused too.
         if (outcome === "refused" || status !== "success") return "refused";
-        if (!command.stranger) run.deposited[CHAIN_IDS.indexOf(chainId as never)]![command.member]! += command.amount;
+        if (!command.stranger) run.deposited[chainIndexOf(command)]![command.member]! += command.amount;
         return command.stranger ? "stranger" : "done";
       }
       case "scan":
@@ -286,7 +288,7 @@ export function moneyModel(world: MoneyWorld, runner: Runner) {
   const platform = (db: Db, name: PlatformAccount, asset: Asset) => platformBalance({ db, name, asset });
   /** What the treasury gave a member on a chain (by index) in this run: the starting credit and the grants posted there. */
   const creditedTo = (run: Run, index: number, chain: number) =>
-    STARTING + sum(run.grants.filter((g, i) => g.member === index && (g.chain ?? 0) === chain && run.granted.has(i)).map((g) => g.amount));
+    STARTING + sum(run.grants.filter((g, i) => g.member === index && chainIndexOf(g) === chain && run.granted.has(i)).map((g) => g.amount));
 
   /** The ledger's invariants, and every platform and member balance, per chain's asset, against the rows it follows. */
   async function expectLedgerFollowsRows(run: Run) {
@@ -298,8 +300,10 @@ export function moneyModel(world: MoneyWorld, runner: Runner) {
     const [allWithdrawals, allDeposits] = await Promise.all([db.select().from(withdrawal), db.select().from(deposit)]);
     const amounts = (statuses: string[], rows: { status: string; amount: bigint }[]) =>
       sum(rows.filter((r) => statuses.includes(r.status)).map((r) => r.amount));
-    for (const row of [...allWithdrawals, ...allDeposits]) statusesSeen.add(`${"toAddress" in row ? "withdrawal" : "deposit"}:${row.status}`);
-    for (const row of [...allWithdrawals, ...allDeposits]) statusesSeen.add(`${"toAddress" in row ? "withdrawal" : "deposit"}:${row.status}@${row.chainId}`);
+    for (const row of [...allWithdrawals, ...allDeposits]) {
+      const kind = "toAddress" in row ? "withdrawal" : "deposit";
+      statusesSeen.add(`${kind}:${row.status}`).add(`${kind}:${row.status}@${row.chainId}`);
+    }
     for (const row of allWithdrawals) if (row.failure) statusesSeen.add(`failure:${row.failure}`);
     // Every row names a chain of the run and that chain's asset: nothing crosses.
     expect(
