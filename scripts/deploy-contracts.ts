@@ -9,11 +9,11 @@
 //                       with an endpoint there; the node must answer with that chain id
 // RPC_URL               the chain's node without --chain (default http://127.0.0.1:8545, a local anvil)
 // DEPLOYER_PRIVATE_KEY  pays for and sends the deployment; anvil's first dev key by default,
-//                       on chain 31337 only
+//                       on a local chain only (31337, 31338)
 // CONTRACTS_ADMIN       gets the admin roles and the sale's ownership (default: the deployer)
 // CONTRACTS_OPERATOR    gets the vault's and the distributor's operator role (default: the admin)
 // DEPLOYMENTS_DIR       where to write <chainId>.json (default deployments/)
-// FUND_DEV_ACCOUNTS     "true" on 31337: mints 10,000 tokens to each anvil dev account
+// FUND_DEV_ACCOUNTS     "true" on a local chain: mints 10,000 tokens to each anvil dev account
 
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -66,8 +66,9 @@ function nodeOf(chainId: number): string {
   return first;
 }
 
-const key = process.env.DEPLOYER_PRIVATE_KEY || (chainId === LOCAL_CHAIN_ID ? DEV_PRIVATE_KEYS[0] : undefined);
-if (!key) fail(`DEPLOYER_PRIVATE_KEY is required on chain ${chainId} (only the local chain ${LOCAL_CHAIN_ID} has a default)`);
+const local = known?.local === true;
+const key = process.env.DEPLOYER_PRIVATE_KEY || (local ? DEV_PRIVATE_KEYS[0] : undefined);
+if (!key) fail(`DEPLOYER_PRIVATE_KEY is required on chain ${chainId} (only a local chain has a default)`);
 if (!isHex(key) || key.length !== 66) fail("DEPLOYER_PRIVATE_KEY must be 0x and 64 hex digits");
 const optionalAddress = (name: string): Address | undefined => {
   const value = process.env[name];
@@ -76,7 +77,7 @@ const optionalAddress = (name: string): Address | undefined => {
   return value;
 };
 
-const publicClient = createPublicClient({ chain, transport, pollingInterval: chainId === LOCAL_CHAIN_ID ? 10 : 2_000 });
+const publicClient = createPublicClient({ chain, transport, pollingInterval: local ? 10 : 2_000 });
 const wallet = createWalletClient({ chain, transport, account: privateKeyToAccount(key as Hex) });
 const started = performance.now();
 const deployment = await deployQuestline({
@@ -84,7 +85,7 @@ const deployment = await deployQuestline({
   publicClient,
   settings: { admin: optionalAddress("CONTRACTS_ADMIN"), operator: optionalAddress("CONTRACTS_OPERATOR"), pollingInterval: publicClient.pollingInterval },
 });
-if (process.env.FUND_DEV_ACCOUNTS === "true" && chainId === LOCAL_CHAIN_ID) {
+if (process.env.FUND_DEV_ACCOUNTS === "true" && local) {
   await fundAccounts({
     wallet,
     publicClient,

@@ -68,6 +68,7 @@ describe("loadEnv", () => {
         [421614, 6],
         [97, 6],
         [31337, 1],
+        [31338, 1],
       ]),
     );
     const set = loadEnv({ DATA_DIR: dataDir(), DEPOSIT_SCAN_EVERY_MS: "250", CONFIRMATIONS: "56:20, 8453:12" });
@@ -89,6 +90,8 @@ describe("loadEnv", () => {
       /^Invalid configuration: RPC_URL_424242 names chain 424242, which has no RPC_URL_ variable; known chains: 1 \(Ethereum\), 8453 \(Base\)/,
     );
     expect(() => loadEnv({ DATA_DIR: dataDir(), RPC_URL_31337: "http://127.0.0.1:8545" })).toThrow(/^Invalid configuration: RPC_URL_31337 names chain 31337/);
+    // The second local chain has no LOCAL_CHAIN_RPC_URL of its own: its node is RPC_URL_31338.
+    expect(loadEnv({ DATA_DIR: dataDir(), RPC_URL_31338: "http://127.0.0.1:8546" }).rpcUrls).toEqual(new Map([[31338, "http://127.0.0.1:8546"]]));
     expect(() => loadEnv({ DATA_DIR: dataDir(), RPC_URL_8453: "base node" })).toThrow(
       /^Invalid configuration: RPC_URL_8453 must be an http\(s\) URL of the chain's node/,
     );

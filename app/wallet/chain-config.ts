@@ -1,8 +1,8 @@
-import { defineChain, fallback, http, type Transport } from "viem";
+import { defineChain, fallback, http, type Chain, type Transport } from "viem";
 import { bsc } from "viem/chains";
 import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
 import { CHAIN_DETAILS, type NodeProvider } from "./chain-details";
-import { KNOWN_CHAINS } from "./chains";
+import { KNOWN_CHAINS, knownChain } from "./chains";
 import { hasWalletCloud } from "./wallet-cloud";
 
 /**
@@ -47,14 +47,18 @@ export function walletFeatures(config: Pick<ChainConfig, "projectId">): {
 /** Our networks where the wallet modal can swap (its own list holds BNB Smart Chain, not Sepolia or the local chain). */
 export const SWAP_CHAIN_IDS: readonly number[] = [bsc.id];
 
-/** The local development chain (anvil), as viem describes a chain. */
-export const localChain = defineChain({
-  id: LOCAL_CHAIN_ID,
-  name: "Questline Local",
-  nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-  rpcUrls: { default: { http: ["http://127.0.0.1:8545"] } },
-  testnet: true,
-});
+/** A local development chain of the list (anvil, `local` in chains.ts), as viem describes a chain: its id and our name for it. */
+export function localChainOf(chainId: number = LOCAL_CHAIN_ID): Chain {
+  const known = knownChain(chainId);
+  if (!known?.local) throw new Error(`Chain ${chainId} is not a local chain of the list`);
+  return defineChain({
+    id: known.id,
+    name: known.name,
+    nativeCurrency: { name: "Ether", symbol: known.nativeSymbol, decimals: 18 },
+    rpcUrls: { default: { http: ["http://127.0.0.1:8545"] } },
+    testnet: true,
+  });
+}
 
 /** The chains a node provider has endpoints for (every known chain but the local one). */
 export const ENDPOINT_CHAIN_IDS: readonly number[] = KNOWN_CHAINS.filter((chain) => Object.keys(CHAIN_DETAILS[chain.id]?.endpoints ?? {}).length > 0).map(

@@ -1,11 +1,12 @@
-import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
+import { LOCAL_CHAIN_ID, SECOND_LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
 
 /**
  * The rest of what Questline knows of each chain of the list (`chains.ts`, by id), apart from it so
  * that the pages' first load does not carry it (`chains.test.ts` checks both hold the same chains
  * and that each says what viem's own chain object says):
- * - `viem`: the chain's export name in `viem/chains` (and `@reown/appkit/networks`);
- * - its block explorer (none for the local chain) and whether it is a testnet;
+ * - `viem`: the chain's export name in `viem/chains` (and `@reown/appkit/networks`); `anvil` for a
+ *   local chain, whose id is its own;
+ * - its block explorer (none for a local chain) and whether it is a testnet;
  * - the blocks an event needs (its own included) before it counts, unless CONFIRMATIONS says otherwise;
  * - each node provider's endpoint pattern (`{key}` is the provider's key).
  */
@@ -112,6 +113,13 @@ export const CHAIN_DETAILS: Readonly<Record<number, ChainDetails>> = {
     endpoints: { ankr: "https://rpc.ankr.com/bsc_testnet_chapel/{key}", blast: "https://bsc-testnet.blastapi.io/{key}" },
   },
   [LOCAL_CHAIN_ID]: {
+    viem: "anvil",
+    explorer: null,
+    testnet: true,
+    confirmations: 1,
+    endpoints: {},
+  },
+  [SECOND_LOCAL_CHAIN_ID]: {
     viem: "anvil",
     explorer: null,
     testnet: true,

@@ -1,4 +1,4 @@
-import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
+import { LOCAL_CHAIN_ID, SECOND_LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
 
 /**
  * Every chain Questline knows, in one list: its id, name and native coin as viem's own chain object
@@ -14,6 +14,11 @@ export type KnownChain = {
   id: number;
   name: string;
   nativeSymbol: string;
+  /**
+   * A local development chain (anvil): not a public network, so it is offered (sign-in, money)
+   * only where this deployment runs a node for it, and viem's `anvil` object stands for it.
+   */
+  local?: true;
 };
 
 export const KNOWN_CHAINS: readonly KnownChain[] = [
@@ -71,6 +76,13 @@ export const KNOWN_CHAINS: readonly KnownChain[] = [
     id: LOCAL_CHAIN_ID,
     name: "Questline Local",
     nativeSymbol: "ETH",
+    local: true,
+  },
+  {
+    id: SECOND_LOCAL_CHAIN_ID,
+    name: "Questline Local B",
+    nativeSymbol: "ETH",
+    local: true,
   },
 ];
 

@@ -2,26 +2,29 @@ import { spawn } from "node:child_process";
 import type { ContractAddresses } from "~/modules/chain/contract-addresses.server";
 
 /** One line a worker child (tests/setup/job-worker-child.ts) printed: an event of its own, or a log line. */
-export type WorkerEvent = { event?: string; queue?: string; id?: string; at?: string; ok?: boolean; level?: number; msg?: string };
+export type WorkerEvent = { event?: string; queue?: string; id?: string; key?: string; at?: string; ok?: boolean; level?: number; msg?: string };
 
 /** Every worker child still running, over all tests of the file: afterAll kills them by PID. */
 const running = new Set<JobWorker>();
 
 /**
  * A worker process running the `withdrawals` and `deposit-scan` queues' real handlers through the
- * job engine on the database at `databaseUrl`. Resolves once it is ready to take jobs.
+ * job engine on the database at `databaseUrl`, for the local chain at `rpcUrl` (and the second
+ * local chain, 31338, when `second` gives its node and contracts). Resolves once it is ready to take jobs.
  */
 export async function startJobWorker({
   name,
   databaseUrl,
   rpcUrl,
   contracts,
+  second,
   confirmations,
 }: {
   name: string;
   databaseUrl: string;
   rpcUrl: string;
   contracts: ContractAddresses;
+  second?: { rpcUrl: string; contracts: ContractAddresses };
   confirmations: number;
 }) {
   const url = new URL(databaseUrl);
@@ -32,6 +35,7 @@ export async function startJobWorker({
       CHILD_DATABASE_URL: url.toString(),
       CHILD_RPC_URL: rpcUrl,
       CHILD_CONTRACTS: JSON.stringify(contracts),
+      ...(second ? { CHILD_SECOND_RPC_URL: second.rpcUrl, CHILD_SECOND_CONTRACTS: JSON.stringify(second.contracts) } : {}),
       CHILD_CONFIRMATIONS: String(confirmations),
     },
     stdio: ["ignore", "pipe", "pipe", "ipc"],
@@ -100,9 +104,10 @@ export async function startJobWorker({
     });
   }
 
-  /** Sends an IPC message and waits for its acknowledgement. */
-  async function tell(message: "arm" | "disarm") {
-    const ack = next(`${message}ed`, (event) => event.event === `${message}ed`);
+  /** Sends an IPC message ("arm", "arm:<chain id>" or "disarm") and waits for its acknowledgement. */
+  async function tell(message: string) {
+    const word = message.split(":")[0]!;
+    const ack = next(`${word}ed`, (event) => event.event === `${word}ed`);
     child.send(message);
     await ack;
   }
@@ -115,7 +120,8 @@ export async function startJobWorker({
     takeErrors: () => errors.splice(0),
     /** The next `stalled` line (after "arm"); `signal` gives up waiting. */
     stalled: (timeoutMs: number, signal?: AbortSignal) => next("a stalled withdrawals job", (event) => event.event === "stalled", timeoutMs, signal),
-    arm: () => tell("arm"),
+    /** The next withdrawals job (of the chain `chainId` only, when given) stalls. */
+    arm: (chainId?: number) => tell(chainId === undefined ? "arm" : `arm:${chainId}`),
     disarm: () => tell("disarm"),
     /** SIGKILL, by its PID; resolves once it is gone. */
     kill: async () => {

@@ -4,13 +4,15 @@ import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
 import { buildChainRegistry, localWebSocketUrl, type ChainRegistry } from "~/modules/chain/chain-registry.server";
 import type { ContractAddresses } from "~/modules/chain/contract-addresses.server";
 import { chainTransport } from "~/wallet/chain-config";
+import { knownChain } from "~/wallet/chains";
 import { LOCAL_PROJECT_ID } from "~/wallet/wallet-cloud";
 
 /**
  * The registry a server started on the local chain at `url` would build (the same builder), with
- * the contracts given; `others` adds chains as the test describes them. `transport` replaces the
- * local chain's (a test wrapping its requests); `webSocket` is where its new heads are followed
- * (anvil's own socket, as the server's; null: the chain is only polled).
+ * the contracts given; `others` adds chains as the test describes them (a second local chain among
+ * them is offered for sign-in too, as its node makes it). `transport` replaces the local chain's
+ * (a test wrapping its requests); `webSocket` is where its new heads are followed (anvil's own
+ * socket, as the server's; null: the chain is only polled).
  */
 export function localRegistry({
   url,
@@ -29,9 +31,10 @@ export function localRegistry({
   transport?: Transport;
   webSocket?: string | null;
 }): ChainRegistry {
+  const chainIds = [56, 11155111, LOCAL_CHAIN_ID, ...others.filter((setup) => knownChain(setup.id)?.local).map((setup) => setup.id)];
   return buildChainRegistry({
-    config: { rpc: url, ankr: null, infura: null, blast: null, projectId: LOCAL_PROJECT_ID, chainIds: [56, 11155111, LOCAL_CHAIN_ID] },
-    chainIds: [56, 11155111, LOCAL_CHAIN_ID],
+    config: { rpc: url, ankr: null, infura: null, blast: null, projectId: LOCAL_PROJECT_ID, chainIds },
+    chainIds,
     chains: [{ id: LOCAL_CHAIN_ID, transport, contracts, confirmations, operatorKey, webSocket }, ...others],
     logger: createLogger("silent"),
   });

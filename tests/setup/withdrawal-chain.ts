@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { createPublicClient, createWalletClient, http, parseEther, type Address, type Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { anvil } from "viem/chains";
 import { user } from "#db/schema/auth";
 import { walletAddress } from "#db/schema/wallets";
 import { DEV_OPERATOR_PRIVATE_KEY, DEV_PRIVATE_KEYS } from "../../contracts/dev-accounts.ts";
@@ -10,21 +9,27 @@ import { questTokenAbi } from "../../contracts/generated/quest-token.ts";
 import type { Db } from "../../app/lib/db.server.ts";
 import { createLogger } from "../../app/lib/logger.server.ts";
 import { ensureLocalContracts } from "../../app/modules/chain/contracts.server.ts";
-import { questAsset } from "../../app/modules/ledger/assets.ts";
+import { questAsset, type Asset } from "../../app/modules/ledger/assets.ts";
 import { credit } from "../../app/modules/ledger/ledger.server.ts";
 import type { WithdrawalChain } from "../../app/modules/withdrawals/withdrawal-chain.server.ts";
+import { localChainOf } from "../../app/wallet/chain-config.ts";
 
 /** The local chain's asset. */
 export const Q = questAsset(31337);
 /** What the vault holds to pay withdrawals in these tests (deposited by dev account 1). */
 export const VAULT_FUNDS = parseEther("5000");
 
-/** Questline's contracts on a fresh anvil (dev account 9 the vault's operator) and a funded vault. */
+/**
+ * Questline's contracts on a fresh anvil (dev account 9 the vault's operator) and a funded vault;
+ * the anvil is any local chain of the list (31337, or 31338 beside it), read from the node.
+ */
 export async function vaultOnChain(rpcUrl: string) {
   const { addresses } = await ensureLocalContracts({ rpcUrl, known: undefined, logger: createLogger("silent") });
   const transport = http(rpcUrl, { retryCount: 0 });
-  const publicClient = createPublicClient({ chain: anvil, transport, pollingInterval: 10 });
-  const walletOf = (key: Hex) => createWalletClient({ chain: anvil, transport, account: privateKeyToAccount(key) });
+  const chainId = await createPublicClient({ transport }).getChainId();
+  const viemChain = localChainOf(chainId);
+  const publicClient = createPublicClient({ chain: viemChain, transport, pollingInterval: 10 });
+  const walletOf = (key: Hex) => createWalletClient({ chain: viemChain, transport, account: privateKeyToAccount(key) });
   const mined = async (hash: Hex) => {
     const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 10 });
     if (receipt.status !== "success") throw new Error(`${hash} reverted`);
@@ -43,6 +48,10 @@ export async function vaultOnChain(rpcUrl: string) {
   );
   const admin = walletOf(DEV_PRIVATE_KEYS[0]);
   return {
+    chainId,
+    /** QUEST on this chain, as the ledger names it. */
+    asset: questAsset(chainId),
+    rpcUrl,
     addresses,
     publicClient,
     /** The vault's admin (account 0) pauses or resumes it. */
@@ -90,8 +99,8 @@ export async function vaultOnChain(rpcUrl: string) {
     chain: (url = rpcUrl, { operator = true, confirmations = 1 } = {}): WithdrawalChain => {
       const via = http(url, { retryCount: 0, timeout: 5_000 });
       return {
-        client: createPublicClient({ chain: anvil, transport: via, pollingInterval: 10 }),
-        operator: operator ? createWalletClient({ chain: anvil, transport: via, account: privateKeyToAccount(DEV_OPERATOR_PRIVATE_KEY) }) : null,
+        client: createPublicClient({ chain: viemChain, transport: via, pollingInterval: 10 }),
+        operator: operator ? createWalletClient({ chain: viemChain, transport: via, account: privateKeyToAccount(DEV_OPERATOR_PRIVATE_KEY) }) : null,
         vault: addresses.DepositVault,
         confirmations,
       };
@@ -101,16 +110,16 @@ export async function vaultOnChain(rpcUrl: string) {
 
 export type VaultOnChain = Awaited<ReturnType<typeof vaultOnChain>>;
 
-/** A member with one linked wallet (a fresh address unless given) and `amount` credited from the treasury. */
-export async function fundedMember(db: Db, id: string, amount: bigint, wallet: Address = privateKeyToAccount(generatePrivateKey()).address) {
+/** A member with one linked wallet (a fresh address unless given) and `amount` of `asset` (the local chain's QUEST) credited from the treasury. */
+export async function fundedMember(db: Db, id: string, amount: bigint, wallet: Address = privateKeyToAccount(generatePrivateKey()).address, asset: Asset = Q) {
   await db.insert(user).values({ id, email: `${id}@example.com`, name: id });
   await db.insert(walletAddress).values({ id: `wa-${id}`, userId: id, address: wallet, chainId: 31337 });
-  if (amount > 0n) await credit({ db, key: `fund:${id}`, kind: "reward", userId: id, asset: Q, amount });
+  if (amount > 0n) await credit({ db, key: `fund:${id}`, kind: "reward", userId: id, asset, amount });
   return { userId: id, wallet };
 }
 
-/** The Withdraw form's parsed input. */
-export const form = (destination: Address, amount: bigint, requestKey: string = randomUUID()) => ({ amount, destination, asset: Q, requestKey });
+/** The Withdraw form's parsed input (of the local chain's QUEST unless `asset` names another chain's). */
+export const form = (destination: Address, amount: bigint, requestKey: string = randomUUID(), asset: Asset = Q) => ({ amount, destination, asset, requestKey });
 
 /** A raw JSON-RPC call to anvil (automine, mining, txpool). */
 export async function rpc<T = unknown>(url: string, method: string, params: unknown[] = []): Promise<T> {

@@ -13,7 +13,7 @@ import { toast } from "~/components/ui/toaster";
 import type { VaultChain } from "~/modules/balance/balance-page";
 import { checkAmount, formatAmount } from "~/lib/token-amounts";
 import { isBusy } from "~/modules/chain/tx-machine";
-import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
+import { knownChain } from "~/wallet/chains";
 import { failureMessage } from "~/lib/result";
 import { useWallet } from "~/wallet/wallet-provider";
 
@@ -131,7 +131,7 @@ export function DepositCard({
           </form>
         </WalletGate>
         <TxProgress state={tx.state} label={tx.label} onReset={tx.reset} />
-        {wallet.cloud && chainId !== LOCAL_CHAIN_ID && into.key === "deposit" && <DepositByCard />}
+        {wallet.cloud && !knownChain(chainId)?.local && into.key === "deposit" && <DepositByCard />}
       </CardContent>
     </Card>
   );

@@ -16,11 +16,12 @@ import { withdrawalChainsOf } from "~/modules/withdrawals/withdrawal-chain.serve
 import { drawChainsFrom } from "~/modules/rewards/draw-chains.server";
 import { LOCAL_PROJECT_ID } from "~/wallet/wallet-cloud";
 import { KNOWN_CHAINS } from "~/wallet/chains";
-import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
+import { LOCAL_CHAIN_ID, SECOND_LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
 import { createTestDatabase } from "#tests/setup/test-db";
 import { rpc } from "#tests/setup/withdrawal-chain";
 import { startLocalChain } from "~/lib/local-chain.server";
 import { buildChainRegistry, createChainRegistry, type ChainSetup } from "./chain-registry.server";
+import { ensureLocalContracts } from "./contracts.server";
 
 const addresses = (vault: `0x${string}`): ContractAddresses => ({
   QuestToken: zeroAddress,
@@ -94,7 +95,7 @@ describe("createChainRegistry", () => {
     const chains = await createChainRegistry({ env, localChainUrl: null, logger: createLogger("silent"), database });
     await database.close();
     // Chain 424242 has contracts but no node: it is not registered, so nothing tries to read it.
-    expect(chains.list.map((chain) => chain.id)).toEqual(KNOWN_CHAINS.filter((chain) => chain.id !== LOCAL_CHAIN_ID).map((chain) => chain.id));
+    expect(chains.list.map((chain) => chain.id)).toEqual(KNOWN_CHAINS.filter((chain) => !chain.local).map((chain) => chain.id));
     expect(chains.get(424242)).toBeUndefined();
     // New heads are followed where a WebSocket is configured; the other chains are only polled.
     expect(chains.get(8453)).toMatchObject({ name: "Base", contracts: null, confirmations: 10, webSocket: "wss://base.node.example/ws" });
@@ -108,7 +109,8 @@ describe("createChainRegistry", () => {
     expect(chains.get(11155111)).toMatchObject({ contracts: null, startBlock: null, webSocket: null });
     expect(chains.vaultChains().map((chain) => chain.id)).toEqual([56]);
     // Members sign in on every chain in the list; money moves only where there are contracts.
-    expect(chains.chainIds).toEqual(KNOWN_CHAINS.filter((chain) => chain.id !== LOCAL_CHAIN_ID).map((chain) => chain.id));
+    // (A local chain only where this server has its node: none here.)
+    expect(chains.chainIds).toEqual(KNOWN_CHAINS.filter((chain) => !chain.local).map((chain) => chain.id));
     expect(chains.config).toMatchObject({ rpc: null, ankr: "key" });
   });
 });
@@ -213,6 +215,36 @@ describe("a deployment checked against its chain at start", () => {
       expect(overridden.lines.some((line) => line.startsWith("Base Sepolia: its deployment records no code hash for DepositVault ("))).toBe(true);
     } finally {
       await node.stop();
+    }
+  });
+});
+
+describe("a second local chain", () => {
+  it("is registered as local, signed on by anvil's dev account 9, and offered for sign-in and money only where this server has its node and a deployment", async () => {
+    const node = await startLocalChain({ chainId: SECOND_LOCAL_CHAIN_ID });
+    const database = await createTestDatabase();
+    try {
+      const { addresses: deployedThere } = await ensureLocalContracts({ rpcUrl: node.url, known: undefined, logger: createLogger("silent") });
+      const deployments = mkdtempSync(path.join(tmpdir(), "questline-deployments-"));
+      writeFileSync(path.join(deployments, `${SECOND_LOCAL_CHAIN_ID}.json`), JSON.stringify({ chainId: SECOND_LOCAL_CHAIN_ID, contracts: deployedThere }));
+      const envWith = (vars: Record<string, string>) =>
+        loadEnv({ DATA_DIR: mkdtempSync(path.join(tmpdir(), "questline-registry-")), DEPLOYMENTS_DIR: deployments, LOCAL_CHAIN: "off", ...vars });
+
+      const chains = await createChainRegistry({ env: envWith({ RPC_URL_31338: node.url }), localChainUrl: null, logger: createLogger("silent"), database });
+      const second = chains.get(SECOND_LOCAL_CHAIN_ID)!;
+      expect(second).toMatchObject({ name: "Questline Local B", local: true, confirmations: 1, contracts: deployedThere });
+      expect(second.operator!.account.address).toBe(DEV_ADDRESSES[9]);
+      expect(await second.operator!.getChainId()).toBe(SECOND_LOCAL_CHAIN_ID);
+      expect(chains.vaultChains().map((chain) => chain.id)).toEqual([SECOND_LOCAL_CHAIN_ID]);
+      expect(chains.chainIds).toContain(SECOND_LOCAL_CHAIN_ID);
+      expect(chains.chainIds).not.toContain(LOCAL_CHAIN_ID);
+
+      // Without its node it is neither registered nor offered, like the first local chain without its own.
+      const without = await createChainRegistry({ env: envWith({}), localChainUrl: null, logger: createLogger("silent"), database });
+      expect(without.get(SECOND_LOCAL_CHAIN_ID)).toBeUndefined();
+      expect(without.chainIds).not.toContain(SECOND_LOCAL_CHAIN_ID);
+    } finally {
+      await Promise.all([database.close(), node.stop()]);
     }
   });
 });

@@ -6,19 +6,19 @@ import type { Env } from "~/services/env.server";
 import type { Database } from "~/lib/db.server";
 import type { Logger } from "~/lib/logger.server";
 import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
-import { chainTransport, localChain, nodeEndpoints, type ChainConfig } from "~/wallet/chain-config";
+import { chainTransport, localChainOf, nodeEndpoints, type ChainConfig } from "~/wallet/chain-config";
 import { CHAIN_DETAILS } from "~/wallet/chain-details";
-import { CHAIN_NAMES, KNOWN_CHAINS } from "~/wallet/chains";
+import { CHAIN_NAMES, KNOWN_CHAINS, knownChain } from "~/wallet/chains";
 import { LOCAL_PROJECT_ID } from "~/wallet/wallet-cloud";
 import type { OperatorWallet } from "./operator-outbox.server";
 import { CONTRACT_KEYS, readDeployments, type ContractAddresses, type ContractCodeHashes } from "./contract-addresses.server";
 import { agreeLocalContracts } from "./contracts.server";
 
-/** viem's own object of each chain in the list (the local chain's carries our name for it). */
+/** viem's own object of each chain in the list (a local chain's carries its id and our name for it). */
 const VIEM_CHAINS: ReadonlyMap<number, Chain> = new Map(
   KNOWN_CHAINS.map((known) => [
     known.id,
-    known.id === LOCAL_CHAIN_ID ? localChain : (viemChains as unknown as Record<string, Chain>)[CHAIN_DETAILS[known.id]!.viem]!,
+    known.local ? localChainOf(known.id) : (viemChains as unknown as Record<string, Chain>)[CHAIN_DETAILS[known.id]!.viem]!,
   ]),
 );
 
@@ -26,7 +26,7 @@ const VIEM_CHAINS: ReadonlyMap<number, Chain> = new Map(
 export type RegisteredChain = {
   id: number;
   name: string;
-  /** The local development chain (anvil), which mines only when asked. */
+  /** A local development chain (anvil, `local` in the list), which mines only when asked. */
   local: boolean;
   /** Reads for the background jobs, through the chain's ranked fallback transport (CHAIN_TIMEOUT_MS, one retry). */
   client: PublicClient;
@@ -73,7 +73,7 @@ export type ChainSetup = {
   contracts?: ContractAddresses | null;
   confirmations?: number | null;
   startBlock?: number | null;
-  /** The operator's key; on the local chain anvil's dev account 9 signs when it is unset. */
+  /** The operator's key; on a local chain anvil's dev account 9 signs when it is unset. */
   operatorKey?: Hex | null;
   /** The node's WebSocket URL (`ws://`, `wss://`), where new heads are followed; none unless given. */
   webSocket?: string | null;
@@ -128,7 +128,7 @@ function registerChain({
   webSocket = null,
 }: ChainSetup): RegisteredChain {
   const chain = VIEM_CHAINS.get(id);
-  const local = id === LOCAL_CHAIN_ID;
+  const local = knownChain(id)?.local === true;
   const key = operatorKey ?? (local ? DEV_OPERATOR_PRIVATE_KEY : null);
   return {
     id,
@@ -166,8 +166,9 @@ export async function createChainRegistry({
   logger: Logger;
   database: Pick<Database, "exclusively">;
 }): Promise<ChainRegistry> {
-  // Members sign in on every chain in the list (an ordinary account's signature needs no node), and on the local one while it runs.
-  const chainIds = KNOWN_CHAINS.filter((known) => known.id !== LOCAL_CHAIN_ID || localChainUrl).map((known) => known.id);
+  // Members sign in on every chain in the list (an ordinary account's signature needs no node), and on a local one while its node runs.
+  const localNode = (id: number) => (id === LOCAL_CHAIN_ID ? localChainUrl : env.rpcUrls.get(id));
+  const chainIds = KNOWN_CHAINS.filter((known) => !known.local || localNode(known.id)).map((known) => known.id);
   const config: ChainConfig = {
     chainIds,
     rpc: localChainUrl,

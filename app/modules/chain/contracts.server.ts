@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { createPublicClient, createWalletClient, http, parseEther, type Hex, type PublicClient } from "viem";
+import { createPublicClient, createWalletClient, http, parseEther, type Chain, type Hex, type PublicClient } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { anvil } from "viem/chains";
 import { deployQuestline, fundAccounts } from "#contracts/deploy";
@@ -9,14 +9,16 @@ import { platformSetting } from "#db/schema/ledger";
 import { DEV_ADDRESSES, DEV_PRIVATE_KEYS } from "#contracts/dev-accounts";
 import type { Database, Db } from "~/lib/db.server";
 import type { Logger } from "~/lib/logger.server";
-import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
+import { localChainOf } from "~/wallet/chain-config";
+import { KNOWN_CHAINS, knownChain } from "~/wallet/chains";
 import { contractAddressesSchema, type ContractAddresses } from "./contract-addresses.server";
 
 /** Tokens each anvil dev account gets on a fresh local chain. */
 export const DEMO_TOKENS_PER_ACCOUNT = parseEther("10000");
 
 /**
- * Makes sure Questline's contracts are on the local development chain: when `known` addresses
+ * Makes sure Questline's contracts are on a local development chain (31337, or another local chain
+ * of the list, chains.ts, such as the tests' second one): when `known` addresses
  * already hold code (a long-lived node given by LOCAL_CHAIN_RPC_URL) they are kept; on a fresh
  * chain the contracts are deployed with anvil's first dev account (dev account 9 is the vault's
  * operator, see DEV_OPERATOR_PRIVATE_KEY) and each dev account gets
@@ -32,10 +34,14 @@ export async function ensureLocalContracts({
   logger: Logger;
 }): Promise<{ addresses: ContractAddresses; deployed: boolean }> {
   const started = performance.now();
-  const { publicClient, wallet } = localChainClients(rpcUrl, DEV_PRIVATE_KEYS[0]);
-  if (known && (await deployedAt(publicClient, known))) return { addresses: known, deployed: false };
-  const chainId = await publicClient.getChainId();
-  if (chainId !== LOCAL_CHAIN_ID) throw new Error(`The local chain at ${rpcUrl} has chain id ${chainId}, not ${LOCAL_CHAIN_ID}`);
+  const probe = createPublicClient({ transport: http(rpcUrl) }) as PublicClient;
+  if (known && (await deployedAt(probe, known))) return { addresses: known, deployed: false };
+  const chainId = await probe.getChainId();
+  if (!knownChain(chainId)?.local) {
+    const local = KNOWN_CHAINS.filter((chain) => chain.local).map((chain) => chain.id);
+    throw new Error(`The local chain at ${rpcUrl} has chain id ${chainId}, not one of the local chains ${local.join(", ")}`);
+  }
+  const { publicClient, wallet } = localChainClients(rpcUrl, DEV_PRIVATE_KEYS[0], localChainOf(chainId));
   // Account 9 pays withdrawals (the vault's operator role); the admin, account 0, keeps the pauser role.
   const deployment = await deployQuestline({ wallet, publicClient, settings: { pollingInterval: 10, operator: DEV_ADDRESSES[9] } });
   await fundAccounts({
@@ -50,12 +56,12 @@ export async function ensureLocalContracts({
   return { addresses: deployment.contracts, deployed: true };
 }
 
-/** The local chain read, and signed on by one of anvil's dev accounts (the deployer, or a demo member's wallet). */
-function localChainClients(rpcUrl: string, key: Hex = DEV_PRIVATE_KEYS[0]) {
+/** A local chain read, and signed on by one of anvil's dev accounts (the deployer, or a demo member's wallet). */
+function localChainClients(rpcUrl: string, key: Hex = DEV_PRIVATE_KEYS[0], chain: Chain = anvil) {
   const transport = http(rpcUrl);
   return {
-    publicClient: createPublicClient({ chain: anvil, transport, pollingInterval: 10 }) as PublicClient,
-    wallet: createWalletClient({ chain: anvil, transport, account: privateKeyToAccount(key) }),
+    publicClient: createPublicClient({ chain, transport, pollingInterval: 10 }) as PublicClient,
+    wallet: createWalletClient({ chain, transport, account: privateKeyToAccount(key) }),
   };
 }
 

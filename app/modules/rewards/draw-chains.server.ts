@@ -1,6 +1,7 @@
 import type { Hex, PublicClient } from "viem";
 import type { ChainRegistry } from "~/modules/chain/chain-registry.server";
 import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
+import { knownChain } from "~/wallet/chains";
 
 /**
  * A chain whose blocks seed raffles: a raffle's seed takes the hash of a block that did not exist
@@ -14,7 +15,7 @@ export type DrawChain = {
   blocksAhead: number;
   head: () => Promise<bigint>;
   blockHash: (number: bigint) => Promise<Hex | null>;
-  /** The local chain mines only when asked: the draw asks it for the blocks it waits for. */
+  /** A local chain mines only when asked: the draw asks it for the blocks it waits for. */
   mine?: () => Promise<void>;
 };
 export type DrawChains = ReadonlyMap<number, DrawChain>;
@@ -31,7 +32,7 @@ export function raffleChainIdOf(chains: Pick<ChainRegistry, "confirmedChains">):
 
 /** A draw chain read through a viem client. */
 export function drawChainOf(client: PublicClient, { chainId, confirmations }: { chainId: number; confirmations: number }): DrawChain {
-  const local = chainId === LOCAL_CHAIN_ID;
+  const local = knownChain(chainId)?.local === true;
   return {
     chainId,
     confirmations,

@@ -1,18 +1,20 @@
-// The money property test (money.property.test.ts: same commands, model and checks) with the
-// withdrawal job and the deposit scan run as production runs them: through the job engine, by two
-// separate worker processes (tests/setup/job-worker-child.ts) on one PostgreSQL database. A `job`
-// or `scan` command sends the queue's job for the local chain (as a worker's ticker would: a
-// second one while one is queued is refused, and the queued one waited for) and waits until the
-// engine's table says it completed. A `kill` command kills one worker with SIGKILL while it holds
-// a withdrawals job — right after the node took a payment's transaction when there is one to
-// send — and starts another; the job must still complete (taken up again once its heartbeat
-// lapses, ~12 s) and the money checks must hold. After each run the engine's own tables are read:
-// nothing failed, one run per queue and chain at a time, every job the test sent completed.
+// The money property test (money.property.test.ts: same commands, model and checks, on two local
+// chains at once, 31337 and 31338) with the withdrawal job and the deposit scan run as production
+// runs them: through the job engine, by two separate worker processes (tests/setup/job-worker-child.ts)
+// on one PostgreSQL database, each with both chains in its registry. A `job` or `scan` command
+// sends the queue's job for its chain (as a worker's ticker would: a second one while one is
+// queued is refused, and the queued one waited for) and waits until the engine's table says it
+// completed. A `kill` command kills one worker with SIGKILL while it holds a withdrawals job of the
+// command's chain — right after that chain's node took a payment's transaction when there is one
+// to send — and starts another; the job must still complete (taken up again once its heartbeat
+// lapses, ~12 s) and the money checks must hold on both chains. After each run the engine's own
+// tables are read: nothing failed, one run per queue and chain at a time, every job the test sent
+// completed.
 //
 // PostgreSQL only: a PGlite database is one process's alone. CI runs it in the suite's second,
 // PostgreSQL pass (scripts/with-postgres.sh npm run test:unit).
 
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import fc from "fast-check";
 import { parseEther } from "viem";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -25,7 +27,7 @@ import { createLogger } from "~/lib/logger.server";
 import { killJobWorkers, startJobWorker, type JobWorker } from "#tests/setup/job-workers";
 import {
   batches,
-  CHAIN_ID,
+  CHAIN_IDS,
   CONFIRMATIONS,
   grants,
   moneyModel,
@@ -41,7 +43,6 @@ import { createTestDatabase, sharedDatabase } from "#tests/setup/test-db";
 
 /** Random runs besides the scripted one (each with one or two kills, ~13 s each); MONEY_WORKER_RUNS changes it. */
 const RUNS = z.coerce.number().int().positive().default(2).parse(process.env.MONEY_WORKER_RUNS);
-const KEY = String(CHAIN_ID);
 type Queue = "withdrawals" | "deposit-scan";
 
 let world: MoneyWorld;
@@ -63,22 +64,24 @@ type Cluster = {
   /** Jobs active at the moment of a kill: the only ones allowed a second attempt. */
   activeAtKill: Set<string>;
   deadAttempts: DeadAttempt[];
-  /** How each kill's stall came (after-send, after-run). */
+  /** How each kill's stall came (after-send, after-run), with its chain: `after-send@31338`. */
   kills: string[];
 };
 let cluster: Cluster | null = null;
 /** Over all runs, for the summary. */
-const totals = { runs: 0, kills: 0, afterSend: 0, jobs: 0, retried: 0 };
+const totals = { runs: 0, kills: 0, afterSend: 0, jobs: 0, retried: 0, killsOn: {} as Record<string, number> };
 
 /** Workers started so far, for their names. */
 let started = 0;
 
 async function startWorker(c: Pick<Cluster, "databaseUrl" | "everyWorker">) {
+  const [first, second] = world.two.chains;
   const worker = await startJobWorker({
     name: `questline-job-worker-${++started}`,
     databaseUrl: c.databaseUrl,
-    rpcUrl: world.node.url,
-    contracts: world.vault.addresses,
+    rpcUrl: first!.node.url,
+    contracts: first!.vault.addresses,
+    second: { rpcUrl: second!.node.url, contracts: second!.vault.addresses },
     confirmations: CONFIRMATIONS,
   });
   c.everyWorker.push(worker);
@@ -156,10 +159,11 @@ async function jobRows(db: Db, where = sql`true`): Promise<JobRow[]> {
 }
 
 /** Sends the queue's job for the chain as a ticker would; when one is queued already (send refused), that one is the job. */
-async function sendJob(c: Cluster, queue: Queue): Promise<string> {
-  const sent = await c.engine.send(queue, { key: KEY }, { singletonKey: KEY });
+async function sendJob(c: Cluster, queue: Queue, chainId: number): Promise<string> {
+  const key = String(chainId);
+  const sent = await c.engine.send(queue, { key }, { singletonKey: key });
   // Refused: a job of this key is queued (`created`). It, or one created after it left the queue, is the latest.
-  const id = sent ?? (await jobRows(c.db, sql`name = ${queue} and singleton_key = ${KEY}`)).at(-1)!.id;
+  const id = sent ?? (await jobRows(c.db, sql`name = ${queue} and singleton_key = ${key}`)).at(-1)!.id;
   c.waitedFor.add(id);
   return id;
 }
@@ -177,24 +181,24 @@ async function completed(c: Cluster, id: string, timeoutMs = 90_000) {
   }
 }
 
-async function runJob(c: Cluster, run: Run, queue: Queue) {
+async function runJob(c: Cluster, run: Run, queue: Queue, chainId: number) {
   try {
-    await completed(c, await sendJob(c, queue));
+    await completed(c, await sendJob(c, queue, chainId));
   } finally {
     takeErrors(c, run);
   }
 }
 
 /**
- * Arms both workers, sends a withdrawals job and kills (SIGKILL) the worker that stalls holding
- * it; starts a replacement; waits until every job the dead one held was taken up again and
- * completed. Returns where the job was stopped: `after-send` or `after-run`.
+ * Arms both workers for the chain's withdrawals job, sends one and kills (SIGKILL) the worker that
+ * stalls holding it; starts a replacement; waits until every job the dead one held was taken up
+ * again and completed. Returns where the job was stopped: `after-send` or `after-run`.
  */
-async function killMidJob(c: Cluster, run: Run): Promise<string> {
-  await Promise.all(c.workers.map((worker) => worker.arm()));
+async function killMidJob(c: Cluster, run: Run, chainId: number): Promise<string> {
+  await Promise.all(c.workers.map((worker) => worker.arm(chainId)));
   const stop = new AbortController();
   const stalls = c.workers.map((worker) => worker.stalled(60_000, stop.signal).then((event) => ({ worker, event })));
-  const sent = await sendJob(c, "withdrawals");
+  const sent = await sendJob(c, "withdrawals", chainId);
   const { worker: victim, event } = await Promise.any(stalls).finally(() => stop.abort());
   const survivors = c.workers.filter((worker) => worker !== victim);
   await Promise.all(survivors.map((worker) => worker.disarm()));
@@ -212,13 +216,17 @@ async function killMidJob(c: Cluster, run: Run): Promise<string> {
     dead.map((attempt) => attempt.id),
     "the dead worker held the stalled job",
   ).toContain(event.id);
+  expect(event.key, "the stalled job is the chain's").toBe(String(chainId));
   if (event.at === "after-send") {
-    // Paid on chain, still `sending` in the rows: the worker died before it could record the send.
-    const sending = await c.db.select().from(withdrawal).where(eq(withdrawal.status, "sending"));
-    expect(await Promise.all(sending.map((row) => world.vault.paid(row.id))), "a payment the dead worker sent").toContain(true);
+    // Paid on its chain, still `sending` in the rows: the worker died before it could record the send.
+    const sending = await c.db
+      .select()
+      .from(withdrawal)
+      .where(and(eq(withdrawal.status, "sending"), eq(withdrawal.chainId, chainId)));
+    expect(await Promise.all(sending.map((row) => world.vaults.get(chainId)!.paid(row.id))), "a payment the dead worker sent").toContain(true);
   }
   c.deadAttempts.push(...dead);
-  c.kills.push(event.at!);
+  c.kills.push(`${event.at!}@${chainId}`);
   c.workers = [...survivors, await startWorker(c)];
 
   // The dead attempts hold their key until they are taken over (their leases went with their process).
@@ -241,10 +249,10 @@ async function lapsed(c: Cluster, attempt: DeadAttempt) {
 /** Kills one after the other (two in one batch would arm the same workers). */
 let killing: Promise<unknown> = Promise.resolve();
 const throughWorkers: Runner = {
-  job: (run, workers) => together(workers, () => runJob(cluster!, run, "withdrawals")),
-  scan: (run, scanners) => together(scanners, () => runJob(cluster!, run, "deposit-scan")),
-  kill: (run) => {
-    const next = killing.catch(() => {}).then(() => killMidJob(cluster!, run));
+  job: (run, chainId, workers) => together(workers, () => runJob(cluster!, run, "withdrawals", chainId)),
+  scan: (run, chainId, scanners) => together(scanners, () => runJob(cluster!, run, "deposit-scan", chainId)),
+  kill: (run, chainId) => {
+    const next = killing.catch(() => {}).then(() => killMidJob(cluster!, run, chainId));
     killing = next;
     return next;
   },
@@ -305,33 +313,39 @@ async function expectEngineClean(c: Cluster) {
 
   totals.runs += 1;
   totals.kills += c.kills.length;
-  totals.afterSend += c.kills.filter((at) => at === "after-send").length;
+  totals.afterSend += c.kills.filter((at) => at.startsWith("after-send")).length;
+  for (const kill of c.kills) totals.killsOn[kill] = (totals.killsOn[kill] ?? 0) + 1;
   totals.jobs += rows.length;
   totals.retried += rows.filter((row) => row.retryCount > 0).length;
 }
 
 const kill: Command = { op: "kill" };
-/** The property's batches with one or two kills put among them. */
-const batchesWithKills = fc.tuple(batches, fc.array(fc.tuple(fc.nat(), fc.nat()), { minLength: 1, maxLength: 2 })).map(([list, kills]) => {
-  const copy = list.map((batch) => [...batch]);
-  for (const [at, position] of kills) {
-    const batch = copy[at % copy.length]!;
-    batch.splice(position % (batch.length + 1), 0, kill);
-  }
-  return copy;
-});
+/** The property's batches with one or two kills put among them, each on a chain of its own pick. */
+const batchesWithKills = fc
+  .tuple(batches, fc.array(fc.tuple(fc.nat(), fc.nat(), fc.nat({ max: CHAIN_IDS.length - 1 })), { minLength: 1, maxLength: 2 }))
+  .map(([list, kills]) => {
+    const copy = list.map((batch) => [...batch]);
+    for (const [at, position, chain] of kills) {
+      const batch = copy[at % copy.length]!;
+      batch.splice(position % (batch.length + 1), 0, { op: "kill", chain });
+    }
+    return copy;
+  });
 /**
- * The scripted run with two kills: alone, while a requested withdrawal is sent (the node takes the
- * payment, the worker dies before recording it); then among two job sends and a deposit. Its end
- * adds a deposit scanned at one of its two confirmations, a second pending one.
+ * The scripted run with three kills: alone, while a requested withdrawal is sent on the first
+ * chain (the node takes the payment, the worker dies before recording it); then among two job
+ * sends and a deposit; then alone again while the second chain's withdrawal is sent there. Its
+ * end adds a deposit scanned at one of its two confirmations, a second pending one.
  */
 const SCRIPTED_WITH_KILLS: typeof SCRIPTED = [
   SCRIPTED[0],
   [
     ...SCRIPTED[1].slice(0, 8),
     [kill],
-    ...SCRIPTED[1].slice(8, -1),
-    [...SCRIPTED[1].at(-1)!, kill],
+    ...SCRIPTED[1].slice(8, -2),
+    [...SCRIPTED[1].at(-2)!, kill],
+    [{ op: "kill", chain: 1 }],
+    SCRIPTED[1].at(-1)!,
     [{ op: "deposit", member: 1, amount: parseEther("2"), stranger: false }],
     [{ op: "scan", scanners: 1 }],
   ],
@@ -340,10 +354,10 @@ const SCRIPTED_WITH_KILLS: typeof SCRIPTED = [
 describe.skipIf(!process.env.DATABASE_URL)("money properties with the jobs run by two worker processes through the job engine", () => {
   beforeAll(async () => {
     world = await moneyWorld();
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     await killJobWorkers();
-    await world?.node.stop();
+    await world?.two.stop();
   });
 
   it("pays and credits exactly once with a worker killed mid-job, and the engine ran one job per chain at a time, none failed", async () => {
@@ -366,6 +380,8 @@ describe.skipIf(!process.env.DATABASE_URL)("money properties with the jobs run b
     );
     model.expectEverythingMet();
     expect(totals.afterSend, "a worker was killed right after the node took a payment").toBeGreaterThan(0);
+    for (const chainId of CHAIN_IDS)
+      expect(totals.killsOn[`after-send@${chainId}`] ?? 0, `a worker was killed right after chain ${chainId}'s node took a payment`).toBeGreaterThan(0);
     console.info(`money through workers: ${JSON.stringify(totals)}`);
   }, 480_000);
 });

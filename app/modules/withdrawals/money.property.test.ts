@@ -3,17 +3,18 @@
 // keys reused), withdrawal job runs, retries, cancels, vault pauses and operator pauses, each batch
 // run concurrently. After every batch the ledger, the deposit and withdrawal rows and the chain
 // must agree; at the end of a run, driven to quiescence, every deposit is credited once and every
-// withdrawal not cancelled is paid once, and the vault holds what the ledger says it does. Here the
-// withdrawal job and the deposit scanner run in this process, called directly (several at once for
-// several processes); money-workers.property.test.ts runs them through the job engine in workers.
+// withdrawal not cancelled is paid once, and the vault holds what the ledger says it does. Two local
+// chains (31337 and 31338) run at once; each command picks one, and every check holds per chain. Here
+// the withdrawal job and the deposit scanner run in this process, called directly per chain (several
+// at once for several processes); money-workers.property.test.ts runs them through the job engine in
+// workers.
 
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { z } from "zod";
 import { scanDeposits } from "~/modules/deposits/scanner.server";
 import { createTestDatabase } from "#tests/setup/test-db";
-import { batches, CHAIN_ID, CONFIRMATIONS, grants, moneyModel, moneyWorld, SCRIPTED, together, type MoneyWorld, type Runner } from "#tests/setup/money-model";
-import { Q } from "#tests/setup/withdrawal-chain";
+import { batches, CONFIRMATIONS, grants, moneyModel, moneyWorld, SCRIPTED, together, type MoneyWorld, type Runner } from "#tests/setup/money-model";
 import { processWithdrawals } from "./withdrawal-job.server";
 
 /** Runs per test run; MONEY_RUNS raises it for a longer hunt (e.g. 80 finds rarer races). */
@@ -23,24 +24,32 @@ let world: MoneyWorld;
 
 beforeAll(async () => {
   world = await moneyWorld();
-}, 60_000);
-afterAll(() => world.node.stop());
+}, 120_000);
+afterAll(() => world?.two.stop());
 
-/** The job and the scanner called in this process: `n` at once stand for `n` processes. */
+/** The job and the scanner of a chain called in this process: `n` at once stand for `n` processes. */
 const inProcess: Runner = {
-  job: (run, workers) =>
-    together(workers, () => processWithdrawals({ db: run.db, chains: world.chains, onError: (id, error) => run.unexpected.push(`${id}: ${String(error)}`) })),
-  scan: (run, scanners) =>
-    together(scanners, () =>
-      scanDeposits({
+  job: (run, chainId, workers) =>
+    together(workers, () =>
+      processWithdrawals({
         db: run.db,
-        chainId: CHAIN_ID,
-        client: world.vault.publicClient,
-        vault: world.vault.addresses.DepositVault,
-        asset: Q,
-        confirmations: CONFIRMATIONS,
+        chains: new Map([[chainId, world.chains.get(chainId)!]]),
+        onError: (id, error) => run.unexpected.push(`${id}: ${String(error)}`),
       }),
     ),
+  scan: (run, chainId, scanners) => {
+    const vault = world.vaults.get(chainId)!;
+    return together(scanners, () =>
+      scanDeposits({
+        db: run.db,
+        chainId,
+        client: vault.publicClient,
+        vault: vault.addresses.DepositVault,
+        asset: vault.asset,
+        confirmations: CONFIRMATIONS,
+      }),
+    );
+  },
 };
 
 describe("money properties across the ledger, the chain, the deposit scanner and the withdrawal job", () => {
