@@ -103,6 +103,8 @@ export async function moneyWorld() {
 export type MoneyWorld = Awaited<ReturnType<typeof moneyWorld>>;
 
 /** The index in CHAIN_IDS of the chain a command (or grant) names, the first chain's when it names none. */
+/** The commands that act on one chain (the first where they name none). */
+const CHAIN_COMMANDS = new Set(["deposit", "withdraw", "scan", "mine", "job", "kill"]);
 const chainIndexOf = (item: { chain?: number }): number => (item.chain ?? 0) % CHAIN_IDS.length;
 /** The id of the chain a command (or grant) names. */
 export const chainIdOf = (item: { chain?: number }): number => CHAIN_IDS[chainIndexOf(item)]!;
@@ -281,7 +283,8 @@ export function moneyModel(world: MoneyWorld, runner: Runner) {
       if (result.status !== "fulfilled") return;
       const command = batch[i]!;
       count(`${command.op}:${result.value}`);
-      if ("chain" in command) count(`${command.op}:${result.value}@${chainIdOf(command)}`);
+      // A command that names no chain acts on the first one.
+      if (CHAIN_COMMANDS.has(command.op)) count(`${command.op}:${result.value}@${chainIdOf(command)}`);
     });
   }
 

@@ -9,7 +9,6 @@ import type { ChainRegistry, VaultChain } from "~/modules/chain/chain-registry.s
 import { operatorTx } from "#db/schema/chain";
 import {
   broadcastOperatorTx,
-  DEFAULT_BUMP_AFTER_MS,
   followOperatorTxs,
   genesisOf,
   lockOperatorSigner,
@@ -18,8 +17,10 @@ import {
   storeOperatorTx,
   type OperatorCall,
   type OperatorSigner,
+  outboxTiming,
   type OperatorTx,
   type OperatorWallet,
+  type OutboxWaits,
   type PreparedCall,
 } from "~/modules/chain/operator-outbox.server";
 import type { Asset } from "~/modules/ledger/assets";
@@ -64,8 +65,6 @@ export const TOO_LATE = "Claims would have closed before the round could open on
 /** The bytes32 the vault pays an airdrop's round under: the same airdrop always gets the same id. */
 export const roundFundingId = (airdropId: string): Hex => keccak256(stringToHex(`questline:airdrop-round:${airdropId}`));
 
-const DEFAULT_TIMEOUT_MS = 10 * 60 * 1000;
-
 const signerOf = (chain: RoundChain): OperatorSigner => ({
   chainId: chain.id,
   client: chain.client,
@@ -90,24 +89,19 @@ export async function processAirdropRounds({
   db,
   chains,
   now = new Date(),
-  timeoutMs = DEFAULT_TIMEOUT_MS,
-  bumpAfterMs = DEFAULT_BUMP_AFTER_MS,
   onError = () => {},
+  ...waits
 }: {
   db: Db;
   chains: Map<number, RoundChain>;
   now?: Date;
-  /** A broadcast transaction the node lost is broadcast again after this long. */
-  timeoutMs?: number;
-  /** A broadcast transaction still unmined after this long is replaced with a higher fee. */
-  bumpAfterMs?: number;
   /** A round whose step threw (it is left as it was, for the next run). */
   onError?: (airdropId: string, error: unknown) => void;
-}): Promise<RoundSummary> {
+} & OutboxWaits): Promise<RoundSummary> {
   const summary: RoundSummary = { started: 0, advanced: 0, sent: 0, previousChain: 0 };
   summary.previousChain = await markRoundsOfPreviousChains({ db, chains, now });
   const signers = new Map([...chains].map(([id, chain]) => [id, signerOf(chain)]));
-  for (const signer of signers.values()) await followOperatorTxs(db, signer, { now, rebroadcastAfterMs: timeoutMs, bumpAfterMs, onError });
+  for (const signer of signers.values()) await followOperatorTxs(db, signer, outboxTiming(now, waits, onError));
   summary.started = await startRounds(db, chains, now);
   const rounds = await db
     .select()

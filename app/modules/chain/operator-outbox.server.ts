@@ -71,7 +71,25 @@ export type OutboxTiming = {
 
 export type OutboxSummary = { included: number; confirmed: number; replaced: number; failed: number; rebroadcast: number; bumped: number };
 
-export const DEFAULT_BUMP_AFTER_MS = 2 * 60 * 1000;
+/** How long a job that signs lets its transactions wait, as its caller configures it (WITHDRAWAL_TIMEOUT_MS, OPERATOR_BUMP_AFTER_MS). */
+export type OutboxWaits = {
+  /** A broadcast transaction the node lost is broadcast again after this long (10 minutes unless given). */
+  timeoutMs?: number;
+  /** A broadcast transaction still unmined after this long is replaced with a higher fee (2 minutes unless given). */
+  bumpAfterMs?: number;
+};
+
+/** The timing of one run of `followOperatorTxs`, from a job's waits. */
+export const outboxTiming = (
+  now: Date,
+  { timeoutMs = 10 * 60 * 1000, bumpAfterMs = 2 * 60 * 1000 }: OutboxWaits,
+  onError?: OutboxTiming["onError"],
+): OutboxTiming => ({
+  now,
+  rebroadcastAfterMs: timeoutMs,
+  bumpAfterMs,
+  onError,
+});
 
 export const NONCE_TAKEN = "Another transaction used the operator's nonce, so this one can never land.";
 export const REVERTED = "The transaction was mined but refused by the contract.";

@@ -6,14 +6,15 @@ import { depositVaultAbi } from "#contracts/generated/deposit-vault";
 import { isNodeUnreachable } from "~/modules/chain/node-errors.server";
 import {
   broadcastOperatorTx,
-  DEFAULT_BUMP_AFTER_MS,
   followOperatorTxs,
   lockOperatorSigner,
   operatorTxOf,
   prepareOperatorCall,
   storeOperatorTx,
   type OperatorSigner,
+  outboxTiming,
   type OperatorTx,
+  type OutboxWaits,
   REVERTED,
 } from "~/modules/chain/operator-outbox.server";
 import { describeWithdrawalRevert, NODE_DOWN, paidState, type WithdrawalChain, type WithdrawalChains } from "./withdrawal-chain.server";
@@ -39,8 +40,6 @@ type Run = {
   onError: (id: string, error: unknown) => void;
 };
 
-const DEFAULT_TIMEOUT_MS = 10 * 60 * 1000;
-
 /** The outbox's key for a withdrawal's attempt: each attempt is signed at most once. */
 export const withdrawalIntent = (id: string, attempt: number) => `withdrawal:${id}:${attempt}`;
 
@@ -49,20 +48,15 @@ export async function processWithdrawals({
   db,
   chains,
   now = new Date(),
-  timeoutMs = DEFAULT_TIMEOUT_MS,
-  bumpAfterMs = DEFAULT_BUMP_AFTER_MS,
   onError = () => {},
+  ...waits
 }: {
   db: Db;
   chains: WithdrawalChains;
   now?: Date;
-  /** A sent transaction the node lost is broadcast again after this long. */
-  timeoutMs?: number;
-  /** A sent transaction still unmined after this long is replaced with a higher fee. */
-  bumpAfterMs?: number;
   /** A withdrawal whose step threw (it is left as it was, for the next run). */
   onError?: (id: string, error: unknown) => void;
-}): Promise<JobSummary> {
+} & OutboxWaits): Promise<JobSummary> {
   const summary: JobSummary = { sent: 0, confirmed: 0, failed: 0, waiting: 0 };
   const ready = [...chains].filter(([, chain]) => chain.operator).map(([chainId]) => chainId);
   // Paused by the operators: nothing new leaves (requests wait, a signed transaction is not
@@ -72,7 +66,7 @@ export async function processWithdrawals({
   for (const chainId of ready) {
     const chain = chains.get(chainId)!;
     const signer: OperatorSigner = { chainId, client: chain.client, wallet: chain.operator!, confirmations: chain.confirmations };
-    await followOperatorTxs(db, signer, { now, rebroadcastAfterMs: timeoutMs, bumpAfterMs, onError });
+    await followOperatorTxs(db, signer, outboxTiming(now, waits, onError));
     const run: Run = { db, chainId, chain, signer, now, summary, onError };
     await followInFlight(run, { broadcastSigned: !paused });
     if (!paused) await sendRequested(run);
