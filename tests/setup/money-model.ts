@@ -284,7 +284,7 @@ export function moneyModel(world: MoneyWorld, runner: Runner) {
       const command = batch[i]!;
       count(`${command.op}:${result.value}`);
       // A command that names no chain acts on the first one.
-      if (CHAIN_COMMANDS.has(command.op)) count(`${command.op}:${result.value}@${chainIdOf(command)}`);
+      if (CHAIN_COMMANDS.has(command.op)) count(`${command.op}:${result.value}@${chainIdOf("chain" in command ? command : {})}`);
     });
   }
 
