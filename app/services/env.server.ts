@@ -196,47 +196,29 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
   return { ...env, AUTH_SECRET: env.AUTH_SECRET ?? localAuthSecret(env.DATA_DIR), webProcesses, contractAddresses, rpcUrls, rpcWebSocketUrls, social };
 }
 
-const RPC_URL_NAME = /^RPC_URL_(\d+)$/;
-const rpcUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL of the chain's node" });
-
 /** `RPC_URL_<chainId>` variables: a known chain's node each (the local chain's is LOCAL_CHAIN_RPC_URL). */
-function rpcUrlsFromEnv(source: Record<string, string | undefined>): Map<number, string> {
-  const urls = new Map<number, string>();
-  for (const [name, value] of Object.entries(source)) {
-    const match = RPC_URL_NAME.exec(name);
-    if (!match || value === undefined) continue;
-    const chainId = Number(match[1]);
-    const chain = knownChain(chainId);
-    if (!chain || chain.id === LOCAL_CHAIN_ID) {
-      const known = KNOWN_CHAINS.filter((c) => c.id !== LOCAL_CHAIN_ID).map((c) => `${c.id} (${c.name})`);
-      throw new ConfigError(`Invalid configuration: ${name} names chain ${chainId}, which has no RPC_URL_ variable; known chains: ${known.join(", ")}`);
-    }
-    const parsed = rpcUrl.safeParse(value);
-    if (!parsed.success) throw new ConfigError(`Invalid configuration: ${name} ${parsed.error.issues[0]!.message}`);
-    urls.set(chainId, parsed.data);
-  }
-  return urls;
-}
-
-const RPC_WS_URL_NAME = /^RPC_WS_URL_(\d+)$/;
-const rpcWebSocketUrl = z.url({ protocol: /^wss?$/, error: "must be a ws:// or wss:// URL of the chain's node" });
+const rpcUrlsFromEnv = (source: Record<string, string | undefined>) =>
+  perChainUrlsFromEnv(source, "RPC_URL_", z.url({ protocol: /^https?$/, error: "must be an http(s) URL of the chain's node" }));
 
 /**
  * `RPC_WS_URL_<chainId>` variables: a known chain's node over WebSocket each, whose new heads the
  * deposit scan follows (the local chain's is its node's own URL, anvil serving both on one port).
  */
-function rpcWebSocketUrlsFromEnv(source: Record<string, string | undefined>): Map<number, string> {
+const rpcWebSocketUrlsFromEnv = (source: Record<string, string | undefined>) =>
+  perChainUrlsFromEnv(source, "RPC_WS_URL_", z.url({ protocol: /^wss?$/, error: "must be a ws:// or wss:// URL of the chain's node" }));
+
+/** The `<prefix><chainId>` variables: a URL each for a known chain other than the local one, refused in words otherwise. */
+function perChainUrlsFromEnv(source: Record<string, string | undefined>, prefix: string, url: z.ZodType<string>): Map<number, string> {
   const urls = new Map<number, string>();
   for (const [name, value] of Object.entries(source)) {
-    const match = RPC_WS_URL_NAME.exec(name);
-    if (!match || value === undefined) continue;
-    const chainId = Number(match[1]);
+    if (!name.startsWith(prefix) || !/^\d+$/.test(name.slice(prefix.length)) || value === undefined) continue;
+    const chainId = Number(name.slice(prefix.length));
     const chain = knownChain(chainId);
     if (!chain || chain.id === LOCAL_CHAIN_ID) {
       const known = KNOWN_CHAINS.filter((c) => c.id !== LOCAL_CHAIN_ID).map((c) => `${c.id} (${c.name})`);
-      throw new ConfigError(`Invalid configuration: ${name} names chain ${chainId}, which has no RPC_WS_URL_ variable; known chains: ${known.join(", ")}`);
+      throw new ConfigError(`Invalid configuration: ${name} names chain ${chainId}, which has no ${prefix} variable; known chains: ${known.join(", ")}`);
     }
-    const parsed = rpcWebSocketUrl.safeParse(value);
+    const parsed = url.safeParse(value);
     if (!parsed.success) throw new ConfigError(`Invalid configuration: ${name} ${parsed.error.issues[0]!.message}`);
     urls.set(chainId, parsed.data);
   }

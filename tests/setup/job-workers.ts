@@ -143,7 +143,8 @@ export async function startJobWorker({
   };
   running.add(worker);
   try {
-    await next("its ready line", (event) => event.event === "ready", 60_000);
+    // A limit for a worker that hangs, not a speed check: it imports the app, slow on a busy two-core machine.
+    await next("its ready line", (event) => event.event === "ready", 120_000);
   } catch (error) {
     await worker.kill();
     throw error;

@@ -1,9 +1,8 @@
-import { spawn } from "node:child_process";
 import { eq, inArray } from "drizzle-orm";
 import { createWalletClient, http, parseEther, type Address, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { anvil } from "viem/chains";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DEV_ADDRESSES, DEV_PRIVATE_KEYS } from "#contracts/dev-accounts";
 import { airdropDistributorAbi } from "#contracts/generated/airdrop-distributor";
 import { questTokenAbi } from "#contracts/generated/quest-token";
@@ -19,6 +18,7 @@ import { addBoardPoints } from "~/modules/leaderboards/leaderboards.server";
 import { accountBalance, airdropEscrow, checkLedger, credit, platformBalance, projectTreasury } from "~/modules/ledger/ledger.server";
 import { fundProject } from "~/modules/rewards/treasury.server";
 import { localRegistry } from "#tests/setup/local-registry";
+import { startJobChild, type JobChild } from "#tests/setup/job-child";
 import { startRpcProxy, type RpcProxy } from "#tests/setup/rpc-proxy";
 import { createTestDatabase, sharedDatabase } from "#tests/setup/test-db";
 import { Q, rpc, VAULT_FUNDS, vaultOnChain, type VaultOnChain } from "#tests/setup/withdrawal-chain";
@@ -331,7 +331,7 @@ describe("a chain started afresh under a kept database", () => {
 describe("the server process is killed (SIGKILL) between signing the round's opening and recording it", () => {
   it("finds the round on chain after the restart and records it: one round, the ledger whole", async () => {
     const shared = await sharedDatabase(database, { applicationName: "questline-round-child" });
-    let running: ReturnType<typeof spawn> | null = null;
+    let running: JobChild | null = null;
     try {
       if (shared.db !== db()) await seed(shared.db);
       const { id, at } = await frozenAirdrop("killed", "40", shared.db);
@@ -342,29 +342,22 @@ describe("the server process is killed (SIGKILL) between signing the round's ope
       await shared.handOver();
       await rpc(node.url, "evm_setAutomine", [false]);
       proxy.setRule((method) => (method === "eth_sendRawTransaction" ? "hold" : "forward"));
-      const child = spawn(process.execPath, ["--import", "./scripts/app-paths.ts", "tests/setup/round-child.ts"], {
-        env: { ...process.env, ...shared.env, CHILD_RPC_URL: proxy.url, CHILD_NOW: at.toISOString(), CHILD_CONTRACTS: JSON.stringify(vault.addresses) },
-        stdio: ["ignore", "pipe", "pipe"],
+      const child = startJobChild("tests/setup/round-child.ts", {
+        ...shared.env,
+        CHILD_RPC_URL: proxy.url,
+        CHILD_NOW: at.toISOString(),
+        CHILD_CONTRACTS: JSON.stringify(vault.addresses),
       });
       running = child;
-      let output = "";
-      child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-      child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-      const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.once("exit", (code, signal) => resolve(signal ?? code)));
-      await vi.waitFor(
-        async () => {
-          if (child.exitCode !== null) throw new Error(`The job process ended early: ${output}`);
-          const [pending, mined] = await Promise.all([
-            vault.publicClient.getTransactionCount({ address: DEV_ADDRESSES[9], blockTag: "pending" }),
-            vault.publicClient.getTransactionCount({ address: DEV_ADDRESSES[9] }),
-          ]);
-          expect(pending).toBe(mined + 1);
-        },
-        { timeout: 100_000, interval: 50 }, // The child process starts slowly on a busy machine.
-      );
-      child.kill("SIGKILL");
-      expect(await exited).toBe("SIGKILL");
-      expect(output).not.toContain("job done");
+      await child.stopsWhen(async () => {
+        const [pending, mined] = await Promise.all([
+          vault.publicClient.getTransactionCount({ address: DEV_ADDRESSES[9], blockTag: "pending" }),
+          vault.publicClient.getTransactionCount({ address: DEV_ADDRESSES[9] }),
+        ]);
+        expect(pending).toBe(mined + 1);
+      });
+      expect(await child.kill()).toBe("SIGKILL");
+      expect(child.output()).not.toContain("job done");
       proxy.setRule(() => "forward");
       await rpc(node.url, "evm_mine");
       await rpc(node.url, "evm_setAutomine", [true]);
@@ -380,7 +373,7 @@ describe("the server process is killed (SIGKILL) between signing the round's ope
       expect(await checkLedger({ db: back })).toEqual(CLEAN);
     } finally {
       // A failing run must not leave the job process behind.
-      if (running && running.exitCode === null && running.signalCode === null) running.kill("SIGKILL");
+      running?.stop();
       await rpc(node.url, "evm_setAutomine", [true]);
       await shared.close();
     }

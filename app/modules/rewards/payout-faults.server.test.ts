@@ -3,7 +3,6 @@
 // runs racing over the same pools. Either way every winner is credited exactly once and every unit
 // of escrow ends up paid or back in the treasury.
 
-import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { asc, eq, like, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -17,6 +16,7 @@ import { questAsset } from "~/modules/ledger/assets";
 import { awardXp } from "~/modules/leaderboards/leaderboards.server";
 import { accountBalance, checkLedger, credit, poolEscrow, projectTreasury } from "~/modules/ledger/ledger.server";
 import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
+import { startJobChild } from "#tests/setup/job-child";
 import { createTestDatabase, sharedDatabase } from "#tests/setup/test-db";
 import { distributeEndedCampaigns } from "./distribute.server";
 import { GRANTS_PER_ENTRY } from "./pay-grants.server";
@@ -156,21 +156,13 @@ describe("the job's process is killed (SIGKILL) in the middle of a large pool", 
       const large = await tokenPool(shared.db, seeded, { distribution: "everyone", winners: null, amount: split, rankAmounts: null }, 1);
       await shared.handOver();
 
-      const child = spawn(process.execPath, ["--import", "./scripts/app-paths.ts", "tests/setup/rewards-child.ts"], {
-        env: { ...process.env, ...shared.env, CHILD_NOW: T.toISOString(), CHILD_STALL_POOL: large.id, CHILD_STALL_BATCH: "1" },
-        stdio: ["ignore", "pipe", "pipe"],
+      const child = startJobChild("tests/setup/rewards-child.ts", {
+        ...shared.env,
+        CHILD_NOW: T.toISOString(),
+        CHILD_STALL_POOL: large.id,
+        CHILD_STALL_BATCH: "1",
       });
-      let output = "";
-      child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-      child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-      const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.once("exit", (code, signal) => resolve(signal ?? code)));
-      await vi.waitFor(
-        () => {
-          if (child.exitCode !== null) throw new Error(`The job process ended early: ${output}`);
-          expect(output).toContain(`stalled after grant batch 1 of ${large.id}`);
-        },
-        { timeout: 100_000, interval: 50 }, // The child process starts slowly on a busy machine.
-      );
+      await child.stopsWhen(() => expect(child.output()).toContain(`stalled after grant batch 1 of ${large.id}`));
       if (onPostgres) {
         // Seen from outside while it hangs: the first pool is committed, and the second's plan and first batch; its second batch is not.
         expect((await poolRow(shared.db, first.id)).status).toBe("paid");
@@ -181,9 +173,8 @@ describe("the job's process is killed (SIGKILL) in the middle of a large pool", 
         );
         expect(open.map((r) => r.state)).toContain("idle in transaction");
       }
-      child.kill("SIGKILL");
-      expect(await exited).toBe("SIGKILL");
-      expect(output).not.toContain("job done");
+      expect(await child.kill()).toBe("SIGKILL");
+      expect(child.output()).not.toContain("job done");
 
       const db = await shared.takeBack();
       if (onPostgres) {

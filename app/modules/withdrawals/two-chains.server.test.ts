@@ -6,11 +6,10 @@
 // each withdrawal once after its restart. The tests call the features' public entry points and
 // read statuses, balances and the chains themselves.
 
-import { spawn } from "node:child_process";
 import { eq } from "drizzle-orm";
 import { createWalletClient, getAddress, http, parseEther, toHex, type Address, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DEV_ADDRESSES, DEV_PRIVATE_KEYS } from "#contracts/dev-accounts";
 import { airdropDistributorAbi } from "#contracts/generated/airdrop-distributor";
 import { airdropRound } from "#db/schema/airdrops";
@@ -33,6 +32,7 @@ import { questAsset } from "~/modules/ledger/assets";
 import { accountBalance, balanceOf, checkLedger, credit, platformBalance, projectTreasury } from "~/modules/ledger/ledger.server";
 import { fundProject } from "~/modules/rewards/treasury.server";
 import { localChainOf } from "~/wallet/chain-config";
+import { startJobChild, type JobChild } from "#tests/setup/job-child";
 import { startRpcProxy, type RpcProxy } from "#tests/setup/rpc-proxy";
 import { createTestDatabase, sharedDatabase } from "#tests/setup/test-db";
 import { CHAIN_IDS, startTwoChains, type ChainUnderTest, type TwoChains } from "#tests/setup/two-chains";
@@ -323,7 +323,7 @@ describe("the server process is killed (SIGKILL) between signing and recording o
   it("after the restart each chain's withdrawal is paid once, by its own vault, the ledger whole", async () => {
     const shared = await sharedDatabase(database, { applicationName: "questline-two-chains-child" });
     const proxies: Record<number, RpcProxy> = {};
-    let running: ReturnType<typeof spawn> | null = null;
+    let running: JobChild | null = null;
     try {
       const wallet = privateKeyToAccount(toHex(0xdead, { size: 32 })).address;
       const { userId } = await fundedMember(shared.db, "killed", t(10), wallet, QA);
@@ -339,32 +339,20 @@ describe("the server process is killed (SIGKILL) between signing and recording o
         proxy.setRule((method) => (method === "eth_sendRawTransaction" ? "hold" : "forward"));
         nodes.push({ chainId, rpcUrl: proxy.url, vault: on(chainId).vault.addresses.DepositVault });
       }
-      const child = spawn(process.execPath, ["--import", "./scripts/app-paths.ts", "tests/setup/withdrawal-child.ts"], {
-        env: { ...process.env, ...shared.env, CHILD_CHAINS: JSON.stringify(nodes) },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
+      const child = startJobChild("tests/setup/withdrawal-child.ts", { ...shared.env, CHILD_CHAINS: JSON.stringify(nodes) });
       running = child;
-      let output = "";
-      child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-      child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-      const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.once("exit", (code, signal) => resolve(signal ?? code)));
-      await vi.waitFor(
-        async () => {
-          if (child.exitCode !== null) throw new Error(`The job process ended early: ${output}`);
-          for (const chainId of CHAIN_IDS) {
-            const client = on(chainId).vault.publicClient;
-            const [pending, mined] = await Promise.all([
-              client.getTransactionCount({ address: OPERATOR, blockTag: "pending" }),
-              client.getTransactionCount({ address: OPERATOR }),
-            ]);
-            expect(pending, `chain ${chainId}: the operator's transaction waits in the pool`).toBe(mined + 1);
-          }
-        },
-        { timeout: 100_000, interval: 50 }, // The child process starts slowly on a busy machine.
-      );
-      child.kill("SIGKILL");
-      expect(await exited).toBe("SIGKILL");
-      expect(output).not.toContain("job done");
+      await child.stopsWhen(async () => {
+        for (const chainId of CHAIN_IDS) {
+          const client = on(chainId).vault.publicClient;
+          const [pending, mined] = await Promise.all([
+            client.getTransactionCount({ address: OPERATOR, blockTag: "pending" }),
+            client.getTransactionCount({ address: OPERATOR }),
+          ]);
+          expect(pending, `chain ${chainId}: the operator's transaction waits in the pool`).toBe(mined + 1);
+        }
+      });
+      expect(await child.kill()).toBe("SIGKILL");
+      expect(child.output()).not.toContain("job done");
       for (const chainId of CHAIN_IDS) {
         proxies[chainId]!.setRule(() => "forward");
         await rpc(on(chainId).node.url, "evm_mine");
@@ -389,7 +377,7 @@ describe("the server process is killed (SIGKILL) between signing and recording o
       expect(await checkLedger({ db: back })).toEqual(CLEAN);
     } finally {
       // A failing run must not leave the job process behind, nor a node without automine.
-      if (running && running.exitCode === null && running.signalCode === null) running.kill("SIGKILL");
+      running?.stop();
       for (const chainId of CHAIN_IDS) await rpc(on(chainId).node.url, "evm_setAutomine", [true]);
       await Promise.all(Object.values(proxies).map((proxy) => proxy.stop()));
       await shared.close();

@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import pg from "pg";
@@ -9,6 +8,7 @@ import { DEV_ADDRESSES } from "#contracts/dev-accounts";
 import { rowsOf, type Database, type Db } from "~/lib/db.server";
 import { startLocalChain, type LocalChain } from "~/lib/local-chain.server";
 import { balanceOf, checkLedger, platformBalance } from "~/modules/ledger/ledger.server";
+import { startJobChild } from "#tests/setup/job-child";
 import { startRpcProxy, type RpcProxy } from "#tests/setup/rpc-proxy";
 import { createTestDatabase, sharedDatabase } from "#tests/setup/test-db";
 import { form, fundedMember, Q, rpc, vaultOnChain, type VaultOnChain } from "#tests/setup/withdrawal-chain";
@@ -109,30 +109,18 @@ describe("the server process is killed (SIGKILL) between sending and recording",
       await rpc(node.url, "evm_setAutomine", [false]);
       // The node takes the transaction; its answer never reaches the process.
       proxy.setRule((method) => (method === "eth_sendRawTransaction" ? "hold" : "forward"));
-      const child = spawn(process.execPath, ["--import", "./scripts/app-paths.ts", "tests/setup/withdrawal-child.ts"], {
-        env: { ...process.env, ...shared.env, CHILD_RPC_URL: proxy.url, CHILD_VAULT: vault.addresses.DepositVault },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let output = "";
-      child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-      child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-      const exited = new Promise<NodeJS.Signals | number | null>((resolve) => child.once("exit", (code, signal) => resolve(signal ?? code)));
+      const child = startJobChild("tests/setup/withdrawal-child.ts", { ...shared.env, CHILD_RPC_URL: proxy.url, CHILD_VAULT: vault.addresses.DepositVault });
       const operator = DEV_ADDRESSES[9];
-      await vi.waitFor(
-        async () => {
-          if (child.exitCode !== null) throw new Error(`The job process ended early: ${output}`);
-          const [pending, mined] = await Promise.all([
-            vault.publicClient.getTransactionCount({ address: operator, blockTag: "pending" }),
-            vault.publicClient.getTransactionCount({ address: operator }),
-          ]);
-          expect(pending).toBe(mined + 1);
-        },
-        { timeout: 100_000, interval: 50 }, // The child process starts slowly on a busy machine.
-      );
+      await child.stopsWhen(async () => {
+        const [pending, mined] = await Promise.all([
+          vault.publicClient.getTransactionCount({ address: operator, blockTag: "pending" }),
+          vault.publicClient.getTransactionCount({ address: operator }),
+        ]);
+        expect(pending).toBe(mined + 1);
+      });
       if (onPostgres) expect((await rowOf(shared.db, id)).status).toBe("sending");
-      child.kill("SIGKILL");
-      expect(await exited).toBe("SIGKILL");
-      expect(output).not.toContain("job done");
+      expect(await child.kill()).toBe("SIGKILL");
+      expect(child.output()).not.toContain("job done");
       proxy.setRule(() => "forward");
       await rpc(node.url, "evm_mine");
       await rpc(node.url, "evm_setAutomine", [true]);
