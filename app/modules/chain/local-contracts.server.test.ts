@@ -33,9 +33,19 @@ describe("the local chain's contracts, with several processes on one database", 
     const contracts = registries.map((registry) => registry.get(LOCAL_CHAIN_ID)!.contracts);
     expect(new Set(contracts.map((addresses) => JSON.stringify(addresses))).size).toBe(1);
 
-    // A process started later finds them recorded and keeps them.
+    // The vault's tokens: QUEST first, then the stand-in USDC, the same in every process.
+    const tokens = registries.map((registry) => registry.get(LOCAL_CHAIN_ID)!.tokens);
+    expect(tokens[0]!.map(({ symbol, decimals }) => ({ symbol, decimals }))).toEqual([
+      { symbol: "QUEST", decimals: 18 },
+      { symbol: "USDC", decimals: 6 },
+    ]);
+    expect(tokens[0]![0]!.address).toBe(contracts[0]!.QuestToken);
+    for (const list of tokens) expect(list).toEqual(tokens[0]);
+
+    // A process started later finds them recorded and keeps them, tokens too.
     const later = await start();
     expect(later.get(LOCAL_CHAIN_ID)!.contracts).toEqual(contracts[0]);
+    expect(later.get(LOCAL_CHAIN_ID)!.tokens).toEqual(tokens[0]);
     // Its new heads are followed over anvil's own WebSocket, on the same port.
     expect(later.get(LOCAL_CHAIN_ID)!.webSocket).toBe(chain.url.replace("http://", "ws://"));
   });
