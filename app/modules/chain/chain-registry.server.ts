@@ -147,7 +147,7 @@ function registerChain({
     pageClient: createPublicClient({ chain, transport: pageTransport }) as PublicClient,
     operator: key && chain ? createWalletClient({ chain, transport, account: privateKeyToAccount(key) }) : null,
     contracts,
-    tokens: tokensOf(contracts, tokens),
+    tokens: vaultTokensOf(contracts, tokens),
     confirmations,
     startBlock: startBlock === null ? null : BigInt(startBlock),
     webSocket,
@@ -158,7 +158,7 @@ function registerChain({
 export const QUEST_TOKEN = { symbol: "QUEST", decimals: 18 } as const;
 
 /** A chain's vault tokens: QUEST from its contracts first, then the deployment's others; none without contracts. */
-function tokensOf(contracts: ContractAddresses | null, others: VaultToken[]): VaultToken[] {
+export function vaultTokensOf(contracts: ContractAddresses | null, others: VaultToken[]): VaultToken[] {
   return contracts ? [{ ...QUEST_TOKEN, address: contracts.QuestToken }, ...others] : [];
 }
 

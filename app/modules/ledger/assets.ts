@@ -15,7 +15,10 @@ export const assetSchema = z
 /** Questline's token: 18 decimals on every chain. */
 export const QUEST_DECIMALS = 18;
 
-export const questAsset = (chainId: number): Asset => `QUEST:${chainId}`;
+/** A token's asset on one chain: `assetOf("USDC", 31337)` is `USDC:31337`. */
+export const assetOf = (symbol: string, chainId: number): Asset => `${symbol}:${chainId}`;
+
+export const questAsset = (chainId: number): Asset => assetOf("QUEST", chainId);
 
 export function assetParts(asset: Asset): { symbol: string; chainId: number } {
   const [symbol, chainId] = asset.split(":");
