@@ -35,7 +35,7 @@ export type VaultToken = { symbol: string; address: Address; decimals: number };
 export const vaultTokenSchema = z.object({
   symbol: z.string().regex(/^[A-Z][A-Z0-9]{1,11}$/, "must be a token symbol of 2 to 12 capital letters and digits, e.g. USDC"),
   address,
-  decimals: z.number().int().min(0).max(36),
+  decimals: z.number().int().min(0).max(18),
 });
 
 /** A deployment's extra tokens: no symbol and no address twice, and none named QUEST (the vault's own token is always listed). */

@@ -25,5 +25,9 @@ export function assetParts(asset: Asset): { symbol: string; chainId: number } {
   return { symbol: symbol!, chainId: Number(chainId) };
 }
 
-/** "1,250.5 QUEST": an amount of an asset in words, exact to its last base unit. */
-export const assetAmount = (units: bigint, asset: Asset) => `${formatAmount(units, { maxFraction: QUEST_DECIMALS })} ${assetParts(asset).symbol}`;
+/**
+ * "1,250.5 QUEST": an amount of an asset in words, exact to its last base unit, in the asset's
+ * `decimals` (QUEST's 18 unless given: the chain entry's token names them, USDC's 6).
+ */
+export const assetAmount = (units: bigint, asset: Asset, decimals = QUEST_DECIMALS) =>
+  `${formatAmount(units, { maxFraction: decimals, decimals })} ${assetParts(asset).symbol}`;
