@@ -115,9 +115,11 @@ export async function agreeLocalContracts({
   return database.exclusively(async (db) => {
     const recorded = await recordedLocalContracts(db);
     const client = localChainClients(rpcUrl).publicClient;
+    // Known addresses that are the recorded ones keep the recorded tokens when their file names none (a long-lived node).
+    const sameAsRecorded = recorded && known && JSON.stringify(contractAddressesSchema.parse(known)) === JSON.stringify(recorded.addresses);
     const inUse =
       known && (await deployedAt(client, known))
-        ? { addresses: known, tokens: knownTokens }
+        ? { addresses: known, tokens: knownTokens.length === 0 && sameAsRecorded ? recorded.tokens : knownTokens }
         : recorded && (await deployedAt(client, recorded.addresses))
           ? recorded
           : undefined;

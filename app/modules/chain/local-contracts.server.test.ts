@@ -1,4 +1,4 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -46,6 +46,18 @@ describe("the local chain's contracts, with several processes on one database", 
     const later = await start();
     expect(later.get(LOCAL_CHAIN_ID)!.contracts).toEqual(contracts[0]);
     expect(later.get(LOCAL_CHAIN_ID)!.tokens).toEqual(tokens[0]);
+
+    // A deployment file naming those addresses but no tokens (a long-lived node): the recorded USDC is kept.
+    const deployments = mkdtempSync(path.join(tmpdir(), "questline-deployments-"));
+    writeFileSync(path.join(deployments, `${LOCAL_CHAIN_ID}.json`), JSON.stringify({ chainId: LOCAL_CHAIN_ID, contracts: contracts[0] }));
+    const withFile = await createChainRegistry({
+      env: { ...env, DEPLOYMENTS_DIR: deployments },
+      localChainUrl: chain.url,
+      logger: createLogger("silent"),
+      database,
+    });
+    expect(withFile.get(LOCAL_CHAIN_ID)!.contracts).toEqual(contracts[0]);
+    expect(withFile.get(LOCAL_CHAIN_ID)!.tokens).toEqual(tokens[0]);
     // Its new heads are followed over anvil's own WebSocket, on the same port.
     expect(later.get(LOCAL_CHAIN_ID)!.webSocket).toBe(chain.url.replace("http://", "ws://"));
   });
