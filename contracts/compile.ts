@@ -10,8 +10,11 @@ import solc from "solc";
 
 export const CONTRACTS_DIR = path.resolve(import.meta.dirname);
 /** The contracts that get typed artifacts, in deployment order. */
-export const CONTRACT_NAMES = ["QuestToken", "TokenSale", "DepositVault", "AirdropDistributor"] as const;
+export const CONTRACT_NAMES = ["QuestToken", "TokenSale", "DepositVault", "AirdropDistributor", "TestStablecoin"] as const;
 export type ContractName = (typeof CONTRACT_NAMES)[number];
+/** The contracts every deployment holds (the last of CONTRACT_NAMES, TestStablecoin, is deployed on local chains only). */
+export const PLATFORM_CONTRACT_NAMES = ["QuestToken", "TokenSale", "DepositVault", "AirdropDistributor"] as const satisfies readonly ContractName[];
+export type PlatformContractName = (typeof PLATFORM_CONTRACT_NAMES)[number];
 /** Every chain we target runs Cancun; the compiler's newer default would not deploy everywhere. */
 export const EVM_VERSION = "cancun";
 export const OPTIMIZER_RUNS = 200;

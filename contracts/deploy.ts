@@ -13,10 +13,11 @@ import {
   type Transport,
   type WalletClient,
 } from "viem";
-import type { ContractName } from "./compile.ts";
+import type { ContractName, PlatformContractName } from "./compile.ts";
 import { airdropDistributorAbi, airdropDistributorBytecode } from "./generated/airdrop-distributor.ts";
 import { depositVaultAbi, depositVaultBytecode } from "./generated/deposit-vault.ts";
 import { questTokenAbi, questTokenBytecode } from "./generated/quest-token.ts";
+import { testStablecoinAbi, testStablecoinBytecode } from "./generated/test-stablecoin.ts";
 import { tokenSaleAbi, tokenSaleBytecode } from "./generated/token-sale.ts";
 
 export type Deployer = WalletClient<Transport, Chain, Account>;
@@ -39,14 +40,14 @@ export type DeploySettings = {
 export type Deployment = {
   chainId: number;
   deployer: Address;
-  contracts: Record<ContractName, Address>;
+  contracts: Record<PlatformContractName, Address>;
   /**
    * keccak256 of each contract's runtime code as the chain holds it after the deployment. Read
    * from the chain, not computed from the compiler's output: immutables (the token's address, the
    * sale's dates) are written into the runtime code, so it differs per deployment. The app
    * compares it with the chain's code at start (decision 054).
    */
-  codeHashes: Record<ContractName, Hex>;
+  codeHashes: Record<PlatformContractName, Hex>;
 };
 
 export const DEFAULT_SETTINGS = {
@@ -166,4 +167,46 @@ export async function fundAccounts({
     const hash = await wallet.writeContract({ address: token, abi: questTokenAbi, functionName: "mint", args: [account, amount] });
     await publicClient.waitForTransactionReceipt({ hash, pollingInterval });
   }
+}
+
+/** The local stand-in stablecoin's symbol and decimals (contracts/TestStablecoin.sol). */
+export const LOCAL_STABLECOIN = { symbol: "USDC", decimals: 6 } as const;
+
+/**
+ * Local chains only: deploys the stand-in stablecoin (TestStablecoin, "USDC", 6 decimals), has
+ * the vault's `operator` allow-list it, and mints `amount` units to each of `accounts`. Returns the
+ * token as a deployment's `tokens` names it.
+ */
+export async function deployLocalStablecoin({
+  wallet,
+  operator,
+  publicClient,
+  vault,
+  accounts,
+  amount,
+  pollingInterval,
+}: {
+  wallet: Deployer;
+  /** Holds the vault's OPERATOR_ROLE (it keeps the allow-list). */
+  operator: Deployer;
+  publicClient: PublicClient;
+  vault: Address;
+  accounts: readonly Address[];
+  amount: bigint;
+  pollingInterval?: number;
+}): Promise<{ symbol: string; address: Address; decimals: number }> {
+  const mined = async (hash: Hex) => {
+    const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval });
+    if (receipt.status !== "success") throw new Error(`Deployment transaction ${hash} reverted`);
+    return receipt;
+  };
+  const address = getAddress(
+    (await mined(await wallet.deployContract({ abi: testStablecoinAbi, bytecode: testStablecoinBytecode, args: [wallet.account.address, 0n] })))
+      .contractAddress!,
+  );
+  await mined(await operator.writeContract({ address: vault, abi: depositVaultAbi, functionName: "setTokenAllowed", args: [address, true] }));
+  for (const account of accounts) {
+    await mined(await wallet.writeContract({ address, abi: testStablecoinAbi, functionName: "mint", args: [account, amount] }));
+  }
+  return { ...LOCAL_STABLECOIN, address };
 }

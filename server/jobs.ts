@@ -151,6 +151,7 @@ export function jobDefinitions(services: JobServices): JobDefinition[] {
           client: chain.client,
           vault: chain.vault,
           asset: questAsset(chain.id),
+          tokens: chain.tokens,
           confirmations: chain.confirmations,
           startBlock,
           rescanIfBehind: chain.local,

@@ -19,6 +19,11 @@ describe("amounts", () => {
     expect(formatAmount(1n)).toBe("<0.0001");
     expect(formatAmount(123456789n * 10n ** 10n, { maxFraction: 8 })).toBe("1.23456789");
     expect(formatAmount(10_000n * E18, { group: false })).toBe("10000");
+    // A token of 6 decimals (USDC) in its own units: 25.5 USDC is 25,500,000 units, not 18 decimals' dust.
+    expect(formatAmount(25_500_000n, { decimals: 6 })).toBe("25.5");
+    expect(formatAmount(1_234_000_001n, { decimals: 6, maxFraction: 6 })).toBe("1,234.000001");
+    expect(formatAmount(1n, { decimals: 6 })).toBe("<0.0001");
+    expect(formatAmount(7n, { decimals: 0 })).toBe("7");
   });
 
   it("converts between tokens and the native coin as the contracts do (cost rounded up, tokens down)", () => {

@@ -16,12 +16,19 @@ export function parseAmount(text: string): bigint | null {
   return BigInt(whole || "0") * ONE + BigInt(fraction.padEnd(DECIMALS, "0") || "0");
 }
 
-/** 2.5 × 10¹⁸ units → "2.5"; `maxFraction` digits at most (rounded down), thousands grouped. */
-export function formatAmount(units: bigint, { maxFraction = 4, group = true }: { maxFraction?: number; group?: boolean } = {}): string {
+/**
+ * 2.5 × 10¹⁸ units → "2.5"; `maxFraction` digits at most (rounded down), thousands grouped. A token
+ * of other `decimals` (USDC's 6) gives its own: 2.5 × 10⁶ units of 6 decimals → "2.5".
+ */
+export function formatAmount(
+  units: bigint,
+  { maxFraction = 4, group = true, decimals = DECIMALS }: { maxFraction?: number; group?: boolean; decimals?: number } = {},
+): string {
   const sign = units < 0n ? "-" : "";
   const abs = units < 0n ? -units : units;
-  const whole = abs / ONE;
-  const fraction = (abs % ONE).toString().padStart(DECIMALS, "0").slice(0, maxFraction).replace(/0+$/, "");
+  const one = 10n ** BigInt(decimals);
+  const whole = abs / one;
+  const fraction = (abs % one).toString().padStart(decimals, "0").slice(0, maxFraction).replace(/0+$/, "");
   if (abs !== 0n && whole === 0n && !fraction) return `${sign}<${maxFraction > 0 ? `0.${"0".repeat(maxFraction - 1)}1` : "1"}`;
   const wholeText = group ? whole.toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",") : whole.toString();
   return `${sign}${wholeText}${fraction ? `.${fraction}` : ""}`;

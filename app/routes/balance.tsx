@@ -57,7 +57,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === "withdraw") {
     const form = parseForm(withdrawalFormSchema, formData);
     if (!form.ok) return formFailure(form, { intent, ok: false as const });
-    const result = await requestWithdrawal({ db, userId: user.id, input: form.data, limits: withdrawalLimits(services.env) });
+    const result = await requestWithdrawal({ db, userId: user.id, input: form.data, limits: withdrawalLimits(services.env), chains: services.chains });
     if (!result.ok) return formFailure(result, { intent, ok: false as const });
     return reply({ intent, ok: true, id: result.id });
   }

@@ -24,6 +24,7 @@ import { DEV_PRIVATE_KEYS } from "../dev-accounts.ts";
 import { airdropDistributorBytecode } from "../generated/airdrop-distributor.ts";
 import { depositVaultBytecode } from "../generated/deposit-vault.ts";
 import { questTokenBytecode } from "../generated/quest-token.ts";
+import { testStablecoinBytecode } from "../generated/test-stablecoin.ts";
 import { tokenSaleBytecode } from "../generated/token-sale.ts";
 
 const GENERATED: Record<ContractName, Hex> = {
@@ -31,6 +32,7 @@ const GENERATED: Record<ContractName, Hex> = {
   TokenSale: tokenSaleBytecode,
   DepositVault: depositVaultBytecode,
   AirdropDistributor: airdropDistributorBytecode,
+  TestStablecoin: testStablecoinBytecode,
 };
 
 export const POLLING_INTERVAL = 10;

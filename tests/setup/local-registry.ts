@@ -2,7 +2,7 @@ import type { Hex, Transport } from "viem";
 import { createLogger } from "~/lib/logger.server";
 import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
 import { buildChainRegistry, localWebSocketUrl, type ChainRegistry } from "~/modules/chain/chain-registry.server";
-import type { ContractAddresses } from "~/modules/chain/contract-addresses.server";
+import type { ContractAddresses, VaultToken } from "~/modules/chain/contract-addresses.server";
 import { chainTransport } from "~/wallet/chain-config";
 import { knownChain } from "~/wallet/chains";
 import { LOCAL_PROJECT_ID } from "~/wallet/wallet-cloud";
@@ -17,6 +17,7 @@ import { LOCAL_PROJECT_ID } from "~/wallet/wallet-cloud";
 export function localRegistry({
   url,
   contracts = null,
+  tokens = [],
   confirmations = 1,
   operatorKey = null,
   others = [],
@@ -25,6 +26,8 @@ export function localRegistry({
 }: {
   url: string;
   contracts?: ContractAddresses | null;
+  /** The vault's tokens besides QUEST (the stand-in USDC `ensureLocalContracts` deploys). */
+  tokens?: VaultToken[];
   confirmations?: number;
   operatorKey?: Hex | null;
   others?: Parameters<typeof buildChainRegistry>[0]["chains"];
@@ -35,7 +38,7 @@ export function localRegistry({
   return buildChainRegistry({
     config: { rpc: url, ankr: null, infura: null, blast: null, projectId: LOCAL_PROJECT_ID, chainIds },
     chainIds,
-    chains: [{ id: LOCAL_CHAIN_ID, transport, contracts, confirmations, operatorKey, webSocket }, ...others],
+    chains: [{ id: LOCAL_CHAIN_ID, transport, contracts, tokens, confirmations, operatorKey, webSocket }, ...others],
     logger: createLogger("silent"),
   });
 }

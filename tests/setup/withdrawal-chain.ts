@@ -8,6 +8,7 @@ import { depositVaultAbi } from "../../contracts/generated/deposit-vault.ts";
 import { questTokenAbi } from "../../contracts/generated/quest-token.ts";
 import type { Db } from "../../app/lib/db.server.ts";
 import { createLogger } from "../../app/lib/logger.server.ts";
+import { vaultTokensOf } from "../../app/modules/chain/chain-registry.server.ts";
 import { ensureLocalContracts } from "../../app/modules/chain/contracts.server.ts";
 import { questAsset, type Asset } from "../../app/modules/ledger/assets.ts";
 import { credit } from "../../app/modules/ledger/ledger.server.ts";
@@ -24,7 +25,7 @@ export const VAULT_FUNDS = parseEther("5000");
  * the anvil is any local chain of the list (31337, or 31338 beside it), read from the node.
  */
 export async function vaultOnChain(rpcUrl: string) {
-  const { addresses } = await ensureLocalContracts({ rpcUrl, known: undefined, logger: createLogger("silent") });
+  const { addresses, tokens } = await ensureLocalContracts({ rpcUrl, known: undefined, logger: createLogger("silent") });
   const transport = http(rpcUrl, { retryCount: 0 });
   const chainId = await createPublicClient({ transport }).getChainId();
   const viemChain = localChainOf(chainId);
@@ -53,7 +54,11 @@ export async function vaultOnChain(rpcUrl: string) {
     asset: questAsset(chainId),
     rpcUrl,
     addresses,
+    /** The vault's tokens as the registry lists them: QUEST, then the stand-in USDC (6 decimals). */
+    tokens: vaultTokensOf(addresses, tokens),
     publicClient,
+    /** A wallet of the dev account `key` on this chain. */
+    walletOf,
     /** The vault's admin (account 0) pauses or resumes it. */
     setVaultPaused: async (paused: boolean) =>
       mined(await admin.writeContract({ address: addresses.DepositVault, abi: depositVaultAbi, functionName: paused ? "pause" : "unpause" })),
@@ -102,6 +107,7 @@ export async function vaultOnChain(rpcUrl: string) {
         client: createPublicClient({ chain: viemChain, transport: via, pollingInterval: 10 }),
         operator: operator ? createWalletClient({ chain: viemChain, transport: via, account: privateKeyToAccount(DEV_OPERATOR_PRIVATE_KEY) }) : null,
         vault: addresses.DepositVault,
+        tokens: vaultTokensOf(addresses, tokens),
         confirmations,
       };
     },

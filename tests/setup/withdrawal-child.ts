@@ -7,6 +7,7 @@ import { createPublicClient, createWalletClient, getAddress, http } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { z } from "zod";
 import { DEV_OPERATOR_PRIVATE_KEY } from "../../contracts/dev-accounts.ts";
+import { depositVaultAbi } from "../../contracts/generated/deposit-vault.ts";
 import { openDatabase } from "../../app/lib/db.server.ts";
 import { LOCAL_CHAIN_ID } from "../../app/lib/local-chain-id.ts";
 import { processWithdrawals } from "../../app/modules/withdrawals/withdrawal-job.server.ts";
@@ -29,17 +30,21 @@ const env = z
 const nodes = env.CHILD_CHAINS ?? [node.parse({ chainId: LOCAL_CHAIN_ID, rpcUrl: env.CHILD_RPC_URL, vault: env.CHILD_VAULT })];
 
 const database = await openDatabase({ databaseUrl: env.CHILD_DATABASE_URL, dataDir: env.CHILD_PGLITE_DIR ?? null });
-const chainOf = ({ chainId, rpcUrl, vault }: z.infer<typeof node>) => {
+const chainOf = async ({ chainId, rpcUrl, vault }: z.infer<typeof node>) => {
   const transport = http(rpcUrl, { retryCount: 0, timeout: 60_000 });
   const chain = localChainOf(chainId);
+  const client = createPublicClient({ chain, transport });
+  // QUEST, the vault's own token: what these tests withdraw.
+  const quest = await client.readContract({ address: getAddress(vault), abi: depositVaultAbi, functionName: "token" });
   return {
-    client: createPublicClient({ chain, transport }),
+    client,
     operator: createWalletClient({ chain, transport, account: privateKeyToAccount(DEV_OPERATOR_PRIVATE_KEY) }),
     vault: getAddress(vault),
+    tokens: [{ symbol: "QUEST", address: quest, decimals: 18 }],
     confirmations: 1,
   };
 };
 console.log("job starting");
-const summaries = await Promise.all(nodes.map((one) => processWithdrawals({ db: database.db, chains: new Map([[one.chainId, chainOf(one)]]) })));
+const summaries = await Promise.all(nodes.map(async (one) => processWithdrawals({ db: database.db, chains: new Map([[one.chainId, await chainOf(one)]]) })));
 console.log("job done", JSON.stringify(summaries.length === 1 ? summaries[0] : summaries));
 await database.close();

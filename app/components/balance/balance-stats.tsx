@@ -14,8 +14,16 @@ export function BalanceStats({ balances, chain, asset }: Props) {
     <section aria-label="Your balances" className="grid gap-3">
       {current && (
         <dl className="grid grid-cols-1 gap-3 sm:grid-cols-3">
-          <Stat label="Available" value={`${formatAmount(BigInt(current.available))} ${symbol}`} hint={`On ${current.chainName}`} />
-          <Stat label="Held" value={`${formatAmount(BigInt(current.held))} ${symbol}`} hint="Set aside for withdrawals under way" />
+          <Stat
+            label="Available"
+            value={`${formatAmount(BigInt(current.available), { decimals: current.decimals })} ${symbol}`}
+            hint={`On ${current.chainName}`}
+          />
+          <Stat
+            label="Held"
+            value={`${formatAmount(BigInt(current.held), { decimals: current.decimals })} ${symbol}`}
+            hint="Set aside for withdrawals under way"
+          />
           <Stat
             label="In your wallet"
             value={wallet ? `${formatAmount(BigInt(wallet.balance))} ${symbol}` : "—"}
@@ -29,8 +37,8 @@ export function BalanceStats({ balances, chain, asset }: Props) {
             <Stat
               key={b.asset}
               label={`${b.symbol} on ${b.chainName}`}
-              value={`${formatAmount(BigInt(b.available))} ${b.symbol}`}
-              hint={`${formatAmount(BigInt(b.held))} held`}
+              value={`${formatAmount(BigInt(b.available), { decimals: b.decimals })} ${b.symbol}`}
+              hint={`${formatAmount(BigInt(b.held), { decimals: b.decimals })} held`}
             />
           ))}
         </dl>

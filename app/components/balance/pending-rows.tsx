@@ -35,7 +35,9 @@ export function PendingRows({ deposits, withdrawals, paused }: Props) {
           {deposits.map((d) => (
             <li key={d.id} className="grid gap-1 p-3" data-deposit={d.id}>
               <div className="flex flex-wrap items-center gap-2">
-                <span className="font-medium">Deposit of {formatAmount(BigInt(d.amount))} QUEST</span>
+                <span className="font-medium">
+                  Deposit of {formatAmount(BigInt(d.amount), { decimals: d.decimals })} {d.symbol}
+                </span>
                 <Badge variant="warning">
                   pending ({Math.min(d.confirmations, d.required)}/{d.required} confirmations)
                 </Badge>
@@ -72,7 +74,9 @@ function WithdrawalRow({ row, paused, busy, act }: RowProps) {
   return (
     <li className="grid gap-2 p-3" data-withdrawal={row.id} data-status={row.status}>
       <div className="flex flex-wrap items-center gap-2">
-        <span className="font-medium">Withdrawal of {formatAmount(BigInt(row.amount))} QUEST</span>
+        <span className="font-medium">
+          Withdrawal of {formatAmount(BigInt(row.amount), { decimals: row.decimals })} {row.symbol}
+        </span>
         <Badge variant={status.variant}>{status.label}</Badge>
         <span className="min-w-0 truncate font-mono text-xs text-muted-foreground">to {row.toAddress}</span>
       </div>

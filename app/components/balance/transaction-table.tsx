@@ -36,7 +36,7 @@ export function TransactionTable({ rows, page, hasMore }: { rows: BalancePage["t
                 <TableRow key={row.id}>
                   <TableCell className="font-medium">{row.label}</TableCell>
                   <TableCell className="text-right whitespace-nowrap tabular-nums">
-                    <Movement available={BigInt(row.available)} held={BigInt(row.held)} gross={BigInt(row.gross)} symbol={row.symbol} />
+                    <Movement available={BigInt(row.available)} held={BigInt(row.held)} gross={BigInt(row.gross)} symbol={row.symbol} decimals={row.decimals} />
                   </TableCell>
                   <TableCell>
                     <Badge
@@ -69,11 +69,11 @@ export function TransactionTable({ rows, page, hasMore }: { rows: BalancePage["t
 }
 
 /** What an entry did: to the available balance, or (when only that moved) to the held part, or what it moved on the member's behalf. */
-function Movement({ available, held, gross, symbol }: { available: bigint; held: bigint; gross: bigint; symbol: string }) {
+function Movement({ available, held, gross, symbol, decimals }: { available: bigint; held: bigint; gross: bigint; symbol: string; decimals: number }) {
   if (available === 0n && held === 0n) {
     return (
       <span className="text-muted-foreground">
-        {formatAmount(gross)} {symbol}
+        {formatAmount(gross, { decimals })} {symbol}
       </span>
     );
   }
@@ -82,7 +82,7 @@ function Movement({ available, held, gross, symbol }: { available: bigint; held:
   return (
     <span className={amount > 0n ? "text-emerald-700 dark:text-emerald-400" : undefined}>
       {sign}
-      {formatAmount(amount)} {symbol}
+      {formatAmount(amount, { decimals })} {symbol}
       {available === 0n && held !== 0n && <span className="text-xs text-muted-foreground"> held</span>}
     </span>
   );

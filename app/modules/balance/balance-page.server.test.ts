@@ -3,6 +3,12 @@ import { parseEther } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { withdrawal } from "#db/schema/ledger";
 import type { Services } from "~/services/services.server";
+import { startLocalChain } from "~/lib/local-chain.server";
+import { createLogger } from "~/lib/logger.server";
+import { ensureLocalContracts } from "~/modules/chain/contracts.server";
+import { assetOf } from "~/modules/ledger/assets";
+import { credit } from "~/modules/ledger/ledger.server";
+import { localRegistry } from "#tests/setup/local-registry";
 import { requestWithdrawal, withdrawalLimits } from "~/modules/withdrawals/withdrawals.server";
 import { fundedMember, form } from "#tests/setup/withdrawal-chain";
 import { createTestServices } from "#tests/setup/test-services";
@@ -48,5 +54,30 @@ describe("the Balance page's Under way list", () => {
       [sending, "sending", false, false],
       [failed, "failed", true, true],
     ]);
+  });
+});
+
+describe("the Balance page's balances", () => {
+  it("lists each (chain, token) balance with its token's decimals: USDC's 6 beside QUEST's 18", async () => {
+    const node = await startLocalChain();
+    try {
+      const { addresses, tokens } = await ensureLocalContracts({ rpcUrl: node.url, known: undefined, logger: createLogger("silent") });
+      const onChain = { ...services, chains: localRegistry({ url: node.url, contracts: addresses, tokens }) };
+      const db = services.database.db;
+      const { userId } = await fundedMember(db, "una", parseEther("3"));
+      const usdc = assetOf("USDC", 31337);
+      await credit({ db, key: "fund:una:usdc", kind: "reward", userId, asset: usdc, amount: 25_500_000n });
+
+      const page = await loadBalancePage(onChain, userId, new Request("http://localhost:3000/balance"));
+      expect(page.balances.map(({ asset, decimals, available }) => ({ asset, decimals, available }))).toEqual(
+        expect.arrayContaining([
+          { asset: "QUEST:31337", decimals: 18, available: parseEther("3").toString() },
+          { asset: usdc, decimals: 6, available: "25500000" },
+        ]),
+      );
+      expect(page.transactions.find((row) => row.asset === usdc)).toMatchObject({ symbol: "USDC", decimals: 6 });
+    } finally {
+      await node.stop();
+    }
   });
 });

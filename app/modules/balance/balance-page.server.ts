@@ -1,10 +1,11 @@
 import { inArray } from "drizzle-orm";
 import { deposit, withdrawal } from "#db/schema/ledger";
 import type { Services } from "~/services/services.server";
+import { chainToken, type ChainRegistry } from "~/modules/chain/chain-registry.server";
 import { loadTokenScreen, readVault } from "~/modules/chain/token-reads.server";
 import { depositRefOf } from "~/modules/deposits/deposit-refs.server";
 import { listDeposits } from "~/modules/deposits/deposits.server";
-import { assetParts, questAsset, type Asset } from "~/modules/ledger/assets";
+import { assetParts, QUEST_DECIMALS, questAsset, type Asset } from "~/modules/ledger/assets";
 import { balanceOf, history } from "~/modules/ledger/ledger.server";
 import { listWallets } from "~/modules/wallets/wallets.server";
 import { withdrawalsPaused } from "~/modules/withdrawals/withdrawal-pause.server";
@@ -64,8 +65,9 @@ export async function loadBalancePage(
     chain,
     asset,
     ref,
-    balances: balances.map((b) => ({ ...assetInfo(b.asset), available: s(b.available), held: s(b.held) })),
+    balances: balances.map((b) => ({ ...assetInfo(b.asset, services.chains), available: s(b.available), held: s(b.held) })),
     deposits: deposits.map((d) => ({
+      ...assetInfo(d.asset, services.chains),
       id: d.id,
       chainId: d.chainId,
       txHash: d.txHash,
@@ -75,6 +77,7 @@ export async function loadBalancePage(
       createdAt: d.createdAt.toISOString(),
     })),
     withdrawals: withdrawals.map((w) => ({
+      ...assetInfo(w.asset, services.chains),
       id: w.id,
       status: w.status,
       amount: s(w.amount),
@@ -97,13 +100,16 @@ export async function loadBalancePage(
   };
 }
 
-function assetInfo(asset: Asset) {
+/** An asset's symbol, network and decimals: those its chain's vault lists for it (QUEST's 18 where the chain lists none). */
+function assetInfo(asset: Asset, chains: Pick<ChainRegistry, "get">) {
   const { symbol, chainId } = assetParts(asset);
-  return { asset, symbol, chainId, chainName: CHAIN_NAMES[chainId] ?? `chain ${chainId}` };
+  const chain = chains.get(chainId);
+  const decimals = (chain && chainToken(chain, symbol)?.decimals) ?? QUEST_DECIMALS;
+  return { asset, symbol, chainId, chainName: CHAIN_NAMES[chainId] ?? `chain ${chainId}`, decimals };
 }
 
 /** A page of ledger entries as transaction rows, each with its deposit's or withdrawal's status and transaction. */
-async function transactionRows(services: Pick<Services, "database">, items: Awaited<ReturnType<typeof history>>["items"]) {
+async function transactionRows(services: Pick<Services, "database" | "chains">, items: Awaited<ReturnType<typeof history>>["items"]) {
   const db = services.database.db;
   const references = [...new Set(items.map((item) => item.reference).filter((r): r is string => r !== null))];
   const [deposits, withdrawals] = references.length
@@ -125,7 +131,7 @@ async function transactionRows(services: Pick<Services, "database">, items: Awai
       id: item.entryId,
       label: kindLabel(item.kind),
       memo: item.memo,
-      ...assetInfo(item.asset),
+      ...assetInfo(item.asset, services.chains),
       available: s(item.available),
       held: s(item.held),
       gross: s(item.gross),

@@ -1,8 +1,8 @@
 import type { Address, Hex } from "viem";
 import type { Asset } from "~/modules/ledger/assets";
 
-/** An asset with its token's symbol and network. */
-type AssetInfo = { asset: Asset; symbol: string; chainId: number; chainName: string };
+/** An asset with its token's symbol, network and decimals (amounts are in its own base units: USDC's 6, QUEST's 18). */
+type AssetInfo = { asset: Asset; symbol: string; chainId: number; chainName: string; decimals: number };
 
 /** The network a token screen shows, and the others it can switch to. */
 type ScreenChain = { chainId: number; chainName: string; coin: string; chainIds: number[] };
@@ -21,8 +21,8 @@ export type BalancePage = {
   /** The member's deposit reference. */
   ref: Hex;
   balances: (AssetInfo & { available: string; held: string })[];
-  deposits: { id: string; chainId: number; txHash: Hex; amount: string; confirmations: number; required: number; createdAt: string }[];
-  withdrawals: {
+  deposits: (AssetInfo & { id: string; txHash: Hex; amount: string; confirmations: number; required: number; createdAt: string })[];
+  withdrawals: (AssetInfo & {
     id: string;
     /** One of WITHDRAWAL_STATUSES (db/schema/ledger.ts). */
     status: string;
@@ -36,7 +36,7 @@ export type BalancePage = {
     canCancel: boolean;
     canRetry: boolean;
     createdAt: string;
-  }[];
+  })[];
   paused: boolean;
   limits: { minimum: string; dailyLimit: string; fee: string };
   destinations: string[];

@@ -11,7 +11,7 @@ import { CHAIN_DETAILS } from "~/wallet/chain-details";
 import { CHAIN_NAMES, KNOWN_CHAINS, knownChain } from "~/wallet/chains";
 import { LOCAL_PROJECT_ID } from "~/wallet/wallet-cloud";
 import type { OperatorWallet } from "./operator-outbox.server";
-import { CONTRACT_KEYS, readDeployments, type ContractAddresses, type ContractCodeHashes } from "./contract-addresses.server";
+import { CONTRACT_KEYS, readDeployments, type ContractAddresses, type ContractCodeHashes, type VaultToken } from "./contract-addresses.server";
 import { agreeLocalContracts } from "./contracts.server";
 
 /** viem's own object of each chain in the list (a local chain's carries its id and our name for it). */
@@ -39,6 +39,12 @@ export type RegisteredChain = {
   operator: OperatorWallet | null;
   /** Questline's contracts on this chain, or null where none are deployed. */
   contracts: ContractAddresses | null;
+  /**
+   * The tokens this chain's vault takes and pays, each the ledger's asset `SYMBOL:<chainId>`:
+   * QUEST (the vault's own token, 18 decimals) first, then those the deployment names (the local
+   * chains' stand-in USDC). Empty where no contracts are deployed.
+   */
+  tokens: readonly VaultToken[];
   /** Blocks an event needs (its own included) before it counts; null: nothing on this chain is scanned, paid or drawn. */
   confirmations: number | null;
   /** The first block deposits are read from (DEPOSIT_START_BLOCKS), when configured. */
@@ -71,6 +77,8 @@ export type ChainSetup = {
   /** The transport of reads made while a member waits; `transport` when not given. */
   pageTransport?: Transport;
   contracts?: ContractAddresses | null;
+  /** The vault's tokens besides QUEST, as the deployment names them. */
+  tokens?: VaultToken[];
   confirmations?: number | null;
   startBlock?: number | null;
   /** The operator's key; on a local chain anvil's dev account 9 signs when it is unset. */
@@ -122,6 +130,7 @@ function registerChain({
   transport,
   pageTransport = transport,
   contracts = null,
+  tokens = [],
   confirmations = null,
   startBlock = null,
   operatorKey = null,
@@ -138,11 +147,24 @@ function registerChain({
     pageClient: createPublicClient({ chain, transport: pageTransport }) as PublicClient,
     operator: key && chain ? createWalletClient({ chain, transport, account: privateKeyToAccount(key) }) : null,
     contracts,
+    tokens: vaultTokensOf(contracts, tokens),
     confirmations,
     startBlock: startBlock === null ? null : BigInt(startBlock),
     webSocket,
   };
 }
+
+/** QUEST's symbol and decimals: the vault's own token on every chain. */
+export const QUEST_TOKEN = { symbol: "QUEST", decimals: 18 } as const;
+
+/** A chain's vault tokens: QUEST from its contracts first, then the deployment's others; none without contracts. */
+export function vaultTokensOf(contracts: ContractAddresses | null, others: VaultToken[]): VaultToken[] {
+  return contracts ? [{ ...QUEST_TOKEN, address: contracts.QuestToken }, ...others] : [];
+}
+
+/** The token a chain's vault takes under `symbol` (an asset's `SYMBOL` on that chain), or undefined where it takes none. */
+export const chainToken = (chain: Pick<RegisteredChain, "tokens">, symbol: string): VaultToken | undefined =>
+  chain.tokens.find((token) => token.symbol === symbol);
 
 /** The local chain's WebSocket: anvil serves it on its HTTP port (`http://127.0.0.1:8545` → `ws://127.0.0.1:8545`). */
 export function localWebSocketUrl(rpcUrl: string): string {
@@ -180,8 +202,9 @@ export async function createChainRegistry({
   const deployments = readDeployments({ dir: env.DEPLOYMENTS_DIR, overrides: env.contractAddresses });
   // The local chain gets its contracts (once per fresh chain, whichever process comes first) and the dev accounts their tokens.
   if (localChainUrl) {
-    const local = await agreeLocalContracts({ database, rpcUrl: localChainUrl, known: deployments.get(LOCAL_CHAIN_ID)?.contracts, logger });
-    deployments.set(LOCAL_CHAIN_ID, { contracts: local.addresses, codeHashes: {} });
+    const known = deployments.get(LOCAL_CHAIN_ID);
+    const local = await agreeLocalContracts({ database, rpcUrl: localChainUrl, known: known?.contracts, knownTokens: known?.tokens, logger });
+    deployments.set(LOCAL_CHAIN_ID, { contracts: local.addresses, codeHashes: {}, tokens: local.tokens });
   }
   const endpoints = nodeEndpoints(config, (message) => logger.warn(message));
   // A chain's own RPC_URL_<chainId> comes first, before the providers' endpoints.
@@ -191,6 +214,7 @@ export async function createChainRegistry({
     transport: chainTransport(urls, { timeoutMs: env.CHAIN_TIMEOUT_MS, retryCount: 1 }),
     pageTransport: chainTransport(urls, { timeoutMs: env.CHAIN_PAGE_TIMEOUT_MS, retryCount: 0 }),
     contracts: deployments.get(id)?.contracts ?? null,
+    tokens: deployments.get(id)?.tokens ?? [],
     confirmations: env.confirmations.get(id) ?? null,
     startBlock: env.depositStartBlocks.get(id) ?? null,
     operatorKey: (env.OPERATOR_PRIVATE_KEY as Hex | undefined) ?? null,
@@ -201,12 +225,14 @@ export async function createChainRegistry({
   const checked = await Promise.all(
     chains
       .map(registerChain)
-      .map(async (chain) =>
-        chain.local ? chain : { ...chain, contracts: await contractsOnChain(chain, deployments.get(chain.id)?.codeHashes ?? {}, logger) },
-      ),
+      .map(async (chain) => (chain.local ? chain : withContracts(chain, await contractsOnChain(chain, deployments.get(chain.id)?.codeHashes ?? {}, logger)))),
   );
   return registryOf({ config, chainIds, list: checked, logger });
 }
+
+/** A chain with its contracts as checked: a chain whose contracts were dropped carries no tokens either. */
+const withContracts = (chain: RegisteredChain, contracts: ContractAddresses | null): RegisteredChain =>
+  contracts ? { ...chain, contracts } : { ...chain, contracts: null, tokens: [] };
 
 /**
  * A chain's contracts as the deployment names them, checked against the chain at start through

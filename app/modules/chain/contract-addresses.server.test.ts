@@ -61,14 +61,27 @@ describe("readContractAddresses", () => {
     expect(deployments.get(84532)).toEqual({
       contracts: { ...all(A), TokenSale: B },
       codeHashes: { QuestToken: hash("a"), DepositVault: hash("c"), AirdropDistributor: hash("d") },
+      tokens: [],
     });
-    expect(deployments.get(8453)).toEqual({ contracts: all(A), codeHashes: {} });
+    expect(deployments.get(8453)).toEqual({ contracts: all(A), codeHashes: {}, tokens: [] });
     expect(() =>
       readDeployments({
         dir: deploymentsDir({ "1.json": JSON.stringify({ chainId: 1, contracts: all(A), codeHashes: { ...codeHashes, TokenSale: "0x12" } }) }),
         overrides: new Map(),
       }),
     ).toThrow("codeHashes.TokenSale must be a 0x hash of 64 hex digits");
+  });
+
+  it("reads the vault's tokens besides QUEST, and stops on a token it cannot use", () => {
+    const usdc = { symbol: "USDC", address: B.toLowerCase(), decimals: 6 };
+    const dir = deploymentsDir({ "8453.json": JSON.stringify({ chainId: 8453, contracts: all(A), tokens: [usdc] }) });
+    expect(readDeployments({ dir, overrides: new Map() }).get(8453)!.tokens).toEqual([{ symbol: "USDC", address: B, decimals: 6 }]);
+    const withTokens = (tokens: unknown[]) => () =>
+      readDeployments({ dir: deploymentsDir({ "1.json": JSON.stringify({ chainId: 1, contracts: all(A), tokens }) }), overrides: new Map() });
+    expect(withTokens([{ ...usdc, symbol: "usdc" }])).toThrow("tokens.0.symbol must be a token symbol");
+    expect(withTokens([{ ...usdc, decimals: 6.5 }])).toThrow("tokens.0.decimals");
+    expect(withTokens([usdc, { ...usdc, address: A }])).toThrow("tokens must not name a symbol twice");
+    expect(withTokens([{ ...usdc, symbol: "QUEST" }])).toThrow("must not name QUEST");
   });
 
   it("stops on a broken or misnamed file", () => {

@@ -28,6 +28,23 @@ const codeHash = z
   .regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x hash of 64 hex digits")
   .transform((value) => value.toLowerCase() as Hex);
 
+/** A token the chain's vault takes besides QUEST (a stablecoin, a project's token): its symbol, address and decimals. */
+export type VaultToken = { symbol: string; address: Address; decimals: number };
+
+/** One token of a deployment file's `tokens` (the symbol is the ledger's asset symbol: `USDC` → `USDC:<chainId>`). */
+export const vaultTokenSchema = z.object({
+  symbol: z.string().regex(/^[A-Z][A-Z0-9]{1,11}$/, "must be a token symbol of 2 to 12 capital letters and digits, e.g. USDC"),
+  address,
+  decimals: z.number().int().min(0).max(18),
+});
+
+/** A deployment's extra tokens: no symbol and no address twice, and none named QUEST (the vault's own token is always listed). */
+export const vaultTokensSchema = z
+  .array(vaultTokenSchema)
+  .refine((tokens) => new Set(tokens.map((token) => token.symbol)).size === tokens.length, "must not name a symbol twice")
+  .refine((tokens) => new Set(tokens.map((token) => token.address)).size === tokens.length, "must not name an address twice")
+  .refine((tokens) => tokens.every((token) => token.symbol !== "QUEST"), "must not name QUEST (the vault's own token is always taken)");
+
 /**
  * A deployment file. `codeHashes` (keccak256 of each contract's runtime code as the chain held it
  * right after the deployment) is absent from files written before it was recorded: such a file
@@ -37,13 +54,15 @@ const deploymentFileSchema = z.object({
   chainId: z.number().int().positive(),
   contracts: contractAddressesSchema,
   codeHashes: z.object({ QuestToken: codeHash, TokenSale: codeHash, DepositVault: codeHash, AirdropDistributor: codeHash }).optional(),
+  /** Tokens the vault is allow-listed for besides QUEST (`tokens: [{ symbol, address, decimals }]`); none when absent. */
+  tokens: vaultTokensSchema.optional(),
 });
 
 /** The runtime code hash recorded for each contract, where the deployment file recorded one for the address in use. */
 export type ContractCodeHashes = Partial<Record<ContractKey, Hex>>;
 
-/** One chain's contracts as configured: their addresses and the code hashes known for them. */
-export type ChainDeployment = { contracts: ContractAddresses; codeHashes: ContractCodeHashes };
+/** One chain's contracts as configured: their addresses, the code hashes known for them and the vault's tokens besides QUEST. */
+export type ChainDeployment = { contracts: ContractAddresses; codeHashes: ContractCodeHashes; tokens: VaultToken[] };
 
 export class ContractConfigError extends Error {
   override name = "ConfigError";
@@ -82,7 +101,7 @@ export function readContractAddresses({ dir, overrides }: { dir: string; overrid
  */
 export function readDeployments({ dir, overrides }: { dir: string; overrides: ContractAddressOverrides }): Map<number, ChainDeployment> {
   const partial = new Map<number, Partial<ContractAddresses>>();
-  const fromFiles = new Map<number, { contracts: ContractAddresses; codeHashes: ContractCodeHashes }>();
+  const fromFiles = new Map<number, ChainDeployment>();
   let files: string[] = [];
   try {
     files = readdirSync(dir).filter((name) => /^\d+\.json$/.test(name));
@@ -104,7 +123,7 @@ export function readDeployments({ dir, overrides }: { dir: string; overrides: Co
     }
     if (`${parsed.data.chainId}.json` !== name) throw new ContractConfigError(`Invalid deployment file ${file}: its chainId is ${parsed.data.chainId}`);
     partial.set(parsed.data.chainId, parsed.data.contracts);
-    fromFiles.set(parsed.data.chainId, { contracts: parsed.data.contracts, codeHashes: parsed.data.codeHashes ?? {} });
+    fromFiles.set(parsed.data.chainId, { contracts: parsed.data.contracts, codeHashes: parsed.data.codeHashes ?? {}, tokens: parsed.data.tokens ?? [] });
   }
   for (const [chainId, addresses] of overrides) partial.set(chainId, { ...partial.get(chainId), ...addresses });
 
@@ -120,7 +139,7 @@ export function readDeployments({ dir, overrides }: { dir: string; overrides: Co
     const codeHashes = Object.fromEntries(
       CONTRACT_KEYS.filter((key) => file?.codeHashes[key] && file.contracts[key] === addresses[key]).map((key) => [key, file!.codeHashes[key]]),
     );
-    complete.set(chainId, { contracts: addresses as ContractAddresses, codeHashes });
+    complete.set(chainId, { contracts: addresses as ContractAddresses, codeHashes, tokens: file?.tokens ?? [] });
   }
   return complete;
 }

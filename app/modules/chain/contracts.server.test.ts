@@ -3,9 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEV_ADDRESSES } from "#contracts/dev-accounts";
 import { depositVaultAbi } from "#contracts/generated/deposit-vault";
 import { questTokenAbi } from "#contracts/generated/quest-token";
+import { testStablecoinAbi } from "#contracts/generated/test-stablecoin";
 import { startLocalChain, type LocalChain } from "~/lib/local-chain.server";
 import { createLogger } from "~/lib/logger.server";
-import { DEMO_TOKENS_PER_ACCOUNT, ensureLocalContracts } from "./contracts.server";
+import { DEMO_STABLECOIN_PER_ACCOUNT, DEMO_TOKENS_PER_ACCOUNT, ensureLocalContracts } from "./contracts.server";
 
 let chain: LocalChain;
 beforeAll(async () => {
@@ -38,7 +39,18 @@ describe("ensureLocalContracts", () => {
     // anvil's first account on a fresh chain: the same addresses every time.
     expect(first.addresses.QuestToken).toBe("0x5FbDB2315678afecb367f032d93F642f64180aa3");
 
-    const again = await ensureLocalContracts({ rpcUrl: chain.url, known: first.addresses, logger });
-    expect(again).toEqual({ addresses: first.addresses, deployed: false });
+    // The stand-in stablecoin: USDC of 6 decimals, allow-listed in the vault, 10,000 to each dev account.
+    expect(first.tokens).toEqual([{ symbol: "USDC", address: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/), decimals: 6 }]);
+    const usdc = first.tokens[0]!.address;
+    expect(await client.readContract({ address: usdc, abi: testStablecoinAbi, functionName: "decimals" })).toBe(6);
+    expect(await client.readContract({ ...vault, functionName: "tokenAllowed", args: [usdc] })).toBe(true);
+    for (const account of DEV_ADDRESSES) {
+      expect(await client.readContract({ address: usdc, abi: testStablecoinAbi, functionName: "balanceOf", args: [account] })).toBe(
+        DEMO_STABLECOIN_PER_ACCOUNT,
+      );
+    }
+
+    const again = await ensureLocalContracts({ rpcUrl: chain.url, known: first.addresses, knownTokens: first.tokens, logger });
+    expect(again).toEqual({ addresses: first.addresses, tokens: first.tokens, deployed: false });
   });
 });

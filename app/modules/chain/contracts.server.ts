@@ -2,19 +2,24 @@ import { eq } from "drizzle-orm";
 import { createPublicClient, createWalletClient, http, parseEther, type Chain, type Hex, type PublicClient } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { anvil } from "viem/chains";
-import { deployQuestline, fundAccounts } from "#contracts/deploy";
+import { deployLocalStablecoin, deployQuestline, fundAccounts, LOCAL_STABLECOIN } from "#contracts/deploy";
 import { depositVaultAbi } from "#contracts/generated/deposit-vault";
 import { questTokenAbi } from "#contracts/generated/quest-token";
 import { platformSetting } from "#db/schema/ledger";
-import { DEV_ADDRESSES, DEV_PRIVATE_KEYS } from "#contracts/dev-accounts";
+import { DEV_ADDRESSES, DEV_OPERATOR_PRIVATE_KEY, DEV_PRIVATE_KEYS } from "#contracts/dev-accounts";
 import type { Database, Db } from "~/lib/db.server";
 import type { Logger } from "~/lib/logger.server";
 import { localChainOf } from "~/wallet/chain-config";
 import { KNOWN_CHAINS, knownChain } from "~/wallet/chains";
-import { contractAddressesSchema, type ContractAddresses } from "./contract-addresses.server";
+import { contractAddressesSchema, vaultTokensSchema, type ContractAddresses, type VaultToken } from "./contract-addresses.server";
 
 /** Tokens each anvil dev account gets on a fresh local chain. */
 export const DEMO_TOKENS_PER_ACCOUNT = parseEther("10000");
+/** Stand-in stablecoin units (USDC, 6 decimals) each anvil dev account gets on a fresh local chain: 10,000 USDC. */
+export const DEMO_STABLECOIN_PER_ACCOUNT = 10_000n * 10n ** BigInt(LOCAL_STABLECOIN.decimals);
+
+/** A local chain's contracts in use and the vault's tokens besides QUEST (the stand-in USDC). */
+export type LocalContracts = { addresses: ContractAddresses; tokens: VaultToken[]; deployed: boolean };
 
 /**
  * Makes sure Questline's contracts are on a local development chain (31337, or another local chain
@@ -22,20 +27,24 @@ export const DEMO_TOKENS_PER_ACCOUNT = parseEther("10000");
  * already hold code (a long-lived node given by LOCAL_CHAIN_RPC_URL) they are kept; on a fresh
  * chain the contracts are deployed with anvil's first dev account (dev account 9 is the vault's
  * operator, see DEV_OPERATOR_PRIVATE_KEY) and each dev account gets
- * `DEMO_TOKENS_PER_ACCOUNT`. Returns the addresses in use.
+ * `DEMO_TOKENS_PER_ACCOUNT`; the stand-in stablecoin (USDC, 6 decimals) is deployed beside them,
+ * allow-listed in the vault, and each dev account gets `DEMO_STABLECOIN_PER_ACCOUNT`. Returns the
+ * addresses and tokens in use (`knownTokens` with `known` addresses that hold code).
  */
 export async function ensureLocalContracts({
   rpcUrl,
   known,
+  knownTokens = [],
   logger,
 }: {
   rpcUrl: string;
   known: ContractAddresses | undefined;
+  knownTokens?: VaultToken[];
   logger: Logger;
-}): Promise<{ addresses: ContractAddresses; deployed: boolean }> {
+}): Promise<LocalContracts> {
   const started = performance.now();
   const probe = createPublicClient({ transport: http(rpcUrl) }) as PublicClient;
-  if (known && (await deployedAt(probe, known))) return { addresses: known, deployed: false };
+  if (known && (await deployedAt(probe, known))) return { addresses: known, tokens: knownTokens, deployed: false };
   const chainId = await probe.getChainId();
   if (!knownChain(chainId)?.local) {
     const local = KNOWN_CHAINS.filter((chain) => chain.local).map((chain) => chain.id);
@@ -52,8 +61,17 @@ export async function ensureLocalContracts({
     amount: DEMO_TOKENS_PER_ACCOUNT,
     pollingInterval: 10,
   });
-  logger.info({ contracts: deployment.contracts, ms: Math.round(performance.now() - started) }, "contracts deployed to the local chain");
-  return { addresses: deployment.contracts, deployed: true };
+  const stablecoin = await deployLocalStablecoin({
+    wallet,
+    operator: localChainClients(rpcUrl, DEV_OPERATOR_PRIVATE_KEY, localChainOf(chainId)).wallet,
+    publicClient,
+    vault: deployment.contracts.DepositVault,
+    accounts: DEV_ADDRESSES,
+    amount: DEMO_STABLECOIN_PER_ACCOUNT,
+    pollingInterval: 10,
+  });
+  logger.info({ contracts: deployment.contracts, tokens: [stablecoin], ms: Math.round(performance.now() - started) }, "contracts deployed to the local chain");
+  return { addresses: deployment.contracts, tokens: [stablecoin], deployed: true };
 }
 
 /** A local chain read, and signed on by one of anvil's dev accounts (the deployer, or a demo member's wallet). */
@@ -78,37 +96,51 @@ const RECORDED_KEY = "local_chain_contracts";
  * `ensureLocalContracts` for a process of a deployment whose processes share one database and one
  * local chain: under the database's startup lock, so exactly one deploys on a fresh chain, and with
  * the addresses in use recorded in the database, so every process ends on the same ones (the
- * `known` ones first, when they hold code; then the recorded ones; else a new deployment).
+ * `known` ones first, when they hold code, with `knownTokens`; then the recorded ones with the
+ * tokens recorded beside them; else a new deployment).
  */
 export async function agreeLocalContracts({
   database,
   rpcUrl,
   known,
+  knownTokens = [],
   logger,
 }: {
   database: Pick<Database, "exclusively">;
   rpcUrl: string;
   known: ContractAddresses | undefined;
+  knownTokens?: VaultToken[];
   logger: Logger;
-}): Promise<{ addresses: ContractAddresses; deployed: boolean }> {
+}): Promise<LocalContracts> {
   return database.exclusively(async (db) => {
     const recorded = await recordedLocalContracts(db);
     const client = localChainClients(rpcUrl).publicClient;
-    const inUse = known && (await deployedAt(client, known)) ? known : recorded && (await deployedAt(client, recorded)) ? recorded : undefined;
-    const result = await ensureLocalContracts({ rpcUrl, known: inUse, logger });
-    if (JSON.stringify(result.addresses) !== JSON.stringify(recorded))
+    // Known addresses that are the recorded ones keep the recorded tokens when their file names none (a long-lived node).
+    const sameAsRecorded = recorded && known && JSON.stringify(contractAddressesSchema.parse(known)) === JSON.stringify(recorded.addresses);
+    const inUse =
+      known && (await deployedAt(client, known))
+        ? { addresses: known, tokens: knownTokens.length === 0 && sameAsRecorded ? recorded.tokens : knownTokens }
+        : recorded && (await deployedAt(client, recorded.addresses))
+          ? recorded
+          : undefined;
+    const result = await ensureLocalContracts({ rpcUrl, known: inUse?.addresses, knownTokens: inUse?.tokens, logger });
+    const value = { ...result.addresses, tokens: result.tokens };
+    if (JSON.stringify(value) !== JSON.stringify(recorded && { ...recorded.addresses, tokens: recorded.tokens }))
       await db
         .insert(platformSetting)
-        .values({ key: RECORDED_KEY, value: result.addresses, updatedBy: null })
-        .onConflictDoUpdate({ target: platformSetting.key, set: { value: result.addresses, updatedAt: new Date() } });
+        .values({ key: RECORDED_KEY, value, updatedBy: null })
+        .onConflictDoUpdate({ target: platformSetting.key, set: { value, updatedAt: new Date() } });
     return result;
   });
 }
 
-async function recordedLocalContracts(db: Db): Promise<ContractAddresses | undefined> {
+/** The recorded addresses, and the tokens recorded beside them (none in a record from before tokens). */
+async function recordedLocalContracts(db: Db): Promise<{ addresses: ContractAddresses; tokens: VaultToken[] } | undefined> {
   const [row] = await db.select({ value: platformSetting.value }).from(platformSetting).where(eq(platformSetting.key, RECORDED_KEY));
   const parsed = contractAddressesSchema.safeParse(row?.value);
-  return parsed.success ? parsed.data : undefined;
+  if (!parsed.success) return undefined;
+  const tokens = vaultTokensSchema.safeParse((row?.value as { tokens?: unknown } | undefined)?.tokens);
+  return { addresses: parsed.data, tokens: tokens.success ? tokens.data : [] };
 }
 
 /**

@@ -15,9 +15,10 @@ import {
 import { privateKeyToAccount } from "viem/accounts";
 import { anvil } from "viem/chains";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { DEV_PRIVATE_KEYS } from "#contracts/dev-accounts";
+import { DEV_OPERATOR_PRIVATE_KEY, DEV_PRIVATE_KEYS } from "#contracts/dev-accounts";
 import { depositVaultAbi } from "#contracts/generated/deposit-vault";
 import { questTokenAbi } from "#contracts/generated/quest-token";
+import { testStablecoinAbi, testStablecoinBytecode } from "#contracts/generated/test-stablecoin";
 import { user } from "#db/schema/auth";
 import { chainEventCursor } from "#db/schema/chain";
 import { deposit, journalEntry } from "#db/schema/ledger";
@@ -26,13 +27,15 @@ import { walletAddress } from "#db/schema/wallets";
 import type { Database } from "~/lib/db.server";
 import { startLocalChain, type LocalChain } from "~/lib/local-chain.server";
 import { createLogger } from "~/lib/logger.server";
+import { vaultTokensOf } from "~/modules/chain/chain-registry.server";
+import type { VaultToken } from "~/modules/chain/contract-addresses.server";
 import { ensureLocalContracts } from "~/modules/chain/contracts.server";
-import { questAsset } from "~/modules/ledger/assets";
+import { assetOf, questAsset } from "~/modules/ledger/assets";
 import { accountBalance, balanceOf, checkLedger, platformBalance, projectTreasury } from "~/modules/ledger/ledger.server";
 import { createTestDatabase } from "#tests/setup/test-db";
 import { depositRefOf, ownerOfRef, projectDepositRefOf } from "./deposit-refs.server";
 import { listDeposits } from "./deposits.server";
-import { DEPOSIT_SUBSCRIPTION, scanDeposits, type ScanOptions } from "./scanner.server";
+import { DEPOSIT_SUBSCRIPTION, scanDeposits, TOKEN_DEPOSIT_SUBSCRIPTION, type ScanOptions } from "./scanner.server";
 import { assignUnmatchedDeposit, unmatchedDeposits } from "./unmatched-deposits.server";
 
 const CHAIN_ID = 31337;
@@ -43,6 +46,9 @@ let chain: LocalChain;
 let client: PublicClient;
 let vault: Address;
 let token: Address;
+/** The vault's tokens as the registry lists them: QUEST, then the local stand-in USDC (6 decimals). */
+let tokens: VaultToken[];
+let usdc: Address;
 let database: Database;
 /** Where this test's scans start: the block after what earlier tests left on the shared chain. */
 let startBlock: bigint;
@@ -52,14 +58,18 @@ const depositor = (index = 1) => createWalletClient({ chain: anvil, transport: h
 
 beforeAll(async () => {
   chain = await startLocalChain();
-  const { addresses } = await ensureLocalContracts({ rpcUrl: chain.url, known: undefined, logger: createLogger("silent") });
-  vault = addresses.DepositVault;
-  token = addresses.QuestToken;
+  const ensured = await ensureLocalContracts({ rpcUrl: chain.url, known: undefined, logger: createLogger("silent") });
+  vault = ensured.addresses.DepositVault;
+  token = ensured.addresses.QuestToken;
+  tokens = vaultTokensOf(ensured.addresses, ensured.tokens);
+  usdc = ensured.tokens[0]!.address;
   client = createPublicClient({ chain: anvil, transport: http(chain.url), pollingInterval: 10 });
-  // Every dev account lets the vault take its tokens once and for all.
+  // Every dev account lets the vault take its tokens (QUEST and USDC) once and for all.
   for (const index of [1, 2, 3]) {
-    const hash = await depositor(index).writeContract({ address: token, abi: questTokenAbi, functionName: "approve", args: [vault, parseEther("1000000")] });
-    await client.waitForTransactionReceipt({ hash });
+    for (const of of [token, usdc]) {
+      const hash = await depositor(index).writeContract({ address: of, abi: questTokenAbi, functionName: "approve", args: [vault, parseEther("1000000")] });
+      await client.waitForTransactionReceipt({ hash });
+    }
   }
 });
 afterAll(() => chain.stop());
@@ -359,3 +369,95 @@ async function failingProxy(target: string, failAfter: number): Promise<{ url: s
   const { port } = server.address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
+
+describe("scanDeposits of the vault's other tokens (TokenDeposited)", () => {
+  const U = assetOf("USDC", CHAIN_ID);
+  const usdcUnits = (whole: number) => BigInt(whole) * 10n ** 6n;
+  const scanTokens = (overrides: Partial<ScanOptions> = {}) => scan({ tokens, ...overrides });
+  const availableOf = async (userId: string, asset = U) => (await balanceOf({ db: database.db, userId, asset }))[0]?.available ?? 0n;
+
+  async function depositTokenOnChain(of: Address, amount: bigint, ref: Hex, index = 1): Promise<Hex> {
+    const hash = await depositor(index).writeContract({ address: vault, abi: depositVaultAbi, functionName: "depositToken", args: [of, amount, ref] });
+    const receipt = await client.waitForTransactionReceipt({ hash });
+    expect(receipt.status).toBe("success");
+    return hash;
+  }
+
+  it("credits a USDC deposit once, in USDC:31337 and its own 6 decimals, after the confirmations", async () => {
+    const ref = await member("u");
+    const amount = usdcUnits(25) + 500_000n; // 25.5 USDC
+    const txHash = await depositTokenOnChain(usdc, amount, ref);
+
+    expect(await scanTokens()).toEqual({ seen: 1, credited: 0, reorged: 0 });
+    expect(await platformBalance({ db: database.db, name: "deposits_in_transit", asset: U })).toBe(amount);
+    await testClient().mine({ blocks: 1 });
+    const racing = await Promise.all([scanTokens(), scanTokens()]);
+    expect(racing.reduce((sum, result) => sum + result.credited, 0)).toBe(1);
+    expect(await scanTokens()).toEqual({ seen: 0, credited: 0, reorged: 0 });
+
+    const [row] = await rowsOf();
+    expect(row).toMatchObject({ txHash, asset: U, amount, status: "credited", userId: "u" });
+    expect(await availableOf("u")).toBe(amount);
+    expect(await availableOf("u", Q)).toBe(0n);
+    expect(await platformBalance({ db: database.db, name: "onchain", asset: U })).toBe(-amount);
+    expect(await entryKeys("deposit:credit:")).toEqual([`deposit:credit:${CHAIN_ID}:${txHash}:${row!.logIndex}`]);
+    // Its own cursor, beside the QUEST deposits' one.
+    const cursors = await database.db.select().from(chainEventCursor).where(eq(chainEventCursor.chainId, CHAIN_ID));
+    expect(cursors.map((cursor) => cursor.subscription).sort()).toEqual([DEPOSIT_SUBSCRIPTION, TOKEN_DEPOSIT_SUBSCRIPTION].sort());
+    expect(await checkLedger({ db: database.db })).toEqual(CLEAN);
+  });
+
+  it("credits QUEST deposited through depositToken as QUEST, and reads no TokenDeposited without a token list", async () => {
+    const ref = await member("q");
+    await depositTokenOnChain(token, parseEther("3"), ref);
+    await testClient().mine({ blocks: 1 });
+    expect(await scan()).toEqual({ seen: 0, credited: 0, reorged: 0 });
+    expect(await scanTokens()).toMatchObject({ seen: 1, credited: 1 });
+    expect(await availableOf("q", Q)).toBe(parseEther("3"));
+    expect(await checkLedger({ db: database.db })).toEqual(CLEAN);
+  });
+
+  it("reverses a USDC deposit whose block was reorged out and never credits it", async () => {
+    const ref = await member("ur");
+    const snapshot = await testClient().snapshot();
+    await depositTokenOnChain(usdc, usdcUnits(5), ref);
+    expect(await scanTokens({ confirmations: 3 })).toEqual({ seen: 1, credited: 0, reorged: 0 });
+
+    await testClient().revert({ id: snapshot });
+    await testClient().mine({ blocks: 4 });
+    expect(await scanTokens({ confirmations: 3 })).toEqual({ seen: 0, credited: 0, reorged: 1 });
+    await testClient().mine({ blocks: 3 });
+    expect(await scanTokens({ confirmations: 3 })).toEqual({ seen: 0, credited: 0, reorged: 0 });
+
+    const [row] = await rowsOf();
+    expect(row).toMatchObject({ asset: U, status: "reorged", creditedAt: null });
+    expect(await entryKeys("deposit:credit:")).toEqual([]);
+    expect(await availableOf("ur")).toBe(0n);
+    expect(await platformBalance({ db: database.db, name: "deposits_in_transit", asset: U })).toBe(0n);
+    expect(await checkLedger({ db: database.db })).toEqual(CLEAN);
+  });
+
+  it("leaves out a deposit of a token the chain's list does not name, though the vault took it", async () => {
+    const ref = await member("x");
+    // Another 6-decimal token the operator allow-listed in the vault, but no deployment file names.
+    const deployer = depositor(0);
+    const created = await client.waitForTransactionReceipt({
+      hash: await deployer.deployContract({ abi: testStablecoinAbi, bytecode: testStablecoinBytecode, args: [depositor(1).account.address, usdcUnits(100)] }),
+    });
+    const unlisted = created.contractAddress!;
+    const operator = createWalletClient({ chain: anvil, transport: http(chain.url), account: privateKeyToAccount(DEV_OPERATOR_PRIVATE_KEY) });
+    await client.waitForTransactionReceipt({
+      hash: await operator.writeContract({ address: vault, abi: depositVaultAbi, functionName: "setTokenAllowed", args: [unlisted, true] }),
+    });
+    await client.waitForTransactionReceipt({
+      hash: await depositor(1).writeContract({ address: unlisted, abi: testStablecoinAbi, functionName: "approve", args: [vault, usdcUnits(100)] }),
+    });
+    startBlock = (await client.getBlockNumber({ cacheTime: 0 })) + 1n;
+    await depositTokenOnChain(unlisted, usdcUnits(10), ref);
+    await testClient().mine({ blocks: 2 });
+
+    expect(await scanTokens()).toEqual({ seen: 0, credited: 0, reorged: 0 });
+    expect(await rowsOf()).toEqual([]);
+    expect(await database.db.select().from(journalEntry)).toEqual([]);
+  });
+});

@@ -4,20 +4,24 @@ import { z } from "zod";
 import { depositVaultAbi } from "#contracts/generated/deposit-vault";
 import { deposit } from "#db/schema/ledger";
 import type { Db } from "~/lib/db.server";
+import type { VaultToken } from "~/modules/chain/contract-addresses.server";
 import { scanEvents } from "~/modules/chain/event-scanner.server";
-import type { Asset } from "~/modules/ledger/assets";
+import { assetOf, type Asset } from "~/modules/ledger/assets";
 import { creditDeposit, recordDepositLog, reorgDeposit, type DepositLog, type DepositRecord } from "./deposit-postings.server";
 
 /**
- * The deposit scanner: reads a chain's `DepositVault` `Deposited` events through the event scanner
- * (subscription `deposits`), records each deposit once per (chain, transaction, log index) and
- * credits it once its block has the chain's confirmations and is still on the chain (decision 013,
- * issue "deposits"). Every step is one database transaction, so a run cut short anywhere is
- * finished by the next.
+ * The deposit scanner: reads a chain's `DepositVault` `Deposited` events (QUEST, subscription
+ * `deposits`) and `TokenDeposited` events (every token of the vault's allow-list, subscription
+ * `token-deposits`) through the event scanner, records each deposit once per (chain, transaction,
+ * log index) in its token's asset (`USDC:31337`) and credits it once its block has the chain's
+ * confirmations and is still on the chain (decisions 013, 056). Every step is one database
+ * transaction, so a run cut short anywhere is finished by the next.
  */
 
-/** The deposit scanner's cursor on each chain (`chain_event_cursor.subscription`). */
+/** The deposit scanner's cursor on each chain (`chain_event_cursor.subscription`): the vault's `Deposited` events. */
 export const DEPOSIT_SUBSCRIPTION = "deposits";
+/** The cursor of the vault's `TokenDeposited` events (`depositToken`, any allow-listed token). */
+export const TOKEN_DEPOSIT_SUBSCRIPTION = "token-deposits";
 
 const hash32 = z
   .string()
@@ -38,6 +42,25 @@ const logSchema = z.object({
   args: z.object({ from: address, ref: hash32, amount: z.bigint().positive() }),
 });
 const blockSchema = z.object({ number: blockNumber, hash: hash32 });
+const tokenLogSchema = logSchema.extend({ args: z.object({ token: address, from: address, ref: hash32, amount: z.bigint().positive() }) });
+
+/**
+ * A `TokenDeposited` log as the node gave it, checked, with the asset of its token on this chain;
+ * null for a log the node marks removed, and for a token the chain's list does not name (the vault
+ * refuses a token off its allow-list, so such a log means the list here lags the vault's: it is
+ * left out, not credited in an asset nobody can withdraw).
+ */
+function tokenDepositLogOf(raw: unknown, chainId: number, tokens: readonly VaultToken[]): { asset: Asset; log: DepositLog } | null {
+  const entry = tokenLogSchema.parse(raw);
+  if (entry.removed) return null;
+  const token = tokens.find((listed) => listed.address === entry.args.token);
+  if (!token) return null;
+  const { from, ref, amount } = entry.args;
+  return {
+    asset: assetOf(token.symbol, chainId),
+    log: { txHash: entry.transactionHash, logIndex: entry.logIndex, blockNumber: entry.blockNumber, blockHash: entry.blockHash, from, ref, amount },
+  };
+}
 
 /** A `Deposited` log as the node gave it, checked; null for a log the node marks removed. */
 function depositLogOf(raw: unknown): DepositLog | null {
@@ -51,7 +74,13 @@ export type ScanOptions = {
   chainId: number;
   client: PublicClient;
   vault: Address;
+  /** The asset of the vault's own token's `Deposited` events: QUEST on this chain. */
   asset: Asset;
+  /**
+   * The tokens the chain's vault takes (the registry entry's `tokens`): their `TokenDeposited`
+   * events are credited in their own asset; none read when empty.
+   */
+  tokens?: readonly VaultToken[];
   /** Blocks a deposit's block needs (itself included) before it is credited. */
   confirmations: number;
   /** Blocks per `eth_getLogs` request and per database transaction. */
@@ -75,9 +104,17 @@ export type ScanResult = { seen: number; credited: number; reorged: number };
  * block, reversing those whose block left the chain and crediting those with enough confirmations.
  */
 export async function scanDeposits(options: ScanOptions): Promise<ScanResult> {
-  const { db, chainId, client, vault, asset, confirmations } = options;
+  const { db, chainId, client, vault, asset, confirmations, tokens = [] } = options;
   if (!Number.isInteger(confirmations) || confirmations < 1) throw new RangeError("confirmations must be a whole number of at least 1");
-  const { head, results } = await scanEvents({
+  const record = async (tx: Db, entries: { asset: Asset; log: DepositLog }[], head: bigint) => {
+    let seen = 0;
+    for (const { asset, log } of entries) {
+      const depth = Number(head - log.blockNumber + 1n);
+      if (await recordDepositLog(tx, { chainId, asset, required: confirmations, confirmations: depth, log })) seen++;
+    }
+    return { result: seen };
+  };
+  const quest = await scanEvents({
     ...options,
     subscription: {
       name: DEPOSIT_SUBSCRIPTION,
@@ -87,18 +124,34 @@ export async function scanDeposits(options: ScanOptions): Promise<ScanResult> {
       parse: depositLogOf,
       // The last `confirmations` blocks again: a reorg may have moved a deposit there.
       reread: confirmations,
-      record: async (tx, logs, { head }) => {
-        let seen = 0;
-        for (const log of logs) {
-          const depth = Number(head - log.blockNumber + 1n);
-          if (await recordDepositLog(tx, { chainId, asset, required: confirmations, confirmations: depth, log })) seen++;
-        }
-        return { result: seen };
-      },
+      record: (tx, logs, { head }) =>
+        record(
+          tx,
+          logs.map((log) => ({ asset, log })),
+          head,
+        ),
     },
   });
+  const token =
+    tokens.length === 0
+      ? null
+      : await scanEvents({
+          ...options,
+          subscription: {
+            name: TOKEN_DEPOSIT_SUBSCRIPTION,
+            address: vault,
+            abi: depositVaultAbi,
+            eventName: "TokenDeposited",
+            parse: (raw) => tokenDepositLogOf(raw, chainId, tokens),
+            reread: confirmations,
+            record: (tx, entries, { head }) => record(tx, entries, head),
+          },
+        });
+  // Pending deposits are judged against the lower of the two heads: neither run has read past it.
+  const head = token && token.head < quest.head ? token.head : quest.head;
   const settled = await settlePending({ db, chainId, client, head });
-  return { seen: results.reduce((sum, seen) => sum + seen, 0), ...settled };
+  const seen = [...quest.results, ...(token?.results ?? [])].reduce((sum, count) => sum + count, 0);
+  return { seen, ...settled };
 }
 
 /** The hash of the chain's block at `number`, or null when the node has no such block (yet). */

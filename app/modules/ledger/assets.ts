@@ -15,12 +15,19 @@ export const assetSchema = z
 /** Questline's token: 18 decimals on every chain. */
 export const QUEST_DECIMALS = 18;
 
-export const questAsset = (chainId: number): Asset => `QUEST:${chainId}`;
+/** A token's asset on one chain: `assetOf("USDC", 31337)` is `USDC:31337`. */
+export const assetOf = (symbol: string, chainId: number): Asset => `${symbol}:${chainId}`;
+
+export const questAsset = (chainId: number): Asset => assetOf("QUEST", chainId);
 
 export function assetParts(asset: Asset): { symbol: string; chainId: number } {
   const [symbol, chainId] = asset.split(":");
   return { symbol: symbol!, chainId: Number(chainId) };
 }
 
-/** "1,250.5 QUEST": an amount of an asset in words, exact to its last base unit. */
-export const assetAmount = (units: bigint, asset: Asset) => `${formatAmount(units, { maxFraction: QUEST_DECIMALS })} ${assetParts(asset).symbol}`;
+/**
+ * "1,250.5 QUEST": an amount of an asset in words, exact to its last base unit, in the asset's
+ * `decimals` (QUEST's 18 unless given: the chain entry's token names them, USDC's 6).
+ */
+export const assetAmount = (units: bigint, asset: Asset, decimals = QUEST_DECIMALS) =>
+  `${formatAmount(units, { maxFraction: decimals, decimals })} ${assetParts(asset).symbol}`;

@@ -1,14 +1,15 @@
 import { BaseError, ContractFunctionRevertedError, decodeErrorResult, ExecutionRevertedError, isHex, RpcRequestError, type Hex } from "viem";
 import { depositVaultAbi } from "#contracts/generated/deposit-vault";
 import { questTokenAbi } from "#contracts/generated/quest-token";
-import type { ChainRegistry, VaultChain } from "~/modules/chain/chain-registry.server";
+import { chainToken, type ChainRegistry, type VaultChain } from "~/modules/chain/chain-registry.server";
+import { assetParts, type Asset } from "~/modules/ledger/assets";
 
 /**
  * What the withdrawal job and a cancel read of one chain: the registry's own entry (its client,
- * its operator — null where no key is configured, so its withdrawals wait —, its vault and
- * confirmations).
+ * its operator — null where no key is configured, so its withdrawals wait —, its vault, its
+ * vault's tokens and confirmations).
  */
-export type WithdrawalChain = Pick<VaultChain, "client" | "operator" | "vault" | "confirmations">;
+export type WithdrawalChain = Pick<VaultChain, "client" | "operator" | "vault" | "confirmations" | "tokens">;
 
 export type WithdrawalChains = Map<number, WithdrawalChain>;
 
@@ -19,6 +20,26 @@ export type WithdrawalChains = Map<number, WithdrawalChain>;
 export function withdrawalChainsOf(chains: Pick<ChainRegistry, "vaultChains">, { forPage = false } = {}): WithdrawalChains {
   return new Map(chains.vaultChains().map((chain) => [chain.id, forPage ? { ...chain, client: chain.pageClient } : chain]));
 }
+
+/** What a withdrawal's payment calls on the vault, by its asset. */
+export type PaymentCall =
+  { functionName: "withdraw"; args: readonly [Hex, Hex, bigint] } | { functionName: "withdrawToken"; args: readonly [Hex, Hex, Hex, bigint] };
+
+/**
+ * The vault call that pays `amount` of `asset` to `to` under the withdrawal `id`: QUEST, the
+ * vault's own token, through `withdraw`; another token of the chain's list through
+ * `withdrawToken(token, …)` (the same paid-once map). Null for an asset the chain's vault does not
+ * list.
+ */
+export function paymentCall(chain: Pick<WithdrawalChain, "tokens">, asset: Asset, id: Hex, to: Hex, amount: bigint): PaymentCall | null {
+  const { symbol } = assetParts(asset);
+  const token = chainToken(chain, symbol);
+  if (!token) return null;
+  return symbol === "QUEST" ? { functionName: "withdraw", args: [id, to, amount] } : { functionName: "withdrawToken", args: [token.address, id, to, amount] };
+}
+
+/** Said when a withdrawal's asset is not a token its chain's vault lists (any longer). */
+export const TOKEN_NOT_LISTED = "This chain's vault does not list this token, so nothing was paid.";
 
 /** Said when a node does not answer before anything was signed. */
 export const NODE_DOWN = "The chain node did not answer; nothing was paid. Retry when it is back.";

@@ -1,13 +1,19 @@
 import { eq } from "drizzle-orm";
-import { parseEther, parseGwei } from "viem";
+import { randomUUID } from "node:crypto";
+import { parseEther, parseEventLogs, parseGwei, zeroHash } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { DEV_PRIVATE_KEYS } from "#contracts/dev-accounts";
+import { depositVaultAbi } from "#contracts/generated/deposit-vault";
+import { testStablecoinAbi } from "#contracts/generated/test-stablecoin";
 import { withdrawal } from "#db/schema/ledger";
 import type { Database } from "~/lib/db.server";
 import { startLocalChain, type LocalChain } from "~/lib/local-chain.server";
 import { balanceOf, checkLedger, platformBalance } from "~/modules/ledger/ledger.server";
 import { createTestDatabase } from "#tests/setup/test-db";
 import { form, fundedMember, Q, rpc, vaultOnChain, type VaultOnChain } from "#tests/setup/withdrawal-chain";
-import type { WithdrawalChain } from "./withdrawal-chain.server";
+import { assetOf } from "~/modules/ledger/assets";
+import { TOKEN_NOT_LISTED, type WithdrawalChain } from "./withdrawal-chain.server";
 import { processWithdrawals } from "./withdrawal-job.server";
 import { setWithdrawalsPaused } from "./withdrawal-pause.server";
 import { cancelWithdrawal, listWithdrawals, requestWithdrawal, retryWithdrawal, withdrawalLimits } from "./withdrawals.server";
@@ -294,5 +300,100 @@ describe("processWithdrawals", () => {
     expect(await balance(userId)).toEqual({ asset: Q, available: parseEther("8"), held: parseEther("2") });
     expect(await cancelWithdrawal({ db, userId, id })).toEqual({ ok: true });
     expect(await balance(userId)).toEqual({ asset: Q, available: parseEther("10"), held: 0n });
+  });
+});
+
+describe("withdrawals of the vault's other tokens", () => {
+  const U = assetOf("USDC", 31337);
+  const usdc = () => vault.tokens.find((token) => token.symbol === "USDC")!.address;
+  const usdcUnits = (whole: number) => BigInt(whole) * 10n ** 6n;
+  const usdcOf = (account: `0x${string}`) =>
+    vault.publicClient.readContract({ address: usdc(), abi: testStablecoinAbi, functionName: "balanceOf", args: [account] });
+  const chains = { get: (chainId: number) => (chainId === 31337 ? { tokens: vault.tokens } : undefined) };
+  const requestOf = (userId: string, to: `0x${string}`, amountText: string, asset = U) =>
+    requestWithdrawal({ db: database.db, userId, input: form(to, parseEther(amountText), randomUUID(), asset), limits, chains });
+
+  beforeAll(async () => {
+    // Dev account 1 puts 1,000 USDC in the vault, as a member's deposit would.
+    const walletClient = vault.walletOf(DEV_PRIVATE_KEYS[1]);
+    const mined = (hash: `0x${string}`) => vault.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 10 });
+    await mined(
+      await walletClient.writeContract({
+        address: usdc(),
+        abi: testStablecoinAbi,
+        functionName: "approve",
+        args: [vault.addresses.DepositVault, usdcUnits(1000)],
+      }),
+    );
+    await mined(
+      await walletClient.writeContract({
+        address: vault.addresses.DepositVault,
+        abi: depositVaultAbi,
+        functionName: "depositToken",
+        args: [usdc(), usdcUnits(1000), zeroHash],
+      }),
+    );
+  });
+
+  it("pays a USDC withdrawal once through withdrawToken, in USDC's 6 decimals, the fee in USDC", async () => {
+    const db = database.db;
+    const { userId, wallet } = await fundedMember(db, "uma", usdcUnits(50), undefined, U);
+    const result = await requestOf(userId, wallet, "10");
+    if (!result.ok) throw new Error(failureMessage(result));
+    // 10 USDC held in USDC's own units; the 0.5 fee is 0.5 USDC.
+    expect(await rowOf(result.id)).toMatchObject({ asset: U, amount: usdcUnits(10), fee: 500_000n, status: "requested" });
+    expect((await balanceOf({ db, userId, asset: U }))[0]).toEqual({ asset: U, available: usdcUnits(40), held: usdcUnits(10) });
+
+    expect(await run()).toMatchObject({ sent: 1 });
+    expect(await run()).toMatchObject({ confirmed: 1 });
+    expect(await run()).toEqual({ sent: 0, confirmed: 0, failed: 0, waiting: 0 });
+    const row = await rowOf(result.id);
+    expect(row).toMatchObject({ status: "confirmed", attempts: 1 });
+    expect(await vault.paid(result.id)).toBe(true);
+    expect(await usdcOf(wallet)).toBe(usdcUnits(10) - 500_000n);
+    const receipt = await vault.publicClient.getTransactionReceipt({ hash: row.txHash as `0x${string}` });
+    const paid = parseEventLogs({ abi: depositVaultAbi, logs: receipt.logs, eventName: "TokenWithdrawn" });
+    expect(paid).toHaveLength(1);
+    expect(paid[0]!.args).toMatchObject({ token: usdc(), to: wallet, amount: usdcUnits(10) - 500_000n });
+    expect((await balanceOf({ db, userId, asset: U }))[0]).toEqual({ asset: U, available: usdcUnits(40), held: 0n });
+    expect(await checkLedger({ db })).toEqual(CLEAN);
+  });
+
+  it("refuses in words an asset the chain's vault does not list, and more decimals than the token has", async () => {
+    const db = database.db;
+    const { userId, wallet } = await fundedMember(db, "ulla", usdcUnits(50), privateKeyToAccount(DEV_PRIVATE_KEYS[5]).address, U);
+    expect(await requestOf(userId, wallet, "10", assetOf("DAI", 31337))).toEqual({
+      ok: false,
+      code: "invalid",
+      errors: { form: "DAI cannot be withdrawn on chain 31337: that chain's vault does not take it." },
+    });
+    expect(await requestOf(userId, wallet, "10", assetOf("USDC", 31338))).toMatchObject({
+      errors: { form: "USDC cannot be withdrawn on chain 31338: that chain's vault does not take it." },
+    });
+    // Without the chains' token lists, only QUEST is taken.
+    expect(await requestWithdrawal({ db, userId, input: form(wallet, parseEther("10"), randomUUID(), U), limits })).toMatchObject({
+      errors: { form: "USDC cannot be withdrawn on chain 31337: that chain's vault does not take it." },
+    });
+    expect(await requestOf(userId, wallet, "1.0000001")).toEqual({
+      ok: false,
+      code: "invalid",
+      errors: { amount: "USDC has 6 decimals: enter at most 6 digits after the point." },
+    });
+    expect(await requestOf(userId, wallet, "0.5")).toMatchObject({ errors: { amount: "The smallest withdrawal is 1 USDC." } });
+    expect((await balanceOf({ db, userId, asset: U }))[0]).toEqual({ asset: U, available: usdcUnits(50), held: 0n });
+    expect(await db.select().from(withdrawal).where(eq(withdrawal.userId, userId))).toEqual([]);
+  });
+
+  it("fails, paying nothing, a withdrawal whose token its chain's list no longer names", async () => {
+    const db = database.db;
+    const { userId, wallet } = await fundedMember(db, "ute", usdcUnits(20), undefined, U);
+    const result = await requestOf(userId, wallet, "5");
+    if (!result.ok) throw new Error(failureMessage(result));
+    const questOnly = { ...vault.chain(), tokens: vault.tokens.filter((token) => token.symbol === "QUEST") };
+    expect(await run(new Map([[31337, questOnly]]))).toMatchObject({ sent: 0, failed: 1 });
+    expect(await rowOf(result.id)).toMatchObject({ status: "failed", failure: TOKEN_NOT_LISTED, txHash: null });
+    expect(await vault.paid(result.id)).toBe(false);
+    expect(await usdcOf(wallet)).toBe(0n);
+    expect(await checkLedger({ db })).toEqual(CLEAN);
   });
 });

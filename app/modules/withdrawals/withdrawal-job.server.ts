@@ -17,13 +17,22 @@ import {
   type OutboxWaits,
   REVERTED,
 } from "~/modules/chain/operator-outbox.server";
-import { describeWithdrawalRevert, NODE_DOWN, paidState, type WithdrawalChain, type WithdrawalChains } from "./withdrawal-chain.server";
+import type { Asset } from "~/modules/ledger/assets";
+import {
+  describeWithdrawalRevert,
+  NODE_DOWN,
+  paidState,
+  paymentCall,
+  TOKEN_NOT_LISTED,
+  type WithdrawalChain,
+  type WithdrawalChains,
+} from "./withdrawal-chain.server";
 import { confirmPaid, failUnsigned, markSent, recordSigned, returnAttempt, type WithdrawalRow } from "./withdrawal-postings.server";
 import { withdrawalsPaused } from "./withdrawal-pause.server";
 
 /**
- * The withdrawal job: sends `requested` withdrawals through `DepositVault.withdraw`, signed by the
- * operator through its outbox, and follows `sending`/`sent` ones to `confirmed` or, only when an
+ * The withdrawal job: sends `requested` withdrawals through `DepositVault.withdraw` (QUEST) or
+ * `withdrawToken` (another token of the chain's list, decision 056), signed by the operator through its outbox, and follows `sending`/`sent` ones to `confirmed` or, only when an
  * attempt provably cannot land, to `failed`. An attempt's transaction is stored (with the ledger's
  * held → in flight posting) before it is broadcast, so a crash after that point broadcasts the same
  * transaction again; the outbox replaces one stuck unmined with a higher fee.
@@ -135,7 +144,13 @@ async function startAttempt(run: Run, row: WithdrawalRow): Promise<Started> {
   try {
     const paid = await paidState(run.chain, id);
     if (paid !== "no") return { kind: paid === "confirmed" ? "paid" : "wait" };
-    prepared = await prepareOperatorCall(run.signer, { address: run.chain.vault, abi: depositVaultAbi, functionName: "withdraw", args: withdrawArgs(row) });
+    const call = paymentOf(run.chain, row);
+    if (!call) {
+      if (!(await failUnsigned(run.db, row.id, TOKEN_NOT_LISTED))) return { kind: "taken" };
+      run.summary.failed += 1;
+      return { kind: "failed" };
+    }
+    prepared = await prepareOperatorCall(run.signer, { address: run.chain.vault, abi: depositVaultAbi, ...call });
   } catch (error) {
     const reason = describeWithdrawalRevert(error) ?? (isNodeUnreachable(error) ? NODE_DOWN : null);
     if (!reason) run.onError(row.id, error);
@@ -158,7 +173,9 @@ async function startAttempt(run: Run, row: WithdrawalRow): Promise<Started> {
   return sent ? { kind: "signed", sent } : { kind: "taken" };
 }
 
-const withdrawArgs = (row: WithdrawalRow) => [row.id as Hex, row.toAddress as Hex, row.amount - row.fee] as const;
+/** The vault call that pays the withdrawal, less its fee, in its asset; null where the chain's vault does not list the asset. */
+const paymentOf = (chain: WithdrawalChain, row: WithdrawalRow) =>
+  paymentCall(chain, row.asset as Asset, row.id as Hex, row.toAddress as Hex, row.amount - row.fee);
 
 /** Hands an attempt's stored transaction to the node: taken (or already known) → `sent`; otherwise left `sending` for the next run. */
 async function broadcast(run: Run, id: string, sent: OperatorTx) {
@@ -227,14 +244,13 @@ async function fail(run: Run, row: WithdrawalRow, failure: string) {
 /** Why a mined attempt reverted, by simulating the same call now (the state that refused it usually still holds). */
 async function revertReason(run: Run, row: WithdrawalRow): Promise<string> {
   const fallback = "The vault refused the payment on chain, so nothing was paid. Retry to send it again.";
+  const call = paymentOf(run.chain, row);
+  if (!call) return TOKEN_NOT_LISTED;
   try {
-    await run.chain.client.simulateContract({
-      account: run.chain.operator!.account,
-      address: run.chain.vault,
-      abi: depositVaultAbi,
-      functionName: "withdraw",
-      args: withdrawArgs(row),
-    });
+    const on = { account: run.chain.operator!.account, address: run.chain.vault, abi: depositVaultAbi } as const;
+    await (call.functionName === "withdraw"
+      ? run.chain.client.simulateContract({ ...on, functionName: "withdraw", args: call.args })
+      : run.chain.client.simulateContract({ ...on, functionName: "withdrawToken", args: call.args }));
     return fallback;
   } catch (error) {
     return describeWithdrawalRevert(error) ?? fallback;

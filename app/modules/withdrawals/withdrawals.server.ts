@@ -6,6 +6,7 @@ import { walletAddress } from "#db/schema/wallets";
 import { rowsOf, type Db } from "~/lib/db.server";
 import { invalid, ok, type FieldFailure, type Ok } from "~/lib/result";
 import type { Env } from "~/services/env.server";
+import { chainToken, type RegisteredChain } from "~/modules/chain/chain-registry.server";
 import { assetAmount, assetParts, QUEST_DECIMALS, type Asset } from "~/modules/ledger/assets";
 import { hold, InsufficientFunds, release } from "~/modules/ledger/ledger.server";
 import { explorerTxUrl } from "~/wallet/chain-details";
@@ -39,17 +40,66 @@ export type ActionResult<T extends object = object> = Ok<T> | FieldFailure;
 /** A withdrawal id: 32 random bytes, the vault's `withdrawalId`. */
 const newWithdrawalId = (): Hex => `0x${randomBytes(32).toString("hex")}`;
 
-type WithdrawalRequest = { db: Db; userId: string; input: WithdrawalInput; limits: WithdrawalLimits };
+type WithdrawalRequest = {
+  db: Db;
+  userId: string;
+  input: WithdrawalInput;
+  limits: WithdrawalLimits;
+  /**
+   * The chains, whose entries list the tokens each vault pays: an asset other than QUEST is taken
+   * only where its chain's vault lists it. Without them, only QUEST (on any chain) is taken.
+   */
+  chains?: { get: (chainId: number) => Pick<RegisteredChain, "tokens"> | undefined };
+};
+
+/**
+ * The decimals of the token a withdrawal of `asset` pays, or null where its chain's vault does not
+ * list it. QUEST is on every vault (its chain may be without a node for now: the request waits).
+ */
+function withdrawableDecimals(asset: Asset, chains: WithdrawalRequest["chains"]): number | null {
+  const { symbol, chainId } = assetParts(asset);
+  if (symbol === "QUEST") return QUEST_DECIMALS;
+  const chain = chains?.get(chainId);
+  return (chain && chainToken(chain, symbol)?.decimals) ?? null;
+}
+
+/**
+ * The request in its token's own units: the form reads an amount with 18 decimals and the limits
+ * are configured in whole tokens, both taken as that many whole tokens of the asset (1 USDC of
+ * fee for a USDC withdrawal). Refused in words where the amount has more decimals than the token.
+ */
+function inTokenUnits(input: WithdrawalInput, limits: WithdrawalLimits, decimals: number): { input: WithdrawalInput; limits: WithdrawalLimits } | FieldFailure {
+  const scale = 10n ** BigInt(QUEST_DECIMALS - decimals);
+  if (scale === 1n) return { input, limits };
+  const { symbol } = assetParts(input.asset);
+  if (input.amount % scale !== 0n) return invalid("amount", `${symbol} has ${decimals} decimals: enter at most ${decimals} digits after the point.`);
+  const up = (units: bigint) => (units + scale - 1n) / scale;
+  return {
+    input: { ...input, amount: input.amount / scale },
+    limits: { minimum: up(limits.minimum), dailyLimit: limits.dailyLimit / scale, fee: up(limits.fee) },
+  };
+}
 
 /**
  * Requests a withdrawal to one of the member's linked wallets and holds the amount, in one
  * transaction. A repeated `requestKey` returns the first withdrawal. The daily limit is checked
- * under a per-member lock, so concurrent requests cannot pass it together.
+ * under a per-member lock, so concurrent requests cannot pass it together. The asset must be a
+ * token its chain's vault lists (decision 056); its amounts are in that token's decimals.
  */
-export async function requestWithdrawal({ db, userId, input, limits }: WithdrawalRequest): Promise<ActionResult<{ id: string }>> {
-  const earlier = await findByRequestKey(db, userId, input.requestKey);
+export async function requestWithdrawal({ db, userId, input: typed, limits: configured, chains }: WithdrawalRequest): Promise<ActionResult<{ id: string }>> {
+  const earlier = await findByRequestKey(db, userId, typed.requestKey);
   if (earlier) return ok({ id: earlier });
-  const refused = await validateRequest({ db, userId, input, limits });
+  const decimals = withdrawableDecimals(typed.asset, chains);
+  if (decimals === null) {
+    const { symbol, chainId } = assetParts(typed.asset);
+    // The whole form's error: the Withdraw card names its asset in a hidden field.
+    return invalid("form", `${symbol} cannot be withdrawn on chain ${chainId}: that chain's vault does not take it.`);
+  }
+  const scaled = inTokenUnits(typed, configured, decimals);
+  if (!("input" in scaled)) return scaled;
+  const { input, limits } = scaled;
+  const amountOf = (units: bigint) => assetAmount(units, input.asset, decimals);
+  const refused = await validateRequest({ db, userId, input, limits, amountOf });
   if (refused) return refused;
   try {
     return await db.transaction(async (tx) => {
@@ -61,8 +111,8 @@ export async function requestWithdrawal({ db, userId, input, limits }: Withdrawa
         return invalid(
           "amount",
           room > 0n
-            ? `That is over your daily withdrawal limit: you may withdraw ${assetAmount(room, input.asset)} more today.`
-            : `You have reached your daily withdrawal limit of ${assetAmount(limits.dailyLimit, input.asset)}. Try again tomorrow.`,
+            ? `That is over your daily withdrawal limit: you may withdraw ${amountOf(room)} more today.`
+            : `You have reached your daily withdrawal limit of ${amountOf(limits.dailyLimit)}. Try again tomorrow.`,
         );
       }
       const id = newWithdrawalId();
@@ -102,15 +152,21 @@ async function findByRequestKey(db: Db, userId: string, requestKey: string): Pro
 }
 
 /** The checks that need no lock: a linked destination, the minimum, more than the fee. */
-async function validateRequest({ db, userId, input, limits }: WithdrawalRequest): Promise<FieldFailure | null> {
+async function validateRequest({
+  db,
+  userId,
+  input,
+  limits,
+  amountOf,
+}: Omit<WithdrawalRequest, "chains"> & { amountOf: (units: bigint) => string }): Promise<FieldFailure | null> {
   const [linked] = await db
     .select({ id: walletAddress.id })
     .from(walletAddress)
     .where(and(eq(walletAddress.userId, userId), sql`lower(${walletAddress.address}) = ${input.destination.toLowerCase()}`))
     .limit(1);
   if (!linked) return invalid("destination", "Choose one of your linked wallets: withdrawals go only to a wallet you signed in with.");
-  if (input.amount < limits.minimum) return invalid("amount", `The smallest withdrawal is ${assetAmount(limits.minimum, input.asset)}.`);
-  if (input.amount <= limits.fee) return invalid("amount", `The amount must be more than the ${assetAmount(limits.fee, input.asset)} fee.`);
+  if (input.amount < limits.minimum) return invalid("amount", `The smallest withdrawal is ${amountOf(limits.minimum)}.`);
+  if (input.amount <= limits.fee) return invalid("amount", `The amount must be more than the ${amountOf(limits.fee)} fee.`);
   return null;
 }
 
