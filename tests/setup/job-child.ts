@@ -16,6 +16,12 @@ export type JobChild = {
   stop: () => void;
 };
 
+/**
+ * How long a test that starts a job process may take: a limit for one that hangs, not a speed
+ * check. The process imports the app and opens the database, slow on a busy two-core machine.
+ */
+export const KILL_TEST_TIMEOUT_MS = 240_000;
+
 export function startJobChild(script: string, env: Record<string, string | undefined>): JobChild {
   const child = spawn(process.execPath, ["--import", "./scripts/app-paths.ts", script], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";

@@ -18,7 +18,7 @@ import { addBoardPoints } from "~/modules/leaderboards/leaderboards.server";
 import { accountBalance, airdropEscrow, checkLedger, credit, platformBalance, projectTreasury } from "~/modules/ledger/ledger.server";
 import { fundProject } from "~/modules/rewards/treasury.server";
 import { localRegistry } from "#tests/setup/local-registry";
-import { startJobChild, type JobChild } from "#tests/setup/job-child";
+import { KILL_TEST_TIMEOUT_MS, startJobChild, type JobChild } from "#tests/setup/job-child";
 import { startRpcProxy, type RpcProxy } from "#tests/setup/rpc-proxy";
 import { createTestDatabase, sharedDatabase } from "#tests/setup/test-db";
 import { Q, rpc, VAULT_FUNDS, vaultOnChain, type VaultOnChain } from "#tests/setup/withdrawal-chain";
@@ -329,7 +329,7 @@ describe("a chain started afresh under a kept database", () => {
 });
 
 describe("the server process is killed (SIGKILL) between signing the round's opening and recording it", () => {
-  it("finds the round on chain after the restart and records it: one round, the ledger whole", async () => {
+  it("finds the round on chain after the restart and records it: one round, the ledger whole", { timeout: KILL_TEST_TIMEOUT_MS }, async () => {
     const shared = await sharedDatabase(database, { applicationName: "questline-round-child" });
     let running: JobChild | null = null;
     try {

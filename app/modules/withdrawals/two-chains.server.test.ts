@@ -32,7 +32,7 @@ import { questAsset } from "~/modules/ledger/assets";
 import { accountBalance, balanceOf, checkLedger, credit, platformBalance, projectTreasury } from "~/modules/ledger/ledger.server";
 import { fundProject } from "~/modules/rewards/treasury.server";
 import { localChainOf } from "~/wallet/chain-config";
-import { startJobChild, type JobChild } from "#tests/setup/job-child";
+import { KILL_TEST_TIMEOUT_MS, startJobChild, type JobChild } from "#tests/setup/job-child";
 import { startRpcProxy, type RpcProxy } from "#tests/setup/rpc-proxy";
 import { createTestDatabase, sharedDatabase } from "#tests/setup/test-db";
 import { CHAIN_IDS, startTwoChains, type ChainUnderTest, type TwoChains } from "#tests/setup/two-chains";
@@ -320,7 +320,7 @@ describe("an airdrop round on the second chain", () => {
 });
 
 describe("the server process is killed (SIGKILL) between signing and recording on both chains", () => {
-  it("after the restart each chain's withdrawal is paid once, by its own vault, the ledger whole", async () => {
+  it("after the restart each chain's withdrawal is paid once, by its own vault, the ledger whole", { timeout: KILL_TEST_TIMEOUT_MS }, async () => {
     const shared = await sharedDatabase(database, { applicationName: "questline-two-chains-child" });
     const proxies: Record<number, RpcProxy> = {};
     let running: JobChild | null = null;

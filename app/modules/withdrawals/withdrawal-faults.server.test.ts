@@ -8,7 +8,7 @@ import { DEV_ADDRESSES } from "#contracts/dev-accounts";
 import { rowsOf, type Database, type Db } from "~/lib/db.server";
 import { startLocalChain, type LocalChain } from "~/lib/local-chain.server";
 import { balanceOf, checkLedger, platformBalance } from "~/modules/ledger/ledger.server";
-import { startJobChild } from "#tests/setup/job-child";
+import { KILL_TEST_TIMEOUT_MS, startJobChild } from "#tests/setup/job-child";
 import { startRpcProxy, type RpcProxy } from "#tests/setup/rpc-proxy";
 import { createTestDatabase, sharedDatabase } from "#tests/setup/test-db";
 import { form, fundedMember, Q, rpc, vaultOnChain, type VaultOnChain } from "#tests/setup/withdrawal-chain";
@@ -100,7 +100,7 @@ describe("the chain node stops during a withdrawal", () => {
 });
 
 describe("the server process is killed (SIGKILL) between sending and recording", () => {
-  it("re-broadcasts the stored transaction after the restart: confirmed, paid once, the ledger whole", async () => {
+  it("re-broadcasts the stored transaction after the restart: confirmed, paid once, the ledger whole", { timeout: KILL_TEST_TIMEOUT_MS }, async () => {
     const shared = await sharedDatabase(database, { applicationName: "questline-withdrawal-child" });
     try {
       const { userId, wallet } = await fundedMember(shared.db, "killed", parseEther("10"));
