@@ -9,7 +9,8 @@ import { APP_URL, jobWait } from "./urls.ts";
  * member who is not an operator. Screenshots light, dark and 375 px wide.
  */
 
-const OPERATOR_EMAIL = "operator@example.com";
+/** An operator of the e2e server (OPERATORS in tests/e2e/servers.ts) no other test signs in: a sign-in e-mail per address per 30 s. */
+const OPERATOR_EMAIL = "auditor@example.com";
 
 const queueCard = (page: Page, label: string) => page.locator("[data-queue]", { has: page.getByRole("heading", { name: label, exact: true }) });
 const count = (page: Page, label: string, word: string) =>

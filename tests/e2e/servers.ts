@@ -55,8 +55,9 @@ export function e2eServers({ dataDir, clusterInfoFile }: { dataDir: string; clus
         LOG_LEVEL: "warn",
         // Tests make their own data; the demo would only slow the start.
         SEED_DEMO: "false",
-        // The platform operator the category tests sign in as (tests/e2e/quest-forms.spec.ts).
-        OPERATORS: "operator@example.com,treasurer@example.com",
+        // The platform's operators the tests sign in as: each address may ask for a sign-in e-mail
+        // once in 30 s, so tests that may run close together (the cluster pass) use different ones.
+        OPERATORS: "operator@example.com,treasurer@example.com,auditor@example.com",
         // The local anvil chain (id 31337, random loopback port) that the wallet tests sign in on;
         // production turns it off by default.
         LOCAL_CHAIN: "on",
