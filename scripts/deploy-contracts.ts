@@ -61,7 +61,7 @@ function nodeOf(chainId: number): string {
   const own = process.env[`RPC_URL_${chainId}`];
   if (own) return own;
   const env = process.env;
-  const [first] = nodeEndpoints({ rpc: null, ankr: env.ANKR_KEY || null, infura: env.INFURA_KEY || null, blast: env.BLAST_KEY || null }).get(chainId) ?? [];
+  const [first] = nodeEndpoints({ localRpcs: {}, ankr: env.ANKR_KEY || null, infura: env.INFURA_KEY || null, blast: env.BLAST_KEY || null }).get(chainId) ?? [];
   if (!first) fail(`No node for chain ${chainId}: set RPC_URL_${chainId}, or ANKR_KEY, INFURA_KEY or BLAST_KEY`);
   return first;
 }

@@ -9,7 +9,7 @@ import { createRequestHandler as createDocumentHandler, RouterContextProvider, t
 import type { ViteDevServer } from "vite";
 import { loadEnv, type Env } from "~/services/env.server";
 import { createLogger } from "~/lib/logger.server";
-import { createServices, servicesContext, type Services } from "~/services/services.server";
+import { createServices, localChainNodes, servicesContext, type Services } from "~/services/services.server";
 import { nonceContext } from "~/lib/nonce";
 import { bodyLimit, clientAddress, oneLoopbackName, originFormTargets, plainAddressesOnly, requestLog, sameOriginOnly, securityHeaders } from "./http";
 import { createQueues, startJobs } from "./jobs";
@@ -76,7 +76,7 @@ export async function start({ vite }: { vite?: ViteDevServer } = {}) {
   const server: Server = createServer(originFormTargets(app));
   await new Promise<void>((resolve) => server.listen(env.PORT, env.HOST, resolve));
   logger.info({ url: env.APP_URL, host: env.HOST, port: env.PORT, role: env.ROLE }, `${env.APP_NAME} is listening`);
-  const line = startLine(env, services.chains.config.rpc);
+  const line = startLine(env, services.chains.config.localRpcs);
   if (!announceListening(line) && env.LOG_LEVEL !== "silent") console.log(line);
 
   let stopping: Promise<void> | null = null;
@@ -113,7 +113,7 @@ async function serveApp(app: Express, services: Services, vite: ViteDevServer | 
   app.use(plainAddressesOnly());
   app.use(oneLoopbackName(env));
   app.use(clientAddress());
-  app.use(securityHeaders(env, { dev: Boolean(vite), localRpc: services.chains.config.rpc }));
+  app.use(securityHeaders(env, { dev: Boolean(vite), localRpcs: Object.values(services.chains.config.localRpcs) }));
   // Compressed only when the client asks (compression also skips bodies under 1 KiB); no wrapping otherwise.
   const compress = compression();
   app.use((req, res, next) => (req.headers["accept-encoding"] ? compress(req, res, next) : next()));
@@ -191,11 +191,11 @@ function healthz({ database, logger }: Services): RequestHandler {
 }
 
 /** One plain line for a person reading the terminal: where the app is, and in the local trial its inbox and chain. */
-function startLine(env: Env, localRpc: string | null | undefined) {
+function startLine(env: Env, localRpcs: Partial<Record<number, string>>) {
   if (env.ROLE === "worker") return `${env.APP_NAME} worker is running the jobs · health http://${env.HOST}:${env.PORT}/healthz`;
   const parts = [`${env.APP_NAME} is running at ${env.APP_URL}`];
   if (!env.isPublic && !env.SMTP_URL) parts.push(`dev inbox ${env.APP_URL}/dev/mail`);
-  if (env.localChain && localRpc) parts.push(`local chain ${localRpc}`);
+  for (const [chainId, url] of Object.entries(localRpcs)) parts.push(`local chain ${chainId} ${url}`);
   return parts.join(" · ");
 }
 
@@ -209,8 +209,8 @@ export async function seed() {
   const logger = createLogger(env.LOG_LEVEL);
   const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
   try {
-    const localChainUrl = env.localChain ? (env.LOCAL_CHAIN_RPC_URL ?? null) : null;
-    const chains = localChainUrl ? await createChainRegistry({ env, localChainUrl, logger, database }) : null;
+    const localChainUrls = env.localChain ? localChainNodes(env) : new Map<number, string>();
+    const chains = localChainUrls.size > 0 ? await createChainRegistry({ env, localChainUrls, logger, database }) : null;
     const result = await database.exclusively((db) => seedDemo({ db, chains }));
     logger.info(result, result.seeded ? "demo seeded" : "the database already has projects: nothing seeded");
   } finally {

@@ -128,8 +128,8 @@ export function newNonce() {
   return noncePool.toString("base64", nonceAt - 16, nonceAt);
 }
 
-export function securityHeaders(env: Env, { dev, localRpc }: { dev: boolean; localRpc?: string | null }) {
-  const walletConnect = [...WALLET_CONNECT_SRC, ...(localRpc ? [new URL(localRpc).origin] : [])].join(" ");
+export function securityHeaders(env: Env, { dev, localRpcs = [] }: { dev: boolean; localRpcs?: readonly (string | undefined)[] }) {
+  const walletConnect = [...WALLET_CONNECT_SRC, ...localRpcs.flatMap((url) => (url ? [new URL(url).origin] : []))].join(" ");
   const NONCE = "{nonce}";
   const scriptSrc = dev ? `'self' 'unsafe-inline' 'unsafe-eval'` : `'self' 'nonce-${NONCE}'`;
   const connectSrc = `'self' ${walletConnect}${dev ? " ws: wss:" : ""}`;

@@ -72,7 +72,7 @@ const build = testServerBuild({
 beforeAll(async () => {
   database = await createTestDatabase();
   const chains = buildChainRegistry({
-    config: { rpc: null, ankr: null, infura: null, blast: null, projectId: LOCAL_PROJECT_ID, chainIds: [31337] },
+    config: { localRpcs: {}, ankr: null, infura: null, blast: null, projectId: LOCAL_PROJECT_ID, chainIds: [31337] },
     chainIds: [],
     chains: [
       { id: 31337, transport: answering(100n), contracts: contractsAt(VAULT), confirmations: 1 },

@@ -19,8 +19,7 @@ import {
 } from "@reown/appkit/networks";
 import { custom, getAddress } from "viem";
 import { createSiweMessage } from "viem/siwe";
-import { chainTransport, nodeEndpoints, walletFeatures, type ChainConfig } from "./chain-config";
-import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
+import { chainTransport, localChainOf, nodeEndpoints, walletFeatures, type ChainConfig } from "./chain-config";
 import { hasWalletCloud } from "./wallet-cloud";
 
 /**
@@ -52,26 +51,23 @@ export type WalletOptions = {
   callbacks: WalletCallbacks;
 };
 
-const localNetwork = (rpc: string) =>
-  defineChain({
-    id: LOCAL_CHAIN_ID,
-    caipNetworkId: `eip155:${LOCAL_CHAIN_ID}`,
-    chainNamespace: "eip155",
-    name: "Questline Local",
-    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-    rpcUrls: { default: { http: [rpc] } },
-    testnet: true,
-  });
+/** A running local chain as the wallet modal describes a network: viem's object of it (chain-config.ts) with its CAIP id. */
+const localNetwork = (chainId: number, rpc: string): AppKitNetwork =>
+  defineChain({ ...localChainOf(chainId, rpc), caipNetworkId: `eip155:${chainId}`, chainNamespace: "eip155" });
 
-/** The wallet modal's own object of each chain in the list (app/wallet/chains.ts) but the local one. */
+/** The wallet modal's own object of each chain in the list (app/wallet/chains.ts) but the local ones. */
 export const APPKIT_NETWORKS: ReadonlyMap<number, AppKitNetwork> = new Map(
   [mainnet, base, arbitrum, optimism, polygon, bsc, sepolia, baseSepolia, arbitrumSepolia, bscTestnet].map((network) => [Number(network.id), network]),
 );
 
-/** The wallet modal's networks: the chains members sign in on, the local chain first while it runs. */
+/** The wallet modal's networks: the chains members sign in on, the running local chains first. */
 export function networksFor(config: ChainConfig): [AppKitNetwork, ...AppKitNetwork[]] {
+  const local = config.chainIds.flatMap((id) => {
+    const rpc = config.localRpcs[id];
+    return rpc ? [localNetwork(id, rpc)] : [];
+  });
   const listed = config.chainIds.flatMap((id) => APPKIT_NETWORKS.get(id) ?? []);
-  const [first, ...rest] = config.rpc ? [localNetwork(config.rpc), ...listed] : listed;
+  const [first, ...rest] = [...local, ...listed];
   if (!first) throw new Error("The wallet modal needs at least one network");
   return [first, ...rest];
 }

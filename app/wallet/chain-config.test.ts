@@ -7,7 +7,7 @@ import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
 import { hasWalletCloud, LOCAL_PROJECT_ID } from "./wallet-cloud";
 import { KNOWN_CHAINS, shortAddress } from "./chains";
 
-const none = { rpc: null, ankr: null, infura: null, blast: null };
+const none = { localRpcs: {}, ankr: null, infura: null, blast: null };
 
 describe("node endpoints", () => {
   it("cover every chain in the list but the local ones", () => {
@@ -23,7 +23,7 @@ describe("node endpoints", () => {
   });
 
   it("include the local chain's RPC and nothing for providers without a key", () => {
-    const endpoints = nodeEndpoints({ ...none, rpc: "http://127.0.0.1:8545" });
+    const endpoints = nodeEndpoints({ ...none, localRpcs: { 31337: "http://127.0.0.1:8545" } });
     expect([...endpoints]).toEqual([[LOCAL_CHAIN_ID, ["http://127.0.0.1:8545"]]]);
   });
 

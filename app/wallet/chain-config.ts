@@ -6,12 +6,14 @@ import { KNOWN_CHAINS, knownChain } from "./chains";
 import { hasWalletCloud } from "./wallet-cloud";
 
 /**
- * What the server hands the browser to reach the chains (the initial page props): the
- * local development chain's RPC, the three node providers' keys, and the wallet-modal project id.
- * Nothing else about the server's configuration reaches the browser.
+ * What the server hands the browser to reach the chains (the initial page props): the nodes of
+ * the local development chains this deployment runs, the three node providers' keys, and the
+ * wallet-modal project id. Nothing else about the server's configuration reaches the browser (a
+ * public chain's own `RPC_URL_<chainId>` may carry a secret and stays on the server).
  */
 export type ChainConfig = {
-  rpc: string | null;
+  /** Each running local chain's node (anvil on a loopback port), by chain id. */
+  localRpcs: Partial<Record<number, string>>;
   ankr: string | null;
   infura: string | null;
   blast: string | null;
@@ -47,20 +49,20 @@ export function walletFeatures(config: Pick<ChainConfig, "projectId">): {
 /** Our networks where the wallet modal can swap (its own list holds BNB Smart Chain, not Sepolia or the local chain). */
 export const SWAP_CHAIN_IDS: readonly number[] = [bsc.id];
 
-/** A local development chain of the list (anvil, `local` in chains.ts), as viem describes a chain: its id and our name for it. */
-export function localChainOf(chainId: number = LOCAL_CHAIN_ID): Chain {
+/** A local development chain of the list (anvil, `local` in chains.ts), as viem describes a chain: its id, our name for it and its node. */
+export function localChainOf(chainId: number = LOCAL_CHAIN_ID, rpc = "http://127.0.0.1:8545"): Chain {
   const known = knownChain(chainId);
   if (!known?.local) throw new Error(`Chain ${chainId} is not a local chain of the list`);
   return defineChain({
     id: known.id,
     name: known.name,
     nativeCurrency: { name: "Ether", symbol: known.nativeSymbol, decimals: 18 },
-    rpcUrls: { default: { http: ["http://127.0.0.1:8545"] } },
+    rpcUrls: { default: { http: [rpc] } },
     testnet: true,
   });
 }
 
-/** The chains a node provider has endpoints for (every known chain but the local one). */
+/** The chains a node provider has endpoints for (every known chain but the local ones). */
 export const ENDPOINT_CHAIN_IDS: readonly number[] = KNOWN_CHAINS.filter((chain) => Object.keys(CHAIN_DETAILS[chain.id]?.endpoints ?? {}).length > 0).map(
   (chain) => chain.id,
 );
@@ -89,7 +91,7 @@ export const RETRY_COUNT = 2;
  * provider without an endpoint for one of the chains is reported through `warn` and skipped.
  */
 export function nodeEndpoints(
-  config: Pick<ChainConfig, "rpc" | NodeProvider>,
+  config: Pick<ChainConfig, "localRpcs" | NodeProvider>,
   warn: (message: string) => void = () => {},
   table: Record<NodeProvider, Partial<Record<number, string>>> = PROVIDER_ENDPOINTS,
 ): Map<number, string[]> {
@@ -99,7 +101,7 @@ export function nodeEndpoints(
     if (!list.includes(url)) list.push(url);
     endpoints.set(chainId, list);
   };
-  if (config.rpc) add(LOCAL_CHAIN_ID, config.rpc);
+  for (const [chainId, url] of Object.entries(config.localRpcs)) if (url) add(Number(chainId), url);
   for (const provider of ["ankr", "infura", "blast"] as const) {
     const key = config[provider];
     if (!key) continue;

@@ -84,10 +84,10 @@ export async function settled(locator: Locator) {
     .toBe(true);
 }
 
-/** The local chain's RPC URL, from the page props (the root loader's `chains.rpc`). */
-export async function localRpcUrl(page: Page): Promise<string> {
-  const url = (await loaderData<{ chains?: { rpc?: string | null } }>(page, "root"))?.chains?.rpc;
-  if (!url) throw new Error("the page props name no local chain");
+/** A local chain's RPC URL (the first's unless `chainId` names another), from the page props (the root loader's `chains.localRpcs`). */
+export async function localRpcUrl(page: Page, chainId = 31337): Promise<string> {
+  const url = (await loaderData<{ chains?: { localRpcs?: Partial<Record<number, string>> } }>(page, "root"))?.chains?.localRpcs?.[chainId];
+  if (!url) throw new Error(`the page props name no local chain ${chainId}`);
   return url;
 }
 

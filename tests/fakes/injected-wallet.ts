@@ -7,8 +7,8 @@
  * The page only holds a thin provider object; every request goes to Node through
  * `page.exposeFunction`, where this wallet keeps its state and signs with a viem local account,
  * so the private key never enters the page. Read-only calls (eth_blockNumber, eth_getBalance,
- * eth_call, …) are forwarded from Node to the app's local chain (anvil), whose URL the page gets
- * in the root loader's `chains.rpc`, as a real extension would make them from its own
+ * eth_call, …) are forwarded from Node to the node of the chain the wallet is on (the app's local
+ * chains, anvil, whose URLs the page gets in the root loader's `chains.localRpcs`), as a real extension would make them from its own
  * background (the page's Content-Security-Policy does not apply to it).
  *
  * Like a real wallet it remembers, per page and across reloads, whether the site was approved:
@@ -33,7 +33,10 @@ const TEST_WALLET_INFO = {
 } as const;
 
 /** Chains the wallet knows without being asked to add them. */
-const KNOWN_CHAINS = [31337, 56, 11155111];
+const KNOWN_CHAINS = [31337, 31338, 56, 11155111];
+
+/** The local chains' nodes by chain id, as the page props name them. */
+type Nodes = Partial<Record<number, string>>;
 
 /** Calls a wallet may answer by forwarding them to a node. */
 const READ_ONLY = new Set([
@@ -104,7 +107,7 @@ export class TestWallet {
   }
 
   /** Answers one EIP-1193 request from the page. */
-  async handle(method: string, params: unknown[], rpcUrl: string | null): Promise<Reply> {
+  async handle(method: string, params: unknown[], nodes: Nodes): Promise<Reply> {
     this.calls.push(method);
     const hexChain = numberToHex(this.chainId);
     switch (method) {
@@ -157,31 +160,31 @@ export class TestWallet {
         return { result: await this.signer.signTypedData(typed) };
       }
       case "eth_sendTransaction":
-        return this.sendTransaction(params[0] as TxParams, rpcUrl);
+        return this.sendTransaction(params[0] as TxParams, nodes[this.chainId] ?? null);
       case "eth_sign":
       case "wallet_sendCalls":
         return { error: { code: 4200, message: `The test wallet does not support ${method}` } };
       case "wallet_getCapabilities":
         return { error: { code: 4200, message: "The test wallet does not support wallet_getCapabilities" } };
       default:
-        if (READ_ONLY.has(method)) return this.forward(method, params, rpcUrl);
+        // A chain the tests run no node for is read on the first local chain: nothing they read there depends on it.
+        if (READ_ONLY.has(method)) return this.forward(method, params, nodes[this.chainId] ?? nodes[31337] ?? null);
         return { error: { code: 4200, message: `The test wallet does not support ${method}` } };
     }
   }
 
   /**
-   * Signs with the wallet's key and sends through `eth_sendRawTransaction` to the local chain (the
-   * only node the tests have), filling nonce, gas and fees as a wallet does.
+   * Signs with the wallet's key and sends through `eth_sendRawTransaction` to the node of the chain
+   * the wallet is on (a local chain: the only nodes the tests have), filling nonce, gas and fees as a wallet does.
    */
   private async sendTransaction(tx: TxParams, rpcUrl: string | null): Promise<Reply> {
     const notApproved = this.requireAccount(tx?.from ?? "");
     if (notApproved) return notApproved;
     if (this.refuseTransactions) return rejected("User rejected the request.");
-    if (!rpcUrl) return { error: { code: -32603, message: "The test wallet has no node to send to (no local chain)" } };
-    if (this.chainId !== 31337) return { error: { code: -32603, message: `The test wallet cannot reach chain ${this.chainId}` } };
+    if (!rpcUrl) return { error: { code: -32603, message: `The test wallet cannot reach chain ${this.chainId}` } };
     const chain = defineChain({
-      id: 31337,
-      name: "Questline Local",
+      id: this.chainId,
+      name: `Local chain ${this.chainId}`,
       nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
       rpcUrls: { default: { http: [rpcUrl] } },
     });
@@ -227,10 +230,7 @@ export class TestWallet {
     return { result: null, events: [{ event: "chainChanged", data: numberToHex(target) }] };
   }
 
-  /**
-   * Read-only calls go to the local chain whatever the current chain is: the tests have no other
-   * node, and nothing they read depends on it.
-   */
+  /** A read-only call, answered by `rpcUrl`'s node. */
   private async forward(method: string, params: unknown[], rpcUrl: string | null): Promise<Reply> {
     if (!rpcUrl) return { error: { code: -32603, message: "The test wallet has no node to ask (no local chain)" } };
     try {
@@ -257,12 +257,12 @@ const BINDING = "__questlineTestWallet";
 
 /**
  * Installs the test wallet in `page` (before its next navigation) and returns its Node side.
- * `rpcUrl` overrides the local chain URL the page reports.
+ * `rpcUrl` overrides the first local chain's URL the page reports.
  */
 export async function installTestWallet(page: Page, options: TestWalletOptions & { rpcUrl?: string } = {}) {
   const wallet = new TestWallet(options);
-  await page.exposeFunction(BINDING, (method: string, params: unknown[], pageRpcUrl: string | null) =>
-    wallet.handle(method, params ?? [], options.rpcUrl ?? pageRpcUrl),
+  await page.exposeFunction(BINDING, (method: string, params: unknown[], pageNodes: Nodes) =>
+    wallet.handle(method, params ?? [], options.rpcUrl ? { ...pageNodes, 31337: options.rpcUrl } : pageNodes),
   );
   await page.addInitScript(injectProvider, { info: TEST_WALLET_INFO, binding: BINDING });
   return wallet;
@@ -271,7 +271,7 @@ export async function installTestWallet(page: Page, options: TestWalletOptions &
 /** Runs in the page before its own scripts: the provider object and the EIP-6963 announcement. */
 function injectProvider({ info, binding }: { info: typeof TEST_WALLET_INFO; binding: string }) {
   type Listener = (data: unknown) => void;
-  type Call = (method: string, params: unknown[], rpcUrl: string | null) => Promise<Reply>;
+  type Call = (method: string, params: unknown[], nodes: Nodes) => Promise<Reply>;
   const listeners = new Map<string, Set<Listener>>();
   const emit = (event: string, data: unknown) => {
     for (const listener of [...(listeners.get(event) ?? [])]) {
@@ -284,11 +284,11 @@ function injectProvider({ info, binding }: { info: typeof TEST_WALLET_INFO; bind
       }
     }
   };
-  // The root loader's page props name the local chain's RPC.
-  const rpcUrl = () => {
+  // The root loader's page props name the local chains' nodes.
+  const nodes = (): Nodes => {
     const router = (window as unknown as { __reactRouterDataRouter?: { state: { loaderData: Record<string, unknown> } } }).__reactRouterDataRouter;
-    const root = router?.state.loaderData.root as { chains?: { rpc?: string | null } } | undefined;
-    return root?.chains?.rpc ?? null;
+    const root = router?.state.loaderData.root as { chains?: { localRpcs?: Nodes } } | undefined;
+    return root?.chains?.localRpcs ?? {};
   };
   class ProviderRpcError extends Error {
     code: number;
@@ -303,7 +303,7 @@ function injectProvider({ info, binding }: { info: typeof TEST_WALLET_INFO; bind
     isQuestlineTestWallet: true,
     async request({ method, params }: { method: string; params?: unknown[] | Record<string, unknown> }) {
       const call = (window as unknown as Record<string, Call>)[binding]!;
-      const reply = await call(method, Array.isArray(params) ? params : params === undefined ? [] : [params], rpcUrl());
+      const reply = await call(method, Array.isArray(params) ? params : params === undefined ? [] : [params], nodes());
       // Events follow the answer, as a wallet sends them after the request that caused them.
       for (const { event, data } of reply.events ?? []) setTimeout(() => emit(event, data));
       if (reply.error) throw new ProviderRpcError(reply.error);

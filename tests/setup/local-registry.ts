@@ -36,7 +36,7 @@ export function localRegistry({
 }): ChainRegistry {
   const chainIds = [56, 11155111, LOCAL_CHAIN_ID, ...others.filter((setup) => knownChain(setup.id)?.local).map((setup) => setup.id)];
   return buildChainRegistry({
-    config: { rpc: url, ankr: null, infura: null, blast: null, projectId: LOCAL_PROJECT_ID, chainIds },
+    config: { localRpcs: { [LOCAL_CHAIN_ID]: url }, ankr: null, infura: null, blast: null, projectId: LOCAL_PROJECT_ID, chainIds },
     chainIds,
     chains: [{ id: LOCAL_CHAIN_ID, transport, contracts, tokens, confirmations, operatorKey, webSocket }, ...others],
     logger: createLogger("silent"),

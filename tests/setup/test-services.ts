@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { loadEnv, type Env } from "~/services/env.server";
 import { createLogger } from "~/lib/logger.server";
-import type { Services } from "~/services/services.server";
+import { localChainNodes, type Services } from "~/services/services.server";
 import { createAuth } from "~/modules/auth/auth.server";
 import { createMailer } from "~/modules/mail/mailer.server";
 import { createChainRegistry } from "~/modules/chain/chain-registry.server";
@@ -27,7 +27,7 @@ export async function createTestServices(overrides: Record<string, string> = {},
   const logger = createLogger("silent");
   const database = await createTestDatabase();
   const mailer = createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, db: database.db, logger });
-  const chains = await createChainRegistry({ env, localChainUrl: env.LOCAL_CHAIN_RPC_URL ?? null, logger, database });
+  const chains = await createChainRegistry({ env, localChainUrls: localChainNodes(env), logger, database });
   const auth = createAuth({ db: database.db, env, mailer, logger, chains });
   const jobs = withJobs ? await startJobEngine({ connection: database.jobConnection, runsJobs: false, logger }) : noJobEngine();
   return {

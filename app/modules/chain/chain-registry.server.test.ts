@@ -32,7 +32,7 @@ const addresses = (vault: `0x${string}`): ContractAddresses => ({
 const VAULT = "0x00000000000000000000000000000000000000AA";
 const HASHES = { QuestToken: keccak256("0x01"), TokenSale: keccak256("0x02"), DepositVault: keccak256("0x03"), AirdropDistributor: keccak256("0x04") };
 const transport = http("http://127.0.0.1:9");
-const config = { rpc: "http://127.0.0.1:9", ankr: null, infura: null, blast: null, projectId: LOCAL_PROJECT_ID, chainIds: [31337] };
+const config = { localRpcs: { 31337: "http://127.0.0.1:9" }, ankr: null, infura: null, blast: null, projectId: LOCAL_PROJECT_ID, chainIds: [31337] };
 
 function registry(chains: ChainSetup[]) {
   return buildChainRegistry({ config, chainIds: [56, 11155111, 31337], chains, logger: createLogger("silent") });
@@ -92,7 +92,7 @@ describe("createChainRegistry", () => {
       LOCAL_CHAIN: "off",
     });
     const database = await createTestDatabase();
-    const chains = await createChainRegistry({ env, localChainUrl: null, logger: createLogger("silent"), database });
+    const chains = await createChainRegistry({ env, localChainUrls: new Map(), logger: createLogger("silent"), database });
     await database.close();
     // Chain 424242 has contracts but no node: it is not registered, so nothing tries to read it.
     expect(chains.list.map((chain) => chain.id)).toEqual(KNOWN_CHAINS.filter((chain) => !chain.local).map((chain) => chain.id));
@@ -111,7 +111,7 @@ describe("createChainRegistry", () => {
     // Members sign in on every chain in the list; money moves only where there are contracts.
     // (A local chain only where this server has its node: none here.)
     expect(chains.chainIds).toEqual(KNOWN_CHAINS.filter((chain) => !chain.local).map((chain) => chain.id));
-    expect(chains.config).toMatchObject({ rpc: null, ankr: "key" });
+    expect(chains.config).toMatchObject({ localRpcs: {}, ankr: "key" });
   });
 });
 
@@ -143,7 +143,7 @@ describe("a deployment checked against its chain at start", () => {
     });
     const lines: string[] = [];
     const logger = createLogger("info", { write: (line: string) => void lines.push(line) });
-    const chains = await createChainRegistry({ env, localChainUrl: null, logger, database });
+    const chains = await createChainRegistry({ env, localChainUrls: new Map(), logger, database });
     return { chain: chains.get(chainId)!, lines: lines.map((line) => JSON.parse(line) as { msg: string }).map((line) => line.msg) };
   }
 
@@ -220,7 +220,7 @@ describe("a deployment checked against its chain at start", () => {
 });
 
 describe("a second local chain", () => {
-  it("is registered as local, signed on by anvil's dev account 9, and offered for sign-in and money only where this server has its node and a deployment", async () => {
+  it("is registered as local, signed on by anvil's dev account 9, its deployment kept, and offered for sign-in and money only where this server has its node", async () => {
     const node = await startLocalChain({ chainId: SECOND_LOCAL_CHAIN_ID });
     const database = await createTestDatabase();
     try {
@@ -230,7 +230,12 @@ describe("a second local chain", () => {
       const envWith = (vars: Record<string, string>) =>
         loadEnv({ DATA_DIR: mkdtempSync(path.join(tmpdir(), "questline-registry-")), DEPLOYMENTS_DIR: deployments, LOCAL_CHAIN: "off", ...vars });
 
-      const chains = await createChainRegistry({ env: envWith({ RPC_URL_31338: node.url }), localChainUrl: null, logger: createLogger("silent"), database });
+      const chains = await createChainRegistry({
+        env: envWith({ RPC_URL_31338: node.url }),
+        localChainUrls: new Map([[SECOND_LOCAL_CHAIN_ID, node.url]]),
+        logger: createLogger("silent"),
+        database,
+      });
       const second = chains.get(SECOND_LOCAL_CHAIN_ID)!;
       expect(second).toMatchObject({ name: "Questline Local B", local: true, confirmations: 1, contracts: deployedThere });
       expect(second.operator!.account.address).toBe(DEV_ADDRESSES[9]);
@@ -238,9 +243,11 @@ describe("a second local chain", () => {
       expect(chains.vaultChains().map((chain) => chain.id)).toEqual([SECOND_LOCAL_CHAIN_ID]);
       expect(chains.chainIds).toContain(SECOND_LOCAL_CHAIN_ID);
       expect(chains.chainIds).not.toContain(LOCAL_CHAIN_ID);
+      // The browser reaches it through its node, as it reaches the first local chain.
+      expect(chains.config.localRpcs).toEqual({ [SECOND_LOCAL_CHAIN_ID]: node.url });
 
       // Without its node it is neither registered nor offered, like the first local chain without its own.
-      const without = await createChainRegistry({ env: envWith({}), localChainUrl: null, logger: createLogger("silent"), database });
+      const without = await createChainRegistry({ env: envWith({}), localChainUrls: new Map(), logger: createLogger("silent"), database });
       expect(without.get(SECOND_LOCAL_CHAIN_ID)).toBeUndefined();
       expect(without.chainIds).not.toContain(SECOND_LOCAL_CHAIN_ID);
     } finally {

@@ -5,7 +5,6 @@ import { DEV_OPERATOR_PRIVATE_KEY } from "#contracts/dev-accounts";
 import type { Env } from "~/services/env.server";
 import type { Database } from "~/lib/db.server";
 import type { Logger } from "~/lib/logger.server";
-import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
 import { chainTransport, localChainOf, nodeEndpoints, type ChainConfig } from "~/wallet/chain-config";
 import { CHAIN_DETAILS } from "~/wallet/chain-details";
 import { CHAIN_NAMES, KNOWN_CHAINS, knownChain } from "~/wallet/chains";
@@ -179,32 +178,32 @@ export function localWebSocketUrl(rpcUrl: string): string {
  */
 export async function createChainRegistry({
   env,
-  localChainUrl,
+  localChainUrls,
   logger,
   database,
 }: {
   env: Env;
-  localChainUrl: string | null;
+  /** The node of each local chain this deployment runs (started by the process, LOCAL_CHAIN_RPC_URL or RPC_URL_<id>). */
+  localChainUrls: ReadonlyMap<number, string>;
   logger: Logger;
   database: Pick<Database, "exclusively">;
 }): Promise<ChainRegistry> {
   // Members sign in on every chain in the list (an ordinary account's signature needs no node), and on a local one while its node runs.
-  const localNode = (id: number) => (id === LOCAL_CHAIN_ID ? localChainUrl : env.rpcUrls.get(id));
-  const chainIds = KNOWN_CHAINS.filter((known) => !known.local || localNode(known.id)).map((known) => known.id);
+  const chainIds = KNOWN_CHAINS.filter((known) => !known.local || localChainUrls.has(known.id)).map((known) => known.id);
   const config: ChainConfig = {
     chainIds,
-    rpc: localChainUrl,
+    localRpcs: Object.fromEntries(localChainUrls),
     ankr: env.ANKR_KEY ?? null,
     infura: env.INFURA_KEY ?? null,
     blast: env.BLAST_KEY ?? null,
     projectId: env.REOWN_PROJECT_ID ?? LOCAL_PROJECT_ID,
   };
   const deployments = readDeployments({ dir: env.DEPLOYMENTS_DIR, overrides: env.contractAddresses });
-  // The local chain gets its contracts (once per fresh chain, whichever process comes first) and the dev accounts their tokens.
-  if (localChainUrl) {
-    const known = deployments.get(LOCAL_CHAIN_ID);
-    const local = await agreeLocalContracts({ database, rpcUrl: localChainUrl, known: known?.contracts, knownTokens: known?.tokens, logger });
-    deployments.set(LOCAL_CHAIN_ID, { contracts: local.addresses, codeHashes: {}, tokens: local.tokens });
+  // Each local chain gets its contracts (once per fresh chain, whichever process comes first) and the dev accounts their tokens.
+  for (const [id, rpcUrl] of localChainUrls) {
+    const known = deployments.get(id);
+    const local = await agreeLocalContracts({ database, chainId: id, rpcUrl, known: known?.contracts, knownTokens: known?.tokens, logger });
+    deployments.set(id, { contracts: local.addresses, codeHashes: {}, tokens: local.tokens });
   }
   const endpoints = nodeEndpoints(config, (message) => logger.warn(message));
   // A chain's own RPC_URL_<chainId> comes first, before the providers' endpoints.
@@ -218,14 +217,16 @@ export async function createChainRegistry({
     confirmations: env.confirmations.get(id) ?? null,
     startBlock: env.depositStartBlocks.get(id) ?? null,
     operatorKey: (env.OPERATOR_PRIVATE_KEY as Hex | undefined) ?? null,
-    // New heads come over the node's WebSocket: RPC_WS_URL_<chainId>, or the local chain's own.
-    webSocket: id === LOCAL_CHAIN_ID && localChainUrl ? localWebSocketUrl(localChainUrl) : (env.rpcWebSocketUrls.get(id) ?? null),
+    // New heads come over the node's WebSocket: RPC_WS_URL_<chainId>, or a local chain's own.
+    webSocket: env.rpcWebSocketUrls.get(id) ?? (localChainUrls.has(id) ? localWebSocketUrl(localChainUrls.get(id)!) : null),
   }));
-  // The local chain's contracts were deployed by this start (or agreed on) just above; every other chain's are checked.
+  // The local chains' contracts were deployed by this start (or agreed on) just above; every other chain's are checked.
   const checked = await Promise.all(
     chains
       .map(registerChain)
-      .map(async (chain) => (chain.local ? chain : withContracts(chain, await contractsOnChain(chain, deployments.get(chain.id)?.codeHashes ?? {}, logger)))),
+      .map(async (chain) =>
+        localChainUrls.has(chain.id) ? chain : withContracts(chain, await contractsOnChain(chain, deployments.get(chain.id)?.codeHashes ?? {}, logger)),
+      ),
   );
   return registryOf({ config, chainIds, list: checked, logger });
 }

@@ -8,6 +8,7 @@ import { questTokenAbi } from "#contracts/generated/quest-token";
 import { platformSetting } from "#db/schema/ledger";
 import { DEV_ADDRESSES, DEV_OPERATOR_PRIVATE_KEY, DEV_PRIVATE_KEYS } from "#contracts/dev-accounts";
 import type { Database, Db } from "~/lib/db.server";
+import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
 import type { Logger } from "~/lib/logger.server";
 import { localChainOf } from "~/wallet/chain-config";
 import { KNOWN_CHAINS, knownChain } from "~/wallet/chains";
@@ -89,8 +90,8 @@ async function deployedAt(client: PublicClient, addresses: ContractAddresses) {
   return Boolean(code && code !== "0x");
 }
 
-/** Where the local chain's addresses in use are recorded, in the shared database. */
-const RECORDED_KEY = "local_chain_contracts";
+/** Where a local chain's addresses in use are recorded, in the shared database (the first local chain's under its key from before there were two). */
+const recordedKey = (chainId: number) => (chainId === LOCAL_CHAIN_ID ? "local_chain_contracts" : `local_chain_contracts:${chainId}`);
 
 /**
  * `ensureLocalContracts` for a process of a deployment whose processes share one database and one
@@ -101,19 +102,22 @@ const RECORDED_KEY = "local_chain_contracts";
  */
 export async function agreeLocalContracts({
   database,
+  chainId,
   rpcUrl,
   known,
   knownTokens = [],
   logger,
 }: {
   database: Pick<Database, "exclusively">;
+  /** The local chain's id, which keys its record. */
+  chainId: number;
   rpcUrl: string;
   known: ContractAddresses | undefined;
   knownTokens?: VaultToken[];
   logger: Logger;
 }): Promise<LocalContracts> {
   return database.exclusively(async (db) => {
-    const recorded = await recordedLocalContracts(db);
+    const recorded = await recordedLocalContracts(db, chainId);
     const client = localChainClients(rpcUrl).publicClient;
     // Known addresses that are the recorded ones keep the recorded tokens when their file names none (a long-lived node).
     const sameAsRecorded = recorded && known && JSON.stringify(contractAddressesSchema.parse(known)) === JSON.stringify(recorded.addresses);
@@ -128,15 +132,18 @@ export async function agreeLocalContracts({
     if (JSON.stringify(value) !== JSON.stringify(recorded && { ...recorded.addresses, tokens: recorded.tokens }))
       await db
         .insert(platformSetting)
-        .values({ key: RECORDED_KEY, value, updatedBy: null })
+        .values({ key: recordedKey(chainId), value, updatedBy: null })
         .onConflictDoUpdate({ target: platformSetting.key, set: { value, updatedAt: new Date() } });
     return result;
   });
 }
 
 /** The recorded addresses, and the tokens recorded beside them (none in a record from before tokens). */
-async function recordedLocalContracts(db: Db): Promise<{ addresses: ContractAddresses; tokens: VaultToken[] } | undefined> {
-  const [row] = await db.select({ value: platformSetting.value }).from(platformSetting).where(eq(platformSetting.key, RECORDED_KEY));
+async function recordedLocalContracts(db: Db, chainId: number): Promise<{ addresses: ContractAddresses; tokens: VaultToken[] } | undefined> {
+  const [row] = await db
+    .select({ value: platformSetting.value })
+    .from(platformSetting)
+    .where(eq(platformSetting.key, recordedKey(chainId)));
   const parsed = contractAddressesSchema.safeParse(row?.value);
   if (!parsed.success) return undefined;
   const tokens = vaultTokensSchema.safeParse((row?.value as { tokens?: unknown } | undefined)?.tokens);

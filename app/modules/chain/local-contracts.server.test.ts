@@ -28,7 +28,7 @@ describe("the local chain's contracts, with several processes on one database", 
       DEPLOYMENTS_DIR: mkdtempSync(path.join(tmpdir(), "questline-deployments-")),
       LOCAL_CHAIN: "off",
     });
-    const start = () => createChainRegistry({ env, localChainUrl: chain.url, logger: createLogger("silent"), database });
+    const start = () => createChainRegistry({ env, localChainUrls: new Map([[LOCAL_CHAIN_ID, chain.url]]), logger: createLogger("silent"), database });
     const registries = await Promise.all(Array.from({ length: 4 }, start));
     const contracts = registries.map((registry) => registry.get(LOCAL_CHAIN_ID)!.contracts);
     expect(new Set(contracts.map((addresses) => JSON.stringify(addresses))).size).toBe(1);
@@ -52,7 +52,7 @@ describe("the local chain's contracts, with several processes on one database", 
     writeFileSync(path.join(deployments, `${LOCAL_CHAIN_ID}.json`), JSON.stringify({ chainId: LOCAL_CHAIN_ID, contracts: contracts[0] }));
     const withFile = await createChainRegistry({
       env: { ...env, DEPLOYMENTS_DIR: deployments },
-      localChainUrl: chain.url,
+      localChainUrls: new Map([[LOCAL_CHAIN_ID, chain.url]]),
       logger: createLogger("silent"),
       database,
     });

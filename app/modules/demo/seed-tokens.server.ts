@@ -86,7 +86,8 @@ export async function seedOnChain({
   next: () => number;
 }) {
   const local = chains.vaultChains().find((chain) => chain.id === LOCAL_CHAIN_ID);
-  if (!local || !chains.config.rpc) throw new Error("The demo's chain part needs the local chain with Questline's contracts");
+  const rpcUrl = chains.config.localRpcs[LOCAL_CHAIN_ID];
+  if (!local || !rpcUrl) throw new Error("The demo's chain part needs the local chain with Questline's contracts");
   const at = (days: number) => new Date(now.getTime() + days * DAY);
 
   // Wallets: the owner's, and four members'; each signed on the local chain.
@@ -98,7 +99,7 @@ export async function seedOnChain({
 
   // The owner deposits into the vault with the project's reference; the scanner credits the treasury.
   await depositFromDevAccount({
-    rpcUrl: chains.config.rpc,
+    rpcUrl,
     contracts: local.contracts,
     key: DEV_PRIVATE_KEYS[OWNER_DEV_ACCOUNT],
     amount: DEMO_TREASURY_DEPOSIT,
@@ -217,5 +218,5 @@ async function airdropWithTasks(
 
 /** Whether the registry has the local chain with Questline's contracts and an operator: what the chain part needs. */
 export function canSeedOnChain(chains: ChainRegistry): boolean {
-  return Boolean(chains.config.rpc) && roundChainsOf(chains).has(LOCAL_CHAIN_ID);
+  return Boolean(chains.config.localRpcs[LOCAL_CHAIN_ID]) && roundChainsOf(chains).has(LOCAL_CHAIN_ID);
 }

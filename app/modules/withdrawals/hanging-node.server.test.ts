@@ -70,7 +70,7 @@ describe("a chain node that hangs", () => {
   it("gives a page's read up at its deadline: the token screen says the chain could not be reached", async () => {
     proxy.setRule(() => "hold");
     const chains = buildChainRegistry({
-      config: { rpc: proxy.url, ankr: null, infura: null, blast: null, projectId: "local", chainIds: [31337] },
+      config: { localRpcs: { 31337: proxy.url }, ankr: null, infura: null, blast: null, projectId: "local", chainIds: [31337] },
       chainIds: [31337],
       chains: [
         {
