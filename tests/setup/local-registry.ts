@@ -12,7 +12,8 @@ import { LOCAL_PROJECT_ID } from "~/wallet/wallet-cloud";
  * the contracts given; `others` adds chains as the test describes them (a second local chain among
  * them is offered for sign-in too, as its node makes it). `transport` replaces the local chain's
  * (a test wrapping its requests); `webSocket` is where its new heads are followed (anvil's own
- * socket, as the server's; null: the chain is only polled).
+ * socket, as the server's; null: the chain is only polled); `localRpcs` names the other local
+ * chains' nodes, as the server hands them to the browser.
  */
 export function localRegistry({
   url,
@@ -23,6 +24,7 @@ export function localRegistry({
   others = [],
   transport = chainTransport([url]),
   webSocket = localWebSocketUrl(url),
+  localRpcs = {},
 }: {
   url: string;
   contracts?: ContractAddresses | null;
@@ -33,10 +35,11 @@ export function localRegistry({
   others?: Parameters<typeof buildChainRegistry>[0]["chains"];
   transport?: Transport;
   webSocket?: string | null;
+  localRpcs?: Partial<Record<number, string>>;
 }): ChainRegistry {
   const chainIds = [56, 11155111, LOCAL_CHAIN_ID, ...others.filter((setup) => knownChain(setup.id)?.local).map((setup) => setup.id)];
   return buildChainRegistry({
-    config: { localRpcs: { [LOCAL_CHAIN_ID]: url }, ankr: null, infura: null, blast: null, projectId: LOCAL_PROJECT_ID, chainIds },
+    config: { localRpcs: { [LOCAL_CHAIN_ID]: url, ...localRpcs }, ankr: null, infura: null, blast: null, projectId: LOCAL_PROJECT_ID, chainIds },
     chainIds,
     chains: [{ id: LOCAL_CHAIN_ID, transport, contracts, tokens, confirmations, operatorKey, webSocket }, ...others],
     logger: createLogger("silent"),

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { createPublicClient, createWalletClient, http, parseEther, type Chain, type Hex, type PublicClient } from "viem";
+import { createPublicClient, createWalletClient, http, parseEther, type Address, type Chain, type Hex, type PublicClient } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { anvil } from "viem/chains";
 import { deployLocalStablecoin, deployQuestline, fundAccounts, LOCAL_STABLECOIN } from "#contracts/deploy";
@@ -151,9 +151,10 @@ async function recordedLocalContracts(db: Db, chainId: number): Promise<{ addres
 }
 
 /**
- * One of anvil's dev accounts deposits `amount` into the local chain's vault under `ref` (a
+ * One of anvil's dev accounts deposits `amount` into a local chain's vault under `ref` (a
  * member's or a project's deposit reference), as its owner would from a browser wallet: approve,
- * then `DepositVault.deposit`. The demo funds a project's treasury this way. Resolves once mined.
+ * then `DepositVault.deposit`, or `depositToken` for another of the vault's listed tokens
+ * (`token`). The demo funds a project's treasury and members' balances this way. Resolves once mined.
  */
 export async function depositFromDevAccount({
   rpcUrl,
@@ -161,24 +162,31 @@ export async function depositFromDevAccount({
   key,
   amount,
   ref,
+  token,
 }: {
   rpcUrl: string;
   contracts: ContractAddresses;
   key: Hex;
   amount: bigint;
   ref: Hex;
+  /** A listed token other than QUEST. */
+  token?: Address;
 }): Promise<{ txHash: Hex }> {
-  const { publicClient, wallet } = localChainClients(rpcUrl, key);
+  const chain = localChainOf(await createPublicClient({ transport: http(rpcUrl) }).getChainId(), rpcUrl);
+  const { publicClient, wallet } = localChainClients(rpcUrl, key, chain);
   const mined = async (hash: Hex) => {
     const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 10 });
     if (receipt.status !== "success") throw new Error(`The local chain reverted ${hash}`);
     return hash;
   };
+  // The stand-in stablecoin is an ERC-20 like QUEST: the same `approve`.
   await mined(
-    await wallet.writeContract({ address: contracts.QuestToken, abi: questTokenAbi, functionName: "approve", args: [contracts.DepositVault, amount] }),
+    await wallet.writeContract({ address: token ?? contracts.QuestToken, abi: questTokenAbi, functionName: "approve", args: [contracts.DepositVault, amount] }),
   );
   const txHash = await mined(
-    await wallet.writeContract({ address: contracts.DepositVault, abi: depositVaultAbi, functionName: "deposit", args: [amount, ref] }),
+    token
+      ? await wallet.writeContract({ address: contracts.DepositVault, abi: depositVaultAbi, functionName: "depositToken", args: [token, amount, ref] })
+      : await wallet.writeContract({ address: contracts.DepositVault, abi: depositVaultAbi, functionName: "deposit", args: [amount, ref] }),
   );
   return { txHash };
 }

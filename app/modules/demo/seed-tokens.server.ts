@@ -1,15 +1,15 @@
 import { getAddress, parseEther } from "viem";
 import { DEV_ADDRESSES, DEV_PRIVATE_KEYS } from "#contracts/dev-accounts";
 import type { Db } from "~/lib/db.server";
-import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
+import { LOCAL_CHAIN_ID, SECOND_LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
 import { failureMessage } from "~/lib/result";
 import type { AirdropInput } from "~/modules/airdrops/airdrop.schema";
 import { saveAirdrop } from "~/modules/airdrops/airdrops.server";
 import { freezeEndedAirdrops } from "~/modules/airdrops/freeze.server";
 import { roundChainsOf } from "~/modules/airdrops/round.server";
-import type { ChainRegistry } from "~/modules/chain/chain-registry.server";
+import { chainToken, type ChainRegistry } from "~/modules/chain/chain-registry.server";
 import { depositFromDevAccount } from "~/modules/chain/contracts.server";
-import { projectDepositRefOf } from "~/modules/deposits/deposit-refs.server";
+import { depositRefOf, projectDepositRefOf } from "~/modules/deposits/deposit-refs.server";
 import { scanDeposits } from "~/modules/deposits/scanner.server";
 import { questAsset } from "~/modules/ledger/assets";
 import { drawChainsFrom } from "~/modules/rewards/draw-chains.server";
@@ -181,7 +181,50 @@ export async function seedOnChain({
       throw new Error(`demo airdrop ${airdropId} was not frozen`, { cause: error });
     },
   });
+  await seedStablecoinDeposits({ db, chains, members });
   return { endedAirdropId: ended.airdrop, liveAirdropId: live.airdrop };
+}
+
+/** What each demo member with a wallet deposits of the second local chain's stand-in USDC (6 decimals). */
+export const DEMO_STABLECOIN_DEPOSIT = 250_000_000n;
+
+/**
+ * Money on a second chain and in a second token: where the second local chain runs with its
+ * vault, the demo members with wallets each deposit 250 USDC into it from their own dev account
+ * under their own reference, credited by the deposit scan, so their Balance shows a balance per
+ * chain and token and they can withdraw it there.
+ */
+async function seedStablecoinDeposits({ db, chains, members }: { db: Db; chains: ChainRegistry; members: Member[] }) {
+  const second = chains.vaultChains().find((chain) => chain.id === SECOND_LOCAL_CHAIN_ID);
+  const rpcUrl = chains.config.localRpcs[SECOND_LOCAL_CHAIN_ID];
+  const usdc = second && chainToken(second, "USDC");
+  if (!second || !rpcUrl || !usdc) return;
+  for (const { member, account } of WALLET_MEMBERS) {
+    await depositFromDevAccount({
+      rpcUrl,
+      contracts: second.contracts,
+      key: DEV_PRIVATE_KEYS[account]!,
+      amount: DEMO_STABLECOIN_DEPOSIT,
+      ref: await depositRefOf({ db, userId: members[member - 1]!.id }),
+      token: usdc.address,
+    });
+  }
+  const draw = drawChainsFrom(chains).get(second.id);
+  let credited = 0;
+  for (let tries = 0; credited < WALLET_MEMBERS.length; tries++) {
+    if (tries > second.confirmations) throw new Error("demo: the members' stablecoin deposits were not credited");
+    if (tries > 0) await draw?.mine?.();
+    const scanned = await scanDeposits({
+      db,
+      chainId: second.id,
+      client: second.client,
+      vault: second.vault,
+      asset: questAsset(second.id),
+      tokens: second.tokens,
+      confirmations: second.confirmations,
+    });
+    credited += scanned.credited;
+  }
 }
 
 /** An airdrop saved (and escrowed) before it started, with two tasks that earn its points. */

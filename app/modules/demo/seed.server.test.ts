@@ -14,13 +14,16 @@ import { rewardGrant, rewardPool } from "#db/schema/rewards";
 import type { Database } from "~/lib/db.server";
 import { createLogger } from "~/lib/logger.server";
 import { startLocalChain, type LocalChain } from "~/lib/local-chain.server";
+import { SECOND_LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
 import { airdropBoard } from "~/modules/airdrops/freeze.server";
 import { processAirdropRounds, roundChainsOf } from "~/modules/airdrops/round.server";
 import { claimableShareOf, roundView } from "~/modules/airdrops/round-view.server";
 import type { ChainRegistry } from "~/modules/chain/chain-registry.server";
 import { ensureLocalContracts } from "~/modules/chain/contracts.server";
 import { boardKey, boardPage } from "~/modules/leaderboards/leaderboards.server";
-import { questAsset } from "~/modules/ledger/assets";
+import { assetOf, questAsset } from "~/modules/ledger/assets";
+import { balanceOf } from "~/modules/ledger/ledger.server";
+import { chainTransport } from "~/wallet/chain-config";
 import { verifyFromSources } from "~/modules/rewards/raffle-proof";
 import { raffleProofOf } from "~/modules/rewards/raffle-proofs.server";
 import { projectRewards } from "~/modules/rewards/treasury.server";
@@ -31,11 +34,12 @@ import { TASK_TYPES } from "~/modules/tasks/task-types";
 import { localRegistry } from "#tests/setup/local-registry";
 import { createTestDatabase } from "#tests/setup/test-db";
 import { seedDemo } from "./seed.server";
-import { DEMO_TREASURY_DEPOSIT, WALLET_MEMBERS } from "./seed-tokens.server";
+import { DEMO_STABLECOIN_DEPOSIT, DEMO_TREASURY_DEPOSIT, WALLET_MEMBERS } from "./seed-tokens.server";
 
 const Q = questAsset(31337);
 let database: Database;
 let node: LocalChain;
+let second: LocalChain;
 let chains: ChainRegistry;
 let registry: () => ChainRegistry;
 const now = new Date();
@@ -43,21 +47,42 @@ const db = () => database.db;
 const client = () => chains.get(31337)!.client;
 
 beforeAll(async () => {
-  [database, node] = await Promise.all([createTestDatabase(), startLocalChain()]);
-  const { addresses } = await ensureLocalContracts({ rpcUrl: node.url, known: undefined, logger: createLogger("silent") });
-  registry = () => localRegistry({ url: node.url, contracts: addresses });
+  [database, node, second] = await Promise.all([createTestDatabase(), startLocalChain(), startLocalChain({ chainId: SECOND_LOCAL_CHAIN_ID })]);
+  const [onFirst, onSecond] = await Promise.all(
+    [node, second].map((chain) => ensureLocalContracts({ rpcUrl: chain.url, known: undefined, logger: createLogger("silent") })),
+  );
+  const addresses = onFirst!.addresses;
+  registry = () =>
+    localRegistry({
+      url: node.url,
+      contracts: addresses,
+      others: [
+        { id: SECOND_LOCAL_CHAIN_ID, transport: chainTransport([second.url]), contracts: onSecond!.addresses, tokens: onSecond!.tokens, confirmations: 1 },
+      ],
+      localRpcs: { [SECOND_LOCAL_CHAIN_ID]: second.url },
+    });
   chains = registry();
   const started = performance.now();
   expect(await seedDemo({ db: db(), now, chains })).toMatchObject({ seeded: true, projects: 5, onChain: true });
   console.log(`demo seeded with the local chain in ${Math.round(performance.now() - started)} ms`);
 }, 300_000);
 afterAll(async () => {
-  await Promise.all([database.close(), node.stop()]);
+  await Promise.all([database.close(), node.stop(), second.stop()]);
 });
 
 const lumenSwap = async () => (await db().select().from(project).where(eq(project.slug, "lumen-swap")))[0]!;
 
 describe("the demo", () => {
+  it("gives each member with a wallet a balance in a second token on the second chain, deposited into its vault and credited by the scan", async () => {
+    const usdc = assetOf("USDC", SECOND_LOCAL_CHAIN_ID);
+    for (const { member } of WALLET_MEMBERS) {
+      const balances = await balanceOf({ db: db(), userId: `demo-member-0${member}` });
+      expect(balances.find((b) => b.asset === usdc)).toMatchObject({ available: DEMO_STABLECOIN_DEPOSIT, held: 0n });
+    }
+    const credited = await db().select().from(deposit).where(eq(deposit.chainId, SECOND_LOCAL_CHAIN_ID));
+    expect(credited.map((row) => ({ asset: row.asset, status: row.status }))).toEqual(WALLET_MEMBERS.map(() => ({ asset: usdc, status: "credited" })));
+  });
+
   it("seeds projects, campaigns in every state, crusades, every task type and members with XP — once", async () => {
     expect((await db().select({ n: count() }).from(project))[0]!.n).toBe(5);
     const statuses = new Set((await db().select().from(campaign)).map((c) => campaignStatus(c, now)));
