@@ -13,6 +13,15 @@ describe("amounts", () => {
     for (const bad of ["", ".", "abc", "1e3", "-1", "1.2.3", "0x10", "0.0000000000000000001"]) expect(parseAmount(bad)).toBeNull();
   });
 
+  it("parses and checks in a token's own decimals: 2.5 USDC is 2,500,000 units, and a seventh decimal is refused", () => {
+    expect(parseAmount("2.5", 6)).toBe(2_500_000n);
+    expect(parseAmount("1,000.000001", 6)).toBe(1_000_000_001n);
+    expect(parseAmount("0.0000001", 6)).toBeNull();
+    expect(readTokenAmount("0.000001", 6)).toBe(1n);
+    expect(checkAmount("2.5", 6)).toEqual({ ok: true, units: 2_500_000n });
+    expect(checkAmount("0.0000001", 6)).toEqual({ ok: false, code: "invalid", errors: { amount: "Enter a number, like 10 or 2.5 (at most 6 decimals)." } });
+  });
+
   it("formats units with grouped thousands, trimmed decimals and a floor for tiny amounts", () => {
     expect(formatAmount(1234n * E18 + 5n * 10n ** 17n)).toBe("1,234.5");
     expect(formatAmount(0n)).toBe("0");

@@ -1,4 +1,7 @@
-/** Token and native-coin amounts: 18 decimals, kept as bigint units. No viem here: this runs in page bundles. */
+/**
+ * Token and native-coin amounts, kept as bigint units: 18 decimals unless a token's own are given
+ * (USDC's 6). No viem here: this runs in page bundles.
+ */
 import { invalid, ok, type FieldFailure, type Ok } from "~/lib/result";
 
 const DECIMALS = 18;
@@ -6,14 +9,17 @@ const ONE = 10n ** BigInt(DECIMALS);
 
 const NUMBER = /^(\d+)?(?:\.(\d*))?$/;
 
-/** "2.5" → 2.5 × 10¹⁸ units; null for anything that is not a plain decimal number with at most 18 decimals. */
-export function parseAmount(text: string): bigint | null {
+/**
+ * "2.5" → 2.5 × 10¹⁸ units (2.5 × 10⁶ with `decimals` 6); null for anything that is not a plain
+ * decimal number with at most that many decimals.
+ */
+export function parseAmount(text: string, decimals = DECIMALS): bigint | null {
   const trimmed = text.trim().replace(/,/g, "");
   const match = NUMBER.exec(trimmed);
   if (!match || trimmed === "" || trimmed === ".") return null;
   const [, whole = "", fraction = ""] = match;
-  if (fraction.length > DECIMALS) return null;
-  return BigInt(whole || "0") * ONE + BigInt(fraction.padEnd(DECIMALS, "0") || "0");
+  if (fraction.length > decimals) return null;
+  return BigInt(whole || "0") * 10n ** BigInt(decimals) + BigInt(fraction.padEnd(decimals, "0") || "0");
 }
 
 /**
@@ -59,8 +65,8 @@ export type TokenAmountProblem = "not-a-number" | "not-positive" | "too-large";
  * wrong with it. Every form that takes a token amount reads it here, so none lets through an amount
  * the chain or the ledger cannot hold.
  */
-export function readTokenAmount(text: string): bigint | TokenAmountProblem {
-  const units = parseAmount(text);
+export function readTokenAmount(text: string, decimals = DECIMALS): bigint | TokenAmountProblem {
+  const units = parseAmount(text, decimals);
   if (units === null) return "not-a-number";
   if (units <= 0n) return "not-positive";
   if (units > MAX_TOKEN_UNITS) return "too-large";
@@ -73,11 +79,12 @@ export const TOO_LARGE_WORDS = `at most ${MAX_TOKENS_TEXT}, the most a token can
 /**
  * A positive amount typed by the member, as token (or native-coin) units, or the first thing wrong
  * with it (on the `amount` field; a screen whose field has another name shows `failureMessage`).
+ * `decimals`: the token's own (18 unless given).
  */
-export function checkAmount(text: string): Ok<{ units: bigint }> | FieldFailure {
+export function checkAmount(text: string, decimals = DECIMALS): Ok<{ units: bigint }> | FieldFailure {
   if (text.trim() === "") return invalid("amount", "Enter an amount.");
-  const units = readTokenAmount(text);
-  if (units === "not-a-number") return invalid("amount", "Enter a number, like 10 or 2.5 (at most 18 decimals).");
+  const units = readTokenAmount(text, decimals);
+  if (units === "not-a-number") return invalid("amount", `Enter a number, like 10 or 2.5 (at most ${decimals} decimals).`);
   if (units === "not-positive") return invalid("amount", "Enter an amount above 0.");
   if (units === "too-large") return invalid("amount", `Enter an amount of ${TOO_LARGE_WORDS}.`);
   return ok({ units });

@@ -8,6 +8,7 @@ import { PendingRows } from "~/components/balance/pending-rows";
 import { TransactionTable } from "~/components/balance/transaction-table";
 import { useRefreshWhile } from "~/components/balance/use-refresh-while";
 import { WithdrawCard } from "~/components/balance/withdraw-card";
+import { FilterTabs } from "~/components/campaigns/filter-tabs";
 import { TokenScreenUnavailable } from "~/components/chain/wallet-gate";
 import { PageHeader } from "~/components/page-header";
 import { Button } from "~/components/ui/button";
@@ -74,7 +75,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   return reply({ intent: "withdraw", ok: false, errors: { form: "That action is not known." } }, 400);
 }
 
-/** Balance: what the member holds inside Questline, deposits from their wallet and withdrawals to it. */
+/**
+ * Balance: what the member holds inside Questline, deposits from their wallet and withdrawals to
+ * it, of the chosen network's chosen token (`?chain=`, `?token=`: the tokens its vault lists).
+ */
 export default function Balance({ loaderData }: Route.ComponentProps) {
   const { chain, asset } = loaderData;
   const underWay = loaderData.deposits.length > 0 || loaderData.withdrawals.some((w) => w.status !== "failed");
@@ -94,11 +98,15 @@ export default function Balance({ loaderData }: Route.ComponentProps) {
           )
         }
       />
+      {chain.ok && chain.facts.tokens.length > 1 && (
+        <FilterTabs param="token" label="Token" current={chain.facts.symbol} tabs={chain.facts.tokens.map((symbol) => ({ value: symbol, label: symbol }))} />
+      )}
       <BalanceStats balances={loaderData.balances} chain={chain} asset={asset} />
       {chain.ok ? (
         <div className="grid gap-4 lg:grid-cols-2">
           <DepositCard chain={chain} depositRef={loaderData.ref} onSent={refresh} />
           <WithdrawCard
+            key={asset}
             balance={loaderData.balances.find((b) => b.asset === (asset ?? ""))!}
             limits={loaderData.limits}
             destinations={loaderData.destinations}

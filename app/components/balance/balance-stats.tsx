@@ -26,7 +26,7 @@ export function BalanceStats({ balances, chain, asset }: Props) {
           />
           <Stat
             label="In your wallet"
-            value={wallet ? `${formatAmount(BigInt(wallet.balance))} ${symbol}` : "—"}
+            value={wallet ? `${formatAmount(BigInt(wallet.balance), { decimals: current.decimals })} ${symbol}` : "—"}
             hint={wallet ? `${wallet.address.slice(0, 6)}…${wallet.address.slice(-4)}, on chain` : "Connect your wallet to see"}
           />
         </dl>

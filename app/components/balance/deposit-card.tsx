@@ -17,10 +17,18 @@ import { knownChain } from "~/wallet/chains";
 import { failureMessage } from "~/lib/result";
 import { useWallet } from "~/wallet/wallet-provider";
 
+/** The vault's own token: deposited with `deposit`, every other listed token with `depositToken`. */
+const QUEST = "QUEST";
+
+/** The vault call that deposits: QUEST's own `deposit`, another listed token's `depositToken` (decision 056). */
+type DepositCall = { token: `0x${string}`; symbol: string; decimals: number; units: bigint };
+
 /**
- * Deposit by amount: the wallet approves the vault for the amount (when its allowance is short),
- * then calls `DepositVault.deposit(amount, reference)`; the server credits the balance after the
- * network's confirmations. Deposit by card: the wallet modal's on-ramp, where it exists.
+ * Deposit by amount of the chosen token (`chain.facts`, in its own decimals): the wallet approves
+ * the vault for the amount (when its allowance is short), then calls `DepositVault.deposit(amount,
+ * reference)` for QUEST or `depositToken(token, amount, reference)` for another token the vault
+ * lists; the server credits the balance after the network's confirmations. Deposit by card: the
+ * wallet modal's on-ramp, where it exists.
  */
 export function DepositCard({
   chain,
@@ -45,7 +53,7 @@ export function DepositCard({
   const member = facts.member && wallet.address?.toLowerCase() === facts.member.address.toLowerCase() ? facts.member : null;
   const [amount, setAmount] = useState("");
   const [error, setError] = useState<string | undefined>();
-  const next = useRef<bigint | null>(null);
+  const next = useRef<DepositCall | null>(null);
   const tx = useContractTx({
     storageKey: `questline.tx.${into.key}.${chainId}`,
     onSettled: (confirmed, label) => {
@@ -59,48 +67,51 @@ export function DepositCard({
   });
   const { send } = tx;
   const deposit = useCallback(
-    (units: bigint, step: string) =>
+    ({ token, symbol, decimals, units }: DepositCall, step: string) =>
       void send(
         {
           chainId,
-          address: facts.vault as `0x${string}`,
+          address: facts.vault,
           abi: depositVaultAbi,
-          functionName: "deposit",
-          args: [units, depositRef],
-          context: { token: facts.symbol, coin: chain.coin },
+          ...(symbol === QUEST ? { functionName: "deposit", args: [units, depositRef] } : { functionName: "depositToken", args: [token, units, depositRef] }),
+          context: { token: symbol, coin: chain.coin },
         },
-        `Deposit ${formatAmount(units)} ${facts.symbol}${step}`,
+        `Deposit ${formatAmount(units, { decimals, maxFraction: decimals })} ${symbol}${step}`,
       ),
-    [send, chainId, facts.vault, facts.symbol, depositRef, chain.coin],
+    [send, chainId, facts.vault, depositRef, chain.coin],
   );
 
-  // Step 2 of 2 follows as soon as the approval is confirmed.
+  // Step 2 of 2 follows as soon as the approval is confirmed (of the token approved, whichever is chosen by then).
   useEffect(() => {
     if (tx.state.status !== "confirmed" || next.current === null) return;
-    const units = next.current;
+    const call = next.current;
     next.current = null;
-    deposit(units, " (step 2 of 2)");
+    deposit(call, " (step 2 of 2)");
   }, [tx.state.status, deposit]);
 
+  /** An amount of the chosen token in words: as typed (every decimal it has), or a wallet's figure to four. */
+  const amountText = (units: bigint, maxFraction = facts.decimals) => `${formatAmount(units, { decimals: facts.decimals, maxFraction })} ${facts.symbol}`;
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const checked = checkAmount(amount);
+    const checked = checkAmount(amount, facts.decimals);
     if (!checked.ok) return setError(failureMessage(checked));
     if (!member) return setError("Your wallet's numbers are still loading: try again in a moment.");
-    if (checked.units > BigInt(member.balance)) return setError(`Your wallet holds ${formatAmount(BigInt(member.balance))} ${facts.symbol}.`);
+    if (checked.units > BigInt(member.balance)) return setError(`Your wallet holds ${amountText(BigInt(member.balance), 4)}.`);
     setError(undefined);
-    if (BigInt(member.allowance) >= checked.units) return deposit(checked.units, "");
-    next.current = checked.units;
+    const call = { token: facts.token, symbol: facts.symbol, decimals: facts.decimals, units: checked.units };
+    if (BigInt(member.allowance) >= checked.units) return deposit(call, "");
+    next.current = call;
     void tx.send(
       {
         chainId,
-        address: facts.token as `0x${string}`,
+        address: facts.token,
+        // Every token the vault lists is an ERC-20: QuestToken's `approve` is the standard's.
         abi: questTokenAbi,
         functionName: "approve",
         args: [facts.vault, checked.units],
         context: { token: facts.symbol, coin: chain.coin },
       },
-      `Approve ${formatAmount(checked.units)} ${facts.symbol} for the vault (step 1 of 2)`,
+      `Approve ${amountText(checked.units)} for the vault (step 1 of 2)`,
     );
   };
 
@@ -117,7 +128,7 @@ export function DepositCard({
               id="deposit-amount"
               label={`Deposit amount (${facts.symbol})`}
               error={error}
-              hint={member ? `Your wallet holds ${formatAmount(BigInt(member.balance))} ${facts.symbol}.` : undefined}
+              hint={member ? `Your wallet holds ${amountText(BigInt(member.balance), 4)}.` : undefined}
               placeholder="100"
               value={amount}
               onChange={(value) => {

@@ -14,7 +14,10 @@ import { route } from "~/lib/routes";
 
 type Props = { balance: BalancePage["balances"][number]; limits: BalancePage["limits"]; destinations: string[]; paused: boolean };
 
-/** Withdraw: an amount to one of the member's linked wallets; it is held at once and paid by the platform's job. */
+/**
+ * Withdraw: an amount of the chosen (chain, token) asset to one of the member's linked wallets; it
+ * is held at once and paid by the platform's job. The limits come in that token's own units.
+ */
 export function WithdrawCard({ balance, limits, destinations, paused }: Props) {
   const fetcher = useFetcher<BalanceActionData>();
   const [requestKey, setRequestKey] = useState(() => crypto.randomUUID());
@@ -33,13 +36,15 @@ export function WithdrawCard({ balance, limits, destinations, paused }: Props) {
   }, [result, paused]);
   const symbol = balance.symbol;
   const fee = BigInt(limits.fee);
+  const inToken = (units: string | bigint) => `${formatAmount(BigInt(units), { decimals: balance.decimals, maxFraction: balance.decimals })} ${symbol}`;
 
   return (
     <Card>
       <CardHeader>
         <CardTitle>Withdraw</CardTitle>
         <CardDescription>
-          From your balance to one of your wallets on {balance.chainName}. Available: {formatAmount(BigInt(balance.available))} {symbol}.
+          From your balance to one of your wallets on {balance.chainName}. Available: {formatAmount(BigInt(balance.available), { decimals: balance.decimals })}{" "}
+          {symbol}.
         </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4">
@@ -67,7 +72,7 @@ export function WithdrawCard({ balance, limits, destinations, paused }: Props) {
               id="withdraw-amount"
               label={`Withdrawal amount (${symbol})`}
               error={errors.amount}
-              hint={`At least ${formatAmount(BigInt(limits.minimum))} ${symbol}; up to ${formatAmount(BigInt(limits.dailyLimit))} ${symbol} a day.${fee > 0n ? ` A fee of ${formatAmount(fee)} ${symbol} is taken from it.` : ""}`}
+              hint={`At least ${inToken(limits.minimum)}; up to ${inToken(limits.dailyLimit)} a day.${fee > 0n ? ` A fee of ${inToken(fee)} is taken from it.` : ""}`}
             >
               <Input
                 {...fieldProps("withdraw-amount", errors.amount)}

@@ -5,11 +5,11 @@ import { chainToken, type ChainRegistry } from "~/modules/chain/chain-registry.s
 import { loadTokenScreen, readVault } from "~/modules/chain/token-reads.server";
 import { depositRefOf } from "~/modules/deposits/deposit-refs.server";
 import { listDeposits } from "~/modules/deposits/deposits.server";
-import { assetParts, QUEST_DECIMALS, questAsset, type Asset } from "~/modules/ledger/assets";
+import { assetOf, assetParts, QUEST_DECIMALS, questAsset, type Asset } from "~/modules/ledger/assets";
 import { balanceOf, history } from "~/modules/ledger/ledger.server";
 import { listWallets } from "~/modules/wallets/wallets.server";
 import { withdrawalsPaused } from "~/modules/withdrawals/withdrawal-pause.server";
-import { withdrawalLimits, withdrawalsUnderWay } from "~/modules/withdrawals/withdrawals.server";
+import { limitsInToken, withdrawalLimits, withdrawalsUnderWay } from "~/modules/withdrawals/withdrawals.server";
 import { CHAIN_NAMES } from "~/wallet/chains";
 import type { BalancePage } from "./balance-page";
 
@@ -36,8 +36,9 @@ const kindLabel = (kind: string) => KIND_LABELS[kind] ?? kind.charAt(0).toUpperC
 
 /**
  * Everything the Balance screen shows for a member: balances per asset, the chosen network's
- * vault and the connected wallet's tokens (`?chain=`, `?account=`), the deposit reference,
- * deposits and withdrawals under way, and a page of transactions (`?page=`).
+ * vault and token (`?chain=`, `?token=`: one its vault lists, else QUEST) with the connected
+ * wallet's balance of it (`?account=`), the withdrawal limits in that token, the deposit
+ * reference, deposits and withdrawals under way, and a page of transactions (`?page=`).
  */
 export async function loadBalancePage(
   services: Pick<Services, "database" | "chains" | "logger" | "env">,
@@ -48,7 +49,7 @@ export async function loadBalancePage(
   const url = new URL(request.url);
   const page = Math.max(1, Math.min(10_000, Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1));
   const [chain, balances, ref, deposits, withdrawals, paused, wallets, entries] = await Promise.all([
-    loadTokenScreen(services, request, readVault),
+    loadTokenScreen(services, request, (input) => readVault({ ...input, symbol: url.searchParams.get("token") })),
     balanceOf({ db, userId }),
     depositRefOf({ db, userId }),
     // Under way, however old: every deposit waiting for confirmations, every withdrawal not settled.
@@ -58,9 +59,10 @@ export async function loadBalancePage(
     listWallets({ db, userId }),
     history({ db, userId, page, perPage: PER_PAGE, changing: "available" }),
   ]);
-  const asset = "chainId" in chain ? questAsset(chain.chainId) : null;
+  // The chosen token's asset; QUEST's where the node did not answer (no deposit or withdrawal is offered then).
+  const asset = chain.ok ? assetOf(chain.facts.symbol, chain.chainId) : "chainId" in chain ? questAsset(chain.chainId) : null;
   if (asset && !balances.some((b) => b.asset === asset)) balances.unshift({ asset, available: 0n, held: 0n });
-  const limits = withdrawalLimits(services.env);
+  const limits = limitsInToken(withdrawalLimits(services.env), chain.ok ? chain.facts.decimals : QUEST_DECIMALS);
   return {
     chain,
     asset,

@@ -1,5 +1,6 @@
-import type { Address, Hex } from "viem";
+import type { Hex } from "viem";
 import type { Asset } from "~/modules/ledger/assets";
+import type { VaultReading } from "~/modules/chain/token-screens";
 
 /** An asset with its token's symbol, network and decimals (amounts are in its own base units: USDC's 6, QUEST's 18). */
 type AssetInfo = { asset: Asset; symbol: string; chainId: number; chainName: string; decimals: number };
@@ -7,16 +8,14 @@ type AssetInfo = { asset: Asset; symbol: string; chainId: number; chainName: str
 /** The network a token screen shows, and the others it can switch to. */
 type ScreenChain = { chainId: number; chainName: string; coin: string; chainIds: number[] };
 
-/** The vault on the chosen network, with the connected wallet's token balance and allowance for it. */
-export type VaultChain = ScreenChain & {
-  ok: true;
-  facts: { token: Address; vault: Address; symbol: string; member: { address: Address; balance: string; allowance: string } | null };
-};
+/** The vault on the chosen network and its chosen token (`?token=`), with the connected wallet's balance and allowance of that token. */
+export type VaultChain = ScreenChain & { ok: true; facts: VaultReading };
 
 /** The Balance screen's data (loadBalancePage). Bigints travel as decimal strings. */
 export type BalancePage = {
   /** No network with our contracts, or its node did not answer: states the page shows. */
   chain: VaultChain | { ok: false; reason: "none" } | (ScreenChain & { ok: false; reason: "node" });
+  /** The chosen (chain, token) asset: the deposit, the withdrawal and the first figures are in it. */
   asset: Asset | null;
   /** The member's deposit reference. */
   ref: Hex;
@@ -38,6 +37,7 @@ export type BalancePage = {
     createdAt: string;
   })[];
   paused: boolean;
+  /** The withdrawal limits in the chosen token's own units (as requestWithdrawal applies them to it). */
   limits: { minimum: string; dailyLimit: string; fee: string };
   destinations: string[];
   transactions: (AssetInfo & {

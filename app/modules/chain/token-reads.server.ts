@@ -5,9 +5,9 @@ import type { Services } from "~/services/services.server";
 import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
 import { NATIVE_SYMBOLS } from "~/wallet/chains";
 import { rememberedWallet } from "~/wallet/remembered-wallet";
-import type { ChainRegistry } from "./chain-registry.server";
-import type { ContractAddresses } from "./contract-addresses.server";
-import type { SaleReading, TokenScreen } from "./token-screens";
+import { QUEST_TOKEN, type ChainRegistry } from "./chain-registry.server";
+import type { ContractAddresses, VaultToken } from "./contract-addresses.server";
+import type { SaleReading, TokenScreen, VaultReading } from "./token-screens";
 
 /** The chain a token screen shows: `?chain=` when Questline has contracts there, else the local chain, else the first one. */
 function pickChain(chains: ChainRegistry, requested: string | null) {
@@ -22,6 +22,7 @@ function pickChain(chains: ChainRegistry, requested: string | null) {
     chainName: chain.name,
     coin: NATIVE_SYMBOLS[chain.id] ?? "ETH",
     contracts: chain.contracts,
+    tokens: chain.tokens,
     client: chain.pageClient,
     chainIds: ids,
   };
@@ -48,6 +49,7 @@ export async function loadTokenScreen<T>(
     const facts = await read({
       client: chain.client,
       contracts: chain.contracts,
+      tokens: chain.tokens,
       account: accountParam(url.searchParams.get("account") ?? remembered?.address ?? null),
     });
     return { ok: true as const, ...head, facts };
@@ -62,8 +64,11 @@ function accountParam(value: string | null): Address | null {
   return value && isAddress(value) ? getAddress(value) : null;
 }
 
-/** What a token screen's read gets: the registry's client for the chain shown, our contracts there, the account asked about. */
-type ChainReadInput = { client: PublicClient; contracts: ContractAddresses; account: Address | null };
+/**
+ * What a token screen's read gets: the registry's client for the chain shown, our contracts and
+ * the vault's tokens there (QUEST first), the account asked about.
+ */
+type ChainReadInput = { client: PublicClient; contracts: ContractAddresses; tokens: readonly VaultToken[]; account: Address | null };
 
 /** Bigints travel as decimal strings. */
 const s = (value: bigint) => value.toString();
@@ -121,15 +126,37 @@ export async function readSale({ client: c, contracts, account }: ChainReadInput
   };
 }
 
-/** The Balance screen's chain facts: the token, the vault, and the connected wallet's token balance and allowance for the vault. */
-export async function readVault({ client: c, contracts, account }: ChainReadInput) {
-  const token = { address: contracts.QuestToken, abi: questTokenAbi } as const;
-  const symbol = await c.readContract({ ...token, functionName: "symbol" });
-  const member = account
-    ? await Promise.all([
-        c.readContract({ ...token, functionName: "balanceOf", args: [account] }),
-        c.readContract({ ...token, functionName: "allowance", args: [account, contracts.DepositVault] }),
-      ]).then(([balance, allowance]) => ({ address: account, balance: s(balance), allowance: s(allowance) }))
-    : null;
-  return { token: contracts.QuestToken, vault: contracts.DepositVault, symbol, member };
+/**
+ * A vault's chain facts (the Balance screen, a project's deposit): the token `symbol` names among
+ * those the chain's vault lists (`?token=`; QUEST when it names none of them), its address and
+ * decimals as listed, every listed symbol (the screen's token picker), the vault, and the
+ * connected wallet's balance of that token and allowance for the vault. The token's `decimals()`
+ * is read too: the node answers, and a deployment that lists other decimals than the token has
+ * is not shown as if its amounts were right.
+ */
+export async function readVault({ client: c, contracts, tokens, account, symbol = null }: ChainReadInput & { symbol?: string | null }): Promise<VaultReading> {
+  const quest = tokens.find((listed) => listed.symbol === QUEST_TOKEN.symbol) ?? { ...QUEST_TOKEN, address: contracts.QuestToken };
+  const chosen = tokens.find((listed) => listed.symbol === symbol) ?? quest;
+  // Every listed token is an ERC-20: QuestToken's functions read here are the standard's.
+  const token = { address: chosen.address, abi: questTokenAbi } as const;
+  const [decimals, member] = await Promise.all([
+    c.readContract({ ...token, functionName: "decimals" }),
+    account
+      ? Promise.all([
+          c.readContract({ ...token, functionName: "balanceOf", args: [account] }),
+          c.readContract({ ...token, functionName: "allowance", args: [account, contracts.DepositVault] }),
+        ]).then(([balance, allowance]) => ({ address: account, balance: s(balance), allowance: s(allowance) }))
+      : null,
+  ]);
+  if (decimals !== chosen.decimals) {
+    throw new Error(`${chosen.symbol} at ${chosen.address} has ${decimals} decimals on chain; the deployment lists ${chosen.decimals}`);
+  }
+  return {
+    token: chosen.address,
+    vault: contracts.DepositVault,
+    symbol: chosen.symbol,
+    decimals: chosen.decimals,
+    tokens: tokens.map((listed) => listed.symbol),
+    member,
+  };
 }

@@ -21,3 +21,17 @@ export type SaleReading = {
   chainTime: number;
   member: { address: string; bought: string; balance: string; native: string } | null;
 };
+
+/**
+ * A vault's facts for one of the tokens it takes (readVault): the token (its listed symbol and
+ * decimals), the vault, every symbol the vault lists (QUEST first), and the connected wallet's
+ * balance of the token and allowance for the vault, in the token's own units.
+ */
+export type VaultReading = {
+  token: `0x${string}`;
+  vault: `0x${string}`;
+  symbol: string;
+  decimals: number;
+  tokens: string[];
+  member: { address: `0x${string}`; balance: string; allowance: string } | null;
+};

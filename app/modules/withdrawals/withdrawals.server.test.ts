@@ -9,7 +9,7 @@ import { fundedMember, form, Q } from "#tests/setup/withdrawal-chain";
 import { createTestDatabase } from "#tests/setup/test-db";
 import { setWithdrawalsPaused, withdrawalsPaused } from "./withdrawal-pause.server";
 import { withdrawalFormSchema } from "./withdrawal.schema";
-import { cancelWithdrawal, listWithdrawals, requestWithdrawal, retryWithdrawal, withdrawalLimits } from "./withdrawals.server";
+import { cancelWithdrawal, limitsInToken, listWithdrawals, requestWithdrawal, retryWithdrawal, withdrawalLimits } from "./withdrawals.server";
 import { failureMessage } from "~/lib/result";
 
 let database: Database;
@@ -44,6 +44,15 @@ describe("the Withdraw form", () => {
       withdrawalFormSchema.safeParse({ amount: "0", destination: "0xa0ee7a142d267c1f36714e4a8f75612f20a79720", asset: Q, requestKey: randomUUID() }).error!
         .issues[0]!.message,
     ).toBe("Enter an amount above 0.");
+  });
+});
+
+describe("the limits in a token's units", () => {
+  it("are QUEST's own at 18 decimals; in a token of fewer, the minimum and fee round up and the daily limit down", () => {
+    expect(limitsInToken(limits, 18)).toEqual(limits);
+    expect(limitsInToken(limits, 6)).toEqual({ minimum: 1_000_000n, dailyLimit: 100_000_000n, fee: 500_000n });
+    const odd = withdrawalLimits({ WITHDRAWAL_MIN: "0.0000011", WITHDRAWAL_DAILY_LIMIT: "2.0000019", WITHDRAWAL_FEE: "0.0000000001" });
+    expect(limitsInToken(odd, 6)).toEqual({ minimum: 2n, dailyLimit: 2_000_001n, fee: 1n });
   });
 });
 

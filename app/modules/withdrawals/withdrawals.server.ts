@@ -73,11 +73,18 @@ function inTokenUnits(input: WithdrawalInput, limits: WithdrawalLimits, decimals
   if (scale === 1n) return { input, limits };
   const { symbol } = assetParts(input.asset);
   if (input.amount % scale !== 0n) return invalid("amount", `${symbol} has ${decimals} decimals: enter at most ${decimals} digits after the point.`);
+  return { input: { ...input, amount: input.amount / scale }, limits: limitsInToken(limits, decimals) };
+}
+
+/**
+ * The configured limits (whole tokens, kept in 18 decimals) in the units of a token of `decimals`:
+ * the minimum and the fee rounded up, the daily limit down. What a request of that token is held
+ * to, and what the Withdraw form shows.
+ */
+export function limitsInToken(limits: WithdrawalLimits, decimals: number): WithdrawalLimits {
+  const scale = 10n ** BigInt(QUEST_DECIMALS - decimals);
   const up = (units: bigint) => (units + scale - 1n) / scale;
-  return {
-    input: { ...input, amount: input.amount / scale },
-    limits: { minimum: up(limits.minimum), dailyLimit: limits.dailyLimit / scale, fee: up(limits.fee) },
-  };
+  return { minimum: up(limits.minimum), dailyLimit: limits.dailyLimit / scale, fee: up(limits.fee) };
 }
 
 /**
