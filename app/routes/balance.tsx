@@ -25,6 +25,7 @@ import { loadBalancePage } from "~/modules/balance/balance-page.server";
 import { cancelWithdrawal, requestWithdrawal, retryWithdrawal, withdrawalLimits } from "~/modules/withdrawals/withdrawals.server";
 import { withdrawalFormSchema } from "~/modules/withdrawals/withdrawal.schema";
 import { withdrawalChainsOf } from "~/modules/withdrawals/withdrawal-chain.server";
+import { CHAIN_NAMES } from "~/wallet/chains";
 
 export function meta({ matches }: Route.MetaArgs) {
   return [{ title: pageTitle(matches[0].loaderData.appName, "Balance") }];
@@ -98,8 +99,20 @@ export default function Balance({ loaderData }: Route.ComponentProps) {
           )
         }
       />
-      {chain.ok && chain.facts.tokens.length > 1 && (
-        <FilterTabs param="token" label="Token" current={chain.facts.symbol} tabs={chain.facts.tokens.map((symbol) => ({ value: symbol, label: symbol }))} />
+      {"chainIds" in chain && (chain.chainIds.length > 1 || (chain.ok && chain.facts.tokens.length > 1)) && (
+        <div className="flex flex-wrap gap-3">
+          {chain.chainIds.length > 1 && (
+            <FilterTabs
+              param="chain"
+              label="Network"
+              current={String(chain.chainId)}
+              tabs={chain.chainIds.map((id) => ({ value: String(id), label: CHAIN_NAMES[id] ?? `Chain ${id}` }))}
+            />
+          )}
+          {chain.ok && chain.facts.tokens.length > 1 && (
+            <FilterTabs param="token" label="Token" current={chain.facts.symbol} tabs={chain.facts.tokens.map((symbol) => ({ value: symbol, label: symbol }))} />
+          )}
+        </div>
       )}
       <BalanceStats balances={loaderData.balances} chain={chain} asset={asset} />
       {chain.ok ? (

@@ -33,23 +33,33 @@ async function contractsOf(page: Page): Promise<{ token: Address; vault: Address
   return { token: facts.token as Address, vault: facts.vault as Address };
 }
 
-/** The local chain's admin (anvil's first dev account): mints test tokens, pauses the vault. */
-function admin(rpc: string) {
+/** The second local chain, as viem describes it. */
+const anvil31338 = { ...anvil, id: 31338, name: "Questline Local B" } as const;
+
+/** A local chain's admin (anvil's first dev account): mints test tokens, pauses the vault. */
+function admin(rpc: string, chain: typeof anvil | typeof anvil31338 = anvil) {
   const transport = http(rpc);
   return {
-    wallet: createWalletClient({ chain: anvil, transport, account: privateKeyToAccount(DEV_PRIVATE_KEYS[0]) }),
-    reader: createPublicClient({ chain: anvil, transport, pollingInterval: 50 }),
+    wallet: createWalletClient({ chain, transport, account: privateKeyToAccount(DEV_PRIVATE_KEYS[0]) }),
+    reader: createPublicClient({ chain, transport, pollingInterval: 50 }),
   };
 }
 
-async function call(rpc: string, address: Address, abi: typeof questTokenAbi | typeof depositVaultAbi, functionName: string, args: unknown[] = []) {
-  const { wallet, reader } = admin(rpc);
+async function call(
+  rpc: string,
+  address: Address,
+  abi: typeof questTokenAbi | typeof depositVaultAbi,
+  functionName: string,
+  args: unknown[] = [],
+  chain: typeof anvil | typeof anvil31338 = anvil,
+) {
+  const { wallet, reader } = admin(rpc, chain);
   const hash = await wallet.writeContract({ address, abi, functionName, args } as never);
   await reader.waitForTransactionReceipt({ hash });
 }
 
-const tokenBalance = (rpc: string, token: Address, account: Address) =>
-  admin(rpc).reader.readContract({ address: token, abi: questTokenAbi, functionName: "balanceOf", args: [account] });
+const tokenBalance = (rpc: string, token: Address, account: Address, chain: typeof anvil | typeof anvil31338 = anvil) =>
+  admin(rpc, chain).reader.readContract({ address: token, abi: questTokenAbi, functionName: "balanceOf", args: [account] });
 
 /** How many times the vault paid `withdrawalId`. */
 async function payments(rpc: string, vault: Address, withdrawalId: Hex) {
@@ -269,3 +279,50 @@ test(
     await expect(page.getByRole("row", { name: /Deposit \+20 QUEST credited/ })).toHaveCount(1);
   },
 );
+
+test("on the second chain and in its second token: the wallet switches there, deposits USDC and withdraws it, paid by that chain's vault", async ({
+  page,
+  wallet,
+}) => {
+  await signInWithWallet(page, wallet);
+  const rpc = await localRpcUrl(page, 31338);
+  await chainRpc(rpc, "anvil_setBalance", [wallet.address, HUNDRED_ETH]);
+
+  // The member picks the network and the token on the page; their wallet is still on the first chain.
+  await page.goto("/balance");
+  await page.getByRole("navigation", { name: "Network" }).getByRole("link", { name: "Questline Local B" }).click();
+  await page.getByRole("navigation", { name: "Token" }).getByRole("link", { name: "USDC" }).click();
+  await expect(page).toHaveURL(/chain=31338/);
+  const usdc = (await loaderData<{ chain?: { facts?: { token: string } } }>(page, "routes/balance"))?.chain?.facts?.token as Address;
+  // The stand-in USDC (6 decimals) lets anyone mint on a local chain.
+  await call(rpc, usdc, questTokenAbi, "mint", [wallet.address, 300_000_000n], anvil31338);
+  await page.reload();
+  await expect(statValue(page, "In your wallet")).toHaveText("300 USDC");
+  await expect(stat(page, "Available")).toContainText("On Questline Local B");
+
+  // Depositing needs the wallet on that chain: the card offers the switch.
+  await expect(page.getByText("Switch to Questline Local B to deposit.")).toBeVisible();
+  await page.getByRole("button", { name: "Switch to Questline Local B" }).click();
+  await expect.poll(() => wallet.chainId).toBe(31338);
+  await expect(page).toHaveURL(/chain=31338/);
+  await page.getByLabel("Deposit amount (USDC)").fill("100.5");
+  await page.getByRole("button", { name: "Deposit", exact: true }).click();
+  await expect(page.locator("[data-tx=confirmed]")).toContainText("Deposit 100.5 USDC (step 2 of 2)");
+  // One confirmation on this chain: credited on the next scan.
+  await expect(statValue(page, "Available")).toHaveText("100.5 USDC", { timeout: jobWait(20_000) });
+  await screenshot(page, "balance-second-chain-usdc");
+
+  // Withdraw 40.25 USDC there: paid by the second chain's vault, in USDC's own units.
+  await page.getByLabel("Withdrawal amount (USDC)").fill("40.25");
+  await page.getByRole("button", { name: "Withdraw", exact: true }).click();
+  await expect(page.getByText("Withdrawal requested: it is on its way.")).toBeVisible();
+  await expect(withdrawalRows(page)).toHaveCount(0, { timeout: jobWait(30_000) });
+  await expect.poll(() => tokenBalance(rpc, usdc, wallet.address, anvil31338)).toBe(199_500_000n + 40_250_000n);
+  await expect(statValue(page, "Available")).toHaveText("60.25 USDC");
+  await expect(page.getByRole("row", { name: /Withdrawal requested -40\.25 USDC confirmed/ })).toBeVisible();
+
+  // The first chain's QUEST balance is its own asset, untouched.
+  await page.getByRole("navigation", { name: "Network" }).getByRole("link", { name: "Questline Local", exact: true }).click();
+  await expect(statValue(page, "Available")).toHaveText("0 QUEST");
+  await expect(stat(page, "USDC on Questline Local B")).toContainText("60.25 USDC");
+});
