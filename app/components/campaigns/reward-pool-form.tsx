@@ -13,7 +13,7 @@ import { MAX_WINNERS } from "~/modules/rewards/reward.schema";
 import { DISTRIBUTION_LABELS, DISTRIBUTIONS, type Distribution, type RewardKind } from "~/modules/rewards/pool-types";
 import { Select } from "~/components/ui/select";
 import { formatAmount } from "~/lib/token-amounts";
-import type { Asset } from "~/modules/ledger/assets";
+import { assetSchema, type Asset } from "~/modules/ledger/assets";
 import { rewardAssetLabel } from "~/modules/projects/reward-asset";
 
 const isDistribution = (v: string): v is Distribution => (DISTRIBUTIONS as readonly string[]).includes(v);
@@ -181,7 +181,7 @@ function PaysField({
   errors: Record<string, string>;
 }) {
   const held = treasury.find((t) => t.asset === asset);
-  const unheld = preferred !== "" && !treasury.some((t) => t.asset === preferred);
+  const unheld = assetSchema.safeParse(preferred).success && !treasury.some((t) => t.asset === preferred);
   const fundLink = (
     <Link className="font-medium text-foreground underline underline-offset-4" to={fundTo}>
       fund the project&apos;s treasury
@@ -222,10 +222,10 @@ function PaysField({
             hint={
               held ? (
                 `The treasury holds ${formatAmount(held.balance)} ${asset.split(":")[0]}. The whole reward is escrowed from it when you save.`
-              ) : !fixed && asset ? (
+              ) : !fixed && asset === preferred && unheld ? (
                 <>
-                  The treasury holds no {rewardAssetLabel(asset as Asset)} yet: {fundLink} first, or choose a token it holds. The whole reward is escrowed from
-                  it when you save.
+                  The treasury holds no {rewardAssetLabel(asset as Asset)} yet: {fundLink} first{treasury.length > 0 ? ", or choose a token it holds" : ""}. The
+                  whole reward is escrowed from it when you save.
                 </>
               ) : undefined
             }
