@@ -24,9 +24,17 @@ export const project = pgTable(
     xUrl: text("x_url"),
     discordUrl: text("discord_url"),
     telegramUrl: text("telegram_url"),
-    /** The project's own token, if any (used by airdrops and token rewards later). */
+    /**
+     * Never read nor written (from the first schema): superseded by `rewardAsset`. Kept until a
+     * migration drops them, so that a process still on the older code can share the database.
+     */
     tokenChainId: integer("token_chain_id"),
     tokenAddress: text("token_address"),
+    /**
+     * The asset its rewards are paid in, `SYMBOL:chainId` (app/modules/ledger/assets.ts), one the
+     * deployment's vaults pay (set-reward-asset.server.ts); null: none chosen.
+     */
+    rewardAsset: text("reward_asset").$type<`${string}:${number}`>(),
     createdBy: text("created_by").references(() => user.id, { onDelete: "set null" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),

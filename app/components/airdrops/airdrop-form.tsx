@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { Form } from "react-router";
+import { Form, Link } from "react-router";
 import { DateTimeInput, type DateValue } from "~/components/campaigns/date-time-input";
 import { ContainerBasics, WindowFields } from "~/components/containers/container-fields";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
@@ -13,6 +13,8 @@ import { RULE_LABELS } from "~/modules/airdrops/airdrop-phase";
 import { AIRDROP_RULES } from "~/modules/airdrops/airdrop-types";
 import { formatAmount } from "~/lib/token-amounts";
 import { AIRDROP_ENTERED } from "~/modules/rewards/promise-words";
+import type { Asset } from "~/modules/ledger/assets";
+import { rewardAssetLabel } from "~/modules/projects/reward-asset";
 
 export type AirdropFormDefaults = {
   name: string;
@@ -37,7 +39,9 @@ const symbolOf = (asset: string) => asset.split(":")[0] || "tokens";
 /**
  * Create or edit an airdrop (airdropSchema): name, address, description, the token and how its
  * total is shared, the minimum points, its window, when claims close, published. A live airdrop's
- * token and rule are shown but fixed (`locked`): its members are earning points under them.
+ * token and rule are shown but fixed (`locked`): its members are earning points under them. A new
+ * airdrop starts on the project's rewards token where an airdrop can pay it (any other token in
+ * the list can be chosen); where it cannot, the form says so.
  */
 export function AirdropForm({
   defaults,
@@ -50,6 +54,8 @@ export function AirdropForm({
   addressPrefix,
   isNew,
   keptNote = null,
+  rewardAsset = null,
+  fundTo,
 }: {
   defaults: AirdropFormDefaults;
   errors: Record<string, string>;
@@ -62,8 +68,13 @@ export function AirdropForm({
   isNew: boolean;
   /** Why it stays published and started, with its token, rule and at least its total (members earned points), or null. */
   keptNote?: string | null;
+  /** The project's rewards token (its settings), or null when none is chosen. */
+  rewardAsset?: Asset | null;
+  /** The project's Rewards page, where its treasury is funded. */
+  fundTo: string;
 }) {
-  const [asset, setAsset] = useState(defaults.asset || tokens[0]?.asset || "");
+  const payable = rewardAsset !== null && tokens.some((t) => t.asset === rewardAsset);
+  const [asset, setAsset] = useState(defaults.asset || (payable ? rewardAsset! : "") || tokens[0]?.asset || "");
   const [rule, setRule] = useState(defaults.rule || "pro_rata");
   const held = tokens.find((t) => t.asset === asset);
   const symbol = symbolOf(asset);
@@ -103,13 +114,21 @@ export function AirdropForm({
               id="asset"
               label="Token"
               hint={
-                locked
-                  ? fixedHint
-                  : tokens.length === 0
-                    ? "No network here has an airdrop contract: an airdrop cannot be created yet."
-                    : held && held.treasury > 0n
-                      ? `The treasury holds ${formatAmount(held.treasury)} ${symbol}. Publishing escrows the whole total from it.`
-                      : `The treasury holds no ${symbol} yet: fund it from the project's Rewards page before publishing.`
+                locked ? (
+                  fixedHint
+                ) : tokens.length === 0 ? (
+                  "No network here has an airdrop contract: an airdrop cannot be created yet."
+                ) : held && held.treasury > 0n ? (
+                  `The treasury holds ${formatAmount(held.treasury)} ${symbol}. Publishing escrows the whole total from it.`
+                ) : (
+                  <>
+                    The treasury holds no {symbol} yet: fund it from{" "}
+                    <Link className="font-medium text-foreground underline underline-offset-4" to={fundTo}>
+                      the project&apos;s Rewards page
+                    </Link>{" "}
+                    before publishing.
+                  </>
+                )
               }
               error={errors.asset}
             >
@@ -146,6 +165,11 @@ export function AirdropForm({
               {locked && <input type="hidden" name="rule" value={rule} />}
             </Field>
           </div>
+          {!locked && rewardAsset && !payable && (
+            <p className="text-sm text-muted-foreground">
+              The project&apos;s rewards token, {rewardAssetLabel(rewardAsset)}, cannot be airdropped here: an airdrop pays a token of the list above.
+            </p>
+          )}
           {rule === "top" ? (
             <Field
               id="rankAmounts"

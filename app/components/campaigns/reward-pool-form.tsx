@@ -13,12 +13,19 @@ import { MAX_WINNERS } from "~/modules/rewards/reward.schema";
 import { DISTRIBUTION_LABELS, DISTRIBUTIONS, type Distribution, type RewardKind } from "~/modules/rewards/pool-types";
 import { Select } from "~/components/ui/select";
 import { formatAmount } from "~/lib/token-amounts";
+import { assetSchema, type Asset } from "~/modules/ledger/assets";
+import { rewardAssetLabel } from "~/modules/projects/reward-asset";
 
 const isDistribution = (v: string): v is Distribution => (DISTRIBUTIONS as readonly string[]).includes(v);
 
 export type TreasuryAsset = { asset: string; balance: bigint };
 
-/** Create or edit a reward pool (rewardPoolSchemaFor): what it pays, how it is shared, then its amounts. */
+/**
+ * Create or edit a reward pool (rewardPoolSchemaFor): what it pays, how it is shared, then its
+ * amounts. A new pool's `defaults.asset` is the project's rewards token, preselected even while
+ * the treasury holds none of it (the field then says how to fund it); any token the treasury
+ * holds can be chosen instead.
+ */
 export function RewardPoolForm({
   defaults,
   errors,
@@ -52,7 +59,17 @@ export function RewardPoolForm({
         <Form method="post" className="grid gap-5" noValidate>
           <FormError message={errors.form} />
           {note && <p className="text-sm text-muted-foreground">{note}</p>}
-          <PaysField kind={kind} setKind={setKind} asset={asset} setAsset={setAsset} treasury={treasury} fixed={kindFixed} fundTo={fundTo} errors={errors} />
+          <PaysField
+            kind={kind}
+            setKind={setKind}
+            asset={asset}
+            setAsset={setAsset}
+            preferred={defaults.asset}
+            treasury={treasury}
+            fixed={kindFixed}
+            fundTo={fundTo}
+            errors={errors}
+          />
           <fieldset className="grid gap-2" aria-describedby={errors.distribution ? "distribution-error" : undefined}>
             <legend className="mb-2 text-sm font-medium">How it is shared</legend>
             <div className="grid gap-2 sm:grid-cols-2">
@@ -146,6 +163,7 @@ function PaysField({
   setKind,
   asset,
   setAsset,
+  preferred,
   treasury,
   fixed,
   fundTo,
@@ -155,12 +173,20 @@ function PaysField({
   setKind: (kind: RewardKind) => void;
   asset: string;
   setAsset: (asset: string) => void;
+  /** The asset offered even when the treasury holds none: the project's rewards token, or the pool's own. */
+  preferred: string;
   treasury: TreasuryAsset[];
   fixed: boolean;
   fundTo: string;
   errors: Record<string, string>;
 }) {
   const held = treasury.find((t) => t.asset === asset);
+  const unheld = assetSchema.safeParse(preferred).success && !treasury.some((t) => t.asset === preferred);
+  const fundLink = (
+    <Link className="font-medium text-foreground underline underline-offset-4" to={fundTo}>
+      fund the project&apos;s treasury
+    </Link>
+  );
   return (
     <fieldset className="grid gap-3 rounded-lg border bg-muted/40 p-3" aria-describedby={errors.kind ? "kind-error" : undefined}>
       <legend className="sr-only">What it pays</legend>
@@ -174,7 +200,7 @@ function PaysField({
               name={fixed ? undefined : "kind"}
               value={k}
               checked={kind === k}
-              disabled={fixed || (k === "token" && treasury.length === 0)}
+              disabled={fixed || (k === "token" && treasury.length === 0 && !unheld)}
               onChange={() => setKind(k)}
               className="size-4 accent-lime-600"
             />
@@ -194,7 +220,14 @@ function PaysField({
             label="Token"
             error={errors.asset}
             hint={
-              held ? `The treasury holds ${formatAmount(held.balance)} ${asset.split(":")[0]}. The whole reward is escrowed from it when you save.` : undefined
+              held ? (
+                `The treasury holds ${formatAmount(held.balance)} ${asset.split(":")[0]}. The whole reward is escrowed from it when you save.`
+              ) : !fixed && asset === preferred && unheld ? (
+                <>
+                  The treasury holds no {rewardAssetLabel(asset as Asset)} yet: {fundLink} first{treasury.length > 0 ? ", or choose a token it holds" : ""}. The
+                  whole reward is escrowed from it when you save.
+                </>
+              ) : undefined
             }
           >
             <Select
@@ -206,24 +239,16 @@ function PaysField({
             >
               {treasury.map((t) => (
                 <option key={t.asset} value={t.asset}>
-                  {t.asset.split(":")[0]} ({t.asset})
+                  {rewardAssetLabel(t.asset as Asset)}
                 </option>
               ))}
-              {fixed && !held && <option value={asset}>{asset}</option>}
+              {unheld && <option value={preferred}>{rewardAssetLabel(preferred as Asset)} (none in the treasury)</option>}
             </Select>
           </Field>
           <p className="text-xs text-muted-foreground">Paid to the winners&apos; Questline balance when the campaign ends, from which they can withdraw it.</p>
         </>
       )}
-      {treasury.length === 0 && !fixed && (
-        <p className="text-xs text-muted-foreground">
-          To pay tokens,{" "}
-          <Link className="font-medium text-foreground underline underline-offset-4" to={fundTo}>
-            fund the project&apos;s treasury
-          </Link>{" "}
-          first.
-        </p>
-      )}
+      {treasury.length === 0 && !fixed && !unheld && <p className="text-xs text-muted-foreground">To pay tokens, {fundLink} first.</p>}
       {errors.kind && (
         <p id="kind-error" className="text-sm text-destructive" role="alert">
           {errors.kind}

@@ -117,7 +117,7 @@ export function ProjectForm({
               {errors.form}
             </p>
           )}
-          <FormActions submitLabel={submitLabel} pending={navigation.state === "submitting"} cancelTo={cancelTo} brand />
+          <FormActions submitLabel={submitLabel} pending={navigation.state === "submitting" && !navigation.formData?.has("intent")} cancelTo={cancelTo} brand />
         </Form>
       </CardContent>
     </Card>

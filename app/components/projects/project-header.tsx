@@ -4,7 +4,9 @@ import { Link } from "react-router";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { route } from "~/lib/routes";
+import type { Asset } from "~/modules/ledger/assets";
 import { ProjectLogo } from "./project-logo";
+import { RewardsPaidIn } from "./rewards-token";
 
 export type ProjectHeaderData = {
   slug: string;
@@ -27,8 +29,8 @@ function XLogo() {
   );
 }
 
-/** The top of a project's page: banner, logo, name, category, links and description. */
-export function ProjectHeader({ project, actions }: { project: ProjectHeaderData; actions?: ReactNode }) {
+/** The top of a project's page: banner, logo, name, category, links, description and the token its rewards are paid in. */
+export function ProjectHeader({ project, actions, rewardAsset = null }: { project: ProjectHeaderData; actions?: ReactNode; rewardAsset?: Asset | null }) {
   const links = [
     { href: project.website, label: "Website", icon: <Globe aria-hidden /> },
     { href: project.xUrl, label: "X", icon: <XLogo /> },
@@ -60,6 +62,7 @@ export function ProjectHeader({ project, actions }: { project: ProjectHeaderData
             </div>
           )}
           {project.description && <p className="max-w-3xl text-sm whitespace-pre-line text-muted-foreground">{project.description}</p>}
+          <RewardsPaidIn asset={rewardAsset} />
         </div>
         {links.length > 0 && (
           <ul className="flex flex-wrap gap-2" aria-label="Links">

@@ -10,6 +10,7 @@ const EXPECTED: Record<ProjectAction, Record<(typeof ROLES)[number] | "none", bo
   "team.manage": { owner: true, admin: false, reviewer: false, none: false },
   "quests.manage": { owner: true, admin: true, reviewer: false, none: false },
   "rewards.manage": { owner: true, admin: true, reviewer: false, none: false },
+  "rewards.token": { owner: true, admin: true, reviewer: false, none: false },
   "treasury.fund": { owner: true, admin: true, reviewer: false, none: false },
   "drafts.view": { owner: true, admin: true, reviewer: true, none: false },
   "submissions.review": { owner: true, admin: true, reviewer: true, none: false },

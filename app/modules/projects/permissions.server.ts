@@ -15,6 +15,7 @@ export const PERMISSIONS = {
   "team.manage": ["owner"],
   "quests.manage": ["owner", "admin"],
   "rewards.manage": ["owner", "admin"],
+  "rewards.token": ["owner", "admin"],
   "treasury.fund": ["owner", "admin"],
   "drafts.view": ["owner", "admin", "reviewer"],
   "submissions.review": ["owner", "admin", "reviewer"],

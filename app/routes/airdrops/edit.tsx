@@ -106,6 +106,7 @@ export default function EditAirdrop({ loaderData: { project, airdrop, defaults, 
           submitLabel="Save airdrop"
           cancelTo={show}
           addressPrefix={`${list}/`}
+          fundTo={route("projects.rewards", { project: project.slug })}
         />
       )}
     </>

@@ -30,7 +30,10 @@ async function managedProject({ request, context, params }: Route.LoaderArgs | R
 
 export async function loader(args: Route.LoaderArgs) {
   const { db, project, chains } = await managedProject(args);
-  return { project: { slug: project.slug, name: project.name }, tokens: await airdropTokenOptions({ db, projectId: project.id, chainIds: chains }) };
+  return {
+    project: { slug: project.slug, name: project.name, rewardAsset: project.rewardAsset },
+    tokens: await airdropTokenOptions({ db, projectId: project.id, chainIds: chains }),
+  };
 }
 
 type ActionData = { errors: FieldErrors; values: AirdropValues };
@@ -81,6 +84,8 @@ export default function NewAirdrop({ loaderData: { project, tokens } }: Route.Co
         submitLabel="Create airdrop"
         cancelTo={list}
         addressPrefix={`${list}/`}
+        rewardAsset={project.rewardAsset}
+        fundTo={route("projects.rewards", { project: project.slug })}
       />
     </>
   );

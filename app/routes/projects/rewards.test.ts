@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { project, projectMember } from "#db/schema/projects";
 import { questAsset } from "~/modules/ledger/assets";
@@ -7,7 +8,7 @@ import { REWARD_ACTIONS_FLOODED, REWARD_ACTIONS_PER_MINUTE } from "~/modules/rew
 import type { Services } from "~/services/services.server";
 import { answer, routeArgs, signedInMember } from "#tests/setup/route-call";
 import { createTestServices } from "#tests/setup/test-services";
-import { action } from "./rewards";
+import { action, loader } from "./rewards";
 
 const Q = questAsset(31337);
 let services: Services;
@@ -59,5 +60,16 @@ describe("Fund on a project's Rewards page", () => {
     expect(await accountBalance({ db: services.database.db, account: projectTreasury("p"), asset: Q })).toBe(10n ** 18n);
     // The admin has a limit of their own: their (bad) request is read, not refused.
     expect(((await fund(admin, "lots")) as Answer).init?.status).toBe(400);
+  });
+});
+
+describe("a project's Rewards page", () => {
+  it("tells every visitor the token its rewards are paid in, once the project has chosen one", async () => {
+    const visit = () => loader(routeArgs(services, new Request("http://localhost:3000/projects/p/rewards"), { project: "p" }));
+    expect((await visit()).project.rewardAsset).toBeNull();
+    await services.database.db.update(project).set({ rewardAsset: "USDC:31338" }).where(eq(project.id, "p"));
+    const page = await visit();
+    expect(page.project.rewardAsset).toBe("USDC:31338");
+    expect(page.manages).toBe(false);
   });
 });

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Route } from "./+types/rewards";
 import { ProjectCrumb } from "~/components/campaigns/project-crumb";
 import { PageHeader } from "~/components/page-header";
+import { RewardsPaidIn, RewardsTokenStatus } from "~/components/projects/rewards-token";
 import { FundProject, ProjectDeposit, ProjectPools, TreasuryCard } from "~/components/rewards/project-rewards";
 import { parseForm } from "~/lib/forms";
 import { pageTitle } from "~/lib/meta";
@@ -29,7 +30,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const rewards = await projectRewards({ db, projectId: project.id, viewerRole: role, viewerId: user?.id ?? null });
   const chain = rewards.manages ? await loadTokenScreen(services, request, readVault) : null;
   return {
-    project: { slug: project.slug, name: project.name },
+    project: { slug: project.slug, name: project.name, rewardAsset: project.rewardAsset },
     ...rewards,
     chain: chain && chain.ok ? chain : null,
     requestKey: randomUUID(),
@@ -54,6 +55,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 
 export default function ProjectRewards({ loaderData, actionData }: Route.ComponentProps) {
   const { project, pools, manages, treasury, own, depositRef, chain, requestKey } = loaderData;
+  const rewardAsset = project.rewardAsset;
   return (
     <>
       <ProjectCrumb project={project} trail={[]} />
@@ -66,6 +68,16 @@ export default function ProjectRewards({ loaderData, actionData }: Route.Compone
         }
       />
       <div className="grid min-w-0 gap-6">
+        {manages ? (
+          <RewardsTokenStatus
+            projectSlug={project.slug}
+            asset={rewardAsset}
+            treasuryHolds={treasury.find((t) => t.asset === rewardAsset)?.balance ?? 0n}
+            ownHolds={own.find((b) => b.asset === rewardAsset)?.available ?? 0n}
+          />
+        ) : (
+          <RewardsPaidIn asset={rewardAsset} />
+        )}
         {manages && (
           <div className="grid min-w-0 gap-4 lg:grid-cols-3">
             <TreasuryCard treasury={treasury} />

@@ -72,6 +72,7 @@ export default function ProjectShow({ loaderData }: Route.ComponentProps) {
     <>
       <ProjectHeader
         project={project}
+        rewardAsset={project.rewardAsset}
         actions={
           <div className="flex flex-wrap gap-2">
             <ProjectTasksLink projectSlug={project.slug} />

@@ -25,7 +25,14 @@ async function page({ request, context, params }: Route.LoaderArgs | Route.Actio
 
 export async function loader(args: Route.LoaderArgs) {
   const { project, campaign, ended, treasury } = await page(args);
-  return { project: { slug: project.slug, name: project.name }, campaign: { slug: campaign.slug, name: campaign.name }, ended, treasury };
+  return {
+    project: { slug: project.slug, name: project.name },
+    campaign: { slug: campaign.slug, name: campaign.name },
+    ended,
+    treasury,
+    // The project's rewards token, preselected for a token reward (its settings say which).
+    rewardAsset: project.rewardAsset,
+  };
 }
 
 export async function action(args: Route.ActionArgs) {
@@ -39,14 +46,14 @@ export async function action(args: Route.ActionArgs) {
   throw redirectWithToast(route("campaigns.show", { project: project.slug, campaign: campaign.slug }), "Reward created", { appUrl: services.env.APP_URL });
 }
 
-export default function NewReward({ loaderData: { project, campaign, ended, treasury } }: Route.ComponentProps) {
+export default function NewReward({ loaderData: { project, campaign, ended, treasury, rewardAsset } }: Route.ComponentProps) {
   return (
     <RewardPoolScreen
       title="Create reward"
       project={project}
       campaign={campaign}
       closed={ended}
-      defaults={{ kind: "xp", asset: "", distribution: "fcfs", winners: "", amount: "", total: "", rankAmounts: "" }}
+      defaults={{ kind: "xp", asset: rewardAsset ?? "", distribution: "fcfs", winners: "", amount: "", total: "", rankAmounts: "" }}
       submitLabel="Create reward"
       treasury={treasury}
     />

@@ -1,0 +1,122 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { user } from "#db/schema/auth";
+import { project, projectMember } from "#db/schema/projects";
+import type { Database } from "~/lib/db.server";
+import { LOCAL_CHAIN_ID, SECOND_LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
+import type { ContractAddresses } from "~/modules/chain/contract-addresses.server";
+import { chainTransport } from "~/wallet/chain-config";
+import { localRegistry } from "#tests/setup/local-registry";
+import { createTestDatabase } from "#tests/setup/test-db";
+import { rewardAssetSchema } from "./reward-asset.schema";
+import { payableAssets, setRewardAsset } from "./set-reward-asset.server";
+
+/** Contracts as a deployment file names them (nothing here calls a node: the registry is only read). */
+const contracts = (n: number): ContractAddresses => ({
+  QuestToken: `0x${"1".repeat(39)}${n}`,
+  TokenSale: `0x${"2".repeat(39)}${n}`,
+  DepositVault: `0x${"3".repeat(39)}${n}`,
+  AirdropDistributor: `0x${"4".repeat(39)}${n}`,
+});
+const USDC = { symbol: "USDC", address: `0x${"5".repeat(40)}`, decimals: 6 } as const;
+const NODE = "http://127.0.0.1:9";
+
+/** A deployment on both local chains, USDC listed on the second only, and a chain with a node but no vault (56). */
+const chains = localRegistry({
+  url: NODE,
+  contracts: contracts(1),
+  others: [
+    { id: SECOND_LOCAL_CHAIN_ID, transport: chainTransport([NODE]), contracts: contracts(2), tokens: [USDC], confirmations: 1 },
+    { id: 56, transport: chainTransport([NODE]), confirmations: 12 },
+  ],
+});
+
+let database: Database;
+const db = () => database.db;
+const saved = async () => (await db().select({ rewardAsset: project.rewardAsset }).from(project).where(eq(project.id, "p")))[0]!.rewardAsset;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await db()
+    .insert(user)
+    .values(["own", "adm", "rev", "out"].map((id) => ({ id, email: `${id}@example.com`, name: id })));
+  await db().insert(project).values({ id: "p", slug: "p", name: "P" });
+  await db()
+    .insert(projectMember)
+    .values([
+      { projectId: "p", userId: "own", role: "owner" },
+      { projectId: "p", userId: "adm", role: "admin" },
+      { projectId: "p", userId: "rev", role: "reviewer" },
+    ]);
+});
+afterAll(() => database.close());
+
+describe("the assets a project may pay its rewards in", () => {
+  it("are every vault chain's listed tokens, QUEST first, named by chain", () => {
+    expect(payableAssets(chains)).toEqual([
+      { asset: `QUEST:${LOCAL_CHAIN_ID}`, label: "QUEST on Questline Local" },
+      { asset: `QUEST:${SECOND_LOCAL_CHAIN_ID}`, label: "QUEST on Questline Local B" },
+      { asset: `USDC:${SECOND_LOCAL_CHAIN_ID}`, label: "USDC on Questline Local B" },
+    ]);
+  });
+});
+
+describe("the Rewards token form", () => {
+  it("reads an asset, or none when empty", () => {
+    expect(rewardAssetSchema.safeParse({ rewardAsset: " USDC:31338 " }).data).toEqual({ rewardAsset: "USDC:31338" });
+    expect(rewardAssetSchema.safeParse({ rewardAsset: "" }).data).toEqual({ rewardAsset: null });
+  });
+
+  it("refuses what is not an asset, in words", () => {
+    for (const rewardAsset of ["usdc", "USDC:", "USDC:0", ":31337", "USDC:31337;drop", 7, undefined]) {
+      const parsed = rewardAssetSchema.safeParse({ rewardAsset });
+      expect(parsed.success).toBe(false);
+      expect(parsed.error?.issues[0]?.message).toBe("Choose a token from the list");
+    }
+  });
+});
+
+describe("setRewardAsset", () => {
+  it("lets the owner and admins choose the token, and clear it", async () => {
+    expect(await setRewardAsset({ db: db(), chains, projectId: "p", actorId: "own", asset: `USDC:${SECOND_LOCAL_CHAIN_ID}` })).toEqual({
+      ok: true,
+      rewardAsset: "USDC:31338",
+    });
+    expect(await saved()).toBe("USDC:31338");
+    await setRewardAsset({ db: db(), chains, projectId: "p", actorId: "adm", asset: `QUEST:${LOCAL_CHAIN_ID}` });
+    expect(await saved()).toBe("QUEST:31337");
+    await setRewardAsset({ db: db(), chains, projectId: "p", actorId: "adm", asset: null });
+    expect(await saved()).toBeNull();
+  });
+
+  it("refuses reviewers and members outside the team with a 403, and changes nothing", async () => {
+    await setRewardAsset({ db: db(), chains, projectId: "p", actorId: "own", asset: `QUEST:${SECOND_LOCAL_CHAIN_ID}` });
+    for (const actorId of ["rev", "out"]) {
+      await expect(setRewardAsset({ db: db(), chains, projectId: "p", actorId, asset: `USDC:${SECOND_LOCAL_CHAIN_ID}` })).rejects.toMatchObject({
+        init: { status: 403 },
+      });
+      await expect(setRewardAsset({ db: db(), chains, projectId: "p", actorId, asset: null })).rejects.toMatchObject({ init: { status: 403 } });
+    }
+    expect(await saved()).toBe("QUEST:31338");
+  });
+
+  it("refuses an asset this deployment does not pay, saying which, and changes nothing", async () => {
+    await setRewardAsset({ db: db(), chains, projectId: "p", actorId: "own", asset: `QUEST:${SECOND_LOCAL_CHAIN_ID}` });
+    const refused = {
+      // USDC is listed on the second chain only.
+      "USDC:31337": "USDC on Questline Local is not a token this deployment pays: choose one from the list.",
+      // BNB Smart Chain has a node here but no vault.
+      "QUEST:56": "QUEST on BNB Smart Chain is not a token this deployment pays: choose one from the list.",
+      // A chain nobody knows.
+      "QUEST:999": "QUEST on chain 999 is not a token this deployment pays: choose one from the list.",
+    } as const;
+    for (const [asset, message] of Object.entries(refused)) {
+      expect(await setRewardAsset({ db: db(), chains, projectId: "p", actorId: "own", asset: asset as `${string}:${number}` })).toEqual({
+        ok: false,
+        code: "invalid",
+        errors: { rewardAsset: message },
+      });
+    }
+    expect(await saved()).toBe("QUEST:31338");
+  });
+});
