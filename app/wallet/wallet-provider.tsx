@@ -175,10 +175,20 @@ export function WalletProvider({
   const switchChain = useCallback(
     async (target: number) => {
       const appKit = await load();
+      // A remembered wallet is asked once the stack has reconnected it: before that the stack
+      // would only change its own network, not the wallet's.
+      if (rememberedAtStart.current || remembersConnection()) await settledOnce.current?.promise;
+      if (!appKit.getAddress()) throw new Error("Connect your wallet first.");
       const network = appKit.getCaipNetworks().find((n) => Number(n.id) === target);
       if (!network) throw new Error("Network not found");
       try {
-        await appKit.switchNetwork(network, { throwOnFailure: true });
+        try {
+          await appKit.switchNetwork(network, { throwOnFailure: true });
+        } catch (error) {
+          // A connection the stack restored after a reload can lack its switch: the wallet is asked itself, as the stack would.
+          if (!(error instanceof Error && /programmatic chain switching/i.test(error.message))) throw error;
+          await askWalletToSwitch(appKit.getWalletProvider() as EIP1193Provider | undefined, network);
+        }
       } catch (error) {
         const refused = error instanceof Error && /reject|denied|refus/i.test(error.message);
         throw new Error(
@@ -242,4 +252,23 @@ export function useWallet() {
   const state = useContext(WalletContext);
   if (!state) throw new Error("useWallet must be used inside <WalletProvider>");
   return state;
+}
+
+/**
+ * `wallet_switchEthereumChain` (EIP-3326) on the wallet's own provider; a wallet that does not know
+ * the network (4902) is asked to add it first (EIP-3085), with the name, coin and node the stack has for it.
+ */
+async function askWalletToSwitch(provider: EIP1193Provider | undefined, network: ReturnType<AppKit["getCaipNetworks"]>[number]) {
+  if (!provider) throw new Error("Connect your wallet first.");
+  const chainId = `0x${Number(network.id).toString(16)}` as const;
+  try {
+    await provider.request({ method: "wallet_switchEthereumChain", params: [{ chainId }] });
+  } catch (error) {
+    if ((error as { code?: number }).code !== 4902) throw error;
+    await provider.request({
+      method: "wallet_addEthereumChain",
+      params: [{ chainId, chainName: network.name, nativeCurrency: network.nativeCurrency, rpcUrls: [...network.rpcUrls.default.http] }],
+    });
+    await provider.request({ method: "wallet_switchEthereumChain", params: [{ chainId }] });
+  }
 }
