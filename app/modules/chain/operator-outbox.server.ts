@@ -286,7 +286,8 @@ async function followOne(db: Db, signer: OperatorSigner, row: OperatorTx, timing
   const still = (...states: OperatorTx["state"][]) => and(eq(operatorTx.id, row.id), eq(operatorTx.txHash, row.txHash), inArray(operatorTx.state, states));
   const mined = await minedReceipt(client, row);
   if (mined) {
-    const tip = await client.getBlockNumber();
+    // Not the client's cached number: run on a new head, the follower must see that head.
+    const tip = await client.getBlockNumber({ cacheTime: 0 });
     const deep = tip - mined.blockNumber + 1n >= BigInt(signer.confirmations);
     const state = !deep ? "included" : mined.status === "success" ? "confirmed" : "failed";
     if (state === row.state && Number(mined.blockNumber) === row.includedBlock) return;
