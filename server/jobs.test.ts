@@ -13,11 +13,12 @@ import { user } from "#db/schema/auth";
 import { chainEventCursor } from "#db/schema/chain";
 import { project } from "#db/schema/projects";
 import { completion, task, trendingTask } from "#db/schema/quests";
-import type { Database } from "~/lib/db.server";
+import type { Database, Db } from "~/lib/db.server";
 import { loadEnv } from "~/services/env.server";
 import { startLocalChain, type LocalChain } from "~/lib/local-chain.server";
 import { createLogger } from "~/lib/logger.server";
 import { ensureLocalContracts } from "~/modules/chain/contracts.server";
+import { broadcastOperatorTx, operatorTxOf, prepareOperatorCall, storeOperatorTx, type OperatorSigner } from "~/modules/chain/operator-outbox.server";
 import type { ContractAddresses } from "~/modules/chain/contract-addresses.server";
 import { depositRefOf } from "~/modules/deposits/deposit-refs.server";
 import { listDeposits } from "~/modules/deposits/deposits.server";
@@ -104,6 +105,38 @@ describe("startJobs: deposit-scan", () => {
       await stop();
     }
     expect(await balanceOf({ db: database.db, userId: "w" })).toEqual([{ asset: questAsset(31337), available: parseEther("3"), held: 0n }]);
+    expect(errors).not.toHaveBeenCalled();
+  });
+});
+
+describe("startJobs: operator-outbox", () => {
+  it("follows the operator's transaction to its confirmation in the chain's own follower job, on the chain's heads", async () => {
+    // The ticker sends its first job at start and the next in an hour: the new head of the transaction's block brings the run that confirms it.
+    const env = loadEnv({ DATA_DIR: mkdtempSync(path.join(tmpdir(), "questline-outbox-")), WITHDRAW_EVERY_MS: "3600000" });
+    const chains = localRegistry({ url: chain.url, contracts: addresses });
+    const [local] = chains.vaultChains();
+    const signer: OperatorSigner = { chainId: local!.id, client: local!.client, wallet: local!.operator!, confirmations: local!.confirmations };
+    const logger = createLogger("silent");
+    const errors = vi.spyOn(logger, "error");
+    const { stop } = await startJobRunner({ database, logger, env, chains }, { only: ["operator-outbox"] });
+    try {
+      const call = { address: addresses.QuestToken, abi: questTokenAbi, functionName: "approve", args: [addresses.AirdropDistributor, 7n] } as const;
+      const prepared = await prepareOperatorCall(signer, call);
+      const stored = await database.db.transaction((tx) => storeOperatorTx(tx as unknown as Db, signer, { intentKey: "test:jobs", prepared }));
+      expect(await broadcastOperatorTx(database.db, signer.client, stored, new Date())).toBe("accepted");
+      const stateOf = async () => (await operatorTxOf(database.db, "test:jobs"))?.state;
+      // Mined into the next block (automine): that head, and each later one, brings a run that reads it deeper, until it is confirmed.
+      await vi.waitFor(
+        async () => {
+          const state = await stateOf();
+          if (state !== "confirmed") await signer.client.request({ method: "evm_mine" } as never);
+          expect(state).toBe("confirmed");
+        },
+        { timeout: 20_000, interval: 300 },
+      );
+    } finally {
+      await stop();
+    }
     expect(errors).not.toHaveBeenCalled();
   });
 });

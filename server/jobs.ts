@@ -5,6 +5,7 @@ import { scanClaims } from "~/modules/airdrops/claims.server";
 import { freezeEndedAirdrops } from "~/modules/airdrops/freeze.server";
 import { processAirdropRounds, roundChainsOf } from "~/modules/airdrops/round.server";
 import { followHeads, type HeadFollowers } from "~/modules/chain/head-follower.server";
+import { followOperatorOutbox } from "~/modules/chain/operator-outbox.server";
 import { scanDeposits } from "~/modules/deposits/scanner.server";
 import { JOB_QUEUE_NAMES, type JobQueueName, type JobRun } from "~/modules/jobs/queues";
 import { openRunLeases, stillClaimed, takeoverSweep } from "~/modules/jobs/takeover.server";
@@ -65,6 +66,8 @@ export function jobDefinitions(services: JobServices): JobDefinition[] {
   const withdrawalChains = withdrawalChainsOf(chains);
   const drawChains = drawChainsFrom(chains);
   const roundChains = roundChainsOf(chains);
+  /** The chains whose operator signs (withdrawals, airdrop rounds): each has its outbox follower. */
+  const operatorChains = new Map(chains.vaultChains().flatMap((chain) => (chain.operator ? [[chain.id, chain] as const] : [])));
   /** Where each chain's scan first starts; after that its stored cursor is read (this process's memory only). */
   const startBlocks = new Map<string, bigint>();
   const chainOf = <T>(all: Map<number, T>, key: string) => {
@@ -113,8 +116,6 @@ export function jobDefinitions(services: JobServices): JobDefinition[] {
         const moved = await processAirdropRounds({
           db,
           chains: roundChains,
-          timeoutMs: env.WITHDRAWAL_TIMEOUT_MS,
-          bumpAfterMs: env.OPERATOR_BUMP_AFTER_MS,
           onError: (airdropId, err) => logger.error({ err, airdropId }, "an airdrop round step failed; it is tried again next run"),
         });
         if (moved.started + moved.advanced + moved.sent + moved.previousChain > 0) logger.info(moved, "airdrop rounds moved on");
@@ -160,6 +161,25 @@ export function jobDefinitions(services: JobServices): JobDefinition[] {
       },
     },
     {
+      queue: "operator-outbox",
+      keys: [...operatorChains.keys()].map(String),
+      // The operator's transactions on the chain (withdrawals, airdrop rounds) are followed to the
+      // confirmation depth, broadcast again when lost and replaced with a higher fee when stuck, on
+      // each new head and at least every WITHDRAW_EVERY_MS; the features settle from what it records.
+      feed: { everyMs: env.WITHDRAW_EVERY_MS, heads: true },
+      run: async (key) => {
+        const followed = await followOperatorOutbox({
+          db,
+          chainId: Number(key),
+          chain: chainOf(operatorChains, key),
+          timeoutMs: env.WITHDRAWAL_TIMEOUT_MS,
+          bumpAfterMs: env.OPERATOR_BUMP_AFTER_MS,
+          onError: (intentKey, err) => logger.error({ err, intentKey }, "following an operator transaction failed; it is tried again next run"),
+        });
+        if (Object.values(followed).some((n) => n > 0)) logger.info({ chainId: Number(key), ...followed }, "operator transactions moved on");
+      },
+    },
+    {
       queue: "withdrawals",
       keys: [...withdrawalChains.keys()].map(String),
       // Withdrawals are sent, followed and confirmed every WITHDRAW_EVERY_MS (a second by default).
@@ -169,8 +189,6 @@ export function jobDefinitions(services: JobServices): JobDefinition[] {
         const done = await processWithdrawals({
           db,
           chains: new Map([[Number(key), chain]]),
-          timeoutMs: env.WITHDRAWAL_TIMEOUT_MS,
-          bumpAfterMs: env.OPERATOR_BUMP_AFTER_MS,
           onError: (withdrawalId, err) => logger.error({ err, withdrawalId }, "a withdrawal step failed; it is tried again next run"),
         });
         if (done.sent + done.confirmed + done.failed > 0) logger.info({ chainId: Number(key), ...done }, "withdrawals moved on");
@@ -255,7 +273,8 @@ export async function startJobs(
   sweeper.unref();
   const definitions = jobDefinitions(services).filter((definition) => !only || only.includes(definition.queue));
   const timers: NodeJS.Timeout[] = [];
-  const followers: HeadFollowers[] = [];
+  /** Per chain, the sends of the queues fed by its heads: one head follower per process serves them all. */
+  const onHeads = new Map<string, (() => void)[]>();
   for (const definition of definitions) {
     if (definition.keys.length === 0) continue;
     const streaks = new Map(definition.keys.map((key) => [key, streakOf(services, definition.queue, key)]));
@@ -300,11 +319,17 @@ export async function startJobs(
     const timer = setInterval(send, definition.feed.everyMs);
     timer.unref();
     timers.push(timer);
-    if (definition.feed.heads) {
-      const keys = new Set(definition.keys);
-      followers.push(followHeads({ chains: chains.list.filter((chain) => keys.has(String(chain.id))), onHead: (chainId) => sendFor(String(chainId)), logger }));
-    }
+    if (definition.feed.heads) for (const key of definition.keys) onHeads.set(key, [...(onHeads.get(key) ?? []), () => sendFor(key)]);
   }
+  const followers: HeadFollowers[] = [];
+  if (onHeads.size > 0)
+    followers.push(
+      followHeads({
+        chains: chains.list.filter((chain) => onHeads.has(String(chain.id))),
+        onHead: (chainId) => onHeads.get(String(chainId))?.forEach((send) => send()),
+        logger,
+      }),
+    );
   return async function stop() {
     for (const timer of timers) clearInterval(timer);
     await Promise.all(followers.map((follower) => follower.stop()));

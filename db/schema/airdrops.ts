@@ -128,6 +128,11 @@ export const airdropRound = pgTable(
     roundId: bigint("round_id", { mode: "number" }),
     /** The current step's transaction (stored signed in the operator's outbox, `operator_tx`, before it is broadcast). */
     txHash: text("tx_hash"),
+    /**
+     * The current step's transactions signed so far: the latest is the outbox's intent
+     * `airdrop-round:<airdrop>:<step>:<attempt>` (read by its unique key), the next is signed as `attempt + 1`.
+     */
+    attempt: integer("attempt").notNull().default(0),
     nonce: integer("nonce"),
     /** The block the opening was signed at: `RoundCreated` is looked for from there. */
     fromBlock: bigint("from_block", { mode: "number" }),

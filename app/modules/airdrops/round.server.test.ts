@@ -26,7 +26,8 @@ import { airdropSchema } from "./airdrop.schema";
 import { airdropBoard, airdropClaimOf, freezeAirdrop } from "./freeze.server";
 import { saveAirdrop } from "./airdrops.server";
 import { CLAIM_SUBSCRIPTION, scanClaims } from "./claims.server";
-import { processAirdropRounds, requestSweep, roundChainsOf, TOO_LATE } from "./round.server";
+import { requestSweep, roundChainsOf, TOO_LATE } from "./round.server";
+import { followedRounds } from "#tests/setup/outbox-runs";
 import { claimableShareOf, roundView } from "./round-view.server";
 import { PREVIOUS_CHAIN } from "./previous-chain.server";
 
@@ -65,8 +66,7 @@ afterEach(() => {
   expect(errors.splice(0), "the job reported errors this test did not expect").toEqual([]);
 });
 const chains = (url = node.url) => roundChainsOf(localRegistry({ url, contracts: vault.addresses }));
-const job = (at: Date, url?: string, onDb: Db = db()) =>
-  processAirdropRounds({ db: onDb, chains: chains(url), now: at, onError: (_, error) => errors.push(error) });
+const job = (at: Date, url?: string, onDb: Db = db()) => followedRounds({ db: onDb, chains: chains(url), now: at, onError: (_, error) => errors.push(error) });
 const roundOf = async (airdropId: string, onDb: Db = db()) => (await onDb.select().from(airdropRound).where(eq(airdropRound.airdropId, airdropId)))[0];
 const distributor = () => vault.addresses.AirdropDistributor;
 const readDistributor = <F extends "roundCount" | "round">(functionName: F, args?: readonly [bigint]) =>
@@ -300,7 +300,7 @@ describe("a chain started afresh under a kept database", () => {
       const freshVault = await vaultOnChain(fresh.url);
       const freshChains = roundChainsOf(localRegistry({ url: fresh.url, contracts: freshVault.addresses }));
       expect(freshVault.addresses, "the same contracts, deployed afresh").toEqual(vault.addresses);
-      const summary = await processAirdropRounds({ db: db(), chains: freshChains, now: at, onError: (_, error) => errors.push(error) });
+      const summary = await followedRounds({ db: db(), chains: freshChains, now: at, onError: (_, error) => errors.push(error) });
       expect(summary.previousChain).toBeGreaterThanOrEqual(1);
       expect(await roundOf(opened)).toMatchObject({ step: "previous_chain", failure: PREVIOUS_CHAIN });
       const view = await roundView({ db: db(), airdropId: opened });

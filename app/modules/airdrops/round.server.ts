@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import { keccak256, maxUint256, stringToHex, type Abi, type Address, type Hex } from "viem";
 import { airdropDistributorAbi } from "#contracts/generated/airdrop-distributor";
 import { depositVaultAbi } from "#contracts/generated/deposit-vault";
@@ -6,21 +6,18 @@ import { questTokenAbi } from "#contracts/generated/quest-token";
 import { airdrop, airdropRound, type AirdropRoundStep } from "#db/schema/airdrops";
 import type { Db } from "~/lib/db.server";
 import type { ChainRegistry, VaultChain } from "~/modules/chain/chain-registry.server";
-import { operatorTx } from "#db/schema/chain";
 import {
   broadcastOperatorTx,
-  followOperatorTxs,
   genesisOf,
   lockOperatorSigner,
+  operatorTxOf,
   prepareOperatorCall,
   REVERTED,
   storeOperatorTx,
   type OperatorCall,
   type OperatorSigner,
-  outboxTiming,
   type OperatorTx,
   type OperatorWallet,
-  type OutboxWaits,
   type PreparedCall,
 } from "~/modules/chain/operator-outbox.server";
 import type { Asset } from "~/modules/ledger/assets";
@@ -72,8 +69,8 @@ const signerOf = (chain: RoundChain): OperatorSigner => ({
   confirmations: chain.confirmations,
 });
 
-/** The outbox's keys for a step's transactions, `…:<attempt>`: each is signed at most once. */
-const roundIntentPrefix = (round: Pick<Round, "airdropId" | "step">) => `airdrop-round:${round.airdropId}:${round.step}:`;
+/** The outbox's key for a step's attempt (the round counts its step's attempts): each is signed at most once. */
+const roundIntent = (round: Pick<Round, "airdropId" | "step">, attempt: number) => `airdrop-round:${round.airdropId}:${round.step}:${attempt}`;
 
 /** The registry's chains where rounds can open. */
 export function roundChainsOf(chains: Pick<ChainRegistry, "vaultChains">): Map<number, RoundChain> {
@@ -83,25 +80,24 @@ export function roundChainsOf(chains: Pick<ChainRegistry, "vaultChains">): Map<n
 /**
  * One run over every round that has work: rounds made on an earlier run of their chain are set
  * aside, new rounds are made for frozen airdrops, then each step advances. The chain is read only
- * for rounds that have something on it.
+ * for rounds that have something on it. Receipts are not followed here: the chain's outbox
+ * follower job does that, and a step's transaction is judged by the state it left.
  */
 export async function processAirdropRounds({
   db,
   chains,
   now = new Date(),
   onError = () => {},
-  ...waits
 }: {
   db: Db;
   chains: Map<number, RoundChain>;
   now?: Date;
   /** A round whose step threw (it is left as it was, for the next run). */
   onError?: (airdropId: string, error: unknown) => void;
-} & OutboxWaits): Promise<RoundSummary> {
+}): Promise<RoundSummary> {
   const summary: RoundSummary = { started: 0, advanced: 0, sent: 0, previousChain: 0 };
   summary.previousChain = await markRoundsOfPreviousChains({ db, chains, now });
   const signers = new Map([...chains].map(([id, chain]) => [id, signerOf(chain)]));
-  for (const signer of signers.values()) await followOperatorTxs(db, signer, outboxTiming(now, waits, onError));
   summary.started = await startRounds(db, chains, now);
   const rounds = await db
     .select()
@@ -356,7 +352,7 @@ async function recordDone(run: Run, round: RoundAt, step: Step, decided: Decided
     const next = await step.finish(tx, locked, decided, run.now);
     const [updated] = await tx
       .update(airdropRound)
-      .set({ step: next, txHash: null, nonce: null, fromBlock: null, sentAt: null, failure: null, updatedAt: run.now })
+      .set({ step: next, txHash: null, nonce: null, attempt: 0, fromBlock: null, sentAt: null, failure: null, updatedAt: run.now })
       .where(eq(airdropRound.airdropId, round.airdropId))
       .returning();
     return { ...updated!, root: round.root };
@@ -370,7 +366,7 @@ async function recordDone(run: Run, round: RoundAt, step: Step, decided: Decided
  * signed.
  */
 async function stillInFlight(run: Run, round: Round): Promise<boolean> {
-  const sent = await latestOf(run.db, round);
+  const sent = round.attempt > 0 ? await operatorTxOf(run.db, roundIntent(round, round.attempt)) : undefined;
   if (sent?.state === "stored") {
     await broadcast(run, sent);
     return true;
@@ -389,17 +385,6 @@ async function stillInFlight(run: Run, round: Round): Promise<boolean> {
     .set({ txHash: null, nonce: null, sentAt: null, failure, updatedAt: run.now })
     .where(and(eq(airdropRound.airdropId, round.airdropId), eq(airdropRound.txHash, round.txHash!)));
   return false;
-}
-
-/** The step's latest transaction in the outbox. */
-async function latestOf(db: Db, round: Round): Promise<OperatorTx | undefined> {
-  const [row] = await db
-    .select()
-    .from(operatorTx)
-    .where(sql`starts_with(${operatorTx.intentKey}, ${roundIntentPrefix(round)})`)
-    .orderBy(desc(operatorTx.createdAt))
-    .limit(1);
-  return row;
 }
 
 /**
@@ -427,14 +412,11 @@ async function signAndSend(run: Run, round: RoundAt, step: Step) {
       .where(and(eq(airdropRound.airdropId, round.airdropId), eq(airdropRound.step, round.step), isNull(airdropRound.txHash)))
       .for("update");
     if (!locked) return null;
-    const [{ n } = { n: 0 }] = await tx
-      .select({ n: sql<number>`count(*)::int` })
-      .from(operatorTx)
-      .where(sql`starts_with(${operatorTx.intentKey}, ${roundIntentPrefix(round)})`);
-    const stored = await storeOperatorTx(tx, run.signer, { intentKey: `${roundIntentPrefix(round)}${n + 1}`, prepared });
+    const attempt = locked.attempt + 1;
+    const stored = await storeOperatorTx(tx, run.signer, { intentKey: roundIntent(locked, attempt), prepared });
     await tx
       .update(airdropRound)
-      .set({ txHash: stored.txHash, nonce: stored.nonce, fromBlock: Number(prepared.block), sentAt: null, failure: null, updatedAt: run.now })
+      .set({ txHash: stored.txHash, nonce: stored.nonce, attempt, fromBlock: Number(prepared.block), sentAt: null, failure: null, updatedAt: run.now })
       .where(eq(airdropRound.airdropId, round.airdropId));
     return stored;
   });

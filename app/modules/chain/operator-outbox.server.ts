@@ -32,7 +32,7 @@ import { isNodeUnreachable } from "./node-errors.server";
  *    signer lock, the next nonce of the (chain, signer) sequence (past the node's pending count and
  *    every stored transaction that may still land), the signature, and the row, unique per intent.
  *    The caller commits, and only then broadcasts (`broadcastOperatorTx`).
- * 3. `followOperatorTxs`, each run of a job that signs on the chain: every live transaction is
+ * 3. `followOperatorTxs`, each run of the chain's outbox follower job (`followOperatorOutbox`): every live transaction is
  *    followed to the confirmation depth (back to `broadcast` when a reorg drops its block), one the
  *    node lost is broadcast again after `rebroadcastAfterMs`, one stuck unmined in the node's pool
  *    after `bumpAfterMs` is signed again with the same nonce and a higher fee, and one whose nonce
@@ -247,6 +247,29 @@ export async function followOperatorTxs(db: Db, signer: OperatorSigner, timing: 
   return summary;
 }
 
+/** A chain as the follower job takes it: its node, its operator's wallet (null where no key is configured) and how deep is final. */
+export type OutboxChain = { client: PublicClient; operator: OperatorWallet | null; confirmations: number };
+
+/**
+ * The outbox follower job's run on one chain (queue `operator-outbox`, one job per chain, fed by
+ * each worker's ticker and the chain's new heads): `followOperatorTxs` for the chain's operator.
+ * It is the only place receipts are followed; the features that sign (withdrawals, airdrop
+ * rounds) settle from the state it leaves in the outbox, and a test that needs receipts followed
+ * runs this too.
+ */
+export async function followOperatorOutbox({
+  db,
+  chainId,
+  chain,
+  now = new Date(),
+  onError,
+  ...waits
+}: { db: Db; chainId: number; chain: OutboxChain; now?: Date; onError?: OutboxTiming["onError"] } & OutboxWaits): Promise<OutboxSummary> {
+  if (!chain.operator) return { included: 0, confirmed: 0, replaced: 0, failed: 0, rebroadcast: 0, bumped: 0 };
+  const signer: OperatorSigner = { chainId, client: chain.client, wallet: chain.operator, confirmations: chain.confirmations };
+  return followOperatorTxs(db, signer, outboxTiming(now, waits, onError));
+}
+
 /**
  * Transactions signed before the outbox existed were moved into it without their signer and
  * genesis (db/migrations/0021): they are the chain's operator's, on the chain as it runs now.
@@ -263,7 +286,8 @@ async function followOne(db: Db, signer: OperatorSigner, row: OperatorTx, timing
   const still = (...states: OperatorTx["state"][]) => and(eq(operatorTx.id, row.id), eq(operatorTx.txHash, row.txHash), inArray(operatorTx.state, states));
   const mined = await minedReceipt(client, row);
   if (mined) {
-    const tip = await client.getBlockNumber();
+    // Not the client's cached number: run on a new head, the follower must see that head.
+    const tip = await client.getBlockNumber({ cacheTime: 0 });
     const deep = tip - mined.blockNumber + 1n >= BigInt(signer.confirmations);
     const state = !deep ? "included" : mined.status === "success" ? "confirmed" : "failed";
     if (state === row.state && Number(mined.blockNumber) === row.includedBlock) return;

@@ -7,7 +7,11 @@ export const JOB_QUEUES = {
   "airdrop-freeze": { label: "Airdrop freeze", about: "Freezes ended airdrops: allocation and Merkle tree." },
   "airdrop-rounds": { label: "Airdrop rounds", about: "Funds, opens and sweeps frozen airdrops' rounds on chain, and reads their claims." },
   "deposit-scan": { label: "Deposit scan", about: "Reads a chain's vault for deposits and credits them once confirmed." },
-  withdrawals: { label: "Withdrawals", about: "Sends, follows and confirms a chain's withdrawals." },
+  "operator-outbox": {
+    label: "Operator transactions",
+    about: "Follows the operator's signed transactions on a chain to their confirmations; re-sends lost ones and raises the fee of stuck ones.",
+  },
+  withdrawals: { label: "Withdrawals", about: "Sends a chain's withdrawals and confirms or fails them by what their transactions did." },
   "leaderboard-windows": { label: "Leaderboard windows", about: "Takes days that left the 7- and 30-day boards off them (hourly)." },
   "trending-tasks": { label: "Trending tasks", about: "Counts each task's completions of the last 24 hours for the trending lists (every minute)." },
   purge: { label: "Purge", about: "Deletes expired codes, limits and development mail (every 10 minutes)." },

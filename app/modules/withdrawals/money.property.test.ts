@@ -15,7 +15,7 @@ import { z } from "zod";
 import { scanDeposits } from "~/modules/deposits/scanner.server";
 import { createTestDatabase } from "#tests/setup/test-db";
 import { batches, CONFIRMATIONS, grants, moneyModel, moneyWorld, SCRIPTED, together, type MoneyWorld, type Runner } from "#tests/setup/money-model";
-import { processWithdrawals } from "./withdrawal-job.server";
+import { followedWithdrawals } from "#tests/setup/outbox-runs";
 
 /** Runs per test run; MONEY_RUNS raises it for a longer hunt (e.g. 80 finds rarer races). */
 const RUNS = z.coerce.number().int().positive().default(8).parse(process.env.MONEY_RUNS);
@@ -31,7 +31,7 @@ afterAll(() => world?.two.stop());
 const inProcess: Runner = {
   job: (run, chainId, workers) =>
     together(workers, () =>
-      processWithdrawals({
+      followedWithdrawals({
         db: run.db,
         chains: new Map([[chainId, world.chains.get(chainId)!]]),
         onError: (id, error) => run.unexpected.push(`${id}: ${String(error)}`),

@@ -23,7 +23,7 @@ import { airdropSchema } from "~/modules/airdrops/airdrop.schema";
 import { saveAirdrop } from "~/modules/airdrops/airdrops.server";
 import { scanClaims } from "~/modules/airdrops/claims.server";
 import { airdropBoard, airdropClaimOf, freezeAirdrop } from "~/modules/airdrops/freeze.server";
-import { processAirdropRounds, roundChainsOf } from "~/modules/airdrops/round.server";
+import { roundChainsOf } from "~/modules/airdrops/round.server";
 import type { ChainRegistry } from "~/modules/chain/chain-registry.server";
 import { depositRefOf } from "~/modules/deposits/deposit-refs.server";
 import { scanDeposits } from "~/modules/deposits/scanner.server";
@@ -38,7 +38,7 @@ import { createTestDatabase, sharedDatabase } from "#tests/setup/test-db";
 import { CHAIN_IDS, startTwoChains, type ChainUnderTest, type TwoChains } from "#tests/setup/two-chains";
 import { form, fundedMember, rpc } from "#tests/setup/withdrawal-chain";
 import { withdrawalChainsOf } from "./withdrawal-chain.server";
-import { processWithdrawals } from "./withdrawal-job.server";
+import { followedRounds, followedWithdrawals } from "#tests/setup/outbox-runs";
 import { requestWithdrawal, withdrawalLimits } from "./withdrawals.server";
 
 const A = LOCAL_CHAIN_ID;
@@ -78,12 +78,12 @@ afterEach(() => {
 const withdrawalJob = (onDb: Db = db(), chains: ChainRegistry = registry()) =>
   Promise.all(
     [...withdrawalChainsOf(chains)].map(([chainId, chain]) =>
-      processWithdrawals({ db: onDb, chains: new Map([[chainId, chain]]), onError: (id, error) => void jobErrors.push({ id, error }) }),
+      followedWithdrawals({ db: onDb, chains: new Map([[chainId, chain]]), onError: (id, error) => void jobErrors.push({ id, error }) }),
     ),
   );
 /** One withdrawal job run given both chains at once. */
 const oneJobOverBoth = (onDb: Db = db()) =>
-  processWithdrawals({ db: onDb, chains: withdrawalChainsOf(registry()), onError: (id, error) => void jobErrors.push({ id, error }) });
+  followedWithdrawals({ db: onDb, chains: withdrawalChainsOf(registry()), onError: (id, error) => void jobErrors.push({ id, error }) });
 const depositScan = (chainId: number, onDb: Db = db()) => {
   const { vault } = on(chainId);
   return scanDeposits({ db: onDb, chainId, client: vault.publicClient, vault: vault.addresses.DepositVault, asset: vault.asset, confirmations: 1 });
@@ -283,7 +283,7 @@ describe("an airdrop round on the second chain", () => {
     const roundOf = async () => (await db().select().from(airdropRound).where(eq(airdropRound.airdropId, airdropId)))[0];
     expect([...roundChainsOf(registry()).keys()]).toEqual([A, B]);
     for (let run = 0; run < 6 && (await roundOf())?.step !== "open"; run++)
-      await processAirdropRounds({ db: db(), chains: roundChainsOf(registry()), now: at, onError: (_, error) => void jobErrors.push(error) });
+      await followedRounds({ db: db(), chains: roundChainsOf(registry()), now: at, onError: (_, error) => void jobErrors.push(error) });
     expect(await roundOf()).toMatchObject({ step: "open", failure: null });
 
     expect(await roundCount(B)).toBe(countB + 1n);

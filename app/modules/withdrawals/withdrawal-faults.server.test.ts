@@ -13,7 +13,7 @@ import { startRpcProxy, type RpcProxy } from "#tests/setup/rpc-proxy";
 import { createTestDatabase, sharedDatabase } from "#tests/setup/test-db";
 import { form, fundedMember, Q, rpc, vaultOnChain, type VaultOnChain } from "#tests/setup/withdrawal-chain";
 import type { WithdrawalChain } from "./withdrawal-chain.server";
-import { processWithdrawals } from "./withdrawal-job.server";
+import { followedWithdrawals } from "#tests/setup/outbox-runs";
 import { requestWithdrawal, withdrawalLimits } from "./withdrawals.server";
 import { failureMessage } from "~/lib/result";
 
@@ -46,7 +46,7 @@ afterEach(() => {
   expect(takeJobErrors(), "the job reported errors this test did not expect").toEqual([]);
 });
 const job = (db: Db, chain: WithdrawalChain) =>
-  processWithdrawals({ db, chains: new Map([[31337, chain]]), onError: (id, error) => void jobErrors.push({ id, error }) });
+  followedWithdrawals({ db, chains: new Map([[31337, chain]]), onError: (id, error) => void jobErrors.push({ id, error }) });
 const rowOf = async (db: Db, id: string) => (await db.select().from(withdrawal).where(eq(withdrawal.id, id)))[0]!;
 
 async function requested(db: Db, userId: string, to: `0x${string}`, amount: bigint, requestKey?: string) {

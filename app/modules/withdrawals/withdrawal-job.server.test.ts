@@ -14,7 +14,7 @@ import { createTestDatabase } from "#tests/setup/test-db";
 import { form, fundedMember, Q, rpc, vaultOnChain, type VaultOnChain } from "#tests/setup/withdrawal-chain";
 import { assetOf } from "~/modules/ledger/assets";
 import { TOKEN_NOT_LISTED, type WithdrawalChain } from "./withdrawal-chain.server";
-import { processWithdrawals } from "./withdrawal-job.server";
+import { followedWithdrawals } from "#tests/setup/outbox-runs";
 import { setWithdrawalsPaused } from "./withdrawal-pause.server";
 import { cancelWithdrawal, listWithdrawals, requestWithdrawal, retryWithdrawal, withdrawalLimits } from "./withdrawals.server";
 import { failureMessage } from "~/lib/result";
@@ -41,7 +41,8 @@ const takeJobErrors = () => jobErrors.splice(0);
 afterEach(() => {
   expect(takeJobErrors(), "the job reported errors this test did not expect").toEqual([]);
 });
-const run = (chains = new Map([[31337, chain]])) => processWithdrawals({ db: database.db, chains, onError: (id, error) => void jobErrors.push({ id, error }) });
+const run = (chains = new Map([[31337, chain]])) =>
+  followedWithdrawals({ db: database.db, chains, onError: (id, error) => void jobErrors.push({ id, error }) });
 const rowOf = async (id: string) => (await database.db.select().from(withdrawal).where(eq(withdrawal.id, id)))[0]!;
 const balance = async (userId: string) => (await balanceOf({ db: database.db, userId, asset: Q }))[0];
 const platform = (name: "withdrawals_in_flight" | "onchain" | "fees") => platformBalance({ db: database.db, name, asset: Q });
@@ -242,7 +243,7 @@ describe("processWithdrawals", () => {
       await run();
       expect(await rpc(node.url, "eth_getTransactionByHash", [txHash])).toBeNull();
       const later = new Date(Date.now() + 11 * 60 * 1000);
-      await processWithdrawals({ db, chains: new Map([[31337, chain]]), now: later });
+      await followedWithdrawals({ db, chains: new Map([[31337, chain]]), now: later });
       expect(await rpc(node.url, "eth_getTransactionByHash", [txHash])).not.toBeNull();
       expect(await rowOf(id)).toMatchObject({ status: "sent", attempts: 1, txHash, sentAt: later });
     } finally {
@@ -259,7 +260,7 @@ describe("processWithdrawals", () => {
     const id = await requested(userId, wallet, parseEther("3"));
     const at = (minutes: number) => new Date(Date.now() + minutes * 60 * 1000);
     const runAt = (minutes: number) =>
-      processWithdrawals({ db: database.db, chains: new Map([[31337, chain]]), now: at(minutes), onError: (id, error) => void jobErrors.push({ id, error }) });
+      followedWithdrawals({ db: database.db, chains: new Map([[31337, chain]]), now: at(minutes), onError: (id, error) => void jobErrors.push({ id, error }) });
     await rpc(node.url, "evm_setAutomine", [false]);
     let first: string;
     try {

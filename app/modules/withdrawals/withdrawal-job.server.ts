@@ -6,15 +6,13 @@ import { depositVaultAbi } from "#contracts/generated/deposit-vault";
 import { isNodeUnreachable } from "~/modules/chain/node-errors.server";
 import {
   broadcastOperatorTx,
-  followOperatorTxs,
   lockOperatorSigner,
   operatorTxOf,
   prepareOperatorCall,
   storeOperatorTx,
   type OperatorSigner,
-  outboxTiming,
   type OperatorTx,
-  type OutboxWaits,
+  type PreparedCall,
   REVERTED,
 } from "~/modules/chain/operator-outbox.server";
 import type { Asset } from "~/modules/ledger/assets";
@@ -32,10 +30,12 @@ import { withdrawalsPaused } from "./withdrawal-pause.server";
 
 /**
  * The withdrawal job: sends `requested` withdrawals through `DepositVault.withdraw` (QUEST) or
- * `withdrawToken` (another token of the chain's list, decision 056), signed by the operator through its outbox, and follows `sending`/`sent` ones to `confirmed` or, only when an
- * attempt provably cannot land, to `failed`. An attempt's transaction is stored (with the ledger's
- * held → in flight posting) before it is broadcast, so a crash after that point broadcasts the same
- * transaction again; the outbox replaces one stuck unmined with a higher fee.
+ * `withdrawToken` (another token of the chain's list, decision 056), signed by the operator through
+ * its outbox, and settles `sending`/`sent` ones to `confirmed` or, only when an attempt provably
+ * cannot land, to `failed`, from what the outbox's follower job (`followOperatorOutbox`, its own
+ * queue per chain) recorded and the vault's paid map. An attempt's transaction is stored (with the
+ * ledger's held → in flight posting) before it is broadcast, so a crash after that point broadcasts
+ * the same transaction again; the follower replaces one stuck unmined with a higher fee.
  */
 
 export type JobSummary = { sent: number; confirmed: number; failed: number; waiting: number };
@@ -52,20 +52,23 @@ type Run = {
 /** The outbox's key for a withdrawal's attempt: each attempt is signed at most once. */
 export const withdrawalIntent = (id: string, attempt: number) => `withdrawal:${id}:${attempt}`;
 
-/** One run of the job over every chain (signing is serialized per chain, across processes and with airdrop rounds, so nonces never collide). */
+/**
+ * One run of the job over every chain (signing is serialized per chain, across processes and with
+ * airdrop rounds, so nonces never collide). Receipts are not followed here: the chain's outbox
+ * follower job does that, and an attempt settles from the state it left.
+ */
 export async function processWithdrawals({
   db,
   chains,
   now = new Date(),
   onError = () => {},
-  ...waits
 }: {
   db: Db;
   chains: WithdrawalChains;
   now?: Date;
   /** A withdrawal whose step threw (it is left as it was, for the next run). */
   onError?: (id: string, error: unknown) => void;
-} & OutboxWaits): Promise<JobSummary> {
+}): Promise<JobSummary> {
   const summary: JobSummary = { sent: 0, confirmed: 0, failed: 0, waiting: 0 };
   const ready = [...chains].filter(([, chain]) => chain.operator).map(([chainId]) => chainId);
   // Paused by the operators: nothing new leaves (requests wait, a signed transaction is not
@@ -75,7 +78,6 @@ export async function processWithdrawals({
   for (const chainId of ready) {
     const chain = chains.get(chainId)!;
     const signer: OperatorSigner = { chainId, client: chain.client, wallet: chain.operator!, confirmations: chain.confirmations };
-    await followOperatorTxs(db, signer, outboxTiming(now, waits, onError));
     const run: Run = { db, chainId, chain, signer, now, summary, onError };
     await followInFlight(run, { broadcastSigned: !paused });
     if (!paused) await sendRequested(run);
@@ -104,73 +106,83 @@ async function markWaiting(db: Db, ready: number[] | null): Promise<number> {
 }
 
 /**
- * Sends the run's chain's `requested` withdrawals one at a time: what the chain says about one is
- * read with no database transaction open (whether it was paid, the simulated call, gas and fees),
- * then it is claimed, signed and stored in one short transaction that asks no node anything, and
- * broadcast after that commits. A node that hangs holds no database connection.
+ * Sends the run's chain's `requested` withdrawals one at a time, oldest first. Each pass picks the
+ * next one and claims it in one short transaction that asks no node anything (the chain's signer
+ * lock, the row's lock, skipping rows another run holds): when the call prepared for the row as it
+ * stands is in hand, it is signed into the outbox and recorded as `sending` there, and broadcast
+ * after that commits; otherwise the transaction only picks it, and what the chain says about it
+ * (whether it was paid, the simulated call, gas and fees) is read with no transaction open before
+ * the next pass. A node that hangs holds no database connection.
  */
 async function sendRequested(run: Run) {
-  const seen: string[] = [];
+  /** Rows this run has decided on, or leaves for the next (paid and not yet deep enough, a step that threw). */
+  const passed: string[] = [];
+  let ready: Ready | null = null;
   for (;;) {
-    const [row] = await run.db
-      .select()
-      .from(withdrawal)
-      .where(and(eq(withdrawal.status, "requested"), eq(withdrawal.chainId, run.chainId), seen.length ? notInArray(withdrawal.id, seen) : undefined))
-      .orderBy(asc(withdrawal.createdAt))
-      .limit(1);
-    if (!row) return;
-    seen.push(row.id);
-    try {
-      const outcome = await startAttempt(run, row);
-      if (outcome.kind === "signed") await broadcast(run, row.id, outcome.sent);
-      if (outcome.kind === "paid" && (await confirmPaid(run.db, row.id, run.now))) run.summary.confirmed += 1;
-    } catch (error) {
-      run.onError(row.id, error);
+    const claim = await pickAndClaim(run, passed, ready);
+    ready = null;
+    if (claim.kind === "none") return;
+    if (claim.kind === "signed") {
+      await broadcast(run, claim.id, claim.sent).catch((error: unknown) => run.onError(claim.id, error));
+      continue;
     }
+    try {
+      ready = await readChain(run, claim.row);
+    } catch (error) {
+      run.onError(claim.row.id, error);
+    }
+    if (!ready) passed.push(claim.row.id);
   }
 }
 
-type Started = { kind: "signed"; sent: OperatorTx } | { kind: "paid" | "failed" | "wait" | "taken" };
+/** The payment prepared for a row at its attempts count: signed if the next pick finds the row as it was. */
+type Ready = { id: string; attempts: number; prepared: PreparedCall };
+
+type Claim = { kind: "none" } | { kind: "picked"; row: WithdrawalRow } | { kind: "signed"; id: string; sent: OperatorTx };
+
+/** One transaction, no node call: the next `requested` row of the chain, locked; signed into the outbox and recorded when `ready` is its call. */
+async function pickAndClaim(run: Run, passed: string[], ready: Ready | null): Promise<Claim> {
+  return run.db.transaction(async (tx): Promise<Claim> => {
+    await lockOperatorSigner(tx, run.chainId);
+    const [row] = await tx
+      .select()
+      .from(withdrawal)
+      .where(and(eq(withdrawal.status, "requested"), eq(withdrawal.chainId, run.chainId), passed.length ? notInArray(withdrawal.id, passed) : undefined))
+      .orderBy(asc(withdrawal.createdAt))
+      .limit(1)
+      .for("update", { skipLocked: true });
+    if (!row) return { kind: "none" };
+    if (ready?.id !== row.id || ready.attempts !== row.attempts) return { kind: "picked", row };
+    const sent = await storeOperatorTx(tx, run.signer, { intentKey: withdrawalIntent(row.id, row.attempts + 1), prepared: ready.prepared });
+    await recordSigned(tx, row, sent);
+    return { kind: "signed", id: row.id, sent };
+  });
+}
 
 /**
- * A paid id converges; otherwise the call is simulated (a revert fails the attempt in words,
- * nothing posted) and prepared, then, under the signer lock and the row's, signed into the outbox
- * and recorded as `sending` with its held → in flight posting. A row another run took or a member
- * cancelled meanwhile is left alone.
+ * What the chain says about a picked row, with no transaction open. A paid id converges (confirmed
+ * once deep enough); otherwise the call is simulated (a revert fails the attempt in words, nothing
+ * posted) and prepared, to be signed by the next pick. Null when there is nothing to sign: decided,
+ * left to the next run, or changed by another meanwhile.
  */
-async function startAttempt(run: Run, row: WithdrawalRow): Promise<Started> {
-  const id = row.id as Hex;
-  let prepared;
+async function readChain(run: Run, row: WithdrawalRow): Promise<Ready | null> {
   try {
-    const paid = await paidState(run.chain, id);
-    if (paid !== "no") return { kind: paid === "confirmed" ? "paid" : "wait" };
+    const paid = await paidState(run.chain, row.id as Hex);
+    if (paid === "confirmed" && (await confirmPaid(run.db, row.id, run.now))) run.summary.confirmed += 1;
+    if (paid !== "no") return null;
     const call = paymentOf(run.chain, row);
     if (!call) {
-      if (!(await failUnsigned(run.db, row.id, TOKEN_NOT_LISTED))) return { kind: "taken" };
-      run.summary.failed += 1;
-      return { kind: "failed" };
+      if (await failUnsigned(run.db, row.id, TOKEN_NOT_LISTED)) run.summary.failed += 1;
+      return null;
     }
-    prepared = await prepareOperatorCall(run.signer, { address: run.chain.vault, abi: depositVaultAbi, ...call });
+    const prepared = await prepareOperatorCall(run.signer, { address: run.chain.vault, abi: depositVaultAbi, ...call });
+    return { id: row.id, attempts: row.attempts, prepared };
   } catch (error) {
     const reason = describeWithdrawalRevert(error) ?? (isNodeUnreachable(error) ? NODE_DOWN : null);
     if (!reason) run.onError(row.id, error);
-    if (!(await failUnsigned(run.db, row.id, reason ?? "The withdrawal could not be prepared; nothing was paid. Retry later."))) return { kind: "taken" };
-    run.summary.failed += 1;
-    return { kind: "failed" };
+    if (await failUnsigned(run.db, row.id, reason ?? "The withdrawal could not be prepared; nothing was paid. Retry later.")) run.summary.failed += 1;
+    return null;
   }
-  const sent = await run.db.transaction(async (tx) => {
-    await lockOperatorSigner(tx, run.chainId);
-    const [current] = await tx
-      .select()
-      .from(withdrawal)
-      .where(and(eq(withdrawal.id, row.id), eq(withdrawal.status, "requested")))
-      .for("update");
-    if (!current || current.attempts !== row.attempts) return null;
-    const stored = await storeOperatorTx(tx, run.signer, { intentKey: withdrawalIntent(row.id, current.attempts + 1), prepared });
-    await recordSigned(tx, current, stored);
-    return stored;
-  });
-  return sent ? { kind: "signed", sent } : { kind: "taken" };
 }
 
 /** The vault call that pays the withdrawal, less its fee, in its asset; null where the chain's vault does not list the asset. */
