@@ -36,7 +36,7 @@ const rankAmounts = z
       ctx.addIssue({ code: "custom", message: `Pay at most ${MAX_AIRDROP_RANKS.toLocaleString("en")} ranks by name` });
       return z.NEVER;
     }
-    const values = parts.map(readTokenAmount);
+    const values = parts.map((part) => readTokenAmount(part));
     const bad = values.findIndex((value) => typeof value !== "bigint");
     if (bad >= 0) {
       const shown = parts[bad]!.length > 24 ? `${parts[bad]!.slice(0, 24)}…` : parts[bad];

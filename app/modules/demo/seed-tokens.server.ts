@@ -12,6 +12,7 @@ import { depositFromDevAccount } from "~/modules/chain/contracts.server";
 import { depositRefOf, projectDepositRefOf } from "~/modules/deposits/deposit-refs.server";
 import { scanDeposits } from "~/modules/deposits/scanner.server";
 import { questAsset } from "~/modules/ledger/assets";
+import { setRewardAsset } from "~/modules/projects/set-reward-asset.server";
 import { drawChainsFrom } from "~/modules/rewards/draw-chains.server";
 import { createRewardPool } from "~/modules/rewards/reward-pools.server";
 import type { RewardPoolInput } from "~/modules/rewards/reward.schema";
@@ -111,6 +112,10 @@ export async function seedOnChain({
     if (tries > 0) await draw?.mine?.();
     ({ credited } = await scanDeposits({ db, chainId: local.id, client: local.client, vault: local.vault, asset: QUEST, confirmations: local.confirmations }));
   }
+
+  // The project pays its rewards in QUEST on the local chain (its Edit page's Rewards token).
+  const chosen = await setRewardAsset({ db, chains, projectId: project.id, actorId: project.ownerId, asset: QUEST });
+  if (!chosen.ok) throw new Error(`demo rewards token: ${failureMessage(chosen)}`);
 
   for (const input of LIVE_TOKEN_POOLS) {
     const created = await createRewardPool({ db, campaignId: project.liveCampaignId, actorId: project.ownerId, input, now });

@@ -73,6 +73,10 @@ afterAll(async () => {
 const lumenSwap = async () => (await db().select().from(project).where(eq(project.slug, "lumen-swap")))[0]!;
 
 describe("the demo", () => {
+  it("names the project's rewards token: QUEST on the local chain", async () => {
+    expect((await lumenSwap()).rewardAsset).toBe(Q);
+  });
+
   it("gives each member with a wallet a balance in a second token on the second chain, deposited into its vault and credited by the scan", async () => {
     const usdc = assetOf("USDC", SECOND_LOCAL_CHAIN_ID);
     for (const { member } of WALLET_MEMBERS) {

@@ -9,7 +9,7 @@ import { chainTransport } from "~/wallet/chain-config";
 import { localRegistry } from "#tests/setup/local-registry";
 import { createTestDatabase } from "#tests/setup/test-db";
 import { rewardAssetSchema } from "./reward-asset.schema";
-import { payableAssets, setRewardAsset } from "./set-reward-asset.server";
+import { payableAssets, rewardPayable, setRewardAsset } from "./set-reward-asset.server";
 
 /** Contracts as a deployment file names them (nothing here calls a node: the registry is only read). */
 const contracts = (n: number): ContractAddresses => ({
@@ -19,14 +19,16 @@ const contracts = (n: number): ContractAddresses => ({
   AirdropDistributor: `0x${"4".repeat(39)}${n}`,
 });
 const USDC = { symbol: "USDC", address: `0x${"5".repeat(40)}`, decimals: 6 } as const;
+/** A project's own token of 18 decimals, listed beside it. */
+const LUMEN = { symbol: "LUMEN", address: `0x${"6".repeat(40)}`, decimals: 18 } as const;
 const NODE = "http://127.0.0.1:9";
 
-/** A deployment on both local chains, USDC listed on the second only, and a chain with a node but no vault (56). */
+/** A deployment on both local chains, USDC and LUMEN listed on the second only, and a chain with a node but no vault (56). */
 const chains = localRegistry({
   url: NODE,
   contracts: contracts(1),
   others: [
-    { id: SECOND_LOCAL_CHAIN_ID, transport: chainTransport([NODE]), contracts: contracts(2), tokens: [USDC], confirmations: 1 },
+    { id: SECOND_LOCAL_CHAIN_ID, transport: chainTransport([NODE]), contracts: contracts(2), tokens: [USDC, LUMEN], confirmations: 1 },
     { id: 56, transport: chainTransport([NODE]), confirmations: 12 },
   ],
 });
@@ -52,12 +54,19 @@ beforeAll(async () => {
 afterAll(() => database.close());
 
 describe("the assets a project may pay its rewards in", () => {
-  it("are every vault chain's listed tokens, QUEST first, named by chain", () => {
+  it("are every vault chain's listed tokens of 18 decimals, QUEST first, named by chain (USDC's 6 are not counted in yet)", () => {
     expect(payableAssets(chains)).toEqual([
       { asset: `QUEST:${LOCAL_CHAIN_ID}`, label: "QUEST on Questline Local" },
       { asset: `QUEST:${SECOND_LOCAL_CHAIN_ID}`, label: "QUEST on Questline Local B" },
-      { asset: `USDC:${SECOND_LOCAL_CHAIN_ID}`, label: "USDC on Questline Local B" },
+      { asset: `LUMEN:${SECOND_LOCAL_CHAIN_ID}`, label: "LUMEN on Questline Local B" },
     ]);
+  });
+
+  it("let a token reward pay any asset but one listed here with other decimals than 18", () => {
+    expect(rewardPayable(chains, `QUEST:${LOCAL_CHAIN_ID}`)).toBe(true);
+    expect(rewardPayable(chains, `LUMEN:${SECOND_LOCAL_CHAIN_ID}`)).toBe(true);
+    expect(rewardPayable(chains, `USDC:${SECOND_LOCAL_CHAIN_ID}`)).toBe(false);
+    expect(rewardPayable(chains, "not an asset")).toBe(false);
   });
 });
 
@@ -78,11 +87,11 @@ describe("the Rewards token form", () => {
 
 describe("setRewardAsset", () => {
   it("lets the owner and admins choose the token, and clear it", async () => {
-    expect(await setRewardAsset({ db: db(), chains, projectId: "p", actorId: "own", asset: `USDC:${SECOND_LOCAL_CHAIN_ID}` })).toEqual({
+    expect(await setRewardAsset({ db: db(), chains, projectId: "p", actorId: "own", asset: `LUMEN:${SECOND_LOCAL_CHAIN_ID}` })).toEqual({
       ok: true,
-      rewardAsset: "USDC:31338",
+      rewardAsset: "LUMEN:31338",
     });
-    expect(await saved()).toBe("USDC:31338");
+    expect(await saved()).toBe("LUMEN:31338");
     await setRewardAsset({ db: db(), chains, projectId: "p", actorId: "adm", asset: `QUEST:${LOCAL_CHAIN_ID}` });
     expect(await saved()).toBe("QUEST:31337");
     await setRewardAsset({ db: db(), chains, projectId: "p", actorId: "adm", asset: null });
@@ -103,12 +112,13 @@ describe("setRewardAsset", () => {
   it("refuses an asset this deployment does not pay, saying which, and changes nothing", async () => {
     await setRewardAsset({ db: db(), chains, projectId: "p", actorId: "own", asset: `QUEST:${SECOND_LOCAL_CHAIN_ID}` });
     const refused = {
-      // USDC is listed on the second chain only.
-      "USDC:31337": "USDC on Questline Local is not a token this deployment pays: choose one from the list.",
+      // USDC is listed on the second chain only, and counts in 6 decimals there.
+      "USDC:31338": "USDC on Questline Local B is not a token rewards can be paid in here: choose one from the list.",
+      "USDC:31337": "USDC on Questline Local is not a token rewards can be paid in here: choose one from the list.",
       // BNB Smart Chain has a node here but no vault.
-      "QUEST:56": "QUEST on BNB Smart Chain is not a token this deployment pays: choose one from the list.",
+      "QUEST:56": "QUEST on BNB Smart Chain is not a token rewards can be paid in here: choose one from the list.",
       // A chain nobody knows.
-      "QUEST:999": "QUEST on chain 999 is not a token this deployment pays: choose one from the list.",
+      "QUEST:999": "QUEST on chain 999 is not a token rewards can be paid in here: choose one from the list.",
     } as const;
     for (const [asset, message] of Object.entries(refused)) {
       expect(await setRewardAsset({ db: db(), chains, projectId: "p", actorId: "own", asset: asset as `${string}:${number}` })).toEqual({

@@ -1,5 +1,7 @@
 import { formText, parseForm } from "~/lib/forms";
+import { invalid } from "~/lib/result";
 import { formatAmount } from "~/lib/token-amounts";
+import { assetParts } from "~/modules/ledger/assets";
 import type { Distribution, RewardKind } from "./pool-types";
 import { rewardPoolSchemaFor, type RewardPoolInput } from "./reward.schema";
 
@@ -14,8 +16,11 @@ export type RewardPoolValues = {
   rankAmounts: string;
 };
 
-/** The reward form: its values as typed and the parsed input (XP unless it asks for tokens). */
-export function parseRewardForm(formData: FormData) {
+/**
+ * The reward form: its values as typed and the parsed input (XP unless it asks for tokens); a
+ * token reward's asset must be one `payable` accepts (rewards pay tokens of 18 decimals today).
+ */
+export function parseRewardForm(formData: FormData, payable: (asset: string) => boolean) {
   const kind: RewardKind = formText(formData, "kind") === "token" ? "token" : "xp";
   const values: RewardPoolValues = {
     kind,
@@ -26,7 +31,12 @@ export function parseRewardForm(formData: FormData) {
     total: formText(formData, "total"),
     rankAmounts: formText(formData, "rankAmounts"),
   };
-  return { values, form: parseForm(rewardPoolSchemaFor(kind), formData) };
+  const form = parseForm(rewardPoolSchemaFor(kind), formData);
+  if (form.ok && form.data.asset && !payable(form.data.asset)) {
+    const { symbol } = assetParts(form.data.asset);
+    return { values, form: invalid("asset", `Rewards cannot pay ${symbol} here: choose a token from the list.`) };
+  }
+  return { values, form };
 }
 
 /** A stored pool as the form's fields. */

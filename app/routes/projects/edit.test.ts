@@ -23,7 +23,8 @@ let services: Services;
 const cookies: Record<"owner" | "admin" | "reviewer" | "member", string> = { owner: "", admin: "", reviewer: "", member: "" };
 beforeAll(async () => {
   const base = await createTestServices();
-  // The deployment these requests meet: vaults on both local chains, a stand-in USDC on the second
+  // The deployment these requests meet: vaults on both local chains, a stand-in USDC (6 decimals: not yet a
+  // rewards token) and a project token LUMEN (18) on the second
   // (the registry's own builder; nothing here calls a node).
   services = {
     ...base,
@@ -35,7 +36,10 @@ beforeAll(async () => {
           id: SECOND_LOCAL_CHAIN_ID,
           transport: chainTransport([NODE]),
           contracts: contracts(2),
-          tokens: [{ symbol: "USDC", address: `0x${"5".repeat(40)}`, decimals: 6 }],
+          tokens: [
+            { symbol: "USDC", address: `0x${"5".repeat(40)}`, decimals: 6 },
+            { symbol: "LUMEN", address: `0x${"6".repeat(40)}`, decimals: 18 },
+          ],
           confirmations: 1,
         },
       ],
@@ -77,28 +81,28 @@ describe("the Rewards token on a project's edit screen", () => {
     const page = await loader(
       routeArgs(services, new Request("http://localhost:3000/projects/p/edit", { headers: { cookie: cookies.owner } }), { project: "p" }),
     );
-    expect(page.rewardAssets.map((option) => option.label)).toEqual(["QUEST on Questline Local", "QUEST on Questline Local B", "USDC on Questline Local B"]);
+    expect(page.rewardAssets.map((option) => option.label)).toEqual(["QUEST on Questline Local", "QUEST on Questline Local B", "LUMEN on Questline Local B"]);
     expect(page.project.rewardAsset).toBeNull();
   });
 
   it("is saved by an owner or an admin, with a toast in words, and leaves the project's other fields alone", async () => {
-    const byOwner = (await choose(cookies.owner, `USDC:${SECOND_LOCAL_CHAIN_ID}`)) as Response;
+    const byOwner = (await choose(cookies.owner, `LUMEN:${SECOND_LOCAL_CHAIN_ID}`)) as Response;
     expect(byOwner.status).toBe(302);
     expect(byOwner.headers.get("location")).toBe("/projects/p/edit");
     const toast = readFlash(new Request("http://localhost:3000/", { headers: { cookie: byOwner.headers.get("set-cookie")!.split(";")[0]! } }), {
       appUrl: services.env.APP_URL,
     });
-    expect(toast.flash?.message).toBe("Rewards are paid in USDC on Questline Local B");
-    expect(await saved()).toEqual({ rewardAsset: "USDC:31338", description: "Kept as it is" });
+    expect(toast.flash?.message).toBe("Rewards are paid in LUMEN on Questline Local B");
+    expect(await saved()).toEqual({ rewardAsset: "LUMEN:31338", description: "Kept as it is" });
     expect(((await choose(cookies.admin, `QUEST:${LOCAL_CHAIN_ID}`)) as Response).status).toBe(302);
     expect((await saved()).rewardAsset).toBe("QUEST:31337");
   });
 
   it("is refused to a reviewer and a member outside the team (403) and sends a visitor to sign in; nothing changes", async () => {
     for (const cookie of [cookies.reviewer, cookies.member]) {
-      expect(await choose(cookie, `USDC:${SECOND_LOCAL_CHAIN_ID}`)).toMatchObject({ init: { status: 403 } });
+      expect(await choose(cookie, `LUMEN:${SECOND_LOCAL_CHAIN_ID}`)).toMatchObject({ init: { status: 403 } });
     }
-    const visitor = (await choose(null, `USDC:${SECOND_LOCAL_CHAIN_ID}`)) as Response;
+    const visitor = (await choose(null, `LUMEN:${SECOND_LOCAL_CHAIN_ID}`)) as Response;
     expect(visitor.status).toBe(302);
     expect(visitor.headers.get("location")).toMatch(/^\/login\?redirectTo=/);
     expect((await saved()).rewardAsset).toBe("QUEST:31337");
@@ -109,7 +113,7 @@ describe("the Rewards token on a project's edit screen", () => {
     expect(notPaid.init?.status).toBe(400);
     expect(notPaid.data).toEqual({
       rewardAsset: "USDC:31337",
-      errors: { rewardAsset: "USDC on Questline Local is not a token this deployment pays: choose one from the list." },
+      errors: { rewardAsset: "USDC on Questline Local is not a token rewards can be paid in here: choose one from the list." },
     });
     const garbage = (await choose(cookies.owner, "<script>")) as Refused;
     expect(garbage.init?.status).toBe(400);

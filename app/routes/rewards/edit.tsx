@@ -6,6 +6,7 @@ import { formFailure } from "~/lib/result";
 import { route } from "~/lib/routes";
 import { rewardActionRefused } from "~/modules/rewards/reward-limits.server";
 import { servicesContext } from "~/services/services.server";
+import { rewardPayable } from "~/modules/projects/set-reward-asset.server";
 import { requireUser } from "~/modules/auth/session.server";
 import { parseRewardForm, rewardPoolValues } from "~/modules/rewards/reward-form";
 import { rewardPage } from "~/modules/rewards/reward-pages.server";
@@ -22,7 +23,8 @@ async function page({ request, context, params }: Route.LoaderArgs | Route.Actio
   const services = context.get(servicesContext);
   const db = services.database.db;
   const found = await rewardPage({ db, projectSlug: params.project, campaignSlug: params.campaign, poolId: params.reward, userId: user.id });
-  return { db, services, user, ...found, pool: found.pool! };
+  // The token form offers what rewards can pay (tokens of 18 decimals).
+  return { db, services, user, ...found, pool: found.pool!, treasury: found.treasury.filter((t) => rewardPayable(services.chains, t.asset)) };
 }
 
 export async function loader(args: Route.LoaderArgs) {
@@ -49,7 +51,7 @@ export async function action(args: Route.ActionArgs) {
     if (!deleted.ok) return formFailure(deleted);
     throw back("Reward deleted");
   }
-  const { values, form } = parseRewardForm(formData);
+  const { values, form } = parseRewardForm(formData, (asset) => rewardPayable(services.chains, asset));
   if (!form.ok) return formFailure(form, { values });
   const saved = await updateRewardPool({
     db,

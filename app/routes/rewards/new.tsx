@@ -6,6 +6,7 @@ import { formFailure } from "~/lib/result";
 import { route } from "~/lib/routes";
 import { rewardActionRefused } from "~/modules/rewards/reward-limits.server";
 import { servicesContext } from "~/services/services.server";
+import { rewardPayable } from "~/modules/projects/set-reward-asset.server";
 import { requireUser } from "~/modules/auth/session.server";
 import { parseRewardForm } from "~/modules/rewards/reward-form";
 import { rewardPage } from "~/modules/rewards/reward-pages.server";
@@ -20,7 +21,9 @@ async function page({ request, context, params }: Route.LoaderArgs | Route.Actio
   const { user } = await requireUser(context, request);
   const services = context.get(servicesContext);
   const db = services.database.db;
-  return { db, services, user, ...(await rewardPage({ db, projectSlug: params.project, campaignSlug: params.campaign, userId: user.id })) };
+  const found = await rewardPage({ db, projectSlug: params.project, campaignSlug: params.campaign, userId: user.id });
+  // The token form offers what rewards can pay (tokens of 18 decimals).
+  return { db, services, user, ...found, treasury: found.treasury.filter((t) => rewardPayable(services.chains, t.asset)) };
 }
 
 export async function loader(args: Route.LoaderArgs) {
@@ -39,7 +42,7 @@ export async function action(args: Route.ActionArgs) {
   const { db, services, user, project, campaign } = await page(args);
   const flooded = await rewardActionRefused({ db, userId: user.id });
   if (flooded) return formFailure(flooded);
-  const { values, form } = parseRewardForm(await args.request.formData());
+  const { values, form } = parseRewardForm(await args.request.formData(), (asset) => rewardPayable(services.chains, asset));
   if (!form.ok) return formFailure(form, { values });
   const saved = await createRewardPool({ db, campaignId: campaign.id, actorId: user.id, input: form.data, raffleChainId: raffleChainIdOf(services.chains) });
   if (!saved.ok) return formFailure(saved, { values });
