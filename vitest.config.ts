@@ -8,7 +8,9 @@ const TEST_FILES = ["app/**/*.test.{ts,tsx}", "server/**/*.test.ts", "contracts/
  * database: the others do not depend on which one it is, and the PGlite pass has run them.
  */
 function databaseTestFiles() {
-  return TEST_FILES.flatMap((pattern) => globSync(pattern)).filter((file) => /test-db|test-services|DATABASE_URL|openDatabase/.test(readFileSync(file, "utf8")));
+  return TEST_FILES.flatMap((pattern) => globSync(pattern)).filter((file) =>
+    /test-db|test-services|DATABASE_URL|openDatabase/.test(readFileSync(file, "utf8")),
+  );
 }
 
 export default defineConfig({

@@ -110,7 +110,12 @@ export default function Balance({ loaderData }: Route.ComponentProps) {
             />
           )}
           {chain.ok && chain.facts.tokens.length > 1 && (
-            <FilterTabs param="token" label="Token" current={chain.facts.symbol} tabs={chain.facts.tokens.map((symbol) => ({ value: symbol, label: symbol }))} />
+            <FilterTabs
+              param="token"
+              label="Token"
+              current={chain.facts.symbol}
+              tabs={chain.facts.tokens.map((symbol) => ({ value: symbol, label: symbol }))}
+            />
           )}
         </div>
       )}
