@@ -44,7 +44,7 @@ afterAll(() => chain.stop());
 function providerFor(wallet: TestWallet): EIP1193Provider {
   return {
     async request({ method, params }: { method: string; params?: unknown }) {
-      const reply = await wallet.handle(method, (params as unknown[]) ?? [], chain.url);
+      const reply = await wallet.handle(method, (params as unknown[]) ?? [], { 31337: chain.url });
       if (reply.error) throw Object.assign(new Error(reply.error.message), reply.error);
       return reply.result;
     },
@@ -186,7 +186,7 @@ describe("sendContractCall", () => {
       ...providerFor(wallet),
       request: async ({ method, params }: { method: string; params?: unknown }) => {
         if (method === "eth_chainId") return "0x7a69";
-        const reply = await wallet.handle(method, (params as unknown[]) ?? [], "http://127.0.0.1:9/");
+        const reply = await wallet.handle(method, (params as unknown[]) ?? [], { 31337: "http://127.0.0.1:9/" });
         if (reply.error) throw Object.assign(new Error(reply.error.message), reply.error);
         return reply.result;
       },
