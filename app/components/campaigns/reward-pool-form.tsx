@@ -192,7 +192,8 @@ function PaysField({
   const symbol = asset.split(":")[0];
   const decimals = held?.decimals ?? (asset === preferred ? preferredDecimals : null);
   // How the amounts are typed: in the token's own decimals (USDC's 6), no more.
-  const places = decimals === null ? "" : ` Amounts are in ${symbol}, which has ${decimals} decimal${decimals === 1 ? "" : "s"}: type at most ${decimals} after the point.`;
+  const places =
+    decimals === null ? "" : ` Amounts are in ${symbol}, which has ${decimals} decimal${decimals === 1 ? "" : "s"}: type at most ${decimals} after the point.`;
   const unheld = assetSchema.safeParse(preferred).success && !treasury.some((t) => t.asset === preferred);
   const fundLink = (
     <Link className="font-medium text-foreground underline underline-offset-4" to={fundTo}>
@@ -239,7 +240,9 @@ function PaysField({
                   The treasury holds no {rewardAssetLabel(asset as Asset)} yet: {fundLink} first{treasury.length > 0 ? ", or choose a token it holds" : ""}. The
                   whole reward is escrowed from it when you save.{places}
                 </>
-              ) : places.trim() || undefined
+              ) : (
+                places.trim() || undefined
+              )
             }
           >
             <Select

@@ -112,7 +112,10 @@ describe("the reward form", () => {
       ok: true,
       data: { kind: "token", asset: "USDC:31338", distribution: "fcfs", winners: 4, amount: 2_500_000n, rankAmounts: null },
     });
-    expect(usdc({ distribution: "ranking", winners: "2", rankAmounts: "1.000001, 0.5" })).toMatchObject({ ok: true, data: { rankAmounts: [1_000_001n, 500_000n] } });
+    expect(usdc({ distribution: "ranking", winners: "2", rankAmounts: "1.000001, 0.5" })).toMatchObject({
+      ok: true,
+      data: { rankAmounts: [1_000_001n, 500_000n] },
+    });
     expect(usdc({ distribution: "everyone", total: "0.0000001" })).toMatchObject({
       ok: false,
       errors: { total: "Enter the tokens to split: a number, like 10 or 2.5 (at most 6 decimals)" },

@@ -20,15 +20,15 @@ import { publicPool } from "./reward-pools.server";
  */
 export const fundSchemaFor = (decimals = QUEST_DECIMALS) =>
   z.object({
-  asset: z.string({ error: "Choose the token to send" }).trim().min(1, "Choose the token to send").pipe(assetSchema),
-  amount: z.string({ error: "Enter an amount." }).transform((text, ctx) => {
-    const checked = checkAmount(text, decimals);
-    if (checked.ok) return checked.units;
-    ctx.addIssue({ code: "custom", message: failureMessage(checked) });
-    return z.NEVER;
-  }),
-  requestKey: z.uuid("Reload the page and send the form again."),
-});
+    asset: z.string({ error: "Choose the token to send" }).trim().min(1, "Choose the token to send").pipe(assetSchema),
+    amount: z.string({ error: "Enter an amount." }).transform((text, ctx) => {
+      const checked = checkAmount(text, decimals);
+      if (checked.ok) return checked.units;
+      ctx.addIssue({ code: "custom", message: failureMessage(checked) });
+      return z.NEVER;
+    }),
+    requestKey: z.uuid("Reload the page and send the form again."),
+  });
 export const fundSchema = fundSchemaFor();
 export type FundInput = z.infer<typeof fundSchema>;
 
