@@ -64,6 +64,7 @@ export async function action(args: Route.ActionArgs) {
     poolId: pool.id,
     actorId: user.id,
     input: form.data,
+    decimals: decimalsOf(form.data.asset) ?? undefined,
     raffleChainId: raffleChainIdOf(services.chains),
   });
   if (!saved.ok) return formFailure(saved, { values });

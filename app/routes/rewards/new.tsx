@@ -48,7 +48,14 @@ export async function action(args: Route.ActionArgs) {
   if (flooded) return formFailure(flooded);
   const { values, form } = parseRewardForm(await args.request.formData(), decimalsOf);
   if (!form.ok) return formFailure(form, { values });
-  const saved = await createRewardPool({ db, campaignId: campaign.id, actorId: user.id, input: form.data, raffleChainId: raffleChainIdOf(services.chains) });
+  const saved = await createRewardPool({
+    db,
+    campaignId: campaign.id,
+    actorId: user.id,
+    input: form.data,
+    decimals: decimalsOf(form.data.asset) ?? undefined,
+    raffleChainId: raffleChainIdOf(services.chains),
+  });
   if (!saved.ok) return formFailure(saved, { values });
   throw redirectWithToast(route("campaigns.show", { project: project.slug, campaign: campaign.slug }), "Reward created", { appUrl: services.env.APP_URL });
 }

@@ -98,6 +98,11 @@ describe("a USDC token reward", () => {
     expect(answered.init?.status).toBe(400);
     expect(answered.data.errors).toEqual({ amount: "Enter the tokens each winner gets: a number, like 10 or 2.5 (at most 6 decimals)" });
     expect(await treasury()).toBe(40_500_000n);
+    // A shortfall is told in USDC, not in 18-decimal units.
+    const short = (await create({ distribution: "fcfs", winners: "10", amount: "5" })) as Refused;
+    expect(short.data.errors).toEqual({
+      amount: "The project's treasury holds 40.5 USDC, not the 50 USDC this needs: fund it on the project's Rewards page first.",
+    });
   });
 
   it("escrows winners × amount in USDC units, stores them, and shows them back in 6 decimals", async () => {
