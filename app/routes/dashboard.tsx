@@ -18,6 +18,7 @@ import { balanceOf } from "~/modules/ledger/ledger.server";
 import { CHAIN_NAMES } from "~/wallet/chains";
 import { memberSummary } from "~/modules/leaderboards/member-stats.server";
 import { memberRewards } from "~/modules/rewards/member-rewards.server";
+import { withDecimals } from "~/modules/rewards/pool-decimals.server";
 import { campaignsInProgress } from "~/modules/tasks/member-campaigns.server";
 import { TASK_TYPE_LABELS } from "~/modules/tasks/task-types";
 import { trendingTasks } from "~/modules/tasks/trending.server";
@@ -29,7 +30,8 @@ export function meta({ matches }: Route.MetaArgs) {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = await requireUser(context, request);
-  const db = context.get(servicesContext).database.db;
+  const { database, chains } = context.get(servicesContext);
+  const db = database.db;
   const [profile, summary, campaigns, trending, invitations, balances, rewards] = await Promise.all([
     getProfile({ db, userId: user.id }),
     memberSummary({ db, userId: user.id }),
@@ -46,7 +48,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     ranks: summary.ranks,
     campaigns,
     invitations,
-    rewards: rewards.items,
+    rewards: withDecimals(chains, rewards.items),
     balances: balances.map((b) => {
       const { symbol, chainId } = assetParts(b.asset);
       return { asset: b.asset, symbol, chainName: CHAIN_NAMES[chainId] ?? `chain ${chainId}`, available: b.available.toString(), held: b.held.toString() };

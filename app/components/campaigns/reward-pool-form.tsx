@@ -18,7 +18,8 @@ import { rewardAssetLabel } from "~/modules/projects/reward-asset";
 
 const isDistribution = (v: string): v is Distribution => (DISTRIBUTIONS as readonly string[]).includes(v);
 
-export type TreasuryAsset = { asset: string; balance: bigint };
+/** A token the project's treasury holds, with its `decimals` (the registry's), in which its amounts are typed and shown. */
+export type TreasuryAsset = { asset: string; balance: bigint; decimals: number };
 
 /**
  * Create or edit a reward pool (rewardPoolSchemaFor): what it pays, how it is shared, then its
@@ -33,6 +34,7 @@ export function RewardPoolForm({
   submitLabel,
   cancelTo,
   treasury,
+  defaultsDecimals = null,
   kindFixed,
   note = null,
   fundTo,
@@ -43,6 +45,8 @@ export function RewardPoolForm({
   submitLabel: string;
   cancelTo: string;
   treasury: TreasuryAsset[];
+  /** The decimals of `defaults.asset` when the treasury holds none of it, null for none. */
+  defaultsDecimals?: number | null;
   kindFixed: boolean;
   /** Why the reward can be raised but not lowered now, or null. */
   note?: string | null;
@@ -65,6 +69,7 @@ export function RewardPoolForm({
             asset={asset}
             setAsset={setAsset}
             preferred={defaults.asset}
+            preferredDecimals={defaultsDecimals}
             treasury={treasury}
             fixed={kindFixed}
             fundTo={fundTo}
@@ -164,6 +169,7 @@ function PaysField({
   asset,
   setAsset,
   preferred,
+  preferredDecimals,
   treasury,
   fixed,
   fundTo,
@@ -175,12 +181,19 @@ function PaysField({
   setAsset: (asset: string) => void;
   /** The asset offered even when the treasury holds none: the project's rewards token, or the pool's own. */
   preferred: string;
+  /** `preferred`'s decimals, null for none. */
+  preferredDecimals: number | null;
   treasury: TreasuryAsset[];
   fixed: boolean;
   fundTo: string;
   errors: Record<string, string>;
 }) {
   const held = treasury.find((t) => t.asset === asset);
+  const symbol = asset.split(":")[0];
+  const decimals = held?.decimals ?? (asset === preferred ? preferredDecimals : null);
+  // How the amounts are typed: in the token's own decimals (USDC's 6), no more.
+  const places =
+    decimals === null ? "" : ` Amounts are in ${symbol}, which has ${decimals} decimal${decimals === 1 ? "" : "s"}: type at most ${decimals} after the point.`;
   const unheld = assetSchema.safeParse(preferred).success && !treasury.some((t) => t.asset === preferred);
   const fundLink = (
     <Link className="font-medium text-foreground underline underline-offset-4" to={fundTo}>
@@ -221,13 +234,15 @@ function PaysField({
             error={errors.asset}
             hint={
               held ? (
-                `The treasury holds ${formatAmount(held.balance)} ${asset.split(":")[0]}. The whole reward is escrowed from it when you save.`
+                `The treasury holds ${formatAmount(held.balance, { decimals: held.decimals })} ${symbol}. The whole reward is escrowed from it when you save.${places}`
               ) : !fixed && asset === preferred && unheld ? (
                 <>
                   The treasury holds no {rewardAssetLabel(asset as Asset)} yet: {fundLink} first{treasury.length > 0 ? ", or choose a token it holds" : ""}. The
-                  whole reward is escrowed from it when you save.
+                  whole reward is escrowed from it when you save.{places}
                 </>
-              ) : undefined
+              ) : (
+                places.trim() || undefined
+              )
             }
           >
             <Select

@@ -19,6 +19,7 @@ export function RewardPoolScreen({
   defaults,
   submitLabel,
   treasury,
+  defaultsDecimals = null,
   kindFixed = false,
   note = null,
 }: {
@@ -30,6 +31,8 @@ export function RewardPoolScreen({
   submitLabel: string;
   /** The project's treasury per token, to pay token rewards from. */
   treasury: TreasuryAsset[];
+  /** The decimals of `defaults.asset` (the project's rewards token, or the pool's own), null for none. */
+  defaultsDecimals?: number | null;
   /** Editing: what the reward pays cannot change. */
   kindFixed?: boolean;
   /** Editing: why the reward can be raised but not lowered now, or null. */
@@ -58,6 +61,7 @@ export function RewardPoolScreen({
           submitLabel={submitLabel}
           cancelTo={show}
           treasury={treasury}
+          defaultsDecimals={actionData?.values && actionData.values.asset !== defaults.asset ? null : defaultsDecimals}
           kindFixed={kindFixed}
           note={note}
           fundTo={route("projects.rewards", { project: project.slug })}

@@ -3,11 +3,11 @@ import { Link } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { route } from "~/lib/routes";
-import type { MemberReward } from "~/modules/rewards/member-rewards";
+import type { ShownReward } from "~/modules/rewards/member-rewards";
 import { poolAmount } from "~/modules/rewards/pool-words";
 
 /** The member's latest rewards won, with the way to all of them. */
-export function RewardsCard({ rewards }: { rewards: MemberReward[] }) {
+export function RewardsCard({ rewards }: { rewards: ShownReward[] }) {
   return (
     <Card>
       <CardHeader>

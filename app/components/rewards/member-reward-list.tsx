@@ -4,7 +4,7 @@ import { LocalTime } from "~/components/campaigns/local-time";
 import { Badge } from "~/components/ui/badge";
 import { route } from "~/lib/routes";
 import { cn } from "~/lib/utils";
-import type { MemberReward, RewardFilter } from "~/modules/rewards/member-rewards";
+import type { RewardFilter, ShownReward } from "~/modules/rewards/member-rewards";
 import { ownGrantLine, pendingShareLine, poolAmount } from "~/modules/rewards/pool-words";
 import { DISTRIBUTION_LABELS } from "~/modules/rewards/pool-types";
 import { rankAmount } from "~/modules/rewards/reward.schema";
@@ -31,7 +31,7 @@ export function RewardFilters({ filter, options }: { filter: RewardFilter; optio
 }
 
 /** What happened with one reward, in words. */
-function outcome(r: MemberReward) {
+function outcome(r: ShownReward) {
   const terms = { ...r, amount: r.poolAmount };
   switch (r.status) {
     case "won":
@@ -52,7 +52,7 @@ const STATUS = {
 } as const;
 
 /** The member's rewards, newest first: each with its campaign, its outcome and where to follow it up. */
-export function MemberRewardList({ items }: { items: MemberReward[] }) {
+export function MemberRewardList({ items }: { items: ShownReward[] }) {
   return (
     <ul className="grid gap-3" aria-label="Your rewards">
       {items.map((r) => {

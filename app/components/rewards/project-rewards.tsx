@@ -33,7 +33,7 @@ type ProjectPool = PoolTerms & {
 const symbolOf = (asset: string) => asset.split(":")[0]!;
 
 /** The project's treasury: what it holds per token, free to escrow into new token rewards. */
-export function TreasuryCard({ treasury }: { treasury: { asset: Asset; balance: bigint }[] }) {
+export function TreasuryCard({ treasury }: { treasury: { asset: Asset; balance: bigint; decimals: number }[] }) {
   return (
     <Card>
       <CardHeader>
@@ -51,7 +51,7 @@ export function TreasuryCard({ treasury }: { treasury: { asset: Asset; balance: 
               <li key={t.asset} className="flex items-baseline justify-between gap-3">
                 <span className="text-sm text-muted-foreground">{assetLabel(t.asset)}</span>
                 <span className="text-xl font-semibold whitespace-nowrap tabular-nums">
-                  {formatAmount(t.balance)} {symbolOf(t.asset)}
+                  {formatAmount(t.balance, { decimals: t.decimals })} {symbolOf(t.asset)}
                 </span>
               </li>
             ))}
@@ -63,7 +63,15 @@ export function TreasuryCard({ treasury }: { treasury: { asset: Asset; balance: 
 }
 
 /** Fund: tokens from the member's own available balance to the treasury, at once. */
-export function FundProject({ own, requestKey, errors }: { own: { asset: Asset; available: bigint }[]; requestKey: string; errors: Record<string, string> }) {
+export function FundProject({
+  own,
+  requestKey,
+  errors,
+}: {
+  own: { asset: Asset; available: bigint; decimals: number }[];
+  requestKey: string;
+  errors: Record<string, string>;
+}) {
   const navigation = useNavigation();
   const [asset, setAsset] = useState(own[0]?.asset);
   const chosen = own.find((b) => b.asset === asset) ?? own[0]!;
@@ -88,7 +96,7 @@ export function FundProject({ own, requestKey, errors }: { own: { asset: Asset; 
           <Form method="post" className="grid gap-4" noValidate>
             <FormError message={errors.form ?? errors.requestKey} />
             <input type="hidden" name="requestKey" value={requestKey} />
-            <Field id="asset" label="Token" hint={`Available to send: ${assetAmount(chosen.available, chosen.asset)}.`} error={errors.asset}>
+            <Field id="asset" label="Token" hint={`Available to send: ${assetAmount(chosen.available, chosen.asset, chosen.decimals)}.`} error={errors.asset}>
               <Select {...fieldProps("asset", errors.asset)} value={chosen.asset} onChange={(event) => setAsset(event.target.value as Asset)}>
                 {own.map((b) => (
                   <option key={b.asset} value={b.asset}>

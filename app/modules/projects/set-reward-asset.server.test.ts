@@ -9,7 +9,7 @@ import { chainTransport } from "~/wallet/chain-config";
 import { localRegistry } from "#tests/setup/local-registry";
 import { createTestDatabase } from "#tests/setup/test-db";
 import { rewardAssetSchema } from "./reward-asset.schema";
-import { payableAssets, rewardPayable, setRewardAsset } from "./set-reward-asset.server";
+import { payableAssets, rewardDecimals, rewardPayable, setRewardAsset } from "./set-reward-asset.server";
 
 /** Contracts as a deployment file names them (nothing here calls a node: the registry is only read). */
 const contracts = (n: number): ContractAddresses => ({
@@ -54,19 +54,25 @@ beforeAll(async () => {
 afterAll(() => database.close());
 
 describe("the assets a project may pay its rewards in", () => {
-  it("are every vault chain's listed tokens of 18 decimals, QUEST first, named by chain (USDC's 6 are not counted in yet)", () => {
+  it("are every vault chain's listed tokens, whatever their decimals, QUEST first, named by chain", () => {
     expect(payableAssets(chains)).toEqual([
       { asset: `QUEST:${LOCAL_CHAIN_ID}`, label: "QUEST on Questline Local" },
       { asset: `QUEST:${SECOND_LOCAL_CHAIN_ID}`, label: "QUEST on Questline Local B" },
+      { asset: `USDC:${SECOND_LOCAL_CHAIN_ID}`, label: "USDC on Questline Local B" },
       { asset: `LUMEN:${SECOND_LOCAL_CHAIN_ID}`, label: "LUMEN on Questline Local B" },
     ]);
   });
 
-  it("let a token reward pay any asset but one listed here with other decimals than 18", () => {
+  it("let a token reward pay any asset, counted in its own decimals (USDC's 6)", () => {
     expect(rewardPayable(chains, `QUEST:${LOCAL_CHAIN_ID}`)).toBe(true);
     expect(rewardPayable(chains, `LUMEN:${SECOND_LOCAL_CHAIN_ID}`)).toBe(true);
-    expect(rewardPayable(chains, `USDC:${SECOND_LOCAL_CHAIN_ID}`)).toBe(false);
+    expect(rewardPayable(chains, `USDC:${SECOND_LOCAL_CHAIN_ID}`)).toBe(true);
     expect(rewardPayable(chains, "not an asset")).toBe(false);
+    expect(rewardDecimals(chains, `USDC:${SECOND_LOCAL_CHAIN_ID}`)).toBe(6);
+    expect(rewardDecimals(chains, `LUMEN:${SECOND_LOCAL_CHAIN_ID}`)).toBe(18);
+    // A token no chain here lists counts in QUEST's 18, as before; no asset, no decimals.
+    expect(rewardDecimals(chains, "QUEST:56")).toBe(18);
+    expect(rewardDecimals(chains, null)).toBeNull();
   });
 });
 
@@ -92,6 +98,11 @@ describe("setRewardAsset", () => {
       rewardAsset: "LUMEN:31338",
     });
     expect(await saved()).toBe("LUMEN:31338");
+    // USDC of 6 decimals too: rewards count in each token's own.
+    expect(await setRewardAsset({ db: db(), chains, projectId: "p", actorId: "adm", asset: `USDC:${SECOND_LOCAL_CHAIN_ID}` })).toEqual({
+      ok: true,
+      rewardAsset: "USDC:31338",
+    });
     await setRewardAsset({ db: db(), chains, projectId: "p", actorId: "adm", asset: `QUEST:${LOCAL_CHAIN_ID}` });
     expect(await saved()).toBe("QUEST:31337");
     await setRewardAsset({ db: db(), chains, projectId: "p", actorId: "adm", asset: null });
@@ -112,8 +123,7 @@ describe("setRewardAsset", () => {
   it("refuses an asset this deployment does not pay, saying which, and changes nothing", async () => {
     await setRewardAsset({ db: db(), chains, projectId: "p", actorId: "own", asset: `QUEST:${SECOND_LOCAL_CHAIN_ID}` });
     const refused = {
-      // USDC is listed on the second chain only, and counts in 6 decimals there.
-      "USDC:31338": "USDC on Questline Local B is not a token rewards can be paid in here: choose one from the list.",
+      // USDC is listed on the second chain only (where it is chosen, in its 6 decimals: see above).
       "USDC:31337": "USDC on Questline Local is not a token rewards can be paid in here: choose one from the list.",
       // BNB Smart Chain has a node here but no vault.
       "QUEST:56": "QUEST on BNB Smart Chain is not a token rewards can be paid in here: choose one from the list.",

@@ -8,20 +8,16 @@ import { authorize } from "./permissions.server";
 import { rewardAssetLabel, type RewardAssetOption } from "./reward-asset";
 
 /**
- * The assets rewards can pay here: every listed token of 18 decimals (QUEST first, then the
- * deployment's others) of every chain with a vault, a node and a confirmation count, in the
- * registry's order. Reward amounts are typed, escrowed and shown in 18-decimal units, so a token
- * of other decimals (the stand-in USDC's 6) is deposited, held and withdrawn, but not offered as a
- * reward until rewards count in each token's own units.
+ * The assets rewards can pay here: every listed token (QUEST first, then the deployment's others,
+ * the stand-in USDC among them) of every chain with a vault, a node and a confirmation count, in
+ * the registry's order. Reward amounts count in each token's own decimals (`rewardDecimals`).
  */
 export function payableAssets(chains: Pick<ChainRegistry, "vaultChains">): RewardAssetOption[] {
   return chains.vaultChains().flatMap((chain) =>
-    chain.tokens
-      .filter((token) => token.decimals === QUEST_DECIMALS)
-      .map((token) => {
-        const asset = assetOf(token.symbol, chain.id);
-        return { asset, label: rewardAssetLabel(asset) };
-      }),
+    chain.tokens.map((token) => {
+      const asset = assetOf(token.symbol, chain.id);
+      return { asset, label: rewardAssetLabel(asset) };
+    }),
   );
 }
 
@@ -29,16 +25,21 @@ export function payableAssets(chains: Pick<ChainRegistry, "vaultChains">): Rewar
 const choosable = (chains: Pick<ChainRegistry, "vaultChains">, asset: string) => payableAssets(chains).some((option) => option.asset === asset);
 
 /**
- * Whether a token reward may pay `asset`: not when a chain here lists it with other decimals than
- * 18 (reward amounts count in 18-decimal units; see `payableAssets`).
+ * The decimals a token reward in `asset` counts its amounts in: the token's own as a chain here
+ * lists it (USDC's 6), QUEST's 18 for a token no chain here lists; null for what is not an asset.
+ * Every reward screen reads and shows amounts through this one look-up.
  */
-export function rewardPayable(chains: Pick<ChainRegistry, "get">, asset: string): boolean {
+export function rewardDecimals(chains: Pick<ChainRegistry, "get">, asset: string | null): number | null {
   const parsed = assetSchema.safeParse(asset);
-  if (!parsed.success) return false;
+  if (!parsed.success) return null;
   const { symbol, chainId } = assetParts(parsed.data);
   const chain = chains.get(chainId);
-  const token = chain && chainToken(chain, symbol);
-  return !token || token.decimals === QUEST_DECIMALS;
+  return (chain && chainToken(chain, symbol)?.decimals) ?? QUEST_DECIMALS;
+}
+
+/** Whether a token reward may pay `asset`: any asset, each counted in its own decimals (`rewardDecimals`). */
+export function rewardPayable(chains: Pick<ChainRegistry, "get">, asset: string): boolean {
+  return rewardDecimals(chains, asset) !== null;
 }
 
 /** The message for an asset no vault of this deployment pays. */

@@ -1,17 +1,29 @@
 import { eq } from "drizzle-orm";
 import { rewardPool } from "#db/schema/rewards";
 import type { Db } from "~/lib/db.server";
-import { assetAmount, assetParts, type Asset } from "~/modules/ledger/assets";
+import { assetAmount, assetParts, QUEST_DECIMALS, type Asset } from "~/modules/ledger/assets";
 import { ledgerKey } from "~/modules/ledger/keys";
 import { accountBalance, poolEscrow, projectTreasury, rebalanceEscrow } from "~/modules/ledger/ledger.server";
 import type { RewardPool } from "./reward-pools.server";
 
-/** Why a token pool cannot take more from the treasury, with what the treasury holds. */
-export async function treasuryShortBy({ db, projectId, asset, needed }: { db: Db; projectId: string; asset: Asset; needed: bigint }) {
+/** Why a token pool cannot take more from the treasury, with what the treasury holds, in the asset's `decimals` (QUEST's 18 unless given). */
+export async function treasuryShortBy({
+  db,
+  projectId,
+  asset,
+  needed,
+  decimals = QUEST_DECIMALS,
+}: {
+  db: Db;
+  projectId: string;
+  asset: Asset;
+  needed: bigint;
+  decimals?: number;
+}) {
   const held = await accountBalance({ db, account: projectTreasury(projectId), asset });
   return held === 0n
     ? `The project's treasury holds no ${assetParts(asset).symbol}: fund it on the project's Rewards page first.`
-    : `The project's treasury holds ${assetAmount(held, asset)}, not the ${assetAmount(needed, asset)} this needs: fund it on the project's Rewards page first.`;
+    : `The project's treasury holds ${assetAmount(held, asset, decimals)}, not the ${assetAmount(needed, asset, decimals)} this needs: fund it on the project's Rewards page first.`;
 }
 
 /**

@@ -122,7 +122,7 @@ describe("memberRewards", () => {
     const pending = (await pendingOf("m1")).filter((r) => c.pools.includes(r.poolId));
     const line = (i: number) => {
       const r = pending.find((p) => p.poolId === c.pools[i])!;
-      return pendingShareLine({ ...r, amount: r.poolAmount }, r.entrants);
+      return pendingShareLine({ ...r, decimals: 18, amount: r.poolAmount }, r.entrants);
     };
     expect(line(0)).toBe("70 XP each for the 2 winners drawn at random");
     expect(line(1)).toBe("5 XP each for the first 3 members to finish");

@@ -39,3 +39,6 @@ export type MemberReward = {
   campaign: { slug: string; name: string };
   project: { slug: string; name: string };
 };
+
+/** A member's reward as its page gets it: with its asset's `decimals` (the registry's), in which its amounts are shown. */
+export type ShownReward = MemberReward & { decimals: number };

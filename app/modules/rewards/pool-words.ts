@@ -6,6 +6,8 @@ import type { Distribution, RewardKind } from "./pool-types";
 export type PoolTerms = {
   kind: RewardKind;
   asset: string | null;
+  /** The asset's decimals, in which a token pool's amounts are shown (the registry's; USDC's 6); ignored for XP. */
+  decimals: number;
   distribution: Distribution;
   winners: number | null;
   amount: bigint | null;
@@ -19,10 +21,10 @@ const members = (count: number) => (count === 1 ? "1 member" : `${n(count)} memb
 /** The pool's unit: "XP", or the token's symbol ("QUEST"). */
 export const poolUnit = (p: Pick<PoolTerms, "kind" | "asset">) => (p.kind === "xp" ? "XP" : (p.asset ?? "").split(":")[0]!);
 
-/** An amount of the pool's kind: "1,500 XP", "12.5 QUEST". */
-export function poolAmount(p: Pick<PoolTerms, "kind" | "asset">, units: bigint | string | null) {
+/** An amount of the pool's kind: "1,500 XP", "12.5 QUEST" (in the token's own decimals: "2.5 USDC" is 2,500,000 units). */
+export function poolAmount(p: Pick<PoolTerms, "kind" | "asset" | "decimals">, units: bigint | string | null) {
   const value = BigInt(units ?? 0);
-  return `${p.kind === "xp" ? value.toLocaleString("en") : formatAmount(value)} ${poolUnit(p)}`;
+  return `${p.kind === "xp" ? value.toLocaleString("en") : formatAmount(value, { decimals: p.decimals })} ${poolUnit(p)}`;
 }
 
 /** The amount in one line: "100 XP each", "Up to 500 QUEST", "10,000 XP split". */

@@ -1,7 +1,7 @@
 import { formText, parseForm } from "~/lib/forms";
 import { invalid } from "~/lib/result";
 import { formatAmount } from "~/lib/token-amounts";
-import { assetParts } from "~/modules/ledger/assets";
+import { assetParts, assetSchema, QUEST_DECIMALS } from "~/modules/ledger/assets";
 import type { Distribution, RewardKind } from "./pool-types";
 import { rewardPoolSchemaFor, type RewardPoolInput } from "./reward.schema";
 
@@ -17,10 +17,11 @@ export type RewardPoolValues = {
 };
 
 /**
- * The reward form: its values as typed and the parsed input (XP unless it asks for tokens); a
- * token reward's asset must be one `payable` accepts (rewards pay tokens of 18 decimals today).
+ * The reward form: its values as typed and the parsed input (XP unless it asks for tokens). A
+ * token reward's amounts are read in its asset's own decimals, which `decimalsOf` gives (the
+ * registry's token; USDC's 6): null for an asset rewards cannot pay here, refused on the field.
  */
-export function parseRewardForm(formData: FormData, payable: (asset: string) => boolean) {
+export function parseRewardForm(formData: FormData, decimalsOf: (asset: string) => number | null) {
   const kind: RewardKind = formText(formData, "kind") === "token" ? "token" : "xp";
   const values: RewardPoolValues = {
     kind,
@@ -31,19 +32,21 @@ export function parseRewardForm(formData: FormData, payable: (asset: string) => 
     total: formText(formData, "total"),
     rankAmounts: formText(formData, "rankAmounts"),
   };
-  const form = parseForm(rewardPoolSchemaFor(kind), formData);
-  if (form.ok && form.data.asset && !payable(form.data.asset)) {
-    const { symbol } = assetParts(form.data.asset);
+  const asset = assetSchema.safeParse(values.asset);
+  const decimals = kind === "token" && asset.success ? decimalsOf(asset.data) : null;
+  if (kind === "token" && asset.success && decimals === null) {
+    const { symbol } = assetParts(asset.data);
     return { values, form: invalid("asset", `Rewards cannot pay ${symbol} here: choose a token from the list.`) };
   }
-  return { values, form };
+  // An asset that is not one fails on its own field; its amounts are read as QUEST's meanwhile.
+  return { values, form: parseForm(rewardPoolSchemaFor(kind, decimals ?? undefined), formData) };
 }
 
-/** A stored pool as the form's fields. */
-export function rewardPoolValues(pool: RewardPoolInput): RewardPoolValues {
+/** A stored pool as the form's fields; a token pool's amounts in its asset's `decimals` (QUEST's 18 unless given). */
+export function rewardPoolValues(pool: RewardPoolInput, decimals = QUEST_DECIMALS): RewardPoolValues {
   const distribution: Distribution = pool.distribution;
   const text = (value: bigint | null | undefined) =>
-    value == null ? "" : pool.kind === "token" ? formatAmount(value, { maxFraction: 18, group: false }) : value.toString();
+    value == null ? "" : pool.kind === "token" ? formatAmount(value, { maxFraction: decimals, group: false, decimals }) : value.toString();
   return {
     kind: pool.kind,
     asset: pool.asset ?? "",

@@ -64,9 +64,9 @@ async function promiseKept(tx: Db, managed: { campaign: { id: string }; status: 
 }
 
 /** A token pool's treasury shortfall as the amount field's message (the field the total comes from). */
-async function shortfall(db: Db, projectId: string, input: RewardPoolInput) {
+async function shortfall(db: Db, projectId: string, input: RewardPoolInput, decimals: number | undefined) {
   const field = input.distribution === "everyone" ? "total" : input.distribution === "ranking" ? "rankAmounts" : "amount";
-  return invalid(field, await treasuryShortBy({ db, projectId, asset: input.asset!, needed: poolMaximum(input) }));
+  return invalid(field, await treasuryShortBy({ db, projectId, asset: input.asset!, needed: poolMaximum(input), decimals }));
 }
 
 /**
@@ -81,6 +81,7 @@ export async function createRewardPool({
   campaignId,
   actorId,
   input,
+  decimals,
   raffleChainId = null,
   now = new Date(),
 }: {
@@ -88,6 +89,8 @@ export async function createRewardPool({
   campaignId: string;
   actorId: string;
   input: RewardPoolInput;
+  /** A token pool's asset's decimals, in which a treasury shortfall is told (QUEST's 18 unless given). */
+  decimals?: number;
   raffleChainId?: number | null;
   now?: Date;
 }): Promise<Saved<RewardPool>> {
@@ -107,7 +110,7 @@ export async function createRewardPool({
     });
     return ok({ value: (await poolIn(db, campaignId, created.id))! });
   } catch (error) {
-    if (error instanceof InsufficientFunds) return shortfall(db, managed.campaign.projectId, input);
+    if (error instanceof InsufficientFunds) return shortfall(db, managed.campaign.projectId, input, decimals);
     throw error;
   }
 }
@@ -134,6 +137,7 @@ export async function updateRewardPool({
   poolId,
   actorId,
   input,
+  decimals,
   raffleChainId = null,
   now = new Date(),
 }: {
@@ -142,6 +146,8 @@ export async function updateRewardPool({
   poolId: string;
   actorId: string;
   input: RewardPoolInput;
+  /** A token pool's asset's decimals, in which a treasury shortfall is told (QUEST's 18 unless given). */
+  decimals?: number;
   raffleChainId?: number | null;
   now?: Date;
 }): Promise<Saved<RewardPool>> {
@@ -178,7 +184,7 @@ export async function updateRewardPool({
     });
     return outcome.ok ? ok({ value: (await poolIn(db, campaignId, poolId))! }) : outcome;
   } catch (error) {
-    if (error instanceof InsufficientFunds) return shortfall(db, managed.campaign.projectId, input);
+    if (error instanceof InsufficientFunds) return shortfall(db, managed.campaign.projectId, input, decimals);
     throw error;
   }
 }

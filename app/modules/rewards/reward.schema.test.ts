@@ -5,8 +5,8 @@ import { rewardPoolSchema, rewardPoolSchemaFor } from "./reward.schema";
 const form = (fields: Record<string, string>) => {
   const data = new FormData();
   for (const [k, v] of Object.entries(fields)) data.set(k, v);
-  // QUEST on either local chain is what rewards pay here; the stand-in USDC (6 decimals) is not.
-  return parseRewardForm(data, (asset) => asset.startsWith("QUEST:"));
+  // QUEST (18 decimals) and the stand-in USDC (6) are what rewards pay here; LUMEN is listed nowhere.
+  return parseRewardForm(data, (asset) => (asset.startsWith("QUEST:") ? 18 : asset.startsWith("USDC:") ? 6 : null));
 };
 const errorsOf = (fields: Record<string, string>) => {
   const { form: parsed } = form(fields);
@@ -15,8 +15,8 @@ const errorsOf = (fields: Record<string, string>) => {
 
 describe("the reward form", () => {
   it("refuses a token rewards cannot pay, in the asset field", () => {
-    expect(errorsOf({ kind: "token", asset: "USDC:31338", distribution: "fcfs", winners: "10", amount: "5" })).toEqual({
-      asset: "Rewards cannot pay USDC here: choose a token from the list.",
+    expect(errorsOf({ kind: "token", asset: "LUMEN:31338", distribution: "fcfs", winners: "10", amount: "5" })).toEqual({
+      asset: "Rewards cannot pay LUMEN here: choose a token from the list.",
     });
     expect(errorsOf({ kind: "token", asset: "QUEST:31338", distribution: "fcfs", winners: "10", amount: "5" })).toBeNull();
   });
@@ -104,6 +104,30 @@ describe("the reward form", () => {
     expect(errors({ asset: "QUEST:31337", distribution: "ranking", winners: "3", rankAmounts: "1, 2" })).toEqual({
       rankAmounts: "A better rank gets at least as much as the ranks after it",
     });
+  });
+
+  it("reads a USDC pool's amounts in USDC's own 6 decimals, and refuses a 7th in words", () => {
+    const usdc = (fields: Record<string, string>) => form({ kind: "token", asset: "USDC:31338", ...fields }).form;
+    expect(usdc({ distribution: "fcfs", winners: "4", amount: "2.5" })).toEqual({
+      ok: true,
+      data: { kind: "token", asset: "USDC:31338", distribution: "fcfs", winners: 4, amount: 2_500_000n, rankAmounts: null },
+    });
+    expect(usdc({ distribution: "ranking", winners: "2", rankAmounts: "1.000001, 0.5" })).toMatchObject({
+      ok: true,
+      data: { rankAmounts: [1_000_001n, 500_000n] },
+    });
+    expect(usdc({ distribution: "everyone", total: "0.0000001" })).toMatchObject({
+      ok: false,
+      errors: { total: "Enter the tokens to split: a number, like 10 or 2.5 (at most 6 decimals)" },
+    });
+    expect(usdc({ distribution: "ranking", winners: "2", rankAmounts: "1, 0.0000005" })).toMatchObject({
+      ok: false,
+      errors: { rankAmounts: "Each rank's tokens must be a number, like 10 or 2.5 (at most 6 decimals) (separate the amounts with commas)" },
+    });
+    // Shown back in 6 decimals, as typed.
+    const stored = rewardPoolSchemaFor("token", 6).parse({ asset: "USDC:31338", distribution: "ranking", winners: "2", rankAmounts: "1.000001, 0.25" });
+    expect(stored.rankAmounts).toEqual([1_000_001n, 250_000n]);
+    expect(rewardPoolValues(stored, 6)).toMatchObject({ kind: "token", asset: "USDC:31338", rankAmounts: "1.000001, 0.25" });
   });
 
   it("shows a stored token pool's amounts as typed", () => {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { MAX_TOKEN_UNITS, MAX_TOKENS_TEXT, readTokenAmount, TOO_LARGE_WORDS } from "~/lib/token-amounts";
-import { assetSchema, type Asset } from "~/modules/ledger/assets";
+import { assetSchema, QUEST_DECIMALS, type Asset } from "~/modules/ledger/assets";
 import type { Distribution, RewardKind } from "./pool-types";
 
 /** The most members one pool pays by name (first N, drawn, top N); `everyone` has no such limit. */
@@ -25,7 +25,7 @@ const whole = (what: string, max: number) =>
         .max(max, `Enter ${what}: at most ${max.toLocaleString("en")}`),
     );
 
-/** How one kind's amounts are read: XP are whole numbers with limits, tokens decimals with up to 18 places. */
+/** How one kind's amounts are read: XP are whole numbers with limits, tokens decimals with up to the token's own places. */
 type AmountRules = {
   unit: string;
   /** One amount, or the first thing wrong with it. */
@@ -43,16 +43,17 @@ const XP_RULES: AmountRules = {
   },
 };
 
-const TOKEN_RULES: AmountRules = {
+/** Token amounts in the token's own `decimals` (USDC's 6: "2.5" is 2,500,000 units). */
+const tokenRules = (decimals: number): AmountRules => ({
   unit: "tokens",
   read: (text) => {
-    const value = readTokenAmount(text);
-    if (value === "not-a-number") return "a number, like 10 or 2.5 (at most 18 decimals)";
+    const value = readTokenAmount(text, decimals);
+    if (value === "not-a-number") return `a number, like 10 or 2.5 (at most ${decimals} decimals)`;
     if (value === "not-positive") return "above 0";
     if (value === "too-large") return TOO_LARGE_WORDS;
     return value;
   },
-};
+});
 
 /** One amount field: "Enter the XP each winner gets: from 1 to 1,000,000". */
 const amountField = (rules: AmountRules, what: string, max: number) =>
@@ -105,9 +106,12 @@ export type RewardPoolInput = {
   rankAmounts: bigint[] | null;
 };
 
-/** The reward form (create and edit) for one kind of pool: XP, or tokens of an asset. */
-export function rewardPoolSchemaFor(kind: RewardKind) {
-  const rules = kind === "xp" ? XP_RULES : TOKEN_RULES;
+/**
+ * The reward form (create and edit) for one kind of pool: XP, or tokens of an asset whose amounts
+ * are read in its `decimals` (QUEST's 18 unless given; the chain entry's token names them).
+ */
+export function rewardPoolSchemaFor(kind: RewardKind, decimals = QUEST_DECIMALS) {
+  const rules = kind === "xp" ? XP_RULES : tokenRules(decimals);
   const winners = whole("how many members win", MAX_WINNERS);
   const perWinner = amountField(rules, `the ${rules.unit} each winner gets`, MAX_XP_PER_WINNER);
   const asset =

@@ -6,7 +6,7 @@ import type { Db } from "~/lib/db.server";
 import { failureMessage, invalid, ok, type FieldFailure, type Ok } from "~/lib/result";
 import { checkAmount } from "~/lib/token-amounts";
 import { projectDepositRefOf } from "~/modules/deposits/deposit-refs.server";
-import { assetAmount, assetParts, assetSchema, type Asset } from "~/modules/ledger/assets";
+import { assetAmount, assetParts, assetSchema, QUEST_DECIMALS, type Asset } from "~/modules/ledger/assets";
 import { ledgerKey } from "~/modules/ledger/keys";
 import { balanceOf, balancesOf, InsufficientFunds, memberAvailable, move, projectTreasury } from "~/modules/ledger/ledger.server";
 import { authorize, can, type ProjectRole } from "~/modules/projects/permissions.server";
@@ -14,17 +14,22 @@ import { campaignStatus } from "~/modules/tasks/campaign-status";
 import type { PoolState } from "./pool-types";
 import { publicPool } from "./reward-pools.server";
 
-/** The Fund form: an asset the member holds, an amount, and the form's request key (a double submit funds once). */
-export const fundSchema = z.object({
-  asset: z.string({ error: "Choose the token to send" }).trim().min(1, "Choose the token to send").pipe(assetSchema),
-  amount: z.string({ error: "Enter an amount." }).transform((text, ctx) => {
-    const checked = checkAmount(text);
-    if (checked.ok) return checked.units;
-    ctx.addIssue({ code: "custom", message: failureMessage(checked) });
-    return z.NEVER;
-  }),
-  requestKey: z.uuid("Reload the page and send the form again."),
-});
+/**
+ * The Fund form: an asset the member holds, an amount in that asset's `decimals` (QUEST's 18 unless
+ * given; USDC's 6), and the form's request key (a double submit funds once).
+ */
+export const fundSchemaFor = (decimals = QUEST_DECIMALS) =>
+  z.object({
+    asset: z.string({ error: "Choose the token to send" }).trim().min(1, "Choose the token to send").pipe(assetSchema),
+    amount: z.string({ error: "Enter an amount." }).transform((text, ctx) => {
+      const checked = checkAmount(text, decimals);
+      if (checked.ok) return checked.units;
+      ctx.addIssue({ code: "custom", message: failureMessage(checked) });
+      return z.NEVER;
+    }),
+    requestKey: z.uuid("Reload the page and send the form again."),
+  });
+export const fundSchema = fundSchemaFor();
 export type FundInput = z.infer<typeof fundSchema>;
 
 type Funded = Ok<{ entryId: number }> | FieldFailure;
@@ -34,7 +39,20 @@ type Funded = Ok<{ entryId: number }> | FieldFailure;
  * one posting keyed by the form's request key. Anyone else gets a 403; a short balance a field
  * message, and nothing moves.
  */
-export async function fundProject({ db, projectId, actorId, input }: { db: Db; projectId: string; actorId: string; input: FundInput }): Promise<Funded> {
+export async function fundProject({
+  db,
+  projectId,
+  actorId,
+  input,
+  decimals = QUEST_DECIMALS,
+}: {
+  db: Db;
+  projectId: string;
+  actorId: string;
+  input: FundInput;
+  /** The asset's decimals, in which a short balance is told. */
+  decimals?: number;
+}): Promise<Funded> {
   await authorize({ db, projectId, userId: actorId, action: "treasury.fund" });
   try {
     const posted = await move({
@@ -57,7 +75,7 @@ export async function fundProject({ db, projectId, actorId, input }: { db: Db; p
       "amount",
       available === 0n
         ? `You hold no ${assetParts(input.asset).symbol} to send.`
-        : `You have ${assetAmount(available, input.asset)} available: send at most that.`,
+        : `You have ${assetAmount(available, input.asset, decimals)} available: send at most that.`,
     );
   }
 }

@@ -17,6 +17,7 @@ import { servicesContext } from "~/services/services.server";
 import { getSession } from "~/modules/auth/session.server";
 import { poolsKeptNote } from "~/modules/rewards/promises.server";
 import { listRewardPools } from "~/modules/rewards/reward-pools.server";
+import { withDecimals } from "~/modules/rewards/pool-decimals.server";
 import { can } from "~/modules/projects/permissions.server";
 import { campaignStatus } from "~/modules/tasks/campaign-status";
 import { campaignProgress } from "~/modules/tasks/campaigns.server";
@@ -36,7 +37,7 @@ export function meta(args: Route.MetaArgs) {
 }
 
 export async function loader({ params, context }: Route.LoaderArgs) {
-  const { database, env } = context.get(servicesContext);
+  const { database, env, chains } = context.get(servicesContext);
   const db = database.db;
   const userId = (await getSession(context))?.user.id ?? null;
   const { project, role, campaign } = await campaignPage({ db, projectSlug: params.project, campaignSlug: params.campaign, userId });
@@ -61,7 +62,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     ),
     progress: userId ? await campaignProgress({ db, campaignId: campaign.id, userId }) : null,
     reward: { xp: published.reduce((sum, t) => sum + t.xp, 0), tasks: published.length, daily: published.filter((t) => t.recurrence === "daily").length },
-    pools: await listRewardPools({ db, campaignId: campaign.id, userId }),
+    pools: withDecimals(chains, await listRewardPools({ db, campaignId: campaign.id, userId })),
     canManage: can(role, "quests.manage"),
     canManageRewards: can(role, "rewards.manage"),
     // For its managers: why its token rewards can only be raised now (live, or entered), or null.

@@ -23,8 +23,8 @@ let services: Services;
 const cookies: Record<"owner" | "admin" | "reviewer" | "member", string> = { owner: "", admin: "", reviewer: "", member: "" };
 beforeAll(async () => {
   const base = await createTestServices();
-  // The deployment these requests meet: vaults on both local chains, a stand-in USDC (6 decimals: not yet a
-  // rewards token) and a project token LUMEN (18) on the second
+  // The deployment these requests meet: vaults on both local chains, a stand-in USDC (6 decimals, a rewards
+  // token counted in its own decimals) and a project token LUMEN (18) on the second
   // (the registry's own builder; nothing here calls a node).
   services = {
     ...base,
@@ -81,7 +81,12 @@ describe("the Rewards token on a project's edit screen", () => {
     const page = await loader(
       routeArgs(services, new Request("http://localhost:3000/projects/p/edit", { headers: { cookie: cookies.owner } }), { project: "p" }),
     );
-    expect(page.rewardAssets.map((option) => option.label)).toEqual(["QUEST on Questline Local", "QUEST on Questline Local B", "LUMEN on Questline Local B"]);
+    expect(page.rewardAssets.map((option) => option.label)).toEqual([
+      "QUEST on Questline Local",
+      "QUEST on Questline Local B",
+      "USDC on Questline Local B",
+      "LUMEN on Questline Local B",
+    ]);
     expect(page.project.rewardAsset).toBeNull();
   });
 
@@ -94,6 +99,9 @@ describe("the Rewards token on a project's edit screen", () => {
     });
     expect(toast.flash?.message).toBe("Rewards are paid in LUMEN on Questline Local B");
     expect(await saved()).toEqual({ rewardAsset: "LUMEN:31338", description: "Kept as it is" });
+    // USDC's 6 decimals are no bar: reward amounts count in each token's own.
+    expect(((await choose(cookies.admin, `USDC:${SECOND_LOCAL_CHAIN_ID}`)) as Response).status).toBe(302);
+    expect((await saved()).rewardAsset).toBe("USDC:31338");
     expect(((await choose(cookies.admin, `QUEST:${LOCAL_CHAIN_ID}`)) as Response).status).toBe(302);
     expect((await saved()).rewardAsset).toBe("QUEST:31337");
   });

@@ -11,10 +11,12 @@ import { route } from "~/lib/routes";
 import { rewardActionRefused } from "~/modules/rewards/reward-limits.server";
 import { servicesContext } from "~/services/services.server";
 import { getSession, requireUser } from "~/modules/auth/session.server";
-import { assetAmount } from "~/modules/ledger/assets";
+import { assetAmount, QUEST_DECIMALS } from "~/modules/ledger/assets";
+import { rewardDecimals } from "~/modules/projects/set-reward-asset.server";
 import { loadTokenScreen, readVault } from "~/modules/chain/token-reads.server";
 import { redirectWithToast } from "~/lib/flash.server";
-import { fundProject, fundSchema, projectRewards } from "~/modules/rewards/treasury.server";
+import { fundProject, fundSchemaFor, projectRewards } from "~/modules/rewards/treasury.server";
+import { withDecimals } from "~/modules/rewards/pool-decimals.server";
 import { projectPage } from "~/modules/tasks/quest-pages.server";
 
 export function meta({ matches, loaderData }: Route.MetaArgs) {
@@ -27,7 +29,14 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const db = services.database.db;
   const user = (await getSession(context))?.user ?? null;
   const { project, role } = await projectPage({ db, slug: params.project, userId: user?.id ?? null });
-  const rewards = await projectRewards({ db, projectId: project.id, viewerRole: role, viewerId: user?.id ?? null });
+  const found = await projectRewards({ db, projectId: project.id, viewerRole: role, viewerId: user?.id ?? null });
+  // Every asset goes to the page with its decimals, in which its amounts are shown and the Fund form reads them.
+  const rewards = {
+    ...found,
+    pools: withDecimals(services.chains, found.pools),
+    treasury: withDecimals(services.chains, found.treasury),
+    own: withDecimals(services.chains, found.own),
+  };
   const chain = rewards.manages ? await loadTokenScreen(services, request, readVault) : null;
   return {
     project: { slug: project.slug, name: project.name, rewardAsset: project.rewardAsset },
@@ -45,11 +54,14 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const { project } = await projectPage({ db, slug: params.project, userId: user.id });
   const flooded = await rewardActionRefused({ db, userId: user.id });
   if (flooded) return formFailure(flooded);
-  const form = parseForm(fundSchema, await request.formData());
+  const formData = await request.formData();
+  // The amount is read in the chosen token's own decimals (USDC's 6); an unknown asset fails on its field.
+  const decimals = rewardDecimals(services.chains, String(formData.get("asset") ?? "").trim()) ?? QUEST_DECIMALS;
+  const form = parseForm(fundSchemaFor(decimals), formData);
   if (!form.ok) return formFailure(form);
-  const funded = await fundProject({ db, projectId: project.id, actorId: user.id, input: form.data });
+  const funded = await fundProject({ db, projectId: project.id, actorId: user.id, input: form.data, decimals });
   if (!funded.ok) return formFailure(funded);
-  const message = `Sent ${assetAmount(form.data.amount, form.data.asset)} to the treasury of ${project.name}`;
+  const message = `Sent ${assetAmount(form.data.amount, form.data.asset, decimals)} to the treasury of ${project.name}`;
   throw redirectWithToast(route("projects.rewards", { project: project.slug }), message, { appUrl: services.env.APP_URL });
 }
 

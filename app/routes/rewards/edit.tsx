@@ -6,7 +6,8 @@ import { formFailure } from "~/lib/result";
 import { route } from "~/lib/routes";
 import { rewardActionRefused } from "~/modules/rewards/reward-limits.server";
 import { servicesContext } from "~/services/services.server";
-import { rewardPayable } from "~/modules/projects/set-reward-asset.server";
+import { QUEST_DECIMALS } from "~/modules/ledger/assets";
+import { rewardDecimals } from "~/modules/projects/set-reward-asset.server";
 import { requireUser } from "~/modules/auth/session.server";
 import { parseRewardForm, rewardPoolValues } from "~/modules/rewards/reward-form";
 import { rewardPage } from "~/modules/rewards/reward-pages.server";
@@ -23,16 +24,20 @@ async function page({ request, context, params }: Route.LoaderArgs | Route.Actio
   const services = context.get(servicesContext);
   const db = services.database.db;
   const found = await rewardPage({ db, projectSlug: params.project, campaignSlug: params.campaign, poolId: params.reward, userId: user.id });
-  // The token form offers what rewards can pay (tokens of 18 decimals).
-  return { db, services, user, ...found, pool: found.pool!, treasury: found.treasury.filter((t) => rewardPayable(services.chains, t.asset)) };
+  // Every asset goes to the page with its decimals, the form's amounts are read and shown in them.
+  const decimalsOf = (asset: string | null) => rewardDecimals(services.chains, asset);
+  const treasury = found.treasury.map((t) => ({ ...t, decimals: decimalsOf(t.asset) ?? QUEST_DECIMALS }));
+  return { db, services, user, ...found, pool: found.pool!, treasury, decimalsOf };
 }
 
 export async function loader(args: Route.LoaderArgs) {
-  const { db, project, campaign, pool, ended, treasury } = await page(args);
+  const { db, project, campaign, pool, ended, treasury, decimalsOf } = await page(args);
+  const decimals = decimalsOf(pool.asset);
   return {
     project: { slug: project.slug, name: project.name },
     campaign: { slug: campaign.slug, name: campaign.name },
-    values: rewardPoolValues(poolTerms(pool)),
+    values: rewardPoolValues(poolTerms(pool), decimals ?? undefined),
+    decimals,
     closed: ended || pool.status !== "open",
     treasury,
     kept: pool.kind === "token" && !ended ? await poolsKeptNote(db, campaign) : null,
@@ -40,7 +45,7 @@ export async function loader(args: Route.LoaderArgs) {
 }
 
 export async function action(args: Route.ActionArgs) {
-  const { db, services, user, project, campaign, pool } = await page(args);
+  const { db, services, user, project, campaign, pool, decimalsOf } = await page(args);
   const flooded = await rewardActionRefused({ db, userId: user.id });
   if (flooded) return formFailure(flooded);
   const formData = await args.request.formData();
@@ -51,7 +56,7 @@ export async function action(args: Route.ActionArgs) {
     if (!deleted.ok) return formFailure(deleted);
     throw back("Reward deleted");
   }
-  const { values, form } = parseRewardForm(formData, (asset) => rewardPayable(services.chains, asset));
+  const { values, form } = parseRewardForm(formData, decimalsOf);
   if (!form.ok) return formFailure(form, { values });
   const saved = await updateRewardPool({
     db,
@@ -59,13 +64,14 @@ export async function action(args: Route.ActionArgs) {
     poolId: pool.id,
     actorId: user.id,
     input: form.data,
+    decimals: decimalsOf(form.data.asset) ?? undefined,
     raffleChainId: raffleChainIdOf(services.chains),
   });
   if (!saved.ok) return formFailure(saved, { values });
   throw back("Reward saved");
 }
 
-export default function EditReward({ loaderData: { project, campaign, values, closed, treasury, kept } }: Route.ComponentProps) {
+export default function EditReward({ loaderData: { project, campaign, values, decimals, closed, treasury, kept } }: Route.ComponentProps) {
   return (
     <RewardPoolScreen
       title="Edit reward"
@@ -75,6 +81,7 @@ export default function EditReward({ loaderData: { project, campaign, values, cl
       defaults={values}
       submitLabel="Save reward"
       treasury={treasury}
+      defaultsDecimals={decimals}
       note={kept}
       kindFixed
     />

@@ -9,6 +9,7 @@ import { servicesContext } from "~/services/services.server";
 import { requireUser } from "~/modules/auth/session.server";
 import type { RewardFilter } from "~/modules/rewards/member-rewards";
 import { memberRewards, rewardFilterSchema } from "~/modules/rewards/member-rewards.server";
+import { withDecimals } from "~/modules/rewards/pool-decimals.server";
 
 export function meta({ matches }: Route.MetaArgs) {
   return [{ title: pageTitle(matches[0].loaderData.appName, "Rewards") }];
@@ -16,10 +17,11 @@ export function meta({ matches }: Route.MetaArgs) {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = await requireUser(context, request);
-  const db = context.get(servicesContext).database.db;
+  const { database, chains } = context.get(servicesContext);
   const url = new URL(request.url);
   const filter = rewardFilterSchema.parse(url.searchParams.get("status") ?? "all");
-  return { filter, ...(await memberRewards({ db, userId: user.id, filter, page: pageParam(url) })) };
+  const rewards = await memberRewards({ db: database.db, userId: user.id, filter, page: pageParam(url) });
+  return { filter, ...rewards, items: withDecimals(chains, rewards.items) };
 }
 
 const FILTERS: { value: RewardFilter; label: string }[] = [

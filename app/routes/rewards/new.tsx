@@ -6,7 +6,8 @@ import { formFailure } from "~/lib/result";
 import { route } from "~/lib/routes";
 import { rewardActionRefused } from "~/modules/rewards/reward-limits.server";
 import { servicesContext } from "~/services/services.server";
-import { rewardPayable } from "~/modules/projects/set-reward-asset.server";
+import { QUEST_DECIMALS } from "~/modules/ledger/assets";
+import { rewardDecimals } from "~/modules/projects/set-reward-asset.server";
 import { requireUser } from "~/modules/auth/session.server";
 import { parseRewardForm } from "~/modules/rewards/reward-form";
 import { rewardPage } from "~/modules/rewards/reward-pages.server";
@@ -22,12 +23,14 @@ async function page({ request, context, params }: Route.LoaderArgs | Route.Actio
   const services = context.get(servicesContext);
   const db = services.database.db;
   const found = await rewardPage({ db, projectSlug: params.project, campaignSlug: params.campaign, userId: user.id });
-  // The token form offers what rewards can pay (tokens of 18 decimals).
-  return { db, services, user, ...found, treasury: found.treasury.filter((t) => rewardPayable(services.chains, t.asset)) };
+  // Every asset goes to the page with its decimals, the form's amounts are read and shown in them.
+  const decimalsOf = (asset: string | null) => rewardDecimals(services.chains, asset);
+  const treasury = found.treasury.map((t) => ({ ...t, decimals: decimalsOf(t.asset) ?? QUEST_DECIMALS }));
+  return { db, services, user, ...found, treasury, decimalsOf };
 }
 
 export async function loader(args: Route.LoaderArgs) {
-  const { project, campaign, ended, treasury } = await page(args);
+  const { project, campaign, ended, treasury, decimalsOf } = await page(args);
   return {
     project: { slug: project.slug, name: project.name },
     campaign: { slug: campaign.slug, name: campaign.name },
@@ -35,21 +38,29 @@ export async function loader(args: Route.LoaderArgs) {
     treasury,
     // The project's rewards token, preselected for a token reward (its settings say which).
     rewardAsset: project.rewardAsset,
+    rewardAssetDecimals: decimalsOf(project.rewardAsset),
   };
 }
 
 export async function action(args: Route.ActionArgs) {
-  const { db, services, user, project, campaign } = await page(args);
+  const { db, services, user, project, campaign, decimalsOf } = await page(args);
   const flooded = await rewardActionRefused({ db, userId: user.id });
   if (flooded) return formFailure(flooded);
-  const { values, form } = parseRewardForm(await args.request.formData(), (asset) => rewardPayable(services.chains, asset));
+  const { values, form } = parseRewardForm(await args.request.formData(), decimalsOf);
   if (!form.ok) return formFailure(form, { values });
-  const saved = await createRewardPool({ db, campaignId: campaign.id, actorId: user.id, input: form.data, raffleChainId: raffleChainIdOf(services.chains) });
+  const saved = await createRewardPool({
+    db,
+    campaignId: campaign.id,
+    actorId: user.id,
+    input: form.data,
+    decimals: decimalsOf(form.data.asset) ?? undefined,
+    raffleChainId: raffleChainIdOf(services.chains),
+  });
   if (!saved.ok) return formFailure(saved, { values });
   throw redirectWithToast(route("campaigns.show", { project: project.slug, campaign: campaign.slug }), "Reward created", { appUrl: services.env.APP_URL });
 }
 
-export default function NewReward({ loaderData: { project, campaign, ended, treasury, rewardAsset } }: Route.ComponentProps) {
+export default function NewReward({ loaderData: { project, campaign, ended, treasury, rewardAsset, rewardAssetDecimals } }: Route.ComponentProps) {
   return (
     <RewardPoolScreen
       title="Create reward"
@@ -59,6 +70,7 @@ export default function NewReward({ loaderData: { project, campaign, ended, trea
       defaults={{ kind: "xp", asset: rewardAsset ?? "", distribution: "fcfs", winners: "", amount: "", total: "", rankAmounts: "" }}
       submitLabel="Create reward"
       treasury={treasury}
+      defaultsDecimals={rewardAssetDecimals}
     />
   );
 }

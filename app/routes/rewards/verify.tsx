@@ -12,6 +12,7 @@ import { servicesContext } from "~/services/services.server";
 import { poolHeadline } from "~/modules/rewards/pool-words";
 import { getSession } from "~/modules/auth/session.server";
 import { raffleProofOf } from "~/modules/rewards/raffle-proofs.server";
+import { withDecimals } from "~/modules/rewards/pool-decimals.server";
 import { CheckCard, EntrantsCard, Fact, Hash, OpenCard, Pending, Step, TerminalCheck, WinnersCard, chainName, n } from "~/components/rewards/raffle-verify";
 import type { VisitorPage } from "~/lib/visitor-page";
 
@@ -26,11 +27,13 @@ export function meta(args: Route.MetaArgs) {
 }
 
 export async function loader({ params, context }: Route.LoaderArgs) {
-  const db = context.get(servicesContext).database.db;
+  const { database, chains } = context.get(servicesContext);
+  const db = database.db;
   const viewerId = (await getSession(context))?.user.id ?? null;
   const view = await raffleProofOf({ db, poolId: params.pool, viewerId });
   if (!view) throw data("Not found", { status: 404 });
-  return view;
+  const [pool] = withDecimals(chains, [view.pool]);
+  return { ...view, pool: pool! };
 }
 
 export default function VerifyDraw({ loaderData }: Route.ComponentProps) {
