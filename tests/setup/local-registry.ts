@@ -1,6 +1,6 @@
 import type { Hex, Transport } from "viem";
 import { createLogger } from "~/lib/logger.server";
-import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
+import { LOCAL_CHAIN_ID, SECOND_LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
 import { buildChainRegistry, localWebSocketUrl, type ChainRegistry } from "~/modules/chain/chain-registry.server";
 import type { ContractAddresses, VaultToken } from "~/modules/chain/contract-addresses.server";
 import { chainTransport } from "~/wallet/chain-config";
@@ -43,5 +43,38 @@ export function localRegistry({
     chainIds,
     chains: [{ id: LOCAL_CHAIN_ID, transport, contracts, tokens, confirmations, operatorKey, webSocket }, ...others],
     logger: createLogger("silent"),
+  });
+}
+
+/** Contract addresses that only name a deployment (the `n`-th): for registries nothing asks a node through. */
+export const namedContracts = (n: number): ContractAddresses => ({
+  QuestToken: `0x${"1".repeat(39)}${n}`,
+  TokenSale: `0x${"2".repeat(39)}${n}`,
+  DepositVault: `0x${"3".repeat(39)}${n}`,
+  AirdropDistributor: `0x${"4".repeat(39)}${n}`,
+});
+
+/** A node that never answers: registries whose tests ask no chain anything. */
+const NO_NODE = "http://127.0.0.1:9";
+
+/** The stand-in USDC (6 decimals) and a project's token LUMEN (18), as a deployment lists them. */
+export const LISTED_USDC: VaultToken = { symbol: "USDC", address: `0x${"5".repeat(40)}`, decimals: 6 };
+export const LISTED_LUMEN: VaultToken = { symbol: "LUMEN", address: `0x${"6".repeat(40)}`, decimals: 18 };
+
+/**
+ * A deployment with vaults on both local chains and `tokens` listed on the second, plus `others`
+ * (the registry's own builder; nothing here calls a node).
+ */
+export function twoVaultRegistry({
+  tokens,
+  others = [],
+}: {
+  tokens: VaultToken[];
+  others?: Parameters<typeof buildChainRegistry>[0]["chains"];
+}): ChainRegistry {
+  return localRegistry({
+    url: NO_NODE,
+    contracts: namedContracts(1),
+    others: [{ id: SECOND_LOCAL_CHAIN_ID, transport: chainTransport([NO_NODE]), contracts: namedContracts(2), tokens, confirmations: 1 }, ...others],
   });
 }

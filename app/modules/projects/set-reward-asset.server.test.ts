@@ -4,33 +4,18 @@ import { user } from "#db/schema/auth";
 import { project, projectMember } from "#db/schema/projects";
 import type { Database } from "~/lib/db.server";
 import { LOCAL_CHAIN_ID, SECOND_LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
-import type { ContractAddresses } from "~/modules/chain/contract-addresses.server";
 import { chainTransport } from "~/wallet/chain-config";
-import { localRegistry } from "#tests/setup/local-registry";
+import { LISTED_LUMEN, LISTED_USDC, twoVaultRegistry } from "#tests/setup/local-registry";
 import { createTestDatabase } from "#tests/setup/test-db";
 import { rewardAssetSchema } from "./reward-asset.schema";
 import { payableAssets, rewardDecimals, rewardPayable, setRewardAsset } from "./set-reward-asset.server";
 
 /** Contracts as a deployment file names them (nothing here calls a node: the registry is only read). */
-const contracts = (n: number): ContractAddresses => ({
-  QuestToken: `0x${"1".repeat(39)}${n}`,
-  TokenSale: `0x${"2".repeat(39)}${n}`,
-  DepositVault: `0x${"3".repeat(39)}${n}`,
-  AirdropDistributor: `0x${"4".repeat(39)}${n}`,
-});
-const USDC = { symbol: "USDC", address: `0x${"5".repeat(40)}`, decimals: 6 } as const;
-/** A project's own token of 18 decimals, listed beside it. */
-const LUMEN = { symbol: "LUMEN", address: `0x${"6".repeat(40)}`, decimals: 18 } as const;
-const NODE = "http://127.0.0.1:9";
 
 /** A deployment on both local chains, USDC and LUMEN listed on the second only, and a chain with a node but no vault (56). */
-const chains = localRegistry({
-  url: NODE,
-  contracts: contracts(1),
-  others: [
-    { id: SECOND_LOCAL_CHAIN_ID, transport: chainTransport([NODE]), contracts: contracts(2), tokens: [USDC, LUMEN], confirmations: 1 },
-    { id: 56, transport: chainTransport([NODE]), confirmations: 12 },
-  ],
+const chains = twoVaultRegistry({
+  tokens: [LISTED_USDC, LISTED_LUMEN],
+  others: [{ id: 56, transport: chainTransport(["http://127.0.0.1:9"]), confirmations: 12 }],
 });
 
 let database: Database;

@@ -3,21 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { project, projectMember } from "#db/schema/projects";
 import { readFlash } from "~/lib/flash.server";
 import { LOCAL_CHAIN_ID, SECOND_LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
-import type { ContractAddresses } from "~/modules/chain/contract-addresses.server";
 import type { Services } from "~/services/services.server";
-import { chainTransport } from "~/wallet/chain-config";
-import { localRegistry } from "#tests/setup/local-registry";
+import { LISTED_LUMEN, LISTED_USDC, twoVaultRegistry } from "#tests/setup/local-registry";
 import { answer, routeArgs, signedInMember } from "#tests/setup/route-call";
 import { createTestServices } from "#tests/setup/test-services";
 import { action, loader } from "./edit";
-
-const contracts = (n: number): ContractAddresses => ({
-  QuestToken: `0x${"1".repeat(39)}${n}`,
-  TokenSale: `0x${"2".repeat(39)}${n}`,
-  DepositVault: `0x${"3".repeat(39)}${n}`,
-  AirdropDistributor: `0x${"4".repeat(39)}${n}`,
-});
-const NODE = "http://127.0.0.1:9";
 
 let services: Services;
 const cookies: Record<"owner" | "admin" | "reviewer" | "member", string> = { owner: "", admin: "", reviewer: "", member: "" };
@@ -28,22 +18,7 @@ beforeAll(async () => {
   // (the registry's own builder; nothing here calls a node).
   services = {
     ...base,
-    chains: localRegistry({
-      url: NODE,
-      contracts: contracts(1),
-      others: [
-        {
-          id: SECOND_LOCAL_CHAIN_ID,
-          transport: chainTransport([NODE]),
-          contracts: contracts(2),
-          tokens: [
-            { symbol: "USDC", address: `0x${"5".repeat(40)}`, decimals: 6 },
-            { symbol: "LUMEN", address: `0x${"6".repeat(40)}`, decimals: 18 },
-          ],
-          confirmations: 1,
-        },
-      ],
-    }),
+    chains: twoVaultRegistry({ tokens: [LISTED_USDC, LISTED_LUMEN] }),
   };
   for (const role of ["owner", "admin", "reviewer", "member"] as const) ({ cookie: cookies[role] } = await signedInMember(services, role));
   const db = services.database.db;

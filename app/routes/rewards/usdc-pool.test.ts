@@ -5,13 +5,11 @@ import { project, projectMember } from "#db/schema/projects";
 import { campaign } from "#db/schema/quests";
 import { rewardPool } from "#db/schema/rewards";
 import { SECOND_LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
-import type { ContractAddresses } from "~/modules/chain/contract-addresses.server";
 import { assetOf } from "~/modules/ledger/assets";
 import { accountBalance, checkLedger, credit, memberAvailable, poolEscrow, projectTreasury } from "~/modules/ledger/ledger.server";
 import { poolHeadline } from "~/modules/rewards/pool-words";
 import type { Services } from "~/services/services.server";
-import { chainTransport } from "~/wallet/chain-config";
-import { localRegistry } from "#tests/setup/local-registry";
+import { LISTED_USDC, twoVaultRegistry } from "#tests/setup/local-registry";
 import { answer, routeArgs, signedInMember } from "#tests/setup/route-call";
 import { createTestServices } from "#tests/setup/test-services";
 import { action as fundTreasury } from "../projects/rewards";
@@ -23,13 +21,6 @@ import { action as newReward, loader as newPage } from "./new";
  * A USDC reward, end to end through the screens: USDC (6 decimals, as the stand-in on the second
  * local chain) is funded, escrowed, stored and shown in its own units, never in QUEST's 18.
  */
-const contracts = (n: number): ContractAddresses => ({
-  QuestToken: `0x${"1".repeat(39)}${n}`,
-  TokenSale: `0x${"2".repeat(39)}${n}`,
-  DepositVault: `0x${"3".repeat(39)}${n}`,
-  AirdropDistributor: `0x${"4".repeat(39)}${n}`,
-});
-const NODE = "http://127.0.0.1:9";
 const USDC = assetOf("USDC", SECOND_LOCAL_CHAIN_ID);
 /** One USDC in its units. */
 const ONE = 1_000_000n;
@@ -43,19 +34,7 @@ beforeAll(async () => {
   // Vaults on both local chains, USDC of 6 decimals on the second (the registry's own builder; nothing here calls a node).
   services = {
     ...base,
-    chains: localRegistry({
-      url: NODE,
-      contracts: contracts(1),
-      others: [
-        {
-          id: SECOND_LOCAL_CHAIN_ID,
-          transport: chainTransport([NODE]),
-          contracts: contracts(2),
-          tokens: [{ symbol: "USDC", address: `0x${"5".repeat(40)}`, decimals: 6 }],
-          confirmations: 1,
-        },
-      ],
-    }),
+    chains: twoVaultRegistry({ tokens: [LISTED_USDC] }),
   };
   ({ cookie } = await signedInMember(services, "own"));
   await db().insert(project).values({ id: "p", slug: "p", name: "P", rewardAsset: USDC });
