@@ -47,7 +47,7 @@ test("JSON, broken forms, control characters and impossible dates are refused in
     await expect(logo).toHaveValue("");
     await logo.setInputFiles({ name: "fine.png", mimeType: "image/png", buffer: Buffer.concat([png, Buffer.alloc(1.5 * 1024 * 1024)]) });
     await expect(page.getByText("Choose an image of at most 2 MB")).toHaveCount(0);
-    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByRole("button", { name: "Save project" }).click();
     await expect(page).toHaveURL(`/projects/long-lines-${suffix}`);
     await expect(page.locator("img[src*='/uploads/']").first()).toBeVisible();
   });
