@@ -37,11 +37,6 @@ export function rewardDecimals(chains: Pick<ChainRegistry, "get">, asset: string
   return (chain && chainToken(chain, symbol)?.decimals) ?? QUEST_DECIMALS;
 }
 
-/** Whether a token reward may pay `asset`: any asset, each counted in its own decimals (`rewardDecimals`). */
-export function rewardPayable(chains: Pick<ChainRegistry, "get">, asset: string): boolean {
-  return rewardDecimals(chains, asset) !== null;
-}
-
 /** The message for an asset no vault of this deployment pays. */
 export const notPaidHere = (asset: Asset) => `${rewardAssetLabel(asset)} is not a token rewards can be paid in here: choose one from the list.`;
 
