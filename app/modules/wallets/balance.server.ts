@@ -1,6 +1,8 @@
 import { erc20Abi, getAddress } from "viem";
 import type { ChainRegistry } from "~/modules/chain/chain-registry.server";
-import type { BalanceReader } from "~/modules/tasks/completions.server";
+
+/** Reads a native (`tokenAddress` null) or ERC-20 balance of `owner` on a chain. */
+export type BalanceReader = (args: { chainId: number; tokenAddress: string | null; owner: string }) => Promise<bigint>;
 
 /** Reads native or ERC-20 balances through the registry's client for each chain. */
 export function balanceReader(chains: Pick<ChainRegistry, "get">): BalanceReader {
