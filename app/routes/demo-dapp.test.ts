@@ -65,6 +65,7 @@ describe("the Demo dApp's loader", () => {
         tokenB: { address: tokens[0]!.address, symbol: "USDC", decimals: 6 },
         rate: DEMO_SWAP_RATE.toString(),
         reserves: { a: DEMO_SWAP_RESERVES.quest.toString(), b: DEMO_SWAP_RESERVES.usdc.toString() },
+        chainTime: expect.any(Number),
         member: {
           address: DEV_ADDRESSES[3],
           explorers: "0",

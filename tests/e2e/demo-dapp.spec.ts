@@ -44,14 +44,14 @@ test("a member mints an Explorer, mints items and swaps QUEST for USDC; the page
   await expect(page).toHaveTitle(/^Demo dApp - /);
   await expect(page.getByRole("heading", { name: "Demo dApp", level: 1 })).toBeVisible();
   await expect(page.getByText("Contracts deployed on this server's local chains so you can try on-chain tasks: mint an NFT, mint items, swap.")).toBeVisible();
-  // 1,000 QUEST from dev account 0 (anvil signs for its own accounts), as a member who bought some would hold.
+  // 1,000 QUEST minted by dev account 0, the local deployment's minter (anvil signs for its own accounts), as a member who bought some would hold.
   const [local] = (await loaderData<{ chains: DemoChainReading[] }>(page, "routes/demo-dapp"))!.chains.filter((chain) => chain.chainId === 31337);
   if (!local?.ok) throw new Error("the local chain has no demo contracts");
   await chainRpc(rpc, "eth_sendTransaction", [
     {
       from: DEV_ADDRESSES[0],
       to: local.tokenA.address,
-      data: encodeFunctionData({ abi: questTokenAbi, functionName: "transfer", args: [wallet.address, parseEther("1000")] }),
+      data: encodeFunctionData({ abi: questTokenAbi, functionName: "mint", args: [wallet.address, parseEther("1000")] }),
     },
   ]);
   await page.reload();

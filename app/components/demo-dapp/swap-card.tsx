@@ -18,7 +18,7 @@ type DemoChain = Extract<DemoChainReading, { ok: true }>;
 /** The swap to send once its approval is confirmed. */
 type SwapCall = { tokenIn: DemoToken; tokenOut: DemoToken; units: bigint; out: bigint; to: `0x${string}` };
 
-/** Swaps sent from this page expire 20 minutes after they are signed, as a DEX's front end sets them. */
+/** Swaps sent from this page expire 20 minutes after they are signed (by our clock or the chain's, whichever is ahead), as a DEX's front end sets them. */
 const DEADLINE_SECONDS = 20 * 60;
 
 /** What `units` of `tokenIn` buy at the swap's fixed rate (DemoSwap.quote). */
@@ -51,12 +51,12 @@ export function SwapCard({ chain }: { chain: DemoChain }) {
           address: chain.swap,
           abi: demoSwapAbi,
           functionName: "swapExactTokensForTokens",
-          args: [units, out, [tokenIn.address, tokenOut.address], to, BigInt(Math.floor(Date.now() / 1000) + DEADLINE_SECONDS)],
+          args: [units, out, [tokenIn.address, tokenOut.address], to, BigInt(Math.max(Math.floor(Date.now() / 1000), chain.chainTime) + DEADLINE_SECONDS)],
           context: { token: tokenIn.symbol, coin: chain.coin },
         },
         `Swap ${formatAmount(units, { decimals: tokenIn.decimals, maxFraction: tokenIn.decimals })} ${tokenIn.symbol} for ${formatAmount(out, { decimals: tokenOut.decimals, maxFraction: tokenOut.decimals })} ${tokenOut.symbol}${step}`,
       ),
-    [send, chain.chainId, chain.swap, chain.coin],
+    [send, chain.chainId, chain.swap, chain.coin, chain.chainTime],
   );
   // Step 2 of 2 follows as soon as the approval is confirmed.
   useEffect(() => {

@@ -51,11 +51,12 @@ async function readDemoChain(chain: RegisteredChain & { demo: NonNullable<Regist
     ]);
     return { address, symbol, decimals };
   };
-  const [a, b, reserveA, reserveB, member] = await Promise.all([
+  const [a, b, reserveA, reserveB, block, member] = await Promise.all([
     token(tokenA),
     token(tokenB),
     c.readContract({ ...erc20(tokenA), functionName: "balanceOf", args: [swap] }),
     c.readContract({ ...erc20(tokenB), functionName: "balanceOf", args: [swap] }),
+    c.getBlock({ blockTag: "latest" }),
     account
       ? Promise.all([
           c.readContract({ address: collection, abi: demoCollectionAbi, functionName: "balanceOf", args: [account] }),
@@ -95,6 +96,7 @@ async function readDemoChain(chain: RegisteredChain & { demo: NonNullable<Regist
     tokenB: b,
     rate: s(rate),
     reserves: { a: s(reserveA), b: s(reserveB) },
+    chainTime: Number(block.timestamp),
     member,
   };
 }

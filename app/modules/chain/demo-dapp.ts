@@ -20,6 +20,8 @@ export type DemoChainReading =
       /** Units of tokenA per unit of tokenB. */
       rate: string;
       reserves: { a: string; b: string };
+      /** The chain's own clock (its latest block, unix seconds), which may run ahead of ours (a test chain): swaps' deadlines count from it. */
+      chainTime: number;
       member: {
         address: `0x${string}`;
         explorers: string;
