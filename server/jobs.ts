@@ -14,6 +14,8 @@ import { questAsset } from "~/modules/ledger/assets";
 import { purgeExpired } from "~/modules/maintenance/purge-expired.server";
 import { countTrendingTasks, TRENDING_EVERY_MS } from "~/modules/tasks/trending.server";
 import { distributeEndedCampaigns } from "~/modules/rewards/distribute.server";
+import { scanEventTasks } from "~/modules/tasks/event-tasks.server";
+import { checkOnchainReorgs } from "~/modules/tasks/onchain-reorgs.server";
 import { drawChainsFrom } from "~/modules/rewards/draw-chains.server";
 import { processWithdrawals } from "~/modules/withdrawals/withdrawal-job.server";
 import { withdrawalChainsOf } from "~/modules/withdrawals/withdrawal-chain.server";
@@ -68,6 +70,8 @@ export function jobDefinitions(services: JobServices): JobDefinition[] {
   const roundChains = roundChainsOf(chains);
   /** The chains whose operator signs (withdrawals, airdrop rounds): each has its outbox follower. */
   const operatorChains = new Map(chains.vaultChains().flatMap((chain) => (chain.operator ? [[chain.id, chain] as const] : [])));
+  /** Chains with a node and a confirmation count: where on-chain tasks' events are read and their evidence watched. */
+  const confirmedChains = new Map(chains.confirmedChains().map((chain) => [chain.id, chain]));
   /** Where each chain's scan first starts; after that its stored cursor is read (this process's memory only). */
   const startBlocks = new Map<string, bigint>();
   const chainOf = <T>(all: Map<number, T>, key: string) => {
@@ -158,6 +162,33 @@ export function jobDefinitions(services: JobServices): JobDefinition[] {
           rescanIfBehind: chain.local,
         });
         if (scanned.seen + scanned.credited + scanned.reorged > 0) logger.info({ chainId: chain.id, ...scanned }, "deposits scanned");
+      },
+    },
+    {
+      queue: "onchain-events",
+      keys: [...confirmedChains.keys()].map(String),
+      // Each live event task's cursor is brought up to the chain's confirmed head on each new head,
+      // else within DEPOSIT_SCAN_EVERY_MS (a member's check reads on from it).
+      feed: { everyMs: env.DEPOSIT_SCAN_EVERY_MS, heads: true },
+      run: async (key) => {
+        const chain = chainOf(confirmedChains, key);
+        const scanned = await scanEventTasks({
+          db,
+          chain,
+          onError: (taskId, err) => logger.error({ err, taskId }, "reading an event task's events failed; it is tried again next run"),
+        });
+        if (scanned.recorded > 0) logger.info({ chainId: chain.id, ...scanned }, "on-chain task events recorded");
+      },
+    },
+    {
+      queue: "onchain-reorgs",
+      keys: [...confirmedChains.keys()].map(String),
+      // The blocks of on-chain completions are read again on each new head until they are settled.
+      feed: { everyMs: env.DEPOSIT_SCAN_EVERY_MS, heads: true },
+      run: async (key) => {
+        const chain = chainOf(confirmedChains, key);
+        const checked = await checkOnchainReorgs({ db, chain });
+        if (checked.moved + checked.voided + checked.droppedMatches > 0) logger.warn({ chainId: chain.id, ...checked }, "a reorg moved on-chain evidence");
       },
     },
     {
