@@ -91,8 +91,9 @@ export function jobDefinitions(services: JobServices): JobDefinition[] {
           chains: drawChains,
           // Raffle entrants' ids in their proofs are keyed by the server's secret: stable, and unlinkable between pools.
           entrantKey: env.AUTH_SECRET,
-          // Follows are re-checked through the configured providers before a campaign's pools are paid.
+          // Follows are re-checked through the configured providers before a campaign's pools are paid, holdings on their chains.
           social: env.social,
+          onchain: chains,
           log: logger,
           onPoolError: (poolId, err) => logger.error({ err, poolId }, "paying a reward pool failed; it stays open for the next run"),
         });
@@ -107,6 +108,9 @@ export function jobDefinitions(services: JobServices): JobDefinition[] {
       run: async () => {
         const frozen = await freezeEndedAirdrops({
           db,
+          // Holdings are read again on their chains before an airdrop's board is read.
+          chains,
+          log: logger,
           onError: (airdropId, err) => logger.error({ err, airdropId }, "freezing an airdrop failed; it is tried again next run"),
         });
         for (const { airdropId, allocations, leaves } of frozen) logger.info({ airdropId, allocations, leaves }, "airdrop frozen");
