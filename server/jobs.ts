@@ -70,8 +70,8 @@ export function jobDefinitions(services: JobServices): JobDefinition[] {
   const roundChains = roundChainsOf(chains);
   /** The chains whose operator signs (withdrawals, airdrop rounds): each has its outbox follower. */
   const operatorChains = new Map(chains.vaultChains().flatMap((chain) => (chain.operator ? [[chain.id, chain] as const] : [])));
-  /** Chains with a node and a confirmation count: where on-chain tasks' events are read and their evidence watched. */
-  const confirmedChains = new Map(chains.confirmedChains().map((chain) => [chain.id, chain]));
+  /** Every chain with a node: where on-chain tasks' events are read and their evidence watched (a chain without a confirmation count with 1). */
+  const taskChains = new Map(chains.list.map((chain) => [chain.id, { ...chain, confirmations: chain.confirmations ?? 1 }]));
   /** Where each chain's scan first starts; after that its stored cursor is read (this process's memory only). */
   const startBlocks = new Map<string, bigint>();
   const chainOf = <T>(all: Map<number, T>, key: string) => {
@@ -170,12 +170,12 @@ export function jobDefinitions(services: JobServices): JobDefinition[] {
     },
     {
       queue: "onchain-events",
-      keys: [...confirmedChains.keys()].map(String),
+      keys: [...taskChains.keys()].map(String),
       // Each live event task's cursor is brought up to the chain's confirmed head on each new head,
       // else within DEPOSIT_SCAN_EVERY_MS (a member's check reads on from it).
       feed: { everyMs: env.DEPOSIT_SCAN_EVERY_MS, heads: true },
       run: async (key) => {
-        const chain = chainOf(confirmedChains, key);
+        const chain = chainOf(taskChains, key);
         const scanned = await scanEventTasks({
           db,
           chain,
@@ -186,11 +186,11 @@ export function jobDefinitions(services: JobServices): JobDefinition[] {
     },
     {
       queue: "onchain-reorgs",
-      keys: [...confirmedChains.keys()].map(String),
+      keys: [...taskChains.keys()].map(String),
       // The blocks of on-chain completions are read again on each new head until they are settled.
       feed: { everyMs: env.DEPOSIT_SCAN_EVERY_MS, heads: true },
       run: async (key) => {
-        const chain = chainOf(confirmedChains, key);
+        const chain = chainOf(taskChains, key);
         const checked = await checkOnchainReorgs({ db, chain });
         if (checked.moved + checked.voided + checked.droppedMatches > 0) logger.warn({ chainId: chain.id, ...checked }, "a reorg moved on-chain evidence");
       },

@@ -160,11 +160,14 @@ export async function scanEventTask({
   task: t,
   chain,
   batchSize = 2000,
+  reread = settleDepthOf(chain.confirmations),
 }: {
   db: Db;
   task: Task;
   chain: EventChain;
   batchSize?: number;
+  /** Blocks below the cursor read again (where a reorg may have moved a log); a member's check reads none, the job the settle depth. */
+  reread?: number;
 }): Promise<{ head: bigint; recorded: number }> {
   const config = taskConfigSchemas.event_emitted.parse(t.config);
   const event = taskEventOf(config);
@@ -189,7 +192,7 @@ export async function scanEventTask({
     eventName: event.item.name as never,
     parse: (raw) => eventLogOf(raw, event),
     lastBlock: (head) => head - BigInt(chain.confirmations - 1),
-    reread: settleDepthOf(chain.confirmations),
+    reread,
     record: async (tx, logs) => {
       // The re-read window may reach below the block the task opened at: what is known to be older is left out.
       logs = logs.filter((log) => !log.blockTime || log.blockTime >= opens);

@@ -59,6 +59,13 @@ export async function checkOnchainReorgs({
   now?: Date;
 }): Promise<ReorgRun> {
   const run: ReorgRun = { checked: 0, settled: 0, moved: 0, voided: 0, droppedMatches: 0 };
+  const tasks = await db
+    .select()
+    .from(task)
+    .where(and(inArray(task.type, [...ONCHAIN_TASK_TYPES]), isNotNull(task.config), sql`(${task.config}->>'chainId')::int = ${chain.id}`))
+    .orderBy(asc(task.id));
+  // No on-chain task on this chain: nothing to read, and the node is not asked.
+  if (tasks.length === 0) return run;
   const head = await fromNode(() => chain.client.getBlockNumber({ cacheTime: 0 }));
   const hashes = new Map<bigint, Promise<string | null>>();
   const hashAt = (blockNumber: bigint) => {
@@ -82,11 +89,6 @@ export async function checkOnchainReorgs({
     if (canonical !== null && canonical !== block.blockHash) run.droppedMatches += await dropMatches(db, { chainId: chain.id, ...block });
   }
 
-  const tasks = await db
-    .select()
-    .from(task)
-    .where(and(inArray(task.type, [...ONCHAIN_TASK_TYPES]), isNotNull(task.config), sql`(${task.config}->>'chainId')::int = ${chain.id}`))
-    .orderBy(asc(task.id));
   for (const t of tasks) {
     let after = "";
     for (;;) {

@@ -55,8 +55,9 @@ export async function verifyEvent({
   if (wallets.length === 0) return failure("not_met", "Link a wallet in Settings › Profile first.");
 
   try {
-    // The events mined since the last run, so a member who just emitted need not wait for the job.
-    await scanEventTask({ db, task: t, chain: { id: chain.id, confirmations, client: chain.pageClient } });
+    // The events mined since the last run, so a member who just emitted need not wait for the job
+    // (which also reads the recent blocks again for reorgs: a check reads only what is new).
+    await scanEventTask({ db, task: t, chain: { id: chain.id, confirmations, client: chain.pageClient }, reread: 0 });
   } catch (error) {
     if (error instanceof ChainUnreachable) return failure("unavailable", UNREACHABLE);
     throw error;
