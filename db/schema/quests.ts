@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { user } from "./auth.ts";
 import { airdrop } from "./airdrops.ts";
 import { project } from "./projects.ts";
@@ -189,4 +189,53 @@ export const referral = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("referral_referrer_idx").on(t.referrerId)],
+);
+
+/**
+ * A transaction that completed an on-chain task (`contract_call`): each hash counts once per task,
+ * whoever pastes it (issue #37). Kept when the completion is voided: the hash stays used.
+ */
+export const onchainTxUse = pgTable(
+  "onchain_tx_use",
+  {
+    taskId: text("task_id")
+      .notNull()
+      .references(() => task.id, { onDelete: "cascade" }),
+    /** Lowercase 0x hash. */
+    txHash: text("tx_hash").notNull(),
+    chainId: integer("chain_id").notNull(),
+    completionId: text("completion_id")
+      .notNull()
+      .references(() => completion.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("onchain_tx_use_key").on(t.taskId, t.txHash), index("onchain_tx_use_completion_idx").on(t.completionId)],
+);
+
+/**
+ * An event an `event_emitted` task looks for, as the event scanner found it on its task's
+ * contract (one cursor per task): the member's address from the task's indexed argument and the
+ * numeric argument it asks a minimum of. A member's check reads these rows; nothing is pasted.
+ */
+export const onchainEventMatch = pgTable(
+  "onchain_event_match",
+  {
+    taskId: text("task_id")
+      .notNull()
+      .references(() => task.id, { onDelete: "cascade" }),
+    chainId: integer("chain_id").notNull(),
+    txHash: text("tx_hash").notNull(),
+    logIndex: integer("log_index").notNull(),
+    /** Lowercase 0x address: the task's indexed argument. */
+    address: text("address").notNull(),
+    blockNumber: bigint("block_number", { mode: "number" }).notNull(),
+    blockHash: text("block_hash").notNull(),
+    /** The numeric argument the task asks a minimum of, as a decimal string; null when it asks none. */
+    amount: text("amount"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("onchain_event_match_key").on(t.taskId, t.txHash, t.logIndex), index("onchain_event_match_member_idx").on(t.taskId, t.address)],
 );

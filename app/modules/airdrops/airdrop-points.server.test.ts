@@ -48,7 +48,7 @@ beforeAll(async () => {
 afterAll(() => database.close());
 
 const attempt = async (userId: string, taskId: string, now: Date) => {
-  const result = await attemptTask({ db: db(), taskId, userId, input: { kind: "visit" }, readBalance: async () => 0n, now });
+  const result = await attemptTask({ db: db(), taskId, userId, input: { kind: "visit" }, now });
   return result.ok ? result.xpAwarded : failureMessage(result);
 };
 
@@ -79,7 +79,6 @@ describe("an airdrop's tasks", () => {
       taskId: "t4",
       userId: "m2",
       input: { kind: "url", url: "https://example.com/post" },
-      readBalance: async () => 0n,
       now: at(9),
     });
     if (!submitted.ok) throw new Error(failureMessage(submitted));

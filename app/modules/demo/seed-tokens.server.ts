@@ -162,7 +162,7 @@ export async function seedOnChain({
   // 125 QUEST go back to the treasury at the freeze). The live one's: members at random.
   const done = async (taskIds: { id: string; answer: AttemptInput }[], userId: string, when: Date) => {
     for (const { id, answer } of taskIds) {
-      const result = await attemptTask({ db, taskId: id, userId, input: answer, readBalance: async () => 0n, now: when });
+      const result = await attemptTask({ db, taskId: id, userId, input: answer, now: when });
       if (!result.ok) throw new Error(`demo airdrop task: ${failureMessage(result)}`);
     }
   };

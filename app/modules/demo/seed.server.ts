@@ -231,7 +231,6 @@ export async function seedDemo({ db, now = new Date(), chains = null }: { db: Db
     createdAt: new Date(now.getTime() - (60 - i) * DAY),
   }));
   await db.insert(user).values(members);
-  const noChain = async () => 0n;
   let random = 7;
   const next = () => (random = (random * 48271) % 2147483647) / 2147483647;
 
@@ -389,7 +388,7 @@ export async function seedDemo({ db, now = new Date(), chains = null }: { db: Db
       for (const { id, answer } of launchTasks) {
         if (next() < 0.15) continue;
         const at = new Date(launchStart + Math.floor(next() * 6 * DAY) + 3_600_000);
-        await attemptTask({ db, taskId: id, userId: member.id, input: answer, readBalance: noChain, now: at });
+        await attemptTask({ db, taskId: id, userId: member.id, input: answer, now: at });
       }
     }
 
@@ -399,7 +398,7 @@ export async function seedDemo({ db, now = new Date(), chains = null }: { db: Db
       for (const { id, spec: demo } of taskIds) {
         if (!demo.answer || next() < 0.3) continue;
         const at = new Date(now.getTime() - Math.floor(next() * 28 * DAY) - 3_600_000);
-        const result = await attemptTask({ db, taskId: id, userId: member.id, input: demo.answer, readBalance: noChain, now: at });
+        const result = await attemptTask({ db, taskId: id, userId: member.id, input: demo.answer, now: at });
         if (result.ok && result.status === "pending" && next() < 0.7) {
           const decision = next() < 0.85 ? "approved" : "rejected";
           await reviewCompletion({

@@ -48,7 +48,7 @@ beforeAll(async () => {
   });
   const taskId = saved.ok ? saved.task.id : "";
   for (const userId of ["cid", "dee", "eve"]) {
-    await attemptTask({ db, taskId, userId, input: { kind: "url", url: `https://example.com/${userId}` }, readBalance: async () => 0n });
+    await attemptTask({ db, taskId, userId, input: { kind: "url", url: `https://example.com/${userId}` } });
   }
 });
 afterAll(() => database.close());

@@ -81,7 +81,7 @@ async function liveCampaign({
     });
   }
   for (const userId of visitors) {
-    const result = await attemptTask({ db: db(), taskId, userId, input: { kind: "visit" }, readBalance: async () => 0n, now: at(0) });
+    const result = await attemptTask({ db: db(), taskId, userId, input: { kind: "visit" }, now: at(0) });
     expect(result.ok).toBe(true);
   }
   return { id, pools: ids };

@@ -89,7 +89,7 @@ async function campaignWith(entrants: string[], { draft = false } = {}) {
     return created.value;
   };
   for (const [i, userId] of entrants.entries()) {
-    const result = await attemptTask({ db: database.db, taskId, userId, input: { kind: "visit" }, readBalance: async () => 0n, now: at(-9 + i * 0.1) });
+    const result = await attemptTask({ db: database.db, taskId, userId, input: { kind: "visit" }, now: at(-9 + i * 0.1) });
     expect(result.ok).toBe(true);
   }
   return { id, pool };

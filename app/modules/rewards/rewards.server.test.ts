@@ -31,7 +31,6 @@ const DAY = 86_400_000;
 const HOUR = 3_600_000;
 const T = new Date("2026-11-20T12:00:00Z");
 const at = (days: number) => new Date(T.getTime() + days * DAY);
-const noChain = async () => 0n;
 
 beforeAll(async () => {
   localChain = await startLocalChain();
@@ -84,11 +83,11 @@ async function makeCampaign(start = -10, end = -1, published: Date | null = at(s
 }
 
 const visit = async (taskId: string, userId: string, days: number) => {
-  const result = await attemptTask({ db: database.db, taskId, userId, input: { kind: "visit" }, readBalance: noChain, now: at(days) });
+  const result = await attemptTask({ db: database.db, taskId, userId, input: { kind: "visit" }, now: at(days) });
   expect(result.ok).toBe(true);
 };
 const write = async (taskId: string, userId: string, submitted: number, approved?: number) => {
-  const result = await attemptTask({ db: database.db, taskId, userId, input: { kind: "text", text: "Here it is" }, readBalance: noChain, now: at(submitted) });
+  const result = await attemptTask({ db: database.db, taskId, userId, input: { kind: "text", text: "Here it is" }, now: at(submitted) });
   if (!result.ok) throw new Error(failureMessage(result));
   if (approved !== undefined)
     await reviewCompletion({ db: database.db, completionId: result.completionId, reviewerId: "rev", decision: "approved", now: at(approved) });

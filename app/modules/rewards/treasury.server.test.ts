@@ -240,7 +240,7 @@ describe("token pools", () => {
     });
     if (!created.ok) throw new Error(failureMessage(created));
     for (const [i, userId] of ["m1", "m2"].entries()) {
-      await attemptTask({ db: db(), taskId: c.taskId, userId, input: { kind: "visit" }, readBalance: async () => 0n, now: at(-4 + i) });
+      await attemptTask({ db: db(), taskId: c.taskId, userId, input: { kind: "visit" }, now: at(-4 + i) });
     }
     expect((await memberRewards({ db: db(), userId: "m1", filter: "pending" })).items.map((r) => r.poolId)).toContain(created.value.id);
     await distributeEndedCampaigns({ db: db(), now: T });

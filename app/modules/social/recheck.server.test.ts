@@ -119,7 +119,7 @@ async function makeCampaign(tasks: { key: string; type: Task["type"]; config: Re
 /** The member does the task during the campaign (`hours` from now), and it is approved. */
 async function complete(t: Task, userId: string, hours: number) {
   const input = t.type === "visit_link" ? ({ kind: "visit" } as const) : ({ kind: "check" } as const);
-  const done = await attemptTask({ db: db(), taskId: t.id, userId, input, readBalance: async () => 0n, social: { social, log }, now: at(hours) });
+  const done = await attemptTask({ db: db(), taskId: t.id, userId, input, social: { social, log }, now: at(hours) });
   if (!done.ok) throw new Error(failureMessage(done));
   expect(done.status).toBe("approved");
   return done.completionId;

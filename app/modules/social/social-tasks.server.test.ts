@@ -88,7 +88,7 @@ async function makeTask(type: Task["type"], config: Record<string, unknown>, fie
 }
 
 const attempt = (t: Task, userId: string, input: AttemptInput = { kind: "check" }) =>
-  attemptTask({ db: database.db, taskId: t.id, userId, input, readBalance: async () => 0n, social: { social, log }, now: NOW });
+  attemptTask({ db: database.db, taskId: t.id, userId, input, social: { social, log }, now: NOW });
 
 const completionOf = async (t: Task, userId: string) =>
   (

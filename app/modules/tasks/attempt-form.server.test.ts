@@ -12,7 +12,6 @@ import { saveTask, type TaskInput } from "./tasks.server";
 
 let database: Database;
 let dataDir: string;
-const noChain = async () => 0n;
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
 
 beforeAll(async () => {
@@ -49,7 +48,7 @@ const form = (fields: Record<string, string | File>) => {
   return fd;
 };
 const attempt = (task: Awaited<ReturnType<typeof createTask>>, fields: Record<string, string | File>) =>
-  attemptFromForm({ db: database.db, task, userId: "ann", formData: form(fields), dataDir, readBalance: noChain });
+  attemptFromForm({ db: database.db, task, userId: "ann", formData: form(fields), dataDir });
 
 describe("attempting a task from its page", () => {
   it("refuses an intent of another type", async () => {

@@ -4,12 +4,13 @@ import { failureMessage, failureOnField, invalid, ok } from "~/lib/result";
 import { deleteUpload } from "~/modules/users/delete-upload.server";
 import { saveImage } from "~/modules/users/avatar.server";
 import { ATTEMPT_KINDS, attemptField, attemptSchema, type AttemptKind, type AttemptOutcome } from "./attempt.schema";
-import { attemptTask, type AttemptInput, type BalanceReader, type SocialCheckContext, type Task } from "./completions.server";
+import { attemptTask, type AttemptInput, type OnchainChains, type SocialCheckContext, type Task } from "./completions.server";
 import { taskConfigSchemas } from "./task.schema";
 
-/** The intents the task's page may send: its kind's, and reviewed proof for an X follow that allows it. */
+/** The intents the task's page may send: its kind's, reviewed proof for an X follow that allows it, and "Find my transaction" beside a pasted hash. */
 export function attemptIntents(task: Pick<Task, "type" | "config">): AttemptKind[] {
   const kind = ATTEMPT_KINDS[task.type];
+  if (task.type === "contract_call") return [kind, "find"];
   return task.type === "x_follow" && taskConfigSchemas.x_follow.parse(task.config).allowProof ? [kind, "proof"] : [kind];
 }
 
@@ -25,7 +26,7 @@ export async function attemptFromForm({
   userId,
   formData,
   dataDir,
-  readBalance,
+  chains,
   social,
   now,
 }: {
@@ -34,7 +35,8 @@ export async function attemptFromForm({
   userId: string;
   formData: FormData;
   dataDir: string;
-  readBalance: BalanceReader;
+  /** The chains on-chain tasks are checked on. */
+  chains?: OnchainChains;
   /** The configured social providers and a logger, for social tasks. */
   social?: SocialCheckContext;
   now?: Date;
@@ -79,11 +81,14 @@ export async function attemptFromForm({
     case "url":
       input = { kind: "url", url: form.data.url };
       break;
+    case "transaction":
+      input = { kind: "transaction", hash: form.data.txHash.toLowerCase() };
+      break;
     default:
       input = { kind: form.data.intent };
   }
 
-  const result = await attemptTask({ db, taskId: task.id, userId, input, readBalance, social, now }).catch(async (error: unknown) => {
+  const result = await attemptTask({ db, taskId: task.id, userId, input, chains, social, now }).catch(async (error: unknown) => {
     if (uploaded) await deleteUpload({ dataDir, url: uploaded });
     throw error;
   });

@@ -10,6 +10,12 @@ export const ATTEMPT_KINDS = {
   submit_url: "url",
   submit_image: "image",
   hold_token: "check",
+  nft_hold: "check",
+  // A pasted hash; "Find my transaction" (intent `find`) looks for it instead.
+  contract_call: "transaction",
+  // Found by the event scanner: the member only asks for the check.
+  event_emitted: "check",
+  wallet_activity: "check",
   wallet_connected: "check",
   referral: "check",
   // Checked through the provider's API (an X follow may also take reviewed proof: see PROOF).
@@ -24,13 +30,15 @@ export const ATTEMPT_KINDS = {
   tiktok_follow: "proof",
   instagram_follow: "proof",
 } as const satisfies Record<TaskType, AttemptKind>;
-export type AttemptKind = "visit" | "answer" | "text" | "url" | "image" | "check" | "proof";
+export type AttemptKind = "visit" | "answer" | "text" | "url" | "image" | "check" | "proof" | "transaction" | "find";
 
 /** The form field an attempt's refusal belongs to: the kind's own input, or the whole form for a visit or a check. */
 export function attemptField(type: TaskType, kind: AttemptKind = ATTEMPT_KINDS[type]): AttemptField {
+  // A pasted hash and "Find my transaction" answer on the hash's field.
+  if (kind === "transaction" || kind === "find") return "txHash";
   return kind === "visit" || kind === "check" ? "form" : kind;
 }
-export type AttemptField = "answer" | "text" | "url" | "image" | "proof" | "form";
+export type AttemptField = "answer" | "text" | "url" | "image" | "proof" | "txHash" | "form";
 
 /** The task page's form. A text's length is the task's own rule, checked by `attemptTask`. */
 export const attemptSchema = z.discriminatedUnion("intent", [
@@ -40,6 +48,14 @@ export const attemptSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("url"), url: z.string().trim().min(1, "Enter the link") }),
   z.object({ intent: z.literal("image"), image: z.instanceof(File, { error: "Choose an image" }) }),
   z.object({ intent: z.literal("check") }),
+  z.object({
+    intent: z.literal("transaction"),
+    txHash: z
+      .string()
+      .trim()
+      .regex(/^0x[0-9a-fA-F]{64}$/, "Paste the transaction's hash: 0x and 64 hexadecimal characters"),
+  }),
+  z.object({ intent: z.literal("find") }),
   // A screenshot, a link, or both; at least one (checked by attemptFromForm, which stores the image).
   z.object({
     intent: z.literal("proof"),

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, count, desc, eq, gt, lt, sql } from "drizzle-orm";
-import { campaign, completion, crusade, quizAttempt, referral, reviewDecision, task } from "#db/schema/quests";
+import { campaign, completion, crusade, onchainTxUse, quizAttempt, referral, reviewDecision, task } from "#db/schema/quests";
 import { walletAddress } from "#db/schema/wallets";
 import type { Db } from "~/lib/db.server";
 import type { Logger } from "~/lib/logger.server";
@@ -15,12 +15,17 @@ import { campaignStatus } from "./campaign-status";
 import { normalizeAnswer, taskConfigSchemas } from "./task.schema";
 import { isApiChecked, isProofOnly } from "./task-checks";
 import { verifySocial } from "./verify-social.server";
+import { isOnchainChecked } from "./task-checks";
+import { verifyOnchain } from "./verify-onchain.server";
+import { verifyEvent } from "./verify-event.server";
+import type { ChainEvidence } from "~/modules/chain/chain-evidence";
+import type { ChainRegistry } from "~/modules/chain/chain-registry.server";
 
 export type Task = typeof task.$inferSelect;
 export type Completion = typeof completion.$inferSelect;
 
-/** Reads on-chain balances for `hold_token` tasks (through the server's own transports). */
-export type BalanceReader = (args: { chainId: number; tokenAddress: string | null; owner: string }) => Promise<bigint>;
+/** The chains on-chain tasks are checked on: the registry's chains by id (their page clients and confirmations). */
+export type OnchainChains = Pick<ChainRegistry, "get">;
 
 export type AttemptInput =
   | { kind: "visit" }
@@ -29,6 +34,9 @@ export type AttemptInput =
   | { kind: "url"; url: string }
   | { kind: "image"; imageUrl: string }
   | { kind: "check" }
+  /** A transaction's hash the member pasted (lowercase), or "Find my transaction". */
+  | { kind: "transaction"; hash: string }
+  | { kind: "find" }
   /** Reviewed proof of a follow: a link, a stored screenshot, or both. */
   | { kind: "proof"; url: string | null; imageUrl: string | null };
 
@@ -103,7 +111,14 @@ async function availability(db: Tx, t: Task, userId: string, now: Date): Promise
  * What a check found: the submission to keep, how it was checked (by the task's own mode unless
  * said), what a provider's API found, and whether it goes to the team (reviewed proof).
  */
-export type Verified = Ok<{ submission: Record<string, unknown>; verifiedBy?: VerifiedBy; evidence?: Evidence; review?: true }>;
+export type Verified = Ok<{
+  submission: Record<string, unknown>;
+  verifiedBy?: VerifiedBy;
+  evidence?: Evidence | ChainEvidence;
+  review?: true;
+  /** A transaction that completes the task: recorded with the completion, refused if the task counted it already. */
+  claim?: { chainId: number; txHash: string };
+}>;
 
 /** How a completion of the task was checked when its check says nothing more. */
 const verifiedByMode = (t: Task): VerifiedBy => (t.verification === "review" ? "review" : t.verification === "none" ? "none" : "auto");
@@ -115,7 +130,7 @@ async function verify(
   userId: string,
   input: AttemptInput,
   now: Date,
-  readBalance: BalanceReader,
+  chains: OnchainChains | undefined,
   social: SocialCheckContext | undefined,
 ): Promise<Verified | Failure> {
   const keep = (submission: Record<string, unknown>) => ok({ submission });
@@ -123,6 +138,8 @@ async function verify(
   // The check ran and found the task not done yet: a result, not a wrong input.
   const notYet = (message: string) => failure("not_met", message);
   if (isApiChecked(t.type) || isProofOnly(t.type)) return verifySocial(db, t, userId, input, now, social);
+  if (t.type === "event_emitted") return verifyEvent({ db, task: t, userId, now, chains });
+  if (isOnchainChecked(t.type)) return verifyOnchain({ db, task: t, userId, input, now, chains });
   switch (t.type) {
     case "visit_link":
       return input.kind === "visit" ? keep({ visitedAt: now.toISOString() }) : fails("Open the link first.");
@@ -182,22 +199,6 @@ async function verify(
       const n = row?.n ?? 0;
       return n >= config.count ? keep({ referrals: n }) : notYet(`You have brought ${n} of ${config.count} members so far.`);
     }
-    case "hold_token": {
-      const config = taskConfigSchemas.hold_token.parse(t.config);
-      const wallets = await db.selectDistinct({ address: walletAddress.address }).from(walletAddress).where(eq(walletAddress.userId, userId));
-      if (wallets.length === 0) return notYet("Link a wallet in Settings › Profile first.");
-      const needed = BigInt(config.minBalance);
-      for (const w of wallets) {
-        let balance: bigint;
-        try {
-          balance = await readBalance({ chainId: config.chainId, tokenAddress: config.tokenAddress, owner: w.address });
-        } catch {
-          return failure("unavailable", "The chain could not be reached to check your balance. Try again in a minute.");
-        }
-        if (balance >= needed) return keep({ wallet: w.address, balance: balance.toString() });
-      }
-      return notYet("None of your linked wallets holds enough of the token.");
-    }
     default:
       return fails("This task cannot be checked.");
   }
@@ -213,7 +214,7 @@ export async function attemptTask({
   taskId,
   userId,
   input,
-  readBalance,
+  chains,
   social,
   now = new Date(),
 }: {
@@ -221,7 +222,8 @@ export async function attemptTask({
   taskId: string;
   userId: string;
   input: AttemptInput;
-  readBalance: BalanceReader;
+  /** The chains on-chain tasks are checked on (without them such a task cannot be checked). */
+  chains?: OnchainChains;
   /** The configured social providers, for social tasks (without them a social task is "not set up"). */
   social?: SocialCheckContext;
   now?: Date;
@@ -239,7 +241,7 @@ export async function attemptTask({
   if (existing?.status === "approved") return refused(t.recurrence === "daily" ? "Done for today. Come back tomorrow." : "You have completed this task.");
   if (existing?.status === "pending") return refused("Your submission is waiting for review.");
 
-  const verified = await verify(db, t, userId, input, now, readBalance, social);
+  const verified = await verify(db, t, userId, input, now, chains, social);
   if (!verified.ok) return verified;
   // Reviewed proof waits for the team whatever the task's mode says: it is never approved here.
   const status = t.verification === "review" || verified.review || isProofOnly(t.type) ? "pending" : "approved";
@@ -266,6 +268,7 @@ export async function attemptTask({
         if (!inserted) throw new ConcurrentAttempt();
         completionId = inserted.id;
       }
+      if (verified.claim) await claimTransaction(tx, { taskId: t.id, userId, completionId, ...verified.claim });
       const xpAwarded = status === "approved" ? await payCompletion(tx, t, userId, completionId, now) : 0;
       if (!(await takeSlot(tx, t.id))) throw new TaskFull();
       return ok({ status, completionId, xpAwarded });
@@ -274,12 +277,50 @@ export async function attemptTask({
       // Another attempt by the same member landed first; its outcome stands (and its slot is the only one taken).
       if (error instanceof ConcurrentAttempt) return refused("You have already done this task.");
       if (error instanceof TaskFull) return refused("This task is full: every place has been taken.");
+      if (error instanceof TransactionUsed) return invalid(attemptField(t.type), TRANSACTION_USED);
       throw error;
     });
 }
 
 class ConcurrentAttempt extends Error {}
 class TaskFull extends Error {}
+class TransactionUsed extends Error {}
+
+/** A hash counts once per task, whoever sent it (the check refuses it first; this is the race's answer). */
+export const TRANSACTION_USED = "This transaction was already used for this task. Each transaction counts once.";
+
+/** Records the transaction that completed the task; a second completion with it, racing this one, fails its transaction. */
+async function claimTransaction(
+  tx: Tx,
+  { taskId, userId, completionId, chainId, txHash }: { taskId: string; userId: string; completionId: string; chainId: number; txHash: string },
+) {
+  const [claimed] = await tx
+    .insert(onchainTxUse)
+    .values({ taskId, txHash: txHash.toLowerCase(), chainId, completionId, userId })
+    .onConflictDoNothing()
+    .returning({ taskId: onchainTxUse.taskId });
+  if (!claimed) throw new TransactionUsed();
+}
+
+/**
+ * When a task's on-chain evidence counts: the task's own start and end, else its campaign's or
+ * airdrop's (a standalone task without dates: any time).
+ */
+export async function taskWindow(db: Db, t: Task): Promise<{ from: Date | null; to: Date | null }> {
+  let from = t.startsAt;
+  let to = t.endsAt;
+  if (t.campaignId && (!from || !to)) {
+    const [c] = await db.select({ startsAt: campaign.startsAt, endsAt: campaign.endsAt }).from(campaign).where(eq(campaign.id, t.campaignId));
+    from ??= c?.startsAt ?? null;
+    to ??= c?.endsAt ?? null;
+  }
+  if (t.airdropId && (!from || !to)) {
+    const [a] = await db.select({ startsAt: airdrop.startsAt, endsAt: airdrop.endsAt }).from(airdrop).where(eq(airdrop.id, t.airdropId));
+    from ??= a?.startsAt ?? null;
+    to ??= a?.endsAt ?? null;
+  }
+  return { from, to };
+}
 
 /**
  * A place under the task's cap (every task counts its places, capped or not). Every writer takes

@@ -13,7 +13,6 @@ import { trendingTasks } from "./trending.server";
 
 let database: Database;
 const day = 86_400_000;
-const noChain = async () => 0n;
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -106,8 +105,8 @@ describe("tasks", () => {
       input: taskInput({ type: "visit_link", verification: "none", config: { url: "https://x.y" } }),
     });
     const taskId = saved.ok ? saved.task.id : "";
-    await attemptTask({ db: database.db, taskId, userId: "ann", input: { kind: "visit" }, readBalance: noChain });
-    await attemptTask({ db: database.db, taskId, userId: "bob", input: { kind: "visit" }, readBalance: noChain });
+    await attemptTask({ db: database.db, taskId, userId: "ann", input: { kind: "visit" } });
+    await attemptTask({ db: database.db, taskId, userId: "bob", input: { kind: "visit" } });
     expect(
       await saveTask({
         db: database.db,
@@ -170,8 +169,8 @@ describe("submissions", () => {
     const [c] = await listCampaigns({ db: database.db, projectId: "p" });
     const saved = await saveTask({ db: database.db, projectId: "p", input: taskInput({ campaignId: c!.id }) });
     const taskId = saved.ok ? saved.task.id : "";
-    const ann = await attemptTask({ db: database.db, taskId, userId: "ann", input: { kind: "url", url: "https://example.com/ann" }, readBalance: noChain });
-    await attemptTask({ db: database.db, taskId, userId: "bob", input: { kind: "url", url: "https://example.com/bob" }, readBalance: noChain });
+    const ann = await attemptTask({ db: database.db, taskId, userId: "ann", input: { kind: "url", url: "https://example.com/ann" } });
+    await attemptTask({ db: database.db, taskId, userId: "bob", input: { kind: "url", url: "https://example.com/bob" } });
     expect(await submissionCounts({ db: database.db, projectId: "p", scope: { campaignId: c!.id } })).toEqual({ pending: 2, approved: 0, rejected: 0 });
     const pending = await listSubmissions({ db: database.db, projectId: "p", scope: { campaignId: c!.id }, status: "pending", pageSize: 1 });
     expect(pending).toMatchObject({ total: 2, pageCount: 2 });
@@ -211,7 +210,7 @@ describe("crusades", () => {
     const saved = await saveCrusade({ db: database.db, projectId: "p", input });
     const crusadeId = saved.ok ? saved.value.id : "";
     expect((await crusadeSteps({ db: database.db, crusadeId, userId: "ann" })).map((s) => s.state)).toEqual(["available", "locked", "locked"]);
-    await attemptTask({ db: database.db, taskId: ids[0]!, userId: "ann", input: { kind: "visit" }, readBalance: noChain });
+    await attemptTask({ db: database.db, taskId: ids[0]!, userId: "ann", input: { kind: "visit" } });
     expect((await crusadeSteps({ db: database.db, crusadeId, userId: "ann" })).map((s) => s.state)).toEqual(["done", "available", "locked"]);
     // The index's progress (one query for every crusade listed) agrees with the steps.
     const listed = (await listCrusades({ db: database.db, projectId: "p", userId: "ann" })).find((c) => c.id === crusadeId);

@@ -12,7 +12,6 @@ import { latestDecisions, pendingReviewCount, submissionsInScope } from "./revie
 import { listSubmissions, saveTask, submissionCounts, type ReviewScope, type TaskInput } from "./tasks.server";
 
 let database: Database;
-const noChain = async () => 0n;
 const day = 86_400_000;
 
 beforeAll(async () => {
@@ -60,8 +59,8 @@ describe("the review queue", () => {
     const tb = await saveTask({ db, projectId: "p", input: taskInput(b.value.id) });
     await saveTask({ db, projectId: "p", input: taskInput(a.value.id, { published: false }) });
     if (!ta.ok || !tb.ok) throw new Error("tasks");
-    const inA = await attemptTask({ db, taskId: ta.task.id, userId: "ann", input: { kind: "url", url: "https://example.com/a" }, readBalance: noChain });
-    const inB = await attemptTask({ db, taskId: tb.task.id, userId: "ann", input: { kind: "url", url: "https://example.com/b" }, readBalance: noChain });
+    const inA = await attemptTask({ db, taskId: ta.task.id, userId: "ann", input: { kind: "url", url: "https://example.com/a" } });
+    const inB = await attemptTask({ db, taskId: tb.task.id, userId: "ann", input: { kind: "url", url: "https://example.com/b" } });
     if (!inA.ok || !inB.ok) throw new Error("attempts");
 
     const asked = [inB.completionId, inA.completionId, "nope"];
@@ -92,8 +91,8 @@ describe("the review queue", () => {
     const alone = await saveTask({ db, projectId: "p2", input: taskInput("", { campaignId: null, title: "Alone" }) });
     if (!step.ok || !alone.ok) throw new Error("tasks");
     await db.update(task).set({ crusadeId: "cr", crusadePosition: 1 }).where(eq(task.id, step.task.id));
-    const inStep = await attemptTask({ db, taskId: step.task.id, userId: "ann", input: { kind: "url", url: "https://example.com/s" }, readBalance: noChain });
-    const inAlone = await attemptTask({ db, taskId: alone.task.id, userId: "ann", input: { kind: "url", url: "https://example.com/t" }, readBalance: noChain });
+    const inStep = await attemptTask({ db, taskId: step.task.id, userId: "ann", input: { kind: "url", url: "https://example.com/s" } });
+    const inAlone = await attemptTask({ db, taskId: alone.task.id, userId: "ann", input: { kind: "url", url: "https://example.com/t" } });
     if (!inStep.ok || !inAlone.ok) throw new Error("attempts");
     expect(inStep.status).toBe("pending");
 

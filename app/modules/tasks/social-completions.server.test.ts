@@ -12,14 +12,13 @@ import type { Database } from "~/lib/db.server";
 import { socialConfigFromEnv } from "~/modules/social/social-config.server";
 import { createTestDatabase } from "#tests/setup/test-db";
 import { attemptFromForm } from "./attempt-form.server";
-import { attemptTask, OWN_SUBMISSION, reviewCompletion, type AttemptInput, type BalanceReader } from "./completions.server";
+import { attemptTask, OWN_SUBMISSION, reviewCompletion, type AttemptInput } from "./completions.server";
 import { taskFormOptions } from "./task-form.server";
 
 /** Reviewed proof (TikTok and Instagram follows), how every completion records its check, and social tasks without a provider. */
 
 let database: Database;
 let dataDir: string;
-const noChain: BalanceReader = async () => 0n;
 const published = new Date("2026-01-01T00:00:00Z");
 const now = new Date("2026-02-01T12:00:00Z");
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
@@ -39,7 +38,7 @@ async function makeTask(fields: Partial<typeof task.$inferInsert> & Pick<typeof 
   await database.db.insert(task).values({ id, projectId: "p", title: `Task ${id.slice(0, 4)}`, xp: 10, config: {}, publishedAt: published, ...fields });
   return id;
 }
-const attempt = (taskId: string, userId: string, input: AttemptInput) => attemptTask({ db: database.db, taskId, userId, input, readBalance: noChain, now });
+const attempt = (taskId: string, userId: string, input: AttemptInput) => attemptTask({ db: database.db, taskId, userId, input, now });
 const completionOf = async (taskId: string, userId: string) =>
   (await database.db.select().from(completion).where(eq(completion.taskId, taskId))).find((c) => c.userId === userId);
 const xpOf = async (userId: string) => (await database.db.select().from(xpEvent).where(eq(xpEvent.userId, userId))).reduce((sum, e) => sum + e.amount, 0);
@@ -120,7 +119,7 @@ describe("reviewed proof of a TikTok or Instagram follow", () => {
     const submit = (fields: Record<string, string | File>) => {
       const formData = new FormData();
       for (const [k, v] of Object.entries(fields)) formData.set(k, v);
-      return attemptFromForm({ db: database.db, task: t!, userId: "ann", formData, dataDir, readBalance: noChain, now });
+      return attemptFromForm({ db: database.db, task: t!, userId: "ann", formData, dataDir, now });
     };
     expect(await submit({ intent: "check" })).toMatchObject({ ok: false, errors: { form: expect.stringMatching(/out of date/) } });
     expect(await submit({ intent: "proof", proofUrl: "", image: new File([], "") })).toMatchObject({
@@ -139,7 +138,7 @@ describe("a social task whose provider is not set up on this server", () => {
   it("changes nothing: no completion, no place taken", async () => {
     const id = await makeTask({ type: "x_follow", verification: "auto", config: { handle: "questline" }, cap: 5 });
     for (const social of [undefined, noProviders]) {
-      const result = await attemptTask({ db: database.db, taskId: id, userId: "ann", input: { kind: "check" }, readBalance: noChain, social, now });
+      const result = await attemptTask({ db: database.db, taskId: id, userId: "ann", input: { kind: "check" }, social, now });
       expect(result).toEqual({ ok: false, code: "unavailable", message: "X is not set up on this server." });
     }
     expect(await completionOf(id, "ann")).toBeUndefined();

@@ -36,6 +36,18 @@ export const isProofOnly = (type: TaskType) => (PROOF_ONLY_TYPES as readonly str
 export const RECHECKED_TYPES = ["x_follow", "youtube_subscribe"] as const;
 
 /**
+ * Tasks checked on a chain through the server's node (issue #37): a holding read at the check (or a
+ * snapshot block), a transaction, an event the scanner found, or the wallet's history. `event_emitted`
+ * reads what the event scanner stored; the others read the chain when the member asks.
+ */
+export const ONCHAIN_TASK_TYPES = ["hold_token", "nft_hold", "contract_call", "event_emitted", "wallet_activity"] as const;
+export type OnchainTaskType = (typeof ONCHAIN_TASK_TYPES)[number];
+export const isOnchainChecked = (type: TaskType): type is OnchainTaskType => (ONCHAIN_TASK_TYPES as readonly string[]).includes(type);
+
+/** Holdings read again before a campaign's rewards are paid or an airdrop freezes (unless read at a snapshot block, or turned off). */
+export const HOLDING_TYPES = ["hold_token", "nft_hold"] as const;
+
+/**
  * How a task is checked, as cards and pages say it: "Checked with X", "Reviewed by the team",
  * "Checked by Questline" (quiz, chain, referrals), "Done by opening the link" (visits), "Done
  * when sent" (an answer nobody reviews).

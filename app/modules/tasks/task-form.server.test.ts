@@ -46,7 +46,15 @@ describe("the task form", () => {
       }),
       { chainIds },
     );
-    expect(read.ok && read.input.config).toEqual({ chainId: 56, tokenAddress: null, minBalance: "1500000", symbol: "USDT", decimals: 6 });
+    expect(read.ok && read.input.config).toEqual({
+      chainId: 56,
+      tokenAddress: null,
+      minBalance: "1500000",
+      symbol: "USDT",
+      decimals: 6,
+      snapshotBlock: null,
+      recheckBeforeRewards: false,
+    });
   });
 
   it("reports errors per field, config fields included, and keeps what was typed", () => {

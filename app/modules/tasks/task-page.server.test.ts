@@ -64,7 +64,7 @@ describe("taskBlock: what the campaign and task pages say matches what the engin
       const { task: t, status } = await visitTask(c.campaign, "window" in c ? c.window : {});
       const block = await taskBlock({ db: database.db, task: t, campaignStatus: status, state: null, userId: "m", now });
       expect(block).toEqual(c.block);
-      const attempted = await attemptTask({ db: database.db, taskId: t.id, userId: "m", input: { kind: "visit" }, now, readBalance: async () => 0n });
+      const attempted = await attemptTask({ db: database.db, taskId: t.id, userId: "m", input: { kind: "visit" }, now });
       expect(attempted.ok).toBe(c.block === null);
     });
   }

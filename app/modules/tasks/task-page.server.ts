@@ -26,6 +26,8 @@ export function publicTask(t: Task) {
   return { ...rest, typeLabel: TASK_TYPE_LABELS[t.type] };
 }
 
+const networkName = (chainId: number) => CHAIN_NAMES[chainId] ?? `Chain ${chainId}`;
+
 /** The task's instructions, with the intent its page's form sends. */
 export function taskBrief(t: Task, { inviteLink }: { inviteLink: string | null }) {
   return { ...briefOf(t, inviteLink), intent: ATTEMPT_KINDS[t.type] };
@@ -50,11 +52,29 @@ function briefOf(t: Task, inviteLink: string | null): TaskBrief {
       const c = taskConfigSchemas.hold_token.parse(t.config);
       return {
         type: t.type,
-        network: CHAIN_NAMES[c.chainId] ?? `Chain ${c.chainId}`,
+        network: networkName(c.chainId),
         tokenAddress: c.tokenAddress,
         amount: formatUnits(BigInt(c.minBalance), c.decimals),
         symbol: c.symbol || (c.tokenAddress ? "tokens" : (NATIVE_SYMBOLS[c.chainId] ?? "coins")),
+        snapshotBlock: c.snapshotBlock,
       };
+    }
+    case "nft_hold": {
+      const c = taskConfigSchemas.nft_hold.parse(t.config);
+      const { chainId, recheckBeforeRewards: _recheck, ...rest } = c;
+      return { type: t.type, network: networkName(chainId), ...rest };
+    }
+    case "contract_call": {
+      const c = taskConfigSchemas.contract_call.parse(t.config);
+      return { type: t.type, network: networkName(c.chainId), contract: c.contract, functions: c.functions.map((f) => f.signature), actionUrl: c.actionUrl };
+    }
+    case "event_emitted": {
+      const c = taskConfigSchemas.event_emitted.parse(t.config);
+      return { type: t.type, network: networkName(c.chainId), contract: c.contract, event: c.event, actionUrl: c.actionUrl };
+    }
+    case "wallet_activity": {
+      const c = taskConfigSchemas.wallet_activity.parse(t.config);
+      return { type: t.type, network: networkName(c.chainId), minTxCount: c.minTxCount, minAgeDays: c.minAgeDays };
     }
     case "wallet_connected":
       return { type: t.type };

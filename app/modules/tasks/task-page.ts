@@ -8,7 +8,20 @@ export type TaskBrief =
   | { type: "submit_text"; prompt: string; minLength: number }
   | { type: "submit_url"; prompt: string }
   | { type: "submit_image"; prompt: string }
-  | { type: "hold_token"; network: string; tokenAddress: string | null; amount: string; symbol: string }
+  | { type: "hold_token"; network: string; tokenAddress: string | null; amount: string; symbol: string; snapshotBlock: number | null }
+  | {
+      type: "nft_hold";
+      network: string;
+      contract: string;
+      standard: "erc721" | "erc1155";
+      tokenIds: string[];
+      minCount: number;
+      name: string;
+      actionUrl: string;
+    }
+  | { type: "contract_call"; network: string; contract: string; functions: string[]; actionUrl: string }
+  | { type: "event_emitted"; network: string; contract: string; event: string; actionUrl: string }
+  | { type: "wallet_activity"; network: string; minTxCount: number | null; minAgeDays: number | null }
   | { type: "wallet_connected" }
   | { type: "referral"; count: number; inviteLink: string | null }
   | { type: "x_follow"; handle: string; profileUrl: string; allowProof: boolean }

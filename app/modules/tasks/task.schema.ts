@@ -22,6 +22,26 @@ const xPost = z
   .object({ postUrl: z.string().regex(X_POST_URL, "Enter the post's link: https://x.com/<account>/status/<number>") })
   .transform(({ postUrl }) => ({ postUrl, postId: X_POST_URL.exec(postUrl)![1]! }));
 
+/** A chain's id (a network the server reaches; the form checks which). */
+const chainId = z.number().int().positive();
+const evmAddress = (message: string) =>
+  z
+    .string()
+    .trim()
+    .regex(/^0x[0-9a-fA-F]{40}$/, message);
+/** An amount in a token's smallest unit, as a decimal string. */
+const units = z.string().regex(/^\d{1,78}$/, "Enter a whole amount");
+/** Where members do it (a dApp, a mint page): a full https link or a path on this server; empty for none. */
+const actionUrl = z
+  .string()
+  .trim()
+  .max(2000, "Keep the link under 2000 characters")
+  .refine(
+    (v) => v === "" || /^\/(?!\/)/.test(v) || /^https?:\/\/[^\s]+$/.test(v),
+    "Enter a link starting with https://, or a path on this site like /demo-dapp",
+  )
+  .default("");
+
 /** Each task type's settings, as stored in `task.config`. */
 const channelName = z.string().trim().min(1, "Enter the channel's name, as YouTube shows it").max(100, "Keep the name under 100 characters");
 
@@ -46,7 +66,79 @@ export const taskConfigSchemas = {
     minBalance: z.string().regex(/^\d{1,78}$/, "Enter a whole amount"),
     symbol: z.string().trim().max(12).default(""),
     decimals: z.number().int().min(0).max(36).default(18),
+    /** The block the balance is read at, so a holding cannot be borrowed for the minute of the check; null: the chain's latest block. */
+    snapshotBlock: z.number().int().nonnegative("A block number is 0 or more").nullable().default(null),
+    /** Re-read before a campaign's rewards are paid or an airdrop freezes (without a snapshot block). */
+    recheckBeforeRewards,
   }),
+  nft_hold: z
+    .object({
+      chainId,
+      contract: evmAddress("Enter the collection's contract address: 0x and 40 hexadecimal characters"),
+      standard: z.enum(["erc721", "erc1155"], { error: "Choose ERC-721 or ERC-1155" }),
+      /** Token ids that count (decimal strings); none: any token of an ERC-721 collection. */
+      tokenIds: z
+        .array(z.string().regex(/^\d{1,78}$/, "Token ids are whole numbers"))
+        .max(20, "Name at most 20 token ids")
+        .default([]),
+      minCount: z.number().int().min(1, "At least 1").max(1_000_000, "At most 1,000,000").default(1),
+      /** The collection's name, as members know it. */
+      name: z.string().trim().max(60, "Keep the name under 60 characters").default(""),
+      recheckBeforeRewards,
+      actionUrl,
+    })
+    .refine((c) => c.standard === "erc721" || c.tokenIds.length > 0, {
+      path: ["tokenIds"],
+      message: "An ERC-1155 contract counts per token id: name the ids that count",
+    }),
+  contract_call: z.object({
+    chainId,
+    contract: evmAddress("Enter the contract's address: 0x and 40 hexadecimal characters"),
+    /** The functions that count: each one's 4-byte selector and the signature it was read from. */
+    functions: z
+      .array(z.object({ selector: z.string().regex(/^0x[0-9a-f]{8}$/), signature: z.string().max(500) }))
+      .min(1, "Name at least one function")
+      .max(10, "Name at most 10 functions"),
+    /** The least native value sent, in wei; null: any. */
+    minValue: units.nullable().default(null),
+    /** An ERC-20 the transaction must move (its Transfer logs, from or to the sender), at least `minAmount` units. */
+    transfer: z
+      .object({
+        token: evmAddress("Enter the token's address: 0x and 40 hexadecimal characters"),
+        minAmount: units,
+        symbol: z.string().trim().max(12).default(""),
+        decimals: z.number().int().min(0).max(36).default(18),
+      })
+      .nullable()
+      .default(null),
+    actionUrl,
+  }),
+  event_emitted: z.object({
+    chainId,
+    contract: evmAddress("Enter the contract's address: 0x and 40 hexadecimal characters"),
+    /** The event as Solidity declares it, with its argument names: `Swap(address indexed sender, …)`. */
+    event: z.string().trim().min(3).max(500),
+    /** The indexed `address` argument that must be the member's wallet. */
+    memberArg: z.string().trim().min(1).max(64),
+    /** A numeric argument the event must carry at least `min` of; null: none. */
+    minArg: z
+      .object({ name: z.string().trim().min(1).max(64), min: units })
+      .nullable()
+      .default(null),
+    actionUrl,
+  }),
+  wallet_activity: z
+    .object({
+      chainId,
+      /** At least this many transactions sent (the wallet's nonce). */
+      minTxCount: z.number().int().min(1, "At least 1").max(1_000_000, "At most 1,000,000").nullable().default(null),
+      /** The wallet's first activity at least this many days ago (needs a node that answers historical state). */
+      minAgeDays: z.number().int().min(1, "At least 1 day").max(10_000, "At most 10,000 days").nullable().default(null),
+    })
+    .refine((c) => c.minTxCount !== null || c.minAgeDays !== null, {
+      path: ["minTxCount"],
+      message: "Ask for a number of transactions, an age, or both",
+    }),
   wallet_connected: z.object({}),
   referral: z.object({ count: z.number().int().min(1, "At least 1").max(1000) }),
   x_follow: z.object({
@@ -80,6 +172,10 @@ export const VERIFICATION_MODES: Record<TaskType, readonly ("auto" | "review" | 
   submit_url: ["review", "none"],
   submit_image: ["review"],
   hold_token: ["auto"],
+  nft_hold: ["auto"],
+  contract_call: ["auto"],
+  event_emitted: ["auto"],
+  wallet_activity: ["auto"],
   wallet_connected: ["auto"],
   referral: ["auto"],
   // "auto" for a social task: checked through the provider's API with the member's account.
@@ -173,6 +269,44 @@ export function parseTaskConfig(type: TaskType, form: FormData) {
       minBalance: get("minBalance"),
       symbol: get("symbol"),
       decimals: Number(get("decimals") || 18),
+      snapshotBlock: get("snapshotBlock") === "" ? null : Number(get("snapshotBlock")),
+      recheckBeforeRewards: checked("recheckBeforeRewards"),
+    }),
+    nft_hold: () => ({
+      chainId: Number(get("chainId")),
+      contract: get("contract"),
+      standard: get("standard"),
+      tokenIds: get("tokenIds")
+        .split(/[\s,]+/)
+        .filter(Boolean),
+      minCount: Number(get("minCount") || 1),
+      name: get("name"),
+      recheckBeforeRewards: checked("recheckBeforeRewards"),
+      actionUrl: get("actionUrl"),
+    }),
+    // The form reader (readTaskForm) turns typed signatures, ETH and token amounts into these fields first.
+    contract_call: () => ({
+      chainId: Number(get("chainId")),
+      contract: get("contract"),
+      functions: jsonOf(get("functions")),
+      minValue: get("minValue") || null,
+      transfer: get("transferToken")
+        ? { token: get("transferToken"), minAmount: get("transferMinAmount"), symbol: get("transferSymbol"), decimals: Number(get("transferDecimals") || 18) }
+        : null,
+      actionUrl: get("actionUrl"),
+    }),
+    event_emitted: () => ({
+      chainId: Number(get("chainId")),
+      contract: get("contract"),
+      event: get("event"),
+      memberArg: get("memberArg"),
+      minArg: get("minArgName") ? { name: get("minArgName"), min: get("minArgMin") } : null,
+      actionUrl: get("actionUrl"),
+    }),
+    wallet_activity: () => ({
+      chainId: Number(get("chainId")),
+      minTxCount: get("minTxCount") === "" ? null : Number(get("minTxCount")),
+      minAgeDays: get("minAgeDays") === "" ? null : Number(get("minAgeDays")),
     }),
     wallet_connected: () => ({}),
     referral: () => ({ count: Number(get("count")) }),
@@ -197,6 +331,15 @@ export function parseTaskConfig(type: TaskType, form: FormData) {
   // The form asks for a YouTube channel's name, so members know the channel they look for.
   if (type === "youtube_subscribe") return taskConfigSchemas.youtube_subscribe.required({ channelName: true }).safeParse(raw[type]());
   return taskConfigSchemas[type].safeParse(raw[type]());
+}
+
+/** A field the form reader filled with JSON; what does not parse is left for the schema to refuse. */
+function jsonOf(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }
 
 /** Quiz answers match ignoring case and spaces. */

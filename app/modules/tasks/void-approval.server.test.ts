@@ -62,7 +62,7 @@ beforeAll(async () => {
 afterAll(() => database.close());
 
 async function approve(taskId: string, userId: string, hours = -10) {
-  const done = await attemptTask({ db: db(), taskId, userId, input: { kind: "visit" }, readBalance: async () => 0n, now: at(hours) });
+  const done = await attemptTask({ db: db(), taskId, userId, input: { kind: "visit" }, now: at(hours) });
   if (!done.ok) throw new Error(failureMessage(done));
   return done.completionId;
 }

@@ -1,7 +1,9 @@
 import { getAddress } from "viem";
 import type { ChainRegistry } from "~/modules/chain/chain-registry.server";
 import { readTokenBalance } from "~/modules/chain/onchain-reads.server";
-import type { BalanceReader } from "~/modules/tasks/completions.server";
+
+/** Reads a native (`tokenAddress` null) or ERC-20 balance of `owner` on a chain. */
+export type BalanceReader = (args: { chainId: number; tokenAddress: string | null; owner: string }) => Promise<bigint>;
 
 /**
  * Reads native or ERC-20 balances through the registry's page client of each chain (the read is

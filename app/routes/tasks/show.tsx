@@ -22,7 +22,6 @@ import { authorize, can, roleIn } from "~/modules/projects/permissions.server";
 import { attemptFromForm } from "~/modules/tasks/attempt-form.server";
 import { publicTask, taskBrief, taskContext } from "~/modules/tasks/task-page.server";
 import { taskWithProject } from "~/modules/tasks/tasks.server";
-import { balanceReader } from "~/modules/wallets/balance.server";
 import type { VisitorPage } from "~/lib/visitor-page";
 
 /** The same for every signed-out visitor: shared caches may keep it a few seconds. */
@@ -69,7 +68,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     userId: user.id,
     formData: await request.formData(),
     dataDir: services.env.DATA_DIR,
-    readBalance: balanceReader(services.chains),
+    chains: services.chains,
     social: { social: services.env.social, log: services.logger },
   });
   if (!outcome.ok) return formFailure(outcome, { ok: false as const, value: outcome.value, retryAfterSeconds: outcome.retryAfterSeconds });
