@@ -10,9 +10,18 @@ import solc from "solc";
 
 export const CONTRACTS_DIR = path.resolve(import.meta.dirname);
 /** The contracts that get typed artifacts, in deployment order. */
-export const CONTRACT_NAMES = ["QuestToken", "TokenSale", "DepositVault", "AirdropDistributor", "TestStablecoin"] as const;
+export const CONTRACT_NAMES = [
+  "QuestToken",
+  "TokenSale",
+  "DepositVault",
+  "AirdropDistributor",
+  "TestStablecoin",
+  "DemoCollection",
+  "DemoItems",
+  "DemoSwap",
+] as const;
 export type ContractName = (typeof CONTRACT_NAMES)[number];
-/** The contracts every deployment holds (the last of CONTRACT_NAMES, TestStablecoin, is deployed on local chains only). */
+/** The contracts every deployment holds (the rest of CONTRACT_NAMES, from TestStablecoin on, are deployed on local chains only). */
 export const PLATFORM_CONTRACT_NAMES = ["QuestToken", "TokenSale", "DepositVault", "AirdropDistributor"] as const satisfies readonly ContractName[];
 export type PlatformContractName = (typeof PLATFORM_CONTRACT_NAMES)[number];
 /** Every chain we target runs Cancun; the compiler's newer default would not deploy everywhere. */

@@ -15,6 +15,9 @@ import {
 } from "viem";
 import type { ContractName, PlatformContractName } from "./compile.ts";
 import { airdropDistributorAbi, airdropDistributorBytecode } from "./generated/airdrop-distributor.ts";
+import { demoCollectionAbi, demoCollectionBytecode } from "./generated/demo-collection.ts";
+import { demoItemsAbi, demoItemsBytecode } from "./generated/demo-items.ts";
+import { demoSwapAbi, demoSwapBytecode } from "./generated/demo-swap.ts";
 import { depositVaultAbi, depositVaultBytecode } from "./generated/deposit-vault.ts";
 import { questTokenAbi, questTokenBytecode } from "./generated/quest-token.ts";
 import { testStablecoinAbi, testStablecoinBytecode } from "./generated/test-stablecoin.ts";
@@ -209,4 +212,49 @@ export async function deployLocalStablecoin({
     await mined(await wallet.writeContract({ address, abi: testStablecoinAbi, functionName: "mint", args: [account, amount] }));
   }
   return { ...LOCAL_STABLECOIN, address };
+}
+
+/** The demo contracts of a local chain (contracts/Demo*.sol): what on-chain tasks can be tried on. */
+export const DEMO_CONTRACT_NAMES = ["DemoCollection", "DemoItems", "DemoSwap"] as const satisfies readonly ContractName[];
+export type DemoContracts = Record<(typeof DEMO_CONTRACT_NAMES)[number], Address>;
+
+/**
+ * The demo swap's fixed rate: units of QUEST (18 decimals) per unit of the stand-in USDC (6
+ * decimals). 10**14 makes 1 QUEST = 0.01 USDC, so 100 QUEST = 1 USDC.
+ */
+export const DEMO_SWAP_RATE = 10n ** 14n;
+/** What the demo swap holds of each token after its deployment, to pay swaps from. */
+export const DEMO_SWAP_RESERVES = { quest: parseEther("1000000"), usdc: 10_000n * 10n ** BigInt(LOCAL_STABLECOIN.decimals) } as const;
+
+/**
+ * Local chains only: deploys the demo ERC-721 (DemoCollection), the demo ERC-1155 (DemoItems) and
+ * the demo swap between `quest` and `usdc` (DemoSwap, at `DEMO_SWAP_RATE`), and funds the swap's
+ * reserves (`DEMO_SWAP_RESERVES`): QUEST minted by `wallet`, which must hold QUEST's minter role
+ * (the local deployer does), and USDC minted by anyone (TestStablecoin).
+ */
+export async function deployDemoContracts({
+  wallet,
+  publicClient,
+  quest,
+  usdc,
+  pollingInterval,
+}: {
+  wallet: Deployer;
+  publicClient: PublicClient;
+  quest: Address;
+  usdc: Address;
+  pollingInterval?: number;
+}): Promise<DemoContracts> {
+  const mined = async (hash: Hex) => {
+    const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval });
+    if (receipt.status !== "success") throw new Error(`Deployment transaction ${hash} reverted`);
+    return receipt;
+  };
+  const created = async (hash: Hex) => getAddress((await mined(hash)).contractAddress!);
+  const collection = await created(await wallet.deployContract({ abi: demoCollectionAbi, bytecode: demoCollectionBytecode }));
+  const items = await created(await wallet.deployContract({ abi: demoItemsAbi, bytecode: demoItemsBytecode }));
+  const swap = await created(await wallet.deployContract({ abi: demoSwapAbi, bytecode: demoSwapBytecode, args: [quest, usdc, DEMO_SWAP_RATE] }));
+  await mined(await wallet.writeContract({ address: quest, abi: questTokenAbi, functionName: "mint", args: [swap, DEMO_SWAP_RESERVES.quest] }));
+  await mined(await wallet.writeContract({ address: usdc, abi: testStablecoinAbi, functionName: "mint", args: [swap, DEMO_SWAP_RESERVES.usdc] }));
+  return { DemoCollection: collection, DemoItems: items, DemoSwap: swap };
 }

@@ -22,6 +22,9 @@ import { CONTRACT_NAMES, type ContractName } from "../compile.ts";
 import { coverageDir, coverageTransport, CoverageCollector, readCoverageBuild } from "../coverage/collector.ts";
 import { DEV_PRIVATE_KEYS } from "../dev-accounts.ts";
 import { airdropDistributorBytecode } from "../generated/airdrop-distributor.ts";
+import { demoCollectionBytecode } from "../generated/demo-collection.ts";
+import { demoItemsBytecode } from "../generated/demo-items.ts";
+import { demoSwapBytecode } from "../generated/demo-swap.ts";
 import { depositVaultBytecode } from "../generated/deposit-vault.ts";
 import { questTokenBytecode } from "../generated/quest-token.ts";
 import { testStablecoinBytecode } from "../generated/test-stablecoin.ts";
@@ -33,6 +36,9 @@ const GENERATED: Record<ContractName, Hex> = {
   DepositVault: depositVaultBytecode,
   AirdropDistributor: airdropDistributorBytecode,
   TestStablecoin: testStablecoinBytecode,
+  DemoCollection: demoCollectionBytecode,
+  DemoItems: demoItemsBytecode,
+  DemoSwap: demoSwapBytecode,
 };
 
 export const POLLING_INTERVAL = 10;

@@ -107,6 +107,8 @@ describe("createChainRegistry", () => {
       operator: null,
     });
     expect(chains.get(11155111)).toMatchObject({ contracts: null, startBlock: null, webSocket: null });
+    // Demo contracts only ever on a local chain.
+    expect(chains.list.filter((chain) => chain.demo !== null)).toEqual([]);
     expect(chains.vaultChains().map((chain) => chain.id)).toEqual([56]);
     // Members sign in on every chain in the list; money moves only where there are contracts.
     // (A local chain only where this server has its node: none here.)
@@ -219,6 +221,27 @@ describe("a deployment checked against its chain at start", () => {
   });
 });
 
+describe("a fresh local chain", () => {
+  it("gets the demo contracts beside Questline's, on the registry's `demo`", async () => {
+    const node = await startLocalChain({ chainId: SECOND_LOCAL_CHAIN_ID });
+    const database = await createTestDatabase();
+    try {
+      const env = loadEnv({
+        DATA_DIR: mkdtempSync(path.join(tmpdir(), "questline-registry-")),
+        DEPLOYMENTS_DIR: mkdtempSync(path.join(tmpdir(), "questline-deployments-")),
+        LOCAL_CHAIN: "off",
+        RPC_URL_31338: node.url,
+      });
+      const chains = await createChainRegistry({ env, localChainUrls: new Map([[SECOND_LOCAL_CHAIN_ID, node.url]]), logger: createLogger("silent"), database });
+      const { demo } = chains.get(SECOND_LOCAL_CHAIN_ID)!;
+      expect(Object.keys(demo!)).toEqual(["DemoCollection", "DemoItems", "DemoSwap"]);
+      expect(await chains.get(SECOND_LOCAL_CHAIN_ID)!.client.getCode({ address: demo!.DemoCollection })).toMatch(/^0x[0-9a-f]{10}/);
+    } finally {
+      await Promise.all([database.close(), node.stop()]);
+    }
+  });
+});
+
 describe("a second local chain", () => {
   it("is registered as local, signed on by anvil's dev account 9, its deployment kept, and offered for sign-in and money only where this server has its node", async () => {
     const node = await startLocalChain({ chainId: SECOND_LOCAL_CHAIN_ID });
@@ -237,7 +260,8 @@ describe("a second local chain", () => {
         database,
       });
       const second = chains.get(SECOND_LOCAL_CHAIN_ID)!;
-      expect(second).toMatchObject({ name: "Questline Local B", local: true, confirmations: 1, contracts: deployedThere });
+      // A kept chain (its deployment file) whose record names no demo contracts has none.
+      expect(second).toMatchObject({ name: "Questline Local B", local: true, confirmations: 1, contracts: deployedThere, demo: null });
       expect(second.operator!.account.address).toBe(DEV_ADDRESSES[9]);
       expect(await second.operator!.getChainId()).toBe(SECOND_LOCAL_CHAIN_ID);
       expect(chains.vaultChains().map((chain) => chain.id)).toEqual([SECOND_LOCAL_CHAIN_ID]);

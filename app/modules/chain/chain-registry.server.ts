@@ -1,6 +1,7 @@
 import { createPublicClient, createWalletClient, keccak256, type Address, type Chain, type Hex, type PublicClient, type Transport } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import * as viemChains from "viem/chains";
+import type { DemoContracts } from "#contracts/deploy";
 import { DEV_OPERATOR_PRIVATE_KEY } from "#contracts/dev-accounts";
 import type { Env } from "~/services/env.server";
 import type { Database } from "~/lib/db.server";
@@ -44,6 +45,11 @@ export type RegisteredChain = {
    * chains' stand-in USDC). Empty where no contracts are deployed.
    */
   tokens: readonly VaultToken[];
+  /**
+   * The demo contracts on-chain tasks can be tried on (an ERC-721, an ERC-1155, a QUEST/USDC swap;
+   * the Demo dApp page): deployed at start on a fresh local chain only; null on every other chain.
+   */
+  demo: DemoContracts | null;
   /** Blocks an event needs (its own included) before it counts; null: nothing on this chain is scanned, paid or drawn. */
   confirmations: number | null;
   /** The first block deposits are read from (DEPOSIT_START_BLOCKS), when configured. */
@@ -78,6 +84,8 @@ export type ChainSetup = {
   contracts?: ContractAddresses | null;
   /** The vault's tokens besides QUEST, as the deployment names them. */
   tokens?: VaultToken[];
+  /** The demo contracts, on a local chain (ignored on any other). */
+  demo?: DemoContracts | null;
   confirmations?: number | null;
   startBlock?: number | null;
   /** The operator's key; on a local chain anvil's dev account 9 signs when it is unset. */
@@ -130,6 +138,7 @@ function registerChain({
   pageTransport = transport,
   contracts = null,
   tokens = [],
+  demo = null,
   confirmations = null,
   startBlock = null,
   operatorKey = null,
@@ -147,6 +156,7 @@ function registerChain({
     operator: key && chain ? createWalletClient({ chain, transport, account: privateKeyToAccount(key) }) : null,
     contracts,
     tokens: vaultTokensOf(contracts, tokens),
+    demo: local ? demo : null,
     confirmations,
     startBlock: startBlock === null ? null : BigInt(startBlock),
     webSocket,
@@ -200,10 +210,12 @@ export async function createChainRegistry({
   };
   const deployments = readDeployments({ dir: env.DEPLOYMENTS_DIR, overrides: env.contractAddresses });
   // Each local chain gets its contracts (once per fresh chain, whichever process comes first) and the dev accounts their tokens.
+  const demos = new Map<number, DemoContracts | null>();
   for (const [id, rpcUrl] of localChainUrls) {
     const known = deployments.get(id);
     const local = await agreeLocalContracts({ database, chainId: id, rpcUrl, known: known?.contracts, knownTokens: known?.tokens, logger });
     deployments.set(id, { contracts: local.addresses, codeHashes: {}, tokens: local.tokens });
+    demos.set(id, local.demo);
   }
   const endpoints = nodeEndpoints(config, (message) => logger.warn(message));
   // A chain's own RPC_URL_<chainId> comes first, before the providers' endpoints.
@@ -211,9 +223,11 @@ export async function createChainRegistry({
   const chains = [...endpoints].map(([id, urls]): ChainSetup => ({
     id,
     transport: chainTransport(urls, { timeoutMs: env.CHAIN_TIMEOUT_MS, retryCount: 1 }),
-    pageTransport: chainTransport(urls, { timeoutMs: env.CHAIN_PAGE_TIMEOUT_MS, retryCount: 0 }),
+    // Reads while a member waits go in JSON-RPC batches: "Find my transaction" reads up to thousands of blocks at once.
+    pageTransport: chainTransport(urls, { timeoutMs: env.CHAIN_PAGE_TIMEOUT_MS, retryCount: 0, batch: true }),
     contracts: deployments.get(id)?.contracts ?? null,
     tokens: deployments.get(id)?.tokens ?? [],
+    demo: demos.get(id) ?? null,
     confirmations: env.confirmations.get(id) ?? null,
     startBlock: env.depositStartBlocks.get(id) ?? null,
     operatorKey: (env.OPERATOR_PRIVATE_KEY as Hex | undefined) ?? null,

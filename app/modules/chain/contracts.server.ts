@@ -1,8 +1,9 @@
 import { eq } from "drizzle-orm";
-import { createPublicClient, createWalletClient, http, parseEther, type Address, type Chain, type Hex, type PublicClient } from "viem";
+import { createPublicClient, createWalletClient, getAddress, http, parseEther, type Address, type Chain, type Hex, type PublicClient } from "viem";
+import { z } from "zod";
 import { privateKeyToAccount } from "viem/accounts";
 import { anvil } from "viem/chains";
-import { deployLocalStablecoin, deployQuestline, fundAccounts, LOCAL_STABLECOIN } from "#contracts/deploy";
+import { deployDemoContracts, deployLocalStablecoin, deployQuestline, fundAccounts, LOCAL_STABLECOIN, type DemoContracts } from "#contracts/deploy";
 import { depositVaultAbi } from "#contracts/generated/deposit-vault";
 import { questTokenAbi } from "#contracts/generated/quest-token";
 import { platformSetting } from "#db/schema/ledger";
@@ -19,8 +20,19 @@ export const DEMO_TOKENS_PER_ACCOUNT = parseEther("10000");
 /** Stand-in stablecoin units (USDC, 6 decimals) each anvil dev account gets on a fresh local chain: 10,000 USDC. */
 export const DEMO_STABLECOIN_PER_ACCOUNT = 10_000n * 10n ** BigInt(LOCAL_STABLECOIN.decimals);
 
-/** A local chain's contracts in use and the vault's tokens besides QUEST (the stand-in USDC). */
-export type LocalContracts = { addresses: ContractAddresses; tokens: VaultToken[]; deployed: boolean };
+/**
+ * A local chain's contracts in use, the vault's tokens besides QUEST (the stand-in USDC) and the
+ * demo contracts on-chain tasks can be tried on (null where none are: a kept chain whose record
+ * names none).
+ */
+export type LocalContracts = { addresses: ContractAddresses; tokens: VaultToken[]; demo: DemoContracts | null; deployed: boolean };
+
+const demoAddress = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/)
+  .transform((value) => getAddress(value));
+/** The demo contracts as the local chain's record keeps them. */
+const demoContractsSchema = z.object({ DemoCollection: demoAddress, DemoItems: demoAddress, DemoSwap: demoAddress });
 
 /**
  * Makes sure Questline's contracts are on a local development chain (31337, or another local chain
@@ -29,23 +41,30 @@ export type LocalContracts = { addresses: ContractAddresses; tokens: VaultToken[
  * chain the contracts are deployed with anvil's first dev account (dev account 9 is the vault's
  * operator, see DEV_OPERATOR_PRIVATE_KEY) and each dev account gets
  * `DEMO_TOKENS_PER_ACCOUNT`; the stand-in stablecoin (USDC, 6 decimals) is deployed beside them,
- * allow-listed in the vault, and each dev account gets `DEMO_STABLECOIN_PER_ACCOUNT`. Returns the
- * addresses and tokens in use (`knownTokens` with `known` addresses that hold code).
+ * allow-listed in the vault, and each dev account gets `DEMO_STABLECOIN_PER_ACCOUNT`; then the demo
+ * contracts (an ERC-721, an ERC-1155 and a QUEST/USDC swap with funded reserves, deployDemoContracts).
+ * Returns the addresses, tokens and demo contracts in use (`knownTokens` with `known` addresses
+ * that hold code, and `knownDemo` where its swap holds code too).
  */
 export async function ensureLocalContracts({
   rpcUrl,
   known,
   knownTokens = [],
+  knownDemo = null,
   logger,
 }: {
   rpcUrl: string;
   known: ContractAddresses | undefined;
   knownTokens?: VaultToken[];
+  knownDemo?: DemoContracts | null;
   logger: Logger;
 }): Promise<LocalContracts> {
   const started = performance.now();
   const probe = createPublicClient({ transport: http(rpcUrl) }) as PublicClient;
-  if (known && (await deployedAt(probe, known))) return { addresses: known, tokens: knownTokens, deployed: false };
+  if (known && (await deployedAt(probe, known))) {
+    const demo = knownDemo && (await hasCode(probe, knownDemo.DemoSwap)) ? knownDemo : null;
+    return { addresses: known, tokens: knownTokens, demo, deployed: false };
+  }
   const chainId = await probe.getChainId();
   if (!knownChain(chainId)?.local) {
     const local = KNOWN_CHAINS.filter((chain) => chain.local).map((chain) => chain.id);
@@ -71,8 +90,12 @@ export async function ensureLocalContracts({
     amount: DEMO_STABLECOIN_PER_ACCOUNT,
     pollingInterval: 10,
   });
-  logger.info({ contracts: deployment.contracts, tokens: [stablecoin], ms: Math.round(performance.now() - started) }, "contracts deployed to the local chain");
-  return { addresses: deployment.contracts, tokens: [stablecoin], deployed: true };
+  const demo = await deployDemoContracts({ wallet, publicClient, quest: deployment.contracts.QuestToken, usdc: stablecoin.address, pollingInterval: 10 });
+  logger.info(
+    { contracts: deployment.contracts, tokens: [stablecoin], demo, ms: Math.round(performance.now() - started) },
+    "contracts deployed to the local chain",
+  );
+  return { addresses: deployment.contracts, tokens: [stablecoin], demo, deployed: true };
 }
 
 /** A local chain read, and signed on by one of anvil's dev accounts (the deployer, or a demo member's wallet). */
@@ -86,7 +109,11 @@ function localChainClients(rpcUrl: string, key: Hex = DEV_PRIVATE_KEYS[0], chain
 
 /** Whether a deployment's token holds code on the chain `client` reads. */
 async function deployedAt(client: PublicClient, addresses: ContractAddresses) {
-  const code = await client.getCode({ address: addresses.QuestToken });
+  return hasCode(client, addresses.QuestToken);
+}
+
+async function hasCode(client: PublicClient, address: Address) {
+  const code = await client.getCode({ address });
   return Boolean(code && code !== "0x");
 }
 
@@ -98,7 +125,8 @@ const recordedKey = (chainId: number) => (chainId === LOCAL_CHAIN_ID ? "local_ch
  * local chain: under the database's startup lock, so exactly one deploys on a fresh chain, and with
  * the addresses in use recorded in the database, so every process ends on the same ones (the
  * `known` ones first, when they hold code, with `knownTokens`; then the recorded ones with the
- * tokens recorded beside them; else a new deployment).
+ * tokens recorded beside them; else a new deployment). The demo contracts are recorded beside
+ * them too, and kept with the recorded deployment they were deployed with.
  */
 export async function agreeLocalContracts({
   database,
@@ -123,13 +151,13 @@ export async function agreeLocalContracts({
     const sameAsRecorded = recorded && known && JSON.stringify(contractAddressesSchema.parse(known)) === JSON.stringify(recorded.addresses);
     const inUse =
       known && (await deployedAt(client, known))
-        ? { addresses: known, tokens: knownTokens.length === 0 && sameAsRecorded ? recorded.tokens : knownTokens }
+        ? { addresses: known, tokens: knownTokens.length === 0 && sameAsRecorded ? recorded.tokens : knownTokens, demo: sameAsRecorded ? recorded.demo : null }
         : recorded && (await deployedAt(client, recorded.addresses))
           ? recorded
           : undefined;
-    const result = await ensureLocalContracts({ rpcUrl, known: inUse?.addresses, knownTokens: inUse?.tokens, logger });
-    const value = { ...result.addresses, tokens: result.tokens };
-    if (JSON.stringify(value) !== JSON.stringify(recorded && { ...recorded.addresses, tokens: recorded.tokens }))
+    const result = await ensureLocalContracts({ rpcUrl, known: inUse?.addresses, knownTokens: inUse?.tokens, knownDemo: inUse?.demo, logger });
+    const value = { ...result.addresses, tokens: result.tokens, demo: result.demo };
+    if (JSON.stringify(value) !== JSON.stringify(recorded && { ...recorded.addresses, tokens: recorded.tokens, demo: recorded.demo }))
       await db
         .insert(platformSetting)
         .values({ key: recordedKey(chainId), value, updatedBy: null })
@@ -138,16 +166,21 @@ export async function agreeLocalContracts({
   });
 }
 
-/** The recorded addresses, and the tokens recorded beside them (none in a record from before tokens). */
-async function recordedLocalContracts(db: Db, chainId: number): Promise<{ addresses: ContractAddresses; tokens: VaultToken[] } | undefined> {
+/** The recorded addresses, and the tokens and demo contracts recorded beside them (none in a record from before them). */
+async function recordedLocalContracts(
+  db: Db,
+  chainId: number,
+): Promise<{ addresses: ContractAddresses; tokens: VaultToken[]; demo: DemoContracts | null } | undefined> {
   const [row] = await db
     .select({ value: platformSetting.value })
     .from(platformSetting)
     .where(eq(platformSetting.key, recordedKey(chainId)));
   const parsed = contractAddressesSchema.safeParse(row?.value);
   if (!parsed.success) return undefined;
-  const tokens = vaultTokensSchema.safeParse((row?.value as { tokens?: unknown } | undefined)?.tokens);
-  return { addresses: parsed.data, tokens: tokens.success ? tokens.data : [] };
+  const extras = row?.value as { tokens?: unknown; demo?: unknown } | undefined;
+  const tokens = vaultTokensSchema.safeParse(extras?.tokens);
+  const demo = demoContractsSchema.safeParse(extras?.demo);
+  return { addresses: parsed.data, tokens: tokens.success ? tokens.data : [], demo: demo.success ? demo.data : null };
 }
 
 /**

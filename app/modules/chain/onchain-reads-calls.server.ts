@@ -165,8 +165,8 @@ export async function checkContractCall({
   return { kind: "found", evidence: evidenceOf(chainId, tx, receipt, values) };
 }
 
-/** Blocks read at once while looking back (one batch, or this many requests in flight). */
-const BLOCKS_AT_ONCE = 50;
+/** Blocks asked for at once while looking back (a few JSON-RPC batches in flight on a batching transport). */
+const BLOCKS_AT_ONCE = 200;
 
 type FullBlock = Block<bigint, true>;
 
