@@ -1,7 +1,8 @@
-// event_emitted checks of 10,000 members from one scan: part of `npm run bench -- onchain`, or alone:
-// `node --import ./scripts/app-paths.ts bench/onchain-event-10k.ts` (PGlite, or PostgreSQL with DATABASE_URL).
+// event_emitted checks of 10,000 members from one scan: part of `npm run bench -- onchain` (on its
+// chain), or alone on a fresh local chain: `node --import ./scripts/app-paths.ts bench/onchain-event-10k.ts`
+// (PGlite, or PostgreSQL with DATABASE_URL).
 //
-// A fresh local chain with a tiny swap contract (tests/setup/onchain-fixtures.ts) whose `swapFor`
+// A local chain with a tiny swap contract (tests/setup/onchain-fixtures.ts) whose `swapFor`
 // emits one `Swap` per address in one transaction: 10,000 members' events in BENCH_EVENT_MEMBERS /
 // 1,000 transactions, then SETTLE blocks mined on top (so a check's scan finds nothing new to read,
 // as when the job keeps up). Each round makes a new event_emitted task (its own cursor, from the
@@ -14,13 +15,14 @@
 // Figures are the median of BENCH_EVENT_ROUNDS (3) rounds.
 
 import { randomBytes, randomUUID } from "node:crypto";
+import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { getAddress, type Address } from "viem";
 import { user } from "../db/schema/auth.ts";
 import { project } from "../db/schema/projects.ts";
 import { task } from "../db/schema/quests.ts";
 import { walletAddress } from "../db/schema/wallets.ts";
-import { openDatabase } from "../app/lib/db.server.ts";
+import { openDatabase, type Db } from "../app/lib/db.server.ts";
 import { LOCAL_CHAIN_ID } from "../app/lib/local-chain-id.ts";
 import { startLocalChain } from "../app/lib/local-chain.server.ts";
 import { attemptTask, type Task } from "../app/modules/tasks/completions.server.ts";
@@ -35,12 +37,19 @@ const CONCURRENCY = Number(process.env.BENCH_EVENT_CONCURRENCY ?? 8);
 const PER_TX = 1_000;
 const CONFIRMATIONS = 1;
 
-const node = await startLocalChain();
-const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: null });
-try {
-  const db = database.db;
-  const fx = await deployOnchainFixtures(node.url);
-  const chains = localRegistry({ url: node.url, confirmations: CONFIRMATIONS, webSocket: null });
+/** The figures on the local chain (anvil) at `url`, whose automine is on; the database is a fresh one of its own. */
+export async function benchEventChecks({ url }: { url: string }) {
+  const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: null });
+  try {
+    await run(database.db, url);
+  } finally {
+    await database.close();
+  }
+}
+
+async function run(db: Db, url: string) {
+  const fx = await deployOnchainFixtures(url);
+  const chains = localRegistry({ url, confirmations: CONFIRMATIONS, webSocket: null });
   const chain = chains.get(LOCAL_CHAIN_ID)!;
   const opened = new Date(Number((await fx.client.getBlock()).timestamp) * 1000);
 
@@ -100,7 +109,14 @@ try {
   }
   bench("onchain_event_scan_10k_s", median(scans), "s");
   bench("onchain_event_10k_s", median(totals), "s");
-} finally {
-  await database.close();
-  await node.stop();
+}
+
+// Run alone: on a fresh local chain of its own.
+if (path.resolve(process.argv[1] ?? "") === import.meta.filename) {
+  const node = await startLocalChain();
+  try {
+    await benchEventChecks({ url: node.url });
+  } finally {
+    await node.stop();
+  }
 }

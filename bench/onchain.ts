@@ -13,7 +13,8 @@
 //   receipt, head, then the block's time for the window; 100 samples);
 // - onchain_find_tx_p95_ms: "Find my transaction" over the last 2,000 blocks, newest first, down to
 //   the member's transfer near the oldest end (30 samples);
-// - onchain_event_10k_s: event_emitted checks of 10,000 members from one scan (see the marked place below).
+// - onchain_event_10k_s (and onchain_event_scan_10k_s): event_emitted checks of 10,000 members from
+//   one scan, on this chain with a database of its own (bench/onchain-event-10k.ts).
 
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -24,6 +25,7 @@ import { spawnTied } from "../app/lib/tied-process.server.ts";
 import { checkContractCall, findContractCall, type CallMatch } from "../app/modules/chain/onchain-reads-calls.server.ts";
 import { chainTransport } from "../app/wallet/chain-config.ts";
 import { deployMiniContracts, devWallet } from "../tests/setup/mini-contracts.ts";
+import { benchEventChecks } from "./onchain-event-10k.ts";
 import { bench, log, measure, p95, timed } from "./stats.ts";
 
 const HISTORY = Number(process.env.BENCH_ONCHAIN_BLOCKS ?? 100_000);
@@ -130,7 +132,8 @@ try {
   bench("onchain_find_tx_p95_ms", p95(finds), "ms");
 
   // ---- onchain_event_10k_s: event_emitted checks for 10,000 members from one scan (issue #37). ----
-  // Another helper adds this figure here, on the same chain (`node`, `setup`, `mini`).
+  // On the same chain, with a database of its own (PGlite, or PostgreSQL with DATABASE_URL): bench/onchain-event-10k.ts.
+  await benchEventChecks({ url: node.url });
   // ---- end of onchain_event_10k_s ----
 } finally {
   await node.stop();
