@@ -1,8 +1,7 @@
-// event_emitted checks of 10,000 members from one scan: part of `npm run bench -- onchain` (on its
-// chain), or alone on a fresh local chain: `node --import ./scripts/app-paths.ts bench/onchain-event-10k.ts`
-// (PGlite, or PostgreSQL with DATABASE_URL).
+// event_emitted checks of 10,000 members from one scan: part of `npm run bench -- onchain`, or alone:
+// `node --import ./scripts/app-paths.ts bench/onchain-event-10k.ts` (PGlite, or PostgreSQL with DATABASE_URL).
 //
-// A local chain with a tiny swap contract (tests/setup/onchain-fixtures.ts) whose `swapFor`
+// A fresh local chain with a tiny swap contract (tests/setup/onchain-fixtures.ts) whose `swapFor`
 // emits one `Swap` per address in one transaction: 10,000 members' events in BENCH_EVENT_MEMBERS /
 // 1,000 transactions, then SETTLE blocks mined on top (so a check's scan finds nothing new to read,
 // as when the job keeps up). Each round makes a new event_emitted task (its own cursor, from the
@@ -37,13 +36,19 @@ const CONCURRENCY = Number(process.env.BENCH_EVENT_CONCURRENCY ?? 8);
 const PER_TX = 1_000;
 const CONFIRMATIONS = 1;
 
-/** The figures on the local chain (anvil) at `url`, whose automine is on; the database is a fresh one of its own. */
-export async function benchEventChecks({ url }: { url: string }) {
+/**
+ * The figures, on a fresh local chain and database of their own. Not on the onchain group's
+ * 100,000-block chain: its genesis is numbered 95,000 (`anvil --number`), and the task's first run
+ * looks for its opening block from block 0 (`blockAtTime`), which that chain does not have.
+ */
+export async function benchEventChecks() {
+  const node = await startLocalChain();
   const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: null });
   try {
-    await run(database.db, url);
+    await run(database.db, node.url);
   } finally {
     await database.close();
+    await node.stop();
   }
 }
 
@@ -111,12 +116,5 @@ async function run(db: Db, url: string) {
   bench("onchain_event_10k_s", median(totals), "s");
 }
 
-// Run alone: on a fresh local chain of its own.
-if (path.resolve(process.argv[1] ?? "") === import.meta.filename) {
-  const node = await startLocalChain();
-  try {
-    await benchEventChecks({ url: node.url });
-  } finally {
-    await node.stop();
-  }
-}
+// Run alone.
+if (path.resolve(process.argv[1] ?? "") === import.meta.filename) await benchEventChecks();
