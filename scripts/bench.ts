@@ -12,6 +12,11 @@ const GROUPS: Record<string, { script: string; about: string }> = {
   leaderboard: { script: "bench/leaderboard.ts", about: "leaderboard pages, ranks and XP awards (PGlite, or PostgreSQL with DATABASE_URL)" },
   jobs: { script: "bench/jobs.ts", about: "the job engine: send-to-handler latency and throughput (PGlite, or PostgreSQL with DATABASE_URL)" },
   ledger: { script: "bench/ledger.ts", about: "ledger postings, balance reads (PostgreSQL) and deposit credit latency" },
+  onchain: {
+    script: "bench/onchain.ts",
+    about:
+      "on-chain task checks on a 100,000-block local chain: a pasted contract_call hash, Find my transaction over 2,000 blocks, event checks of 10,000 members from one scan (PGlite, or PostgreSQL with DATABASE_URL)",
+  },
   outbox: {
     script: "bench/outbox.ts",
     about: "operator transactions confirmed per minute through the outbox on a 1 s block chain, and a stuck one's replacement",

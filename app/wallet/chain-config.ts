@@ -118,18 +118,28 @@ export function nodeEndpoints(
 }
 
 /** How long one request to a node may take, and how often a failed one is tried again. */
-export type NodeDeadline = { timeoutMs?: number; retryCount?: number };
+/**
+ * How a transport asks a node: `timeoutMs` and `retryCount` bound each request; `batch` sends the
+ * requests made in the same tick as JSON-RPC batches of up to BATCH_SIZE (viem's batching, which
+ * holds each request for one timer tick): for reads that ask many things at once, such as "Find my
+ * transaction" reading a range of blocks.
+ */
+export type NodeDeadline = { timeoutMs?: number; retryCount?: number; batch?: boolean };
+
+/** Requests in one JSON-RPC batch: within what providers accept in one body. */
+const BATCH_SIZE = 50;
 
 /**
  * One transport for a chain: its endpoints in a ranked fallback, its one endpoint alone (nothing to
  * rank, so no pings), or the chain's public RPC when none is configured. `deadline` bounds each
  * request (viem's own: 10 s, tried three times).
  */
-export function chainTransport(urls: string[] | undefined, { timeoutMs, retryCount = RETRY_COUNT }: NodeDeadline = {}): Transport {
-  if (!urls || urls.length === 0) return http(undefined, { timeout: timeoutMs, retryCount });
-  if (urls.length === 1) return http(urls[0], { timeout: timeoutMs, retryCount });
+export function chainTransport(urls: string[] | undefined, { timeoutMs, retryCount = RETRY_COUNT, batch = false }: NodeDeadline = {}): Transport {
+  const batching = batch ? { batch: { batchSize: BATCH_SIZE } } : {};
+  if (!urls || urls.length === 0) return http(undefined, { timeout: timeoutMs, retryCount, ...batching });
+  if (urls.length === 1) return http(urls[0], { timeout: timeoutMs, retryCount, ...batching });
   return fallback(
-    urls.map((url) => http(url, { timeout: timeoutMs, retryCount: 0 })),
+    urls.map((url) => http(url, { timeout: timeoutMs, retryCount: 0, ...batching })),
     { rank: { interval: RANK_INTERVAL_MS }, retryCount },
   );
 }

@@ -223,7 +223,8 @@ export async function createChainRegistry({
   const chains = [...endpoints].map(([id, urls]): ChainSetup => ({
     id,
     transport: chainTransport(urls, { timeoutMs: env.CHAIN_TIMEOUT_MS, retryCount: 1 }),
-    pageTransport: chainTransport(urls, { timeoutMs: env.CHAIN_PAGE_TIMEOUT_MS, retryCount: 0 }),
+    // Reads while a member waits go in JSON-RPC batches: "Find my transaction" reads up to thousands of blocks at once.
+    pageTransport: chainTransport(urls, { timeoutMs: env.CHAIN_PAGE_TIMEOUT_MS, retryCount: 0, batch: true }),
     contracts: deployments.get(id)?.contracts ?? null,
     tokens: deployments.get(id)?.tokens ?? [],
     demo: demos.get(id) ?? null,
