@@ -12,7 +12,9 @@
 // - onchain_contract_call_p95_ms: checking the pasted hash of the member's transfer (transaction,
 //   receipt, head, then the block's time for the window; 100 samples);
 // - onchain_find_tx_p95_ms: "Find my transaction" over the last 2,000 blocks, newest first, down to
-//   the member's transfer near the oldest end (30 samples);
+//   the member's transfer near the oldest end (30 samples), on a node with historical state
+//   (the wallets' nonces bisected); onchain_find_tx_full_node_p95_ms, the same on a full node
+//   (every block read, in batches; 10 samples), a diagnostic;
 // - onchain_event_10k_s (and onchain_event_scan_10k_s): event_emitted checks of 10,000 members from
 //   one scan, on a chain and database of its own (bench/onchain-event-10k.ts).
 
@@ -22,9 +24,11 @@ import { createPublicClient, parseEther, toFunctionSelector, type Address, type 
 import { anvil } from "viem/chains";
 import { DEV_ADDRESSES } from "../contracts/dev-accounts.ts";
 import { spawnTied } from "../app/lib/tied-process.server.ts";
-import { checkContractCall, findContractCall, type CallMatch } from "../app/modules/chain/onchain-reads-calls.server.ts";
+import { checkContractCall, type CallMatch } from "../app/modules/chain/onchain-reads-calls.server.ts";
+import { findContractCall } from "../app/modules/chain/onchain-reads-find.server.ts";
 import { chainTransport } from "../app/wallet/chain-config.ts";
 import { deployMiniContracts, devWallet } from "../tests/setup/mini-contracts.ts";
+import { startPrunedNode } from "../tests/fakes/pruned-node.ts";
 import { benchEventChecks } from "./onchain-event-10k.ts";
 import { bench, log, measure, p95, timed } from "./stats.ts";
 
@@ -33,6 +37,7 @@ const MINED = Number(process.env.BENCH_ONCHAIN_MINED ?? 5_000);
 const LOOK_BACK = 2_000;
 const PASTE_SAMPLES = 100;
 const FIND_SAMPLES = 30;
+const FULL_NODE_SAMPLES = 10;
 /** CHAIN_PAGE_TIMEOUT_MS's default (app/services/env.server.ts). */
 const PAGE_TIMEOUT_MS = 800;
 
@@ -130,6 +135,18 @@ try {
     if (found.kind !== "found" || found.evidence.txHash !== pasted) throw new Error(`Find my transaction missed it: ${JSON.stringify(found)}`);
   });
   bench("onchain_find_tx_p95_ms", p95(finds), "ms");
+
+  // The same search where the node keeps no old state (a full node: the pruned-node proxy in front
+  // of anvil refuses state older than 128 blocks), so every block is read, newest first, in
+  // batches. A diagnostic beside the figure above (the proxy adds a hop and a head read per batch).
+  const fullNode = await startPrunedNode({ target: node.url, keep: 128 });
+  const scanning = createPublicClient({ chain: anvil, transport: chainTransport([fullNode.url], { timeoutMs: PAGE_TIMEOUT_MS, retryCount: 0, batch: true }) });
+  const scans = await measure(FULL_NODE_SAMPLES, async () => {
+    const found = await findContractCall({ client: scanning, chainId: anvil.id, confirmations, match, blocks: LOOK_BACK, exclude: new Set() });
+    if (found.kind !== "found" || found.evidence.txHash !== pasted) throw new Error(`Find my transaction missed it on a full node: ${JSON.stringify(found)}`);
+  });
+  await fullNode.stop();
+  bench("onchain_find_tx_full_node_p95_ms", p95(scans), "ms");
 
   // ---- onchain_event_10k_s: event_emitted checks for 10,000 members from one scan (issue #37). ----
   // On a fresh chain and database of its own (PGlite, or PostgreSQL with DATABASE_URL): bench/onchain-event-10k.ts says why.

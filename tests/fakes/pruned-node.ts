@@ -61,3 +61,5 @@ function readBody(req: IncomingMessage): Promise<string> {
     req.on("error", reject);
   });
 }
+
+export type PrunedNode = Awaited<ReturnType<typeof startPrunedNode>>;

@@ -3,8 +3,10 @@ import { anvil } from "viem/chains";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEV_ADDRESSES } from "#contracts/dev-accounts";
 import { startLocalChain, type LocalChain } from "~/lib/local-chain.server";
+import { startPrunedNode, type PrunedNode } from "#tests/fakes/pruned-node";
 import { ChainUnreachable } from "./node-errors.server";
-import { checkContractCall, findContractCall, type CallMatch } from "./onchain-reads-calls.server";
+import { checkContractCall, type CallMatch } from "./onchain-reads-calls.server";
+import { findContractCall } from "./onchain-reads-find.server";
 import { deployMiniContracts, devWallet, type MiniContracts } from "#tests/setup/mini-contracts";
 
 const CHAIN_ID = anvil.id;
@@ -14,6 +16,8 @@ const PAY = toFunctionSelector("pay()");
 let chain: LocalChain;
 let client: PublicClient;
 let mini: MiniContracts;
+let pruned: PrunedNode;
+let prunedClient: PublicClient;
 const test = () => createTestClient({ chain: anvil, mode: "anvil", transport: http(chain.url) });
 /** A node that is down: nothing listens there. */
 const down = createPublicClient({ chain: anvil, transport: http("http://127.0.0.1:9", { retryCount: 0 }) });
@@ -23,6 +27,8 @@ beforeAll(async () => {
   chain = await startLocalChain();
   client = createPublicClient({ chain: anvil, transport: http(chain.url, { retryCount: 0 }), pollingInterval: 10 });
   mini = await deployMiniContracts({ url: chain.url, client });
+  pruned = await startPrunedNode({ target: chain.url, keep: 0 });
+  prunedClient = createPublicClient({ chain: anvil, transport: http(pruned.url, { retryCount: 0 }) });
   const mint = await devWallet(chain.url, 0).writeContract({
     address: mini.token,
     abi: mini.abi.token,
@@ -31,7 +37,10 @@ beforeAll(async () => {
   } as never);
   await client.waitForTransactionReceipt({ hash: mint, pollingInterval: 10 });
 });
-afterAll(() => chain.stop());
+afterAll(async () => {
+  await pruned.stop();
+  await chain.stop();
+});
 
 /** Sends a call of `functionName` from dev account `from` (gas given: a reverting call is mined too) and waits for it. */
 async function call(from: number, to: Address, functionName: string, args: unknown[], value = 0n): Promise<Hex> {
@@ -141,9 +150,14 @@ describe("checkContractCall", () => {
   });
 });
 
-describe("findContractCall", () => {
+// On an archive node (anvil) the blocks are found by bisecting the wallets' nonces; on a full node
+// (anvil behind the pruned-node proxy, which refuses any state below the head) every block is read.
+describe.each([
+  ["an archive node", () => client],
+  ["a full node", () => prunedClient],
+])("findContractCall on %s", (_, reader) => {
   const find = (match: CallMatch, { confirmations = 1, blocks = 200, exclude = new Set<string>() } = {}) =>
-    findContractCall({ client, chainId: CHAIN_ID, confirmations, match, blocks, exclude });
+    findContractCall({ client: reader(), chainId: CHAIN_ID, confirmations, match, blocks, exclude });
 
   it("finds the newest matching call of the member's wallets, skipping hashes already used", async () => {
     const older = await call(1, mini.token, "transfer", [dev3, parseEther("2")]);

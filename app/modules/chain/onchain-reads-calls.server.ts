@@ -7,7 +7,6 @@ import {
   TransactionNotFoundError,
   TransactionReceiptNotFoundError,
   type Address,
-  type Block,
   type Hex,
   type PublicClient,
   type Transaction,
@@ -16,8 +15,8 @@ import {
 import type { ChainEvidence } from "./chain-evidence";
 import { fromNode } from "./node-errors.server";
 
-// A contract call as a task's evidence (issue #37): a pasted transaction hash checked, or "Find my
-// transaction" looking through the chain's recent blocks. Reads only through the client given;
+// A contract call as a task's evidence (issue #37): a pasted transaction hash checked here, or
+// "Find my transaction" looking through the chain's recent blocks (onchain-reads-find.server.ts). Reads only through the client given;
 // a node that cannot answer throws ChainUnreachable.
 
 export type CallMatch = {
@@ -55,7 +54,7 @@ const when = (date: Date) =>
     .replace(/\.\d+Z$/, " UTC");
 
 /** Why the transaction itself (not yet its receipt) does not match, or null. */
-function transactionRefusal(tx: Pick<Transaction, "from" | "to" | "input" | "value">, match: CallMatch): string | null {
+export function transactionRefusal(tx: Pick<Transaction, "from" | "to" | "input" | "value">, match: CallMatch): string | null {
   if (!match.from.some((wallet) => isAddressEqual(wallet, tx.from))) {
     return `This transaction was sent from ${short(getAddress(tx.from))}, which is not one of your linked wallets`;
   }
@@ -71,7 +70,7 @@ function transactionRefusal(tx: Pick<Transaction, "from" | "to" | "input" | "val
 }
 
 /** Why the block's time is outside the window, or null. */
-function windowRefusal(timestamp: bigint, match: CallMatch): string | null {
+export function windowRefusal(timestamp: bigint, match: CallMatch): string | null {
   const at = new Date(Number(timestamp) * 1000);
   if (match.window.from && at < match.window.from) return `This transaction was sent before the task opened (${when(match.window.from)})`;
   if (match.window.to && at >= match.window.to) return `This transaction was sent after the task closed (${when(match.window.to)})`;
@@ -92,7 +91,12 @@ function transferred(receipt: TransactionReceipt, token: Address, sender: Addres
 }
 
 /** Why the receipt does not count, or null; the amounts moved go in `values`. */
-async function receiptRefusal(client: PublicClient, receipt: TransactionReceipt, match: CallMatch, values: Record<string, string>): Promise<string | null> {
+export async function receiptRefusal(
+  client: PublicClient,
+  receipt: TransactionReceipt,
+  match: CallMatch,
+  values: Record<string, string>,
+): Promise<string | null> {
   if (receipt.status !== "success") return "This transaction failed on chain (reverted)";
   if (!match.transfer) return null;
   const moved = transferred(receipt, match.transfer.token, receipt.from);
@@ -102,7 +106,7 @@ async function receiptRefusal(client: PublicClient, receipt: TransactionReceipt,
   return `This transaction moved ${formatUnits(moved, decimals)} of the token; the task asks for ${formatUnits(match.transfer.minAmount, decimals)}`;
 }
 
-function evidenceOf(chainId: number, tx: Transaction, receipt: TransactionReceipt, values: Record<string, string>): ChainEvidence {
+export function evidenceOf(chainId: number, tx: Transaction, receipt: TransactionReceipt, values: Record<string, string>): ChainEvidence {
   return {
     kind: "chain",
     chainId,
@@ -115,7 +119,7 @@ function evidenceOf(chainId: number, tx: Transaction, receipt: TransactionReceip
 }
 
 /** Confirmations of a block at `blockNumber` when the head is `head` (its own block counts). */
-const depth = (head: bigint, blockNumber: bigint) => Number(head - blockNumber + 1n);
+export const depth = (head: bigint, blockNumber: bigint) => Number(head - blockNumber + 1n);
 
 /**
  * Checks a pasted transaction hash against `match`: the sender one of the member's wallets, `to`
@@ -163,69 +167,4 @@ export async function checkContractCall({
   const deep = depth(head, receipt.blockNumber);
   if (deep < confirmations) return { kind: "waiting", confirmations: deep, needed: confirmations };
   return { kind: "found", evidence: evidenceOf(chainId, tx, receipt, values) };
-}
-
-/** Blocks asked for at once while looking back (a few JSON-RPC batches in flight on a batching transport). */
-const BLOCKS_AT_ONCE = 200;
-
-type FullBlock = Block<bigint, true>;
-
-/**
- * "Find my transaction": the newest transaction in the last `blocks` blocks matching `match` and
- * not in `exclude` (hashes already used for the task), confirmed `confirmations` deep. Blocks are
- * read newest first, BLOCKS_AT_ONCE at a time, stopping at the first confirmed match or at a block
- * older than the window; only candidates' receipts are read. Without a confirmed match: a match
- * still too shallow is "waiting"; else the newest near miss (a transaction from the member's
- * wallet to the contract) says why it does not count; else "not_found".
- */
-export async function findContractCall({
-  client,
-  chainId,
-  confirmations,
-  match,
-  blocks,
-  exclude,
-}: {
-  client: PublicClient;
-  chainId: number;
-  confirmations: number;
-  match: CallMatch;
-  blocks: number;
-  exclude: ReadonlySet<string>;
-}): Promise<TxCheck> {
-  const head = await fromNode(() => client.getBlockNumber({ cacheTime: 0 }));
-  const oldest = head - BigInt(blocks) + 1n > 0n ? head - BigInt(blocks) + 1n : 0n;
-  const excluded = new Set([...exclude].map((hash) => hash.toLowerCase()));
-  let waiting: TxCheck | null = null;
-  let nearMiss: TxCheck | null = null;
-  for (let top = head; top >= oldest; top -= BigInt(BLOCKS_AT_ONCE)) {
-    const numbers: bigint[] = [];
-    for (let n = top; n >= oldest && n > top - BigInt(BLOCKS_AT_ONCE); n--) numbers.push(n);
-    const read = await fromNode(() => Promise.all(numbers.map((blockNumber) => client.getBlock({ blockNumber, includeTransactions: true }))));
-    for (const block of read as FullBlock[]) {
-      if (match.window.from && block.timestamp * 1000n < BigInt(match.window.from.getTime())) return waiting ?? nearMiss ?? { kind: "not_found" };
-      if (windowRefusal(block.timestamp, match)) continue;
-      // Newest first within the block, too.
-      for (const tx of [...block.transactions].reverse()) {
-        if (excluded.has(tx.hash.toLowerCase()) || !tx.to || !isAddressEqual(tx.to, match.to)) continue;
-        if (!match.from.some((wallet) => isAddressEqual(wallet, tx.from))) continue;
-        const refusal = transactionRefusal(tx, match);
-        if (refusal) {
-          nearMiss ??= { kind: "refused", message: refusal };
-          continue;
-        }
-        const receipt = await fromNode(() => client.getTransactionReceipt({ hash: tx.hash }));
-        const values: Record<string, string> = {};
-        const failed = await receiptRefusal(client, receipt, match, values);
-        if (failed) {
-          nearMiss ??= { kind: "refused", message: failed };
-          continue;
-        }
-        const deep = depth(head, receipt.blockNumber);
-        if (deep >= confirmations) return { kind: "found", evidence: evidenceOf(chainId, tx, receipt, values) };
-        waiting ??= { kind: "waiting", confirmations: deep, needed: confirmations };
-      }
-    }
-  }
-  return waiting ?? nearMiss ?? { kind: "not_found" };
 }

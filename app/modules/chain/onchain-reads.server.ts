@@ -1,4 +1,4 @@
-import { BaseError, ContractFunctionRevertedError, erc20Abi, getAddress, parseAbi, type Address, type Hex, type PublicClient } from "viem";
+import { BaseError, BlockNotFoundError, ContractFunctionRevertedError, erc20Abi, getAddress, parseAbi, type Address, type Hex, type PublicClient } from "viem";
 import { fromNode, isHistoricalStateUnavailable } from "./node-errors.server";
 
 // Reads of the chain for on-chain tasks (issue #37): holdings, a wallet's history, blocks by time.
@@ -143,6 +143,23 @@ export async function blockAtTime({ client, at }: { client: PublicClient; at: Da
     else low = middle + 1n;
   }
   return high;
+}
+
+/** A block's number, hash and time: the head's (no `blockNumber`) or a given block's; null for a block not mined yet. */
+export async function readBlock({
+  client,
+  blockNumber,
+}: {
+  client: PublicClient;
+  blockNumber?: bigint;
+}): Promise<{ number: bigint; hash: Hex; timestamp: Date } | null> {
+  const block = await fromNode(() => (blockNumber === undefined ? client.getBlock({ blockTag: "latest" }) : client.getBlock({ blockNumber }))).catch(
+    (error: unknown) => {
+      if (error instanceof BlockNotFoundError) return null;
+      throw error;
+    },
+  );
+  return block && { number: block.number, hash: block.hash, timestamp: new Date(Number(block.timestamp) * 1000) };
 }
 
 /** Whether `address` holds code (a contract) at the head. */
