@@ -81,6 +81,8 @@ export function readTaskForm(formData: FormData, { chainIds }: { chainIds: numbe
       Object.assign(errors, readOnchainFields(type, values, normalized));
     }
     if (type === "hold_token") {
+      // Read at a snapshot block, a holding cannot change: nothing to re-check before rewards.
+      if ((values["config.snapshotBlock"] ?? "").trim() !== "") normalized.delete("config.recheckBeforeRewards");
       const amount = toSmallestUnit(values["config.minBalance"] ?? "", values["config.decimals"] ?? "");
       if (amount.ok) normalized.set("config.minBalance", amount.value);
       else Object.assign(errors, amount.errors);
