@@ -1,4 +1,4 @@
-import { useMemo, useState } from "react";
+import { useMemo, useState, type ReactNode } from "react";
 import { CheckboxField } from "~/components/ui/form-parts";
 import { Field, fieldProps } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
@@ -53,6 +53,11 @@ export function NetworkField({ values, errors, networks }: Common & { networks: 
   );
 }
 
+/** The type's fields: long signatures, events and addresses in hints and errors wrap on a phone instead of widening the form. */
+function OnchainGroup({ children }: { children: ReactNode }) {
+  return <div className="grid min-w-0 gap-5 [&_p]:wrap-anywhere">{children}</div>;
+}
+
 const contractField = (common: Common, label: string, hint: string) => (
   <TextField {...common} name="contract" label={label} placeholder="0x…" hint={hint} mono />
 );
@@ -81,7 +86,7 @@ export function HoldTokenFields({ values, errors, networks }: Common & { network
   const common = { values, errors };
   const [snapshot, setSnapshot] = useState(values["config.snapshotBlock"] ?? "");
   return (
-    <>
+    <OnchainGroup>
       <NetworkField {...common} networks={networks} />
       <TextField {...common} name="tokenAddress" label="Token address" placeholder="0x…" hint="Leave empty for the network's native coin (BNB, ETH)." mono />
       <TextField
@@ -112,7 +117,7 @@ export function HoldTokenFields({ values, errors, networks }: Common & { network
         />
       </Field>
       {snapshot.trim() === "" && recheckField(values, "the tokens")}
-    </>
+    </OnchainGroup>
   );
 }
 
@@ -121,7 +126,7 @@ export function NftHoldFields({ values, errors, networks }: Common & { networks:
   const common = { values, errors };
   const [standard, setStandard] = useState(values["config.standard"] || "erc721");
   return (
-    <>
+    <OnchainGroup>
       <NetworkField {...common} networks={networks} />
       {contractField(common, "Collection contract", "The NFT collection's address on that network.")}
       <div className="grid items-start gap-5 sm:grid-cols-2">
@@ -147,7 +152,7 @@ export function NftHoldFields({ values, errors, networks }: Common & { networks:
       <TextField {...common} name="name" label="Collection name" placeholder="Questline Explorers" hint="Shown to members." />
       {recheckField(values, "the NFT")}
       {actionUrlField(common)}
-    </>
+    </OnchainGroup>
   );
 }
 
@@ -166,7 +171,7 @@ export function ContractCallFields({ values, errors, networks }: Common & { netw
   const abiError = errors["config.abi"];
   const signaturesError = errors["config.signatures"];
   return (
-    <>
+    <OnchainGroup>
       <NetworkField {...common} networks={networks} />
       {contractField(common, "Contract", "The contract members call (the transaction's to address).")}
       <Field
@@ -250,7 +255,7 @@ export function ContractCallFields({ values, errors, networks }: Common & { netw
         </div>
       </fieldset>
       {actionUrlField(common)}
-    </>
+    </OnchainGroup>
   );
 }
 
@@ -258,7 +263,7 @@ export function ContractCallFields({ values, errors, networks }: Common & { netw
 export function EventEmittedFields({ values, errors, networks }: Common & { networks: Network[] }) {
   const common = { values, errors };
   return (
-    <>
+    <OnchainGroup>
       <NetworkField {...common} networks={networks} />
       {contractField(common, "Contract", "The contract that emits the event.")}
       <Field
@@ -303,7 +308,7 @@ export function EventEmittedFields({ values, errors, networks }: Common & { netw
         />
       </div>
       {actionUrlField(common)}
-    </>
+    </OnchainGroup>
   );
 }
 
@@ -311,7 +316,7 @@ export function EventEmittedFields({ values, errors, networks }: Common & { netw
 export function WalletActivityFields({ values, errors, networks }: Common & { networks: Network[] }) {
   const common = { values, errors };
   return (
-    <>
+    <OnchainGroup>
       <NetworkField {...common} networks={networks} />
       <div className="grid items-start gap-5 sm:grid-cols-2">
         <TextField
@@ -333,6 +338,6 @@ export function WalletActivityFields({ values, errors, networks }: Common & { ne
           hint="Needs a node that answers historical state (an archive node); a pruned node cannot say how old a wallet is. Empty: any age."
         />
       </div>
-    </>
+    </OnchainGroup>
   );
 }

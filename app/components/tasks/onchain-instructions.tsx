@@ -1,5 +1,5 @@
 import { ArrowRight, Check, Copy, ExternalLink, Wallet } from "lucide-react";
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { Link } from "react-router";
 import { Button } from "~/components/ui/button";
 import { toast } from "~/components/ui/toaster";
@@ -13,7 +13,7 @@ const linkClass = "font-medium underline underline-offset-4 wrap-anywhere";
 const shortHash = (hash: string) => `${hash.slice(0, 6)}…${hash.slice(-4)}`;
 
 /** A link to the chain's explorer, said as leaving the site. */
-function ExplorerLink({ href, children }: { href: string; children: React.ReactNode }) {
+function ExplorerLink({ href, children }: { href: string; children: ReactNode }) {
   return (
     <a href={href} target="_blank" rel="noopener noreferrer" className={linkClass}>
       {children}
