@@ -281,20 +281,18 @@ describe("what the form asks of the chain and the database before saving", () =>
     quest = (await ensureLocalContracts({ rpcUrl: chain.url, known: undefined, logger: createLogger("silent") })).addresses.QuestToken;
     await database.db.insert(project).values({ id: "p", slug: "p", name: "P" });
     await database.db.insert(campaign).values({ id: "c", projectId: "p", slug: "c", name: "C", startsAt: at(0), endsAt: at(10), publishedAt: at(-1) });
-    await database.db
-      .insert(airdrop)
-      .values({
-        id: "a",
-        projectId: "p",
-        slug: "a",
-        name: "A",
-        asset: "QUEST:31337",
-        rule: "pro_rata",
-        total: 100n,
-        startsAt: at(0),
-        endsAt: at(5),
-        claimDeadline: at(30),
-      });
+    await database.db.insert(airdrop).values({
+      id: "a",
+      projectId: "p",
+      slug: "a",
+      name: "A",
+      asset: "QUEST:31337",
+      rule: "pro_rata",
+      total: 100n,
+      startsAt: at(0),
+      endsAt: at(5),
+      claimDeadline: at(30),
+    });
   }, 60_000);
   afterAll(async () => {
     await Promise.all([chain?.stop(), database?.close()]);
