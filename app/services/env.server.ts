@@ -105,6 +105,8 @@ const envSchema = z
     CHAIN_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
     /** How long a page or action waits for a chain node, once, before saying the chain could not be reached (milliseconds). */
     CHAIN_PAGE_TIMEOUT_MS: z.coerce.number().int().min(50).max(30_000).default(800),
+    /** How many of a chain's latest blocks "Find my transaction" looks through for a member's transaction (a contract-call task). */
+    FIND_TX_BLOCKS: z.coerce.number().int().min(10).max(100_000).default(2_000),
     /** How often the withdrawal job sends and follows withdrawals (milliseconds). */
     WITHDRAW_EVERY_MS: z.coerce.number().int().min(100).max(3_600_000).default(1_000),
     /** How long a transaction the operator sent may be missing from the node before it is broadcast again (milliseconds). */

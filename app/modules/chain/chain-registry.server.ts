@@ -56,6 +56,8 @@ export type RegisteredChain = {
   startBlock: bigint | null;
   /** The node's WebSocket, where the chain's new heads are followed (head-follower.server.ts); null: the chain is only polled. */
   webSocket: string | null;
+  /** How many of the latest blocks "Find my transaction" looks through (FIND_TX_BLOCKS). */
+  findTxBlocks: number;
 };
 
 /** A chain with a vault, a node and a confirmation count: deposits are scanned and withdrawals paid there. */
@@ -92,6 +94,8 @@ export type ChainSetup = {
   operatorKey?: Hex | null;
   /** The node's WebSocket URL (`ws://`, `wss://`), where new heads are followed; none unless given. */
   webSocket?: string | null;
+  /** Blocks "Find my transaction" looks through; 2,000 unless given. */
+  findTxBlocks?: number;
 };
 
 /**
@@ -143,6 +147,7 @@ function registerChain({
   startBlock = null,
   operatorKey = null,
   webSocket = null,
+  findTxBlocks = 2_000,
 }: ChainSetup): RegisteredChain {
   const chain = VIEM_CHAINS.get(id);
   const local = knownChain(id)?.local === true;
@@ -160,6 +165,7 @@ function registerChain({
     confirmations,
     startBlock: startBlock === null ? null : BigInt(startBlock),
     webSocket,
+    findTxBlocks,
   };
 }
 
@@ -233,6 +239,7 @@ export async function createChainRegistry({
     operatorKey: (env.OPERATOR_PRIVATE_KEY as Hex | undefined) ?? null,
     // New heads come over the node's WebSocket: RPC_WS_URL_<chainId>, or a local chain's own.
     webSocket: env.rpcWebSocketUrls.get(id) ?? (localChainUrls.has(id) ? localWebSocketUrl(localChainUrls.get(id)!) : null),
+    findTxBlocks: env.FIND_TX_BLOCKS,
   }));
   // The local chains' contracts were deployed by this start (or agreed on) just above; every other chain's are checked.
   const checked = await Promise.all(

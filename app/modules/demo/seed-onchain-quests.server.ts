@@ -151,11 +151,13 @@ export async function seedOnchainQuests({
   }
   const amount = parseEther("5");
   await send(first!.account, { address: contracts.QuestToken, abi: questTokenAbi, functionName: "approve", args: [demo.DemoSwap, amount] });
+  // The swap's other token is the chain's stand-in USDC (DemoSwap's tokenB).
+  const usdc = await local.client.readContract({ address: demo.DemoSwap, abi: demoSwapAbi, functionName: "tokenB" });
   const swapHash = await send(first!.account, {
     address: demo.DemoSwap,
     abi: demoSwapAbi,
     functionName: "swapExactTokensForTokens",
-    args: [amount, 0n, [contracts.QuestToken, local.tokens.find((t) => t.symbol === "USDC")!.address], getAddress(DEV_ADDRESSES[first!.account]!), 2n ** 48n],
+    args: [amount, 0n, [contracts.QuestToken, usdc], getAddress(DEV_ADDRESSES[first!.account]!), 2n ** 48n],
   });
 
   const attempts: { member: number; type: TaskType; input: AttemptInput }[] = [

@@ -19,7 +19,9 @@ import { airdropBoard } from "~/modules/airdrops/freeze.server";
 import { processAirdropRounds, roundChainsOf } from "~/modules/airdrops/round.server";
 import { claimableShareOf, roundView } from "~/modules/airdrops/round-view.server";
 import type { ChainRegistry } from "~/modules/chain/chain-registry.server";
+import { chainEvidenceOf } from "~/modules/chain/chain-evidence";
 import { ensureLocalContracts } from "~/modules/chain/contracts.server";
+import { ONCHAIN_TASK_TYPES } from "~/modules/tasks/task-checks";
 import { boardKey, boardPage } from "~/modules/leaderboards/leaderboards.server";
 import { assetOf, questAsset } from "~/modules/ledger/assets";
 import { balanceOf } from "~/modules/ledger/ledger.server";
@@ -56,6 +58,7 @@ beforeAll(async () => {
     localRegistry({
       url: node.url,
       contracts: addresses,
+      demo: onFirst!.demo,
       others: [
         { id: SECOND_LOCAL_CHAIN_ID, transport: chainTransport([second.url]), contracts: onSecond!.addresses, tokens: onSecond!.tokens, confirmations: 1 },
       ],
@@ -176,6 +179,28 @@ describe("the demo", () => {
     });
     expect((await client().waitForTransactionReceipt({ hash })).status).toBe("success");
     expect(await balance()).toBe(before + BigInt(share!.amount));
+  });
+
+  it("seeds a campaign of on-chain quests on the demo contracts, done by members' dev-account wallets with the chain's evidence", async () => {
+    const [quests] = await db().select().from(campaign).where(eq(campaign.slug, "on-chain-quests"));
+    expect(quests && campaignStatus(quests, now)).toBe("live");
+    const tasks = await db().select().from(task).where(eq(task.campaignId, quests!.id));
+    expect(new Set(tasks.map((t) => t.type))).toEqual(new Set(ONCHAIN_TASK_TYPES));
+    const done = await db()
+      .select({ type: task.type, userId: completion.userId, evidence: completion.evidence })
+      .from(completion)
+      .innerJoin(task, eq(task.id, completion.taskId))
+      .where(and(eq(task.campaignId, quests!.id), eq(completion.status, "approved")));
+    expect(
+      done
+        .filter((c) => c.userId === "demo-member-06")
+        .map((c) => c.type)
+        .sort(),
+    ).toEqual([...ONCHAIN_TASK_TYPES].sort());
+    expect(done.filter((c) => c.userId === "demo-member-07").map((c) => c.type)).toEqual(["nft_hold"]);
+    for (const c of done) expect(chainEvidenceOf(c.evidence)).toMatchObject({ chainId: 31337, wallet: expect.stringMatching(/^0x/) });
+    const swap = done.find((c) => c.type === "contract_call");
+    expect(chainEvidenceOf(swap!.evidence)!.txHash).toMatch(/^0x[0-9a-f]{64}$/);
   });
 
   it("shows how social tasks are checked, and that a provider nobody configured is not set up on this server", async () => {

@@ -17,7 +17,7 @@ import { localRegistry } from "#tests/setup/local-registry";
 import { deployMiniContracts, devWallet, type MiniContracts } from "#tests/setup/mini-contracts";
 import { createTestDatabase } from "#tests/setup/test-db";
 import { attemptTask, TRANSACTION_USED, type AttemptInput } from "./completions.server";
-import { CHAIN_UNREACHABLE, FIND_TX_BLOCKS } from "./verify-onchain.server";
+import { CHAIN_UNREACHABLE } from "./verify-onchain.server";
 
 // Every on-chain task type checked through attemptTask against a real anvil chain (issue #37):
 // done and not done, a wallet not linked, a failed receipt, a hash reused by a second member, a
@@ -246,7 +246,7 @@ describe("contract_call", () => {
     expect(await attempt(id, "m5", { kind: "find" })).toEqual({
       ok: false,
       code: "not_met",
-      message: `No matching transaction from your linked wallets in ${chains.get(CHAIN_ID)!.name}'s last ${FIND_TX_BLOCKS.toLocaleString("en")} blocks. Paste its hash if it is older.`,
+      message: `No matching transaction from your linked wallets in ${chains.get(CHAIN_ID)!.name}'s last ${chains.get(CHAIN_ID)!.findTxBlocks.toLocaleString("en")} blocks. Paste its hash if it is older.`,
     });
     const second = await send(1, mini.token, "transfer", [dev4, parseEther("2")]);
     expect(await attempt(id, "m6", { kind: "find" })).toMatchObject({ ok: true });

@@ -16,15 +16,12 @@ import { taskConfigSchemas } from "./task.schema";
 /** What a member is told when the node did not answer: nothing was recorded. */
 export const CHAIN_UNREACHABLE = "The chain could not be reached. Try again in a minute.";
 
-/** How far back "Find my transaction" looks, in blocks of the task's chain. */
-export const FIND_TX_BLOCKS = 2_000;
-
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * The checks of the on-chain tasks read when the member asks (issue #37): `hold_token` (at its
  * snapshot block when it names one), `nft_hold`, `wallet_activity` and `contract_call` (a pasted
- * hash, or "Find my transaction" over the chain's last FIND_TX_BLOCKS blocks). Each reads the task's
+ * hash, or "Find my transaction" over the chain's last `findTxBlocks` blocks, FIND_TX_BLOCKS). Each reads the task's
  * chain through `chains.get(chainId).pageClient` (app/modules/chain/onchain-reads.server.ts) and:
  *  - approves with `evidence` (ChainEvidence: chain, block, hash, the measured values) and, for a
  *    transaction, `claim` (the hash, refused by the attempt when the task counted it already);
@@ -224,12 +221,12 @@ async function calledContract(check: Check): Promise<Verified | Failure> {
     return callOutcome(chain, checked);
   }
   const exclude = new Set(used.map((row) => row.txHash));
-  const found = await findContractCall({ client, chainId: chain.id, confirmations, match, blocks: FIND_TX_BLOCKS, exclude });
+  const found = await findContractCall({ client, chainId: chain.id, confirmations, match, blocks: chain.findTxBlocks, exclude });
   if (found.kind === "refused") return failure("not_met", `${found.message}.`);
   if (found.kind === "not_found") {
     return failure(
       "not_met",
-      `No matching transaction from your linked wallets in ${chain.name}'s last ${FIND_TX_BLOCKS.toLocaleString("en")} blocks. Paste its hash if it is older.`,
+      `No matching transaction from your linked wallets in ${chain.name}'s last ${chain.findTxBlocks.toLocaleString("en")} blocks. Paste its hash if it is older.`,
     );
   }
   return callOutcome(chain, found);
