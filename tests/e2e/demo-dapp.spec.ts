@@ -5,6 +5,9 @@ import { DEV_ADDRESSES } from "#contracts/dev-accounts";
 import type { DemoChainReading } from "../../app/modules/chain/demo-dapp.ts";
 import { loaderData } from "./fixtures.ts";
 import { screenshot } from "./quest-helpers.ts";
+import { DEMO_SWAP_FUNCTION } from "#contracts/demo-signatures";
+import { SAME_ORIGIN } from "./fixtures.ts";
+import { uniqueSuffix } from "./quest-helpers.ts";
 import { chainRpc, expect, localRpcUrl, signInWithWallet, walletTest } from "./wallet-helpers.ts";
 
 /**
@@ -103,4 +106,95 @@ test("a member mints an Explorer, mints items and swaps QUEST for USDC; the page
   await darkMode(page);
   await expect(holding(page, "USDC")).toHaveText("1.5");
   await screenshot(page, "demo-dapp-dark");
+});
+
+/** A form posted as the page's own would be; the server answers with a redirect to what it saved. */
+async function post(page: Page, url: string, form: Record<string, string>) {
+  const response = await page.request.post(url, { form, headers: SAME_ORIGIN, maxRedirects: 0 });
+  expect(response.status(), `POST ${url} redirects to what it saved`).toBe(302);
+  return new URL(response.headers().location!, page.url()).pathname;
+}
+
+const TASK_FIELDS = { description: "", xp: "25", verification: "auto", recurrence: "once", startsAt: "", endsAt: "", cap: "", campaignId: "", published: "on" };
+
+test("a member mints an Explorer and swaps in the browser, then completes the two on-chain tasks they ask for", async ({ page, wallet, newPage, signIn }) => {
+  // The demo contracts' addresses, as the Demo dApp shows them.
+  await signInWithWallet(page, wallet);
+  const rpc = await localRpcUrl(page);
+  await chainRpc(rpc, "anvil_setBalance", [wallet.address, HUNDRED_ETH]);
+  await page.goto("/demo-dapp");
+  const [local] = (await loaderData<{ chains: DemoChainReading[] }>(page, "routes/demo-dapp"))!.chains.filter((chain) => chain.chainId === 31337);
+  if (!local?.ok) throw new Error("the local chain has no demo contracts");
+
+  // A project's owner asks for an Explorer held and a swap on the demo swap.
+  const owner = await newPage();
+  await signIn(owner);
+  const suffix = uniqueSuffix();
+  await owner.goto("/");
+  await post(owner, "/projects/new", {
+    name: `Onchain ${suffix}`,
+    slug: `onchain-${suffix}`,
+    description: "",
+    categoryId: "",
+    website: "",
+    xUrl: "",
+    discordUrl: "",
+    telegramUrl: "",
+  });
+  const holdTask = await post(owner, `/projects/onchain-${suffix}/tasks/new`, {
+    ...TASK_FIELDS,
+    title: "Hold an Explorer",
+    type: "nft_hold",
+    "config.chainId": "31337",
+    "config.contract": local.collection,
+    "config.standard": "erc721",
+    "config.minCount": "1",
+    "config.name": "Questline Explorers",
+    "config.actionUrl": "/demo-dapp",
+    "config.recheckBeforeRewards": "on",
+  });
+  const swapTask = await post(owner, `/projects/onchain-${suffix}/tasks/new`, {
+    ...TASK_FIELDS,
+    title: "Swap on the demo swap",
+    type: "contract_call",
+    "config.chainId": "31337",
+    "config.contract": local.swap,
+    "config.signatures": DEMO_SWAP_FUNCTION,
+    "config.actionUrl": "/demo-dapp",
+  });
+
+  // Not done yet: the check says so, and nothing is recorded.
+  await page.goto(holdTask);
+  await page.getByRole("button", { name: "Check", exact: true }).click();
+  await expect(page.getByText(/None of your linked wallets holds/)).toBeVisible();
+
+  // The member mints an Explorer and swaps 10 QUEST for USDC from the Demo dApp.
+  await chainRpc(rpc, "eth_sendTransaction", [
+    {
+      from: DEV_ADDRESSES[0],
+      to: local.tokenA.address,
+      data: encodeFunctionData({ abi: questTokenAbi, functionName: "mint", args: [wallet.address, parseEther("100")] }),
+    },
+  ]);
+  await page.goto("/demo-dapp");
+  await section(page).getByRole("button", { name: "Mint an Explorer" }).click();
+  await expect(page.locator("[data-tx=confirmed]", { hasText: "Mint an Explorer" })).toBeVisible();
+  await section(page).getByLabel("Amount (QUEST)").fill("10");
+  await section(page).getByRole("button", { name: "Swap", exact: true }).click();
+  await expect(page.locator("[data-tx=confirmed]", { hasText: "(step 2 of 2)" })).toBeVisible();
+  const swapHash = wallet.sentTransactions.at(-1)!.hash;
+
+  // Both tasks, checked on the chain: the holding read, the swap found among the latest blocks.
+  await page.goto(holdTask);
+  await page.getByRole("button", { name: "Check", exact: true }).click();
+  await expect(page.getByText(/Checked on Questline Local: holding read at block \d+/)).toBeVisible();
+  // The swap counts from the chain's confirmation depth (2 blocks on this server): one more block, then it does.
+  await page.goto(swapTask);
+  await page.getByRole("button", { name: "Find my transaction" }).click();
+  await expect(page.getByText("Your transaction has 1 of the 2 confirmations it needs. Try again in a minute.")).toBeVisible();
+  await chainRpc(rpc, "anvil_mine", ["0x1"]);
+  await page.getByRole("button", { name: "Find my transaction" }).click();
+  await expect(page.getByText(/Checked on Questline Local at block \d+ — transaction/)).toBeVisible();
+  await expect(page.getByText(new RegExp(`${swapHash.slice(0, 6)}…${swapHash.slice(-4)}`, "i"))).toBeVisible();
+  await screenshot(page, "onchain-task-swap-done");
 });
