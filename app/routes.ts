@@ -12,6 +12,7 @@ export default [
     route("mint", "routes/mint.tsx"),
     route("sale", "routes/sale.tsx"),
     route("balance", "routes/balance.tsx"),
+    route("demo-dapp", "routes/demo-dapp.tsx"),
     route("rewards/raffles/:pool", "routes/rewards/verify.tsx"),
     route("rewards", "routes/rewards/index.tsx"),
     ...prefix("projects", [

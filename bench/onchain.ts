@@ -15,7 +15,8 @@
 //   the member's transfer near the oldest end (30 samples), on a node with historical state
 //   (the wallets' nonces bisected); onchain_find_tx_full_node_p95_ms, the same on a full node
 //   (every block read, in batches; 10 samples), a diagnostic;
-// - onchain_event_10k_s: event_emitted checks of 10,000 members from one scan (see the marked place below).
+// - onchain_event_10k_s (and onchain_event_scan_10k_s): event_emitted checks of 10,000 members from
+//   one scan, on a chain and database of its own (bench/onchain-event-10k.ts).
 
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -28,6 +29,7 @@ import { findContractCall } from "../app/modules/chain/onchain-reads-find.server
 import { chainTransport } from "../app/wallet/chain-config.ts";
 import { deployMiniContracts, devWallet } from "../tests/setup/mini-contracts.ts";
 import { startPrunedNode } from "../tests/fakes/pruned-node.ts";
+import { benchEventChecks } from "./onchain-event-10k.ts";
 import { bench, log, measure, p95, timed } from "./stats.ts";
 
 const HISTORY = Number(process.env.BENCH_ONCHAIN_BLOCKS ?? 100_000);
@@ -147,7 +149,8 @@ try {
   bench("onchain_find_tx_full_node_p95_ms", p95(scans), "ms");
 
   // ---- onchain_event_10k_s: event_emitted checks for 10,000 members from one scan (issue #37). ----
-  // Another helper adds this figure here, on the same chain (`node`, `setup`, `mini`).
+  // On a fresh chain and database of its own (PGlite, or PostgreSQL with DATABASE_URL): bench/onchain-event-10k.ts says why.
+  await benchEventChecks();
   // ---- end of onchain_event_10k_s ----
 } finally {
   await node.stop();

@@ -14,7 +14,8 @@ const GROUPS: Record<string, { script: string; about: string }> = {
   ledger: { script: "bench/ledger.ts", about: "ledger postings, balance reads (PostgreSQL) and deposit credit latency" },
   onchain: {
     script: "bench/onchain.ts",
-    about: "on-chain task checks on a 100,000-block local chain: a pasted contract_call hash, Find my transaction over 2,000 blocks",
+    about:
+      "on-chain task checks on a 100,000-block local chain: a pasted contract_call hash, Find my transaction over 2,000 blocks, event checks of 10,000 members from one scan (PGlite, or PostgreSQL with DATABASE_URL)",
   },
   outbox: {
     script: "bench/outbox.ts",

@@ -14,6 +14,8 @@ import { questAsset } from "~/modules/ledger/assets";
 import { purgeExpired } from "~/modules/maintenance/purge-expired.server";
 import { countTrendingTasks, TRENDING_EVERY_MS } from "~/modules/tasks/trending.server";
 import { distributeEndedCampaigns } from "~/modules/rewards/distribute.server";
+import { scanEventTasks } from "~/modules/tasks/event-tasks.server";
+import { checkOnchainReorgs } from "~/modules/tasks/onchain-reorgs.server";
 import { drawChainsFrom } from "~/modules/rewards/draw-chains.server";
 import { processWithdrawals } from "~/modules/withdrawals/withdrawal-job.server";
 import { withdrawalChainsOf } from "~/modules/withdrawals/withdrawal-chain.server";
@@ -68,6 +70,8 @@ export function jobDefinitions(services: JobServices): JobDefinition[] {
   const roundChains = roundChainsOf(chains);
   /** The chains whose operator signs (withdrawals, airdrop rounds): each has its outbox follower. */
   const operatorChains = new Map(chains.vaultChains().flatMap((chain) => (chain.operator ? [[chain.id, chain] as const] : [])));
+  /** Every chain with a node: where on-chain tasks' events are read and their evidence watched (a chain without a confirmation count with 1). */
+  const taskChains = new Map(chains.list.map((chain) => [chain.id, { ...chain, confirmations: chain.confirmations ?? 1 }]));
   /** Where each chain's scan first starts; after that its stored cursor is read (this process's memory only). */
   const startBlocks = new Map<string, bigint>();
   const chainOf = <T>(all: Map<number, T>, key: string) => {
@@ -87,8 +91,9 @@ export function jobDefinitions(services: JobServices): JobDefinition[] {
           chains: drawChains,
           // Raffle entrants' ids in their proofs are keyed by the server's secret: stable, and unlinkable between pools.
           entrantKey: env.AUTH_SECRET,
-          // Follows are re-checked through the configured providers before a campaign's pools are paid.
+          // Follows are re-checked through the configured providers before a campaign's pools are paid, holdings on their chains.
           social: env.social,
+          onchain: chains,
           log: logger,
           onPoolError: (poolId, err) => logger.error({ err, poolId }, "paying a reward pool failed; it stays open for the next run"),
         });
@@ -103,6 +108,9 @@ export function jobDefinitions(services: JobServices): JobDefinition[] {
       run: async () => {
         const frozen = await freezeEndedAirdrops({
           db,
+          // Holdings are read again on their chains before an airdrop's board is read.
+          chains,
+          log: logger,
           onError: (airdropId, err) => logger.error({ err, airdropId }, "freezing an airdrop failed; it is tried again next run"),
         });
         for (const { airdropId, allocations, leaves } of frozen) logger.info({ airdropId, allocations, leaves }, "airdrop frozen");
@@ -158,6 +166,33 @@ export function jobDefinitions(services: JobServices): JobDefinition[] {
           rescanIfBehind: chain.local,
         });
         if (scanned.seen + scanned.credited + scanned.reorged > 0) logger.info({ chainId: chain.id, ...scanned }, "deposits scanned");
+      },
+    },
+    {
+      queue: "onchain-events",
+      keys: [...taskChains.keys()].map(String),
+      // Each live event task's cursor is brought up to the chain's confirmed head on each new head,
+      // else within DEPOSIT_SCAN_EVERY_MS (a member's check reads on from it).
+      feed: { everyMs: env.DEPOSIT_SCAN_EVERY_MS, heads: true },
+      run: async (key) => {
+        const chain = chainOf(taskChains, key);
+        const scanned = await scanEventTasks({
+          db,
+          chain,
+          onError: (taskId, err) => logger.error({ err, taskId }, "reading an event task's events failed; it is tried again next run"),
+        });
+        if (scanned.recorded > 0) logger.info({ chainId: chain.id, ...scanned }, "on-chain task events recorded");
+      },
+    },
+    {
+      queue: "onchain-reorgs",
+      keys: [...taskChains.keys()].map(String),
+      // The blocks of on-chain completions are read again on each new head until they are settled.
+      feed: { everyMs: env.DEPOSIT_SCAN_EVERY_MS, heads: true },
+      run: async (key) => {
+        const chain = chainOf(taskChains, key);
+        const checked = await checkOnchainReorgs({ db, chain });
+        if (checked.moved + checked.voided + checked.droppedMatches > 0) logger.warn({ chainId: chain.id, ...checked }, "a reorg moved on-chain evidence");
       },
     },
     {

@@ -16,6 +16,7 @@ export const ROUTES = {
   mint: { path: "/mint" },
   sale: { path: "/sale" },
   balance: { path: "/balance" },
+  "demo-dapp": { path: "/demo-dapp" },
   "rewards.index": { path: "/rewards" },
   "rewards.verify": { path: "/rewards/raffles/:pool" },
   "rewards.proof": { path: "/rewards/raffles/:pool/proof.json" },

@@ -235,7 +235,17 @@ export const onchainEventMatch = pgTable(
     blockHash: text("block_hash").notNull(),
     /** The numeric argument the task asks a minimum of, as a decimal string; null when it asks none. */
     amount: text("amount"),
+    /**
+     * The block's time, where the node gave it with the log (`blockTimestamp`); null until a check
+     * needs it and reads it from the block (the task's window and a daily task's day are in time).
+     */
+    blockTime: timestamp("block_time", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("onchain_event_match_key").on(t.taskId, t.txHash, t.logIndex), index("onchain_event_match_member_idx").on(t.taskId, t.address)],
+  (t) => [
+    uniqueIndex("onchain_event_match_key").on(t.taskId, t.txHash, t.logIndex),
+    index("onchain_event_match_member_idx").on(t.taskId, t.address),
+    // The reorg check reads each chain's recent blocks' matches (onchain-reorgs.server.ts).
+    index("onchain_event_match_block_idx").on(t.chainId, t.blockNumber),
+  ],
 );

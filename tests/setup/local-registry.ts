@@ -1,4 +1,5 @@
 import type { Hex, Transport } from "viem";
+import type { DemoContracts } from "#contracts/deploy";
 import { createLogger } from "~/lib/logger.server";
 import { LOCAL_CHAIN_ID, SECOND_LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
 import { buildChainRegistry, localWebSocketUrl, type ChainRegistry } from "~/modules/chain/chain-registry.server";
@@ -19,6 +20,7 @@ export function localRegistry({
   url,
   contracts = null,
   tokens = [],
+  demo = null,
   confirmations = 1,
   operatorKey = null,
   others = [],
@@ -30,6 +32,8 @@ export function localRegistry({
   contracts?: ContractAddresses | null;
   /** The vault's tokens besides QUEST (the stand-in USDC `ensureLocalContracts` deploys). */
   tokens?: VaultToken[];
+  /** The demo contracts `ensureLocalContracts` deployed (the Demo dApp's). */
+  demo?: DemoContracts | null;
   confirmations?: number;
   operatorKey?: Hex | null;
   others?: Parameters<typeof buildChainRegistry>[0]["chains"];
@@ -41,7 +45,7 @@ export function localRegistry({
   return buildChainRegistry({
     config: { localRpcs: { [LOCAL_CHAIN_ID]: url, ...localRpcs }, ankr: null, infura: null, blast: null, projectId: LOCAL_PROJECT_ID, chainIds },
     chainIds,
-    chains: [{ id: LOCAL_CHAIN_ID, transport, contracts, tokens, confirmations, operatorKey, webSocket }, ...others],
+    chains: [{ id: LOCAL_CHAIN_ID, transport, contracts, tokens, demo, confirmations, operatorKey, webSocket }, ...others],
     logger: createLogger("silent"),
   });
 }

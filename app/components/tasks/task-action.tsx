@@ -128,6 +128,23 @@ export function TaskAction({
         </>
       );
       break;
+    case "contract_call":
+      body = (
+        <>
+          <Field id="txHash" label="Transaction hash" hint="From your wallet's activity or the explorer: 0x and 64 hexadecimal characters." error={fieldError}>
+            <Input
+              {...fieldProps("txHash", fieldError)}
+              defaultValue={failure?.value ?? ""}
+              placeholder="0x…"
+              autoComplete="off"
+              spellCheck={false}
+              className="font-mono text-sm"
+            />
+          </Field>
+          {submit("Check transaction")}
+        </>
+      );
+      break;
     default:
       body = submit("Check");
   }
@@ -149,6 +166,17 @@ export function TaskAction({
           </p>
         )}
       </Form>
+      {brief.type === "contract_call" && (
+        <Form method="post" className="grid gap-2 rounded-lg border p-4" noValidate aria-label="Find my transaction">
+          <input type="hidden" name="intent" value="find" />
+          <p className="text-sm text-muted-foreground">
+            No hash at hand? We look through {brief.network}&apos;s recent blocks for a matching transaction sent from one of your linked wallets.
+          </p>
+          <Button type="submit" variant="outline" pending={pendingFor("find")} className="w-fit">
+            Find my transaction
+          </Button>
+        </Form>
+      )}
       {brief.type === "x_follow" && brief.allowProof && (
         <details className="rounded-lg border p-4" open={failure !== undefined}>
           <summary className="cursor-pointer text-sm font-medium">X does not show your follow? Send proof for the team to review</summary>

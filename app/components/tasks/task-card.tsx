@@ -21,6 +21,8 @@ export type TaskCardData = {
   startsAt: Date | null;
   endsAt: Date | null;
   publishedAt: Date | null;
+  /** An on-chain task's network, by name (publicTask sets it). */
+  network?: string | null;
 };
 
 export type MemberState = { status: "approved" | "pending" | "rejected"; reason: string | null } | null;

@@ -1,14 +1,15 @@
 import { CheckboxField } from "~/components/ui/form-parts";
 import { Field, fieldProps } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
-import { Select } from "~/components/ui/select";
 import { Textarea } from "~/components/ui/textarea";
 import type { TaskType } from "~/modules/tasks/task-types";
+import { ContractCallFields, EventEmittedFields, HoldTokenFields, NftHoldFields, WalletActivityFields } from "./onchain-config-fields";
 
 type Props = {
   type: TaskType;
   values: Record<string, string>;
   errors: Record<string, string>;
+  /** The networks on-chain tasks may use (those this server has a node for). */
   networks: { id: number; name: string }[];
 };
 
@@ -74,25 +75,15 @@ export function TaskConfigFields({ type, values, errors, networks }: Props) {
     case "submit_image":
       return prompt;
     case "hold_token":
-      return (
-        <>
-          <Field id="config.chainId" label="Network" error={errors["config.chainId"]}>
-            <Select {...fieldProps("config.chainId", errors["config.chainId"])} defaultValue={values["config.chainId"] ?? String(networks[0]?.id ?? "")}>
-              {networks.map((n) => (
-                <option key={n.id} value={n.id}>
-                  {n.name} ({n.id})
-                </option>
-              ))}
-            </Select>
-          </Field>
-          {text("tokenAddress", "Token address", { placeholder: "0x…", hint: "Leave empty for the network's native coin (BNB, ETH)." })}
-          {text("minBalance", "Minimum balance", { inputMode: "decimal", placeholder: "1.5", hint: "In whole tokens: 1.5 means one and a half." })}
-          <div className="grid items-start gap-5 sm:grid-cols-2">
-            {text("symbol", "Symbol", { placeholder: "USDT", hint: "Shown to members." })}
-            {text("decimals", "Decimals", { type: "number", inputMode: "numeric", hint: "18 for most tokens." })}
-          </div>
-        </>
-      );
+      return <HoldTokenFields values={values} errors={errors} networks={networks} />;
+    case "nft_hold":
+      return <NftHoldFields values={values} errors={errors} networks={networks} />;
+    case "contract_call":
+      return <ContractCallFields values={values} errors={errors} networks={networks} />;
+    case "event_emitted":
+      return <EventEmittedFields values={values} errors={errors} networks={networks} />;
+    case "wallet_activity":
+      return <WalletActivityFields values={values} errors={errors} networks={networks} />;
     case "wallet_connected":
       return <p className="text-sm text-muted-foreground">Nothing to set: members complete it by linking a wallet to their account.</p>;
     case "referral":

@@ -6,6 +6,7 @@ import { Button } from "~/components/ui/button";
 import { Input } from "~/components/ui/input";
 import { route } from "~/lib/routes";
 import type { TaskBrief } from "~/modules/tasks/task-page";
+import { OnchainInstructions } from "./onchain-instructions";
 
 const linkClass = "font-medium underline underline-offset-4 wrap-anywhere";
 
@@ -81,29 +82,11 @@ export function TaskInstructions({ brief, signedIn }: { brief: TaskBrief; signed
       return <p className="whitespace-pre-line wrap-anywhere">{brief.prompt || fallback}</p>;
     }
     case "hold_token":
-      return (
-        <div className="grid gap-2">
-          <p>
-            Hold at least{" "}
-            <strong>
-              {brief.amount} {brief.symbol}
-            </strong>{" "}
-            on {brief.network} in one of your linked wallets, then press Check.
-          </p>
-          {brief.tokenAddress && (
-            <p className="text-sm text-muted-foreground">
-              Token contract: <code className="font-mono text-xs break-all">{brief.tokenAddress}</code>
-            </p>
-          )}
-          <p className="text-sm text-muted-foreground">
-            Wallets are linked in{" "}
-            <Link to={route("settings.profile")} className={linkClass}>
-              Settings › Profile
-            </Link>
-            .
-          </p>
-        </div>
-      );
+    case "nft_hold":
+    case "contract_call":
+    case "event_emitted":
+    case "wallet_activity":
+      return <OnchainInstructions brief={brief} />;
     case "wallet_connected":
       return (
         <p>

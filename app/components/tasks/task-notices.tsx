@@ -5,7 +5,8 @@ import { route } from "~/lib/routes";
 import { cn } from "~/lib/utils";
 import { PROVIDER_LABELS } from "~/modules/social/providers";
 import type { FoundEvidence } from "~/modules/tasks/task-checks";
-import type { TaskBlock } from "~/modules/tasks/task-page";
+import type { OnchainState, TaskBlock } from "~/modules/tasks/task-page";
+import { ChainEvidenceLine } from "./onchain-instructions";
 import type { MemberState } from "./task-card";
 import { LocalTime } from "~/components/campaigns/local-time";
 
@@ -63,12 +64,15 @@ export function MemberStateNotice({
   daily,
   xp,
   found = null,
+  chain = null,
   retry = true,
 }: {
   state: NonNullable<MemberState>;
   daily: boolean;
   xp: number;
   found?: { evidence: FoundEvidence; provider: string } | null;
+  /** What the chain showed, for an on-chain task. */
+  chain?: OnchainState["evidence"];
   retry?: boolean;
 }) {
   if (state.status === "approved") {
@@ -76,11 +80,13 @@ export function MemberStateNotice({
       <Notice tone="success" icon={<CheckCircle2 aria-hidden />} title="Done for today">
         You earned {xp.toLocaleString("en")} XP today. Come back tomorrow: a new day starts at 00:00 UTC.
         {found && <FoundLine found={found} />}
+        {chain && <ChainEvidenceLine evidence={chain} />}
       </Notice>
     ) : (
       <Notice tone="success" icon={<CheckCircle2 aria-hidden />} title="Completed">
         You earned {xp.toLocaleString("en")} XP for this task.
         {found && <FoundLine found={found} />}
+        {chain && <ChainEvidenceLine evidence={chain} />}
       </Notice>
     );
   }

@@ -3,6 +3,9 @@ import { getAddress, type Address, type Hex } from "viem";
 import { airdrop, airdropAllocation, airdropTreeChunk } from "#db/schema/airdrops";
 import { airdropTreeNodes, proofNodes, treeRoot, type AirdropEntry, type TreeNodes } from "#contracts/merkle";
 import { rowsOf, type Db } from "~/lib/db.server";
+import type { Logger } from "~/lib/logger.server";
+import type { OnchainChains } from "~/modules/tasks/completions.server";
+import { recheckHoldingsBeforeRewards } from "~/modules/tasks/recheck-holdings.server";
 import { boardKey } from "~/modules/leaderboards/leaderboards.server";
 import { AIRDROP_TREE_CHUNK } from "./airdrop-types";
 import { setAirdropEscrow } from "./airdrop-escrow.server";
@@ -69,16 +72,23 @@ export async function freezeAirdrop({ db, airdropId, now = new Date() }: { db: D
 }
 
 /**
- * Freezes every airdrop that has ended and is not frozen yet (the worker runs it every minute).
- * A failing airdrop is reported and left for the next run; the others go on.
+ * Freezes every airdrop that has ended and is not frozen yet (the worker runs it every minute),
+ * each after its holdings are read again on their chains (recheckHoldingsBeforeRewards, decision
+ * 058), before its board is read. A failing airdrop (a node that cannot be reached included) is
+ * reported and left for the next run; the others go on.
  */
 export async function freezeEndedAirdrops({
   db,
+  chains,
   now = new Date(),
+  log,
   onError,
 }: {
   db: Db;
+  /** The chains holdings are read again on; left out, no holding is re-checked. */
+  chains?: OnchainChains;
   now?: Date;
+  log?: Pick<Logger, "warn">;
   onError: (airdropId: string, error: unknown) => void;
 }): Promise<Frozen[]> {
   const due = await db
@@ -89,6 +99,8 @@ export async function freezeEndedAirdrops({
   const frozen: Frozen[] = [];
   for (const { id } of due) {
     try {
+      // Outside the freeze's transaction: the chain is read, and a sold holding's points leave the board first.
+      if (chains) await recheckHoldingsBeforeRewards({ db, chains, scope: { airdropId: id }, now, log });
       const result = await freezeAirdrop({ db, airdropId: id, now });
       if (result) frozen.push(result);
     } catch (error) {

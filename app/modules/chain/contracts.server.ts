@@ -1,5 +1,17 @@
 import { eq } from "drizzle-orm";
-import { createPublicClient, createWalletClient, getAddress, http, parseEther, type Address, type Chain, type Hex, type PublicClient } from "viem";
+import {
+  createPublicClient,
+  createWalletClient,
+  getAddress,
+  http,
+  parseEther,
+  type Abi,
+  type Address,
+  type Chain,
+  type ContractFunctionName,
+  type Hex,
+  type PublicClient,
+} from "viem";
 import { z } from "zod";
 import { privateKeyToAccount } from "viem/accounts";
 import { anvil } from "viem/chains";
@@ -222,4 +234,32 @@ export async function depositFromDevAccount({
       : await wallet.writeContract({ address: contracts.DepositVault, abi: depositVaultAbi, functionName: "deposit", args: [amount, ref] }),
   );
   return { txHash };
+}
+
+/**
+ * One of anvil's dev accounts calls a contract on a local chain, as its owner would from a browser
+ * wallet: the demo's members mint and swap on the demo contracts this way. Resolves with the
+ * mined transaction's hash; a reverted call throws.
+ */
+export async function callFromDevAccount<const TAbi extends Abi>({
+  rpcUrl,
+  key,
+  address,
+  abi,
+  functionName,
+  args,
+}: {
+  rpcUrl: string;
+  key: Hex;
+  address: Address;
+  abi: TAbi;
+  functionName: ContractFunctionName<TAbi, "nonpayable" | "payable">;
+  args: readonly unknown[];
+}): Promise<Hex> {
+  const chain = localChainOf(await createPublicClient({ transport: http(rpcUrl) }).getChainId(), rpcUrl);
+  const { publicClient, wallet } = localChainClients(rpcUrl, key, chain);
+  const hash = await wallet.writeContract({ address, abi: abi as Abi, functionName, args } as Parameters<typeof wallet.writeContract>[0]);
+  const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 10 });
+  if (receipt.status !== "success") throw new Error(`The local chain reverted ${hash}`);
+  return hash;
 }

@@ -13,6 +13,7 @@ import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
 import { saveCampaign, saveCrusade } from "~/modules/tasks/campaigns.server";
 import { attemptTask, reviewCompletion, type AttemptInput } from "~/modules/tasks/completions.server";
 import { saveTask, type TaskInput } from "~/modules/tasks/tasks.server";
+import { canSeedOnchainQuests, seedOnchainQuests } from "./seed-onchain-quests.server";
 import { canSeedOnChain, seedOnChain } from "./seed-tokens.server";
 
 /**
@@ -421,6 +422,7 @@ export async function seedDemo({ db, now = new Date(), chains = null }: { db: Db
         now,
         next,
       });
+      if (canSeedOnchainQuests(onChain)) await seedOnchainQuests({ db, chains: onChain, projectId, memberIds: members.map((m) => m.id), now });
     }
   }
   // The launch weeks' rewards, paid a minute after they ended, as the worker would have: a raffle

@@ -7,6 +7,14 @@ export const JOB_QUEUES = {
   "airdrop-freeze": { label: "Airdrop freeze", about: "Freezes ended airdrops: allocation and Merkle tree." },
   "airdrop-rounds": { label: "Airdrop rounds", about: "Funds, opens and sweeps frozen airdrops' rounds on chain, and reads their claims." },
   "deposit-scan": { label: "Deposit scan", about: "Reads a chain's vault for deposits and credits them once confirmed." },
+  "onchain-events": {
+    label: "On-chain task events",
+    about: "Reads the events of a chain's live on-chain tasks (\"emit an event\") up to its confirmed head, for members' checks.",
+  },
+  "onchain-reorgs": {
+    label: "On-chain evidence",
+    about: "Reads the blocks of a chain's on-chain completions again until they are settled; a reorg that removed a transaction voids its completion.",
+  },
   "operator-outbox": {
     label: "Operator transactions",
     about: "Follows the operator's signed transactions on a chain to their confirmations; re-sends lost ones and raises the fee of stuck ones.",

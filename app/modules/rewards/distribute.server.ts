@@ -6,6 +6,8 @@ import { type Db, rowsOf } from "~/lib/db.server";
 import type { Logger } from "~/lib/logger.server";
 import { boardKey } from "~/modules/leaderboards/leaderboards.server";
 import { recheckFollowsBeforeRewards } from "~/modules/social/recheck.server";
+import type { OnchainChains } from "~/modules/tasks/completions.server";
+import { recheckHoldingsBeforeRewards } from "~/modules/tasks/recheck-holdings.server";
 import type { SocialConfig } from "~/modules/social/social-config.server";
 import type { DrawChains } from "./draw-chains.server";
 import type { PoolStatus } from "./pool-types";
@@ -32,7 +34,8 @@ import { rankAmount } from "./reward.schema";
  * raffle's secret and the entrant list's hash (raffle-proof.ts) and pays it.
  *
  * Before any open pool of a campaign is paid or frozen, its follows are re-checked
- * (recheckFollowsBeforeRewards, decision 030): an approval voided there is no longer an approval,
+ * (recheckFollowsBeforeRewards, decision 030) and its holdings read again on their chains
+ * (recheckHoldingsBeforeRewards, decision 058): an approval voided there is no longer an approval,
  * and its XP is off the campaign's board, for every pool that follows.
  */
 
@@ -236,6 +239,7 @@ export async function distributeEndedCampaigns({
   chains = new Map(),
   entrantKey = processEntrantKey,
   social,
+  onchain,
   log,
   fetchFn,
   now = new Date(),
@@ -249,6 +253,8 @@ export async function distributeEndedCampaigns({
   entrantKey?: string;
   /** The social providers that re-check follows before a campaign's pools are paid; left out, nothing is re-checked. */
   social?: SocialConfig;
+  /** The chains holdings are read again on before a campaign's pools are paid; left out, no holding is re-checked. */
+  onchain?: OnchainChains;
   log?: Pick<Logger, "warn" | "info">;
   /** Injected by tests of the re-check; the global fetch otherwise. */
   fetchFn?: typeof fetch;
@@ -283,6 +289,17 @@ export async function distributeEndedCampaigns({
       try {
         const rechecked = await recheckFollowsBeforeRewards({ db, social, campaignId, now, log, ...(fetchFn ? { fetchFn } : {}) });
         if (rechecked.voided > 0) log?.info({ campaignId, ...rechecked }, "follows re-checked before the rewards: approvals of un-follows voided");
+      } catch (error) {
+        recheckFailed.set(campaignId, error);
+      }
+    }
+  }
+  if (onchain) {
+    for (const campaignId of new Set(due.filter((d) => d.status === "open" && !recheckFailed.has(d.campaignId)).map((d) => d.campaignId))) {
+      try {
+        // A node that cannot be reached throws: the campaign's pools wait for the next run, which reads on.
+        const held = await recheckHoldingsBeforeRewards({ db, chains: onchain, scope: { campaignId }, now, log });
+        if (held.voided > 0) log?.info({ campaignId, ...held }, "holdings re-checked before the rewards: approvals of holdings sold voided");
       } catch (error) {
         recheckFailed.set(campaignId, error);
       }

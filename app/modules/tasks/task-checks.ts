@@ -1,4 +1,5 @@
 import { PROVIDER_LABELS, type SocialProvider } from "~/modules/social/providers";
+import { CHAIN_NAMES } from "~/wallet/chains";
 import type { TaskType } from "./task-types";
 
 /**
@@ -47,14 +48,31 @@ export const isOnchainChecked = (type: TaskType): type is OnchainTaskType => (ON
 /** Holdings read again before a campaign's rewards are paid or an airdrop freezes (unless read at a snapshot block, or turned off). */
 export const HOLDING_TYPES = ["hold_token", "nft_hold"] as const;
 
+/** An on-chain task's network by name, read from its settings where the caller has them (`config.chainId`). */
+export function onchainNetworkOf(task: { type: TaskType; config?: unknown }): string | null {
+  if (!isOnchainChecked(task.type) || !task.config || typeof task.config !== "object") return null;
+  const chainId = (task.config as { chainId?: unknown }).chainId;
+  return typeof chainId === "number" ? (CHAIN_NAMES[chainId] ?? `Chain ${chainId}`) : null;
+}
+
 /**
- * How a task is checked, as cards and pages say it: "Checked with X", "Reviewed by the team",
- * "Checked by Questline" (quiz, chain, referrals), "Done by opening the link" (visits), "Done
- * when sent" (an answer nobody reviews).
+ * How a task is checked, as cards and pages say it: "Checked with X", "Checked on Base" (an
+ * on-chain task, when its network is known), "Reviewed by the team", "Checked by Questline" (quiz,
+ * referrals), "Done by opening the link" (visits), "Done when sent" (an answer nobody reviews).
  */
-export function howChecked({ type, verification }: { type: TaskType; verification: "auto" | "review" | "none" }): string {
+export function howChecked({
+  type,
+  verification,
+  network = null,
+}: {
+  type: TaskType;
+  verification: "auto" | "review" | "none";
+  /** An on-chain task's network, by name. */
+  network?: string | null;
+}): string {
   if (verification === "none") return type === "visit_link" ? "Done by opening the link" : "Done when sent";
   if (verification === "review") return "Reviewed by the team";
+  if (network && isOnchainChecked(type)) return `Checked on ${network}`;
   const provider = isApiChecked(type) ? socialProviderOf(type) : null;
   return provider ? `Checked with ${PROVIDER_LABELS[provider]}` : "Checked by Questline";
 }

@@ -12,7 +12,10 @@ import type { Task } from "./completions.server";
 import { parseTaskConfig, taskFormSchema, VERIFICATION_MODES } from "./task.schema";
 import { TASK_TYPE_LABELS } from "./task-types";
 import { TASK_TYPES } from "./task-types";
-import { isApiChecked, socialProviderOf } from "./task-checks";
+import { isApiChecked, isOnchainChecked, socialProviderOf } from "./task-checks";
+import { onchainTargetRefusals, readOnchainFields } from "./onchain-targets.server";
+import { taskWindowRefusals } from "./task-window.server";
+import type { ChainRegistry } from "~/modules/chain/chain-registry.server";
 import type { SocialConfig } from "~/modules/social/social-config.server";
 import type { TaskInput } from "./tasks.server";
 
@@ -37,6 +40,12 @@ const MESSAGES: Record<string, string> = {
   "config.decimals": "Decimals are a whole number from 0 to 36",
   "config.count": "Enter a whole number of members from 1 to 1,000",
   "config.phrase": "Enter the phrase or link the post must contain, 2 to 200 characters",
+  "config.snapshotBlock": "Enter a block number (a whole number), or leave it empty for the latest block",
+  "config.minCount": "Enter a whole number from 1 to 1,000,000",
+  "config.minTxCount": "Enter a whole number of transactions from 1 to 1,000,000, or leave it empty",
+  "config.minAgeDays": "Enter a whole number of days from 1 to 10,000, or leave it empty",
+  "config.transferDecimals": "Decimals are a whole number from 0 to 36",
+  "config.memberArg": "Choose which argument is the member's address",
 };
 const isZodWording = (message: string) => /^(Invalid|Too (big|small)|Expected)/i.test(message);
 const friendly = (field: string, message: string) => (isZodWording(message) && MESSAGES[field] ? MESSAGES[field] : message);
@@ -44,7 +53,10 @@ const friendly = (field: string, message: string) => (isZodWording(message) && M
 /**
  * Reads the task form: the common fields with `taskFormSchema`, the type's own (`config.*`) with
  * `parseTaskConfig`. A token minimum typed as a human amount (`1.5`) is turned into the token's
- * smallest unit with its decimals; `chainIds` are the networks a hold-token task may use.
+ * smallest unit with its decimals; `chainIds` are the networks an on-chain task may use (those the
+ * server has a node for). The on-chain types' typed fields (signatures, an event, ETH amounts) are
+ * read by `readOnchainFields`; whether their contracts exist is asked of the chain afterwards
+ * (`onchainTargetRefusals`), as is the task's window against its campaign's (`taskWindowRefusals`).
  */
 export function readTaskForm(formData: FormData, { chainIds }: { chainIds: number[] }): ReadTaskForm {
   const values: TaskFormValues = {};
@@ -63,9 +75,14 @@ export function readTaskForm(formData: FormData, { chainIds }: { chainIds: numbe
   const type = common.ok ? common.data.type : TASK_TYPES.find((t) => t === values.type);
   let config: Record<string, unknown> | null = null;
   if (type) {
-    if (type === "hold_token") {
+    if (isOnchainChecked(type)) {
       const chainId = Number(values["config.chainId"]);
-      if (!chainIds.includes(chainId)) errors["config.chainId"] = MESSAGES["config.chainId"]!;
+      if (!chainIds.includes(chainId)) errors["config.chainId"] = "Choose one of the networks offered: this server has no node for that one";
+      Object.assign(errors, readOnchainFields(type, values, normalized));
+    }
+    if (type === "hold_token") {
+      // Read at a snapshot block, a holding cannot change: nothing to re-check before rewards.
+      if ((values["config.snapshotBlock"] ?? "").trim() !== "") normalized.delete("config.recheckBeforeRewards");
       const amount = toSmallestUnit(values["config.minBalance"] ?? "", values["config.decimals"] ?? "");
       if (amount.ok) normalized.set("config.minBalance", amount.value);
       else Object.assign(errors, amount.errors);
@@ -74,7 +91,7 @@ export function readTaskForm(formData: FormData, { chainIds }: { chainIds: numbe
     if (parsed.success) config = parsed.data;
     else {
       for (const issue of parsed.error.issues) {
-        const field = `config.${String(issue.path[0] ?? "")}`;
+        const field = configField(issue.path);
         errors[field] ??= friendly(field, issue.message);
       }
     }
@@ -82,6 +99,17 @@ export function readTaskForm(formData: FormData, { chainIds }: { chainIds: numbe
 
   if (!common.ok || !config || Object.keys(errors).length > 0) return { ...invalidFields(errors), values };
   return ok({ values, input: { ...common.data, config, published: values.published === "on" } });
+}
+
+/** The form field a config issue belongs to: nested settings have flat inputs (`transfer.token` → `config.transferToken`). */
+function configField(path: readonly PropertyKey[]): string {
+  const [first, second] = path.map(String);
+  if (first === "functions") return "config.signatures";
+  if ((first === "transfer" || first === "minArg") && second) {
+    const name = first === "transfer" ? `transfer${second[0]!.toUpperCase()}${second.slice(1)}` : second === "name" ? "minArgName" : "minArgMin";
+    return `config.${name}`;
+  }
+  return `config.${first ?? ""}`;
 }
 
 /** `1.5` with 18 decimals → `1500000000000000000`; refuses amounts finer than the token allows (on `config.minBalance`). */
@@ -102,7 +130,6 @@ function toSmallestUnit(human: string, decimalsText: string): Ok<{ value: string
   return ok({ value: value.toString() });
 }
 
-/** `2025-03-01T14:00` in UTC, for a `datetime-local` field. */
 /** A stored moment as an ISO string (the form shows it in the member's zone, see DateTimeInput). */
 const stored = (date: Date | null) => (date ? date.toISOString() : "");
 
@@ -140,16 +167,52 @@ export function taskFormValues(t: Task): TaskFormValues {
     "phrase",
     "channelId",
     "channelName",
+    "snapshotBlock",
+    "contract",
+    "standard",
+    "minCount",
+    "name",
+    "actionUrl",
+    "event",
+    "memberArg",
+    "minTxCount",
+    "minAgeDays",
   ]) {
     if (key in config) values[`config.${key}`] = text(key);
   }
   // Checkboxes: on or off as saved (a follow's re-check is on unless turned off).
   if (t.type === "x_follow") values["config.allowProof"] = config.allowProof === true ? "on" : "";
-  if (t.type === "x_follow" || t.type === "youtube_subscribe") values["config.recheckBeforeRewards"] = config.recheckBeforeRewards === false ? "" : "on";
+  if (t.type === "x_follow" || t.type === "youtube_subscribe" || t.type === "hold_token" || t.type === "nft_hold") {
+    values["config.recheckBeforeRewards"] = config.recheckBeforeRewards === false ? "" : "on";
+  }
+  Object.assign(values, onchainFormValues(config));
   if (Array.isArray(config.answers)) values["config.answers"] = config.answers.join("\n");
   if (typeof config.minBalance === "string") {
     const decimals = typeof config.decimals === "number" ? config.decimals : 18;
     values["config.minBalance"] = formatUnits(BigInt(config.minBalance), decimals);
+  }
+  return values;
+}
+
+/** The on-chain settings stored in another shape than typed: token ids, functions, wei, a token moved, an event's minimum. */
+function onchainFormValues(config: Record<string, unknown>): TaskFormValues {
+  const values: TaskFormValues = {};
+  if (Array.isArray(config.tokenIds)) values["config.tokenIds"] = config.tokenIds.join(", ");
+  if (Array.isArray(config.functions)) {
+    values["config.signatures"] = (config.functions as { signature: string }[]).map((f) => f.signature).join("\n");
+  }
+  if (typeof config.minValue === "string") values["config.minValue"] = formatUnits(BigInt(config.minValue), 18);
+  const transfer = config.transfer as { token: string; minAmount: string; symbol: string; decimals: number } | null | undefined;
+  if (transfer) {
+    values["config.transferToken"] = transfer.token;
+    values["config.transferMinAmount"] = formatUnits(BigInt(transfer.minAmount), transfer.decimals);
+    values["config.transferSymbol"] = transfer.symbol;
+    values["config.transferDecimals"] = String(transfer.decimals);
+  }
+  const minArg = config.minArg as { name: string; min: string } | null | undefined;
+  if (minArg) {
+    values["config.minArgName"] = minArg.name;
+    values["config.minArgMin"] = minArg.min;
   }
   return values;
 }
@@ -212,6 +275,9 @@ export async function taskFormOptions({
   };
 }
 
+/** The networks on-chain tasks may use: those the server has a node for. */
+export const onchainNetworks = (chains: Pick<ChainRegistry, "list">) => chains.list.map((chain) => chain.id);
+
 /** A new task's starting values. */
 export const NEW_TASK_VALUES: TaskFormValues = {
   type: "visit_link",
@@ -223,4 +289,29 @@ export const NEW_TASK_VALUES: TaskFormValues = {
   "config.decimals": "18",
   "config.count": "1",
   "config.recheckBeforeRewards": "on",
+  "config.standard": "erc721",
+  "config.minCount": "1",
+  "config.transferDecimals": "18",
 };
+
+/**
+ * What a parsed form is asked of the world before it is saved: its window against its campaign's or
+ * airdrop's, and whether the contracts it names have code on its chain. Field errors; none: save.
+ */
+export async function taskFormRefusals({
+  db,
+  chains,
+  projectId,
+  input,
+}: {
+  db: Db;
+  chains: Pick<ChainRegistry, "get">;
+  projectId: string;
+  input: TaskInput;
+}): Promise<FieldErrors> {
+  const [window, targets] = await Promise.all([
+    taskWindowRefusals({ db, projectId, input }),
+    onchainTargetRefusals({ chains, type: input.type, config: input.config as Record<string, unknown> }),
+  ]);
+  return { ...window, ...targets };
+}

@@ -3,12 +3,15 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { user } from "#db/schema/auth";
 import { project } from "#db/schema/projects";
-import { campaign, task } from "#db/schema/quests";
+import { campaign, completion, task } from "#db/schema/quests";
+import { walletAddress } from "#db/schema/wallets";
+import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
 import type { Database } from "~/lib/db.server";
 import { createTestDatabase } from "#tests/setup/test-db";
 import { campaignStatus } from "./campaign-status";
 import { attemptTask } from "./completions.server";
-import { taskBlock } from "./task-page.server";
+import { howChecked } from "./task-checks";
+import { publicTask, taskBlock, taskBrief, taskContext } from "./task-page.server";
 
 let database: Database;
 const now = new Date("2026-06-01T12:00:00Z");
@@ -68,4 +71,62 @@ describe("taskBlock: what the campaign and task pages say matches what the engin
       expect(attempted.ok).toBe(c.block === null);
     });
   }
+});
+
+describe("an on-chain task's page", () => {
+  const CONTRACT = "0x5FbDB2315678afecb367f032d93F642f64180aa3";
+  const WALLET = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
+  const HASH = `0x${"ab".repeat(31)}cd`;
+
+  async function onchainTask(type: "contract_call" | "nft_hold", config: Record<string, unknown>) {
+    const id = randomUUID();
+    await database.db.insert(task).values({ id, projectId: "p", title: "On chain", type, verification: "auto", xp: 10, config, publishedAt: hours(-48) });
+    const [row] = await database.db.select().from(task).where(eq(task.id, id));
+    return row!;
+  }
+
+  it("says what to do in words, with the network, its explorer and the amounts as people read them", async () => {
+    const call = await onchainTask("contract_call", {
+      chainId: 8453,
+      contract: CONTRACT,
+      functions: [{ selector: "0xa9059cbb", signature: "transfer(address,uint256)" }],
+      minValue: "10000000000000000",
+      transfer: { token: CONTRACT, minAmount: "1500000", symbol: "USDC", decimals: 6 },
+    });
+    expect(taskBrief(call, { inviteLink: null })).toEqual({
+      type: "contract_call",
+      network: "Base",
+      chainId: 8453,
+      explorer: "https://basescan.org",
+      contract: CONTRACT,
+      functions: ["transfer(address,uint256)"],
+      minValue: "0.01 ETH",
+      transfer: { token: CONTRACT, amount: "1.5", symbol: "USDC" },
+      actionUrl: "",
+      intent: "transaction",
+    });
+    expect(publicTask(call)).toMatchObject({ network: "Base" });
+    expect(howChecked({ type: "contract_call", verification: "auto", network: "Base" })).toBe("Checked on Base");
+  });
+
+  it("counts the member's linked wallets, and once approved shows what the chain showed", async () => {
+    const nft = await onchainTask("nft_hold", { chainId: LOCAL_CHAIN_ID, contract: CONTRACT, standard: "erc721" });
+    expect((await taskContext({ db: database.db, task: nft, userId: "m", now })).onchain).toEqual({ linkedWallets: 0, evidence: null });
+    await database.db.insert(walletAddress).values({ id: randomUUID(), userId: "m", address: WALLET, chainId: LOCAL_CHAIN_ID, isPrimary: true });
+    await database.db.insert(completion).values({
+      id: randomUUID(),
+      taskId: nft.id,
+      userId: "m",
+      period: "once",
+      status: "approved",
+      verifiedBy: "code",
+      evidence: { kind: "chain", chainId: LOCAL_CHAIN_ID, blockNumber: "18204331", blockHash: HASH, txHash: HASH, wallet: WALLET, values: { balance: "1" } },
+    });
+    const { onchain, state } = await taskContext({ db: database.db, task: nft, userId: "m", now });
+    expect(state?.status).toBe("approved");
+    expect(onchain).toEqual({
+      linkedWallets: 1,
+      evidence: { kind: "holding", network: "Questline Local", explorer: null, blockNumber: "18204331", txHash: HASH, wallet: WALLET },
+    });
+  });
 });

@@ -1,10 +1,13 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, count, eq, inArray } from "drizzle-orm";
 import { formatUnits } from "viem";
 import { airdrop } from "#db/schema/airdrops";
 import { campaign, completion, crusade } from "#db/schema/quests";
+import { walletAddress } from "#db/schema/wallets";
+import { chainEvidenceOf } from "~/modules/chain/chain-evidence";
 import type { Db } from "~/lib/db.server";
 import type { SocialConfig } from "~/modules/social/social-config.server";
 import { socialTaskAccess } from "~/modules/social/social-tasks.server";
+import { CHAIN_DETAILS } from "~/wallet/chain-details";
 import { CHAIN_NAMES, NATIVE_SYMBOLS } from "~/wallet/chains";
 import { campaignStatus, type CampaignStatus } from "./campaign-status";
 import { crusadeSteps } from "./campaigns.server";
@@ -13,20 +16,22 @@ import { ATTEMPT_KINDS } from "./attempt.schema";
 import { profileUrl } from "./social-targets";
 import { taskConfigSchemas } from "./task.schema";
 import { TASK_TYPE_LABELS } from "./task-types";
-import { isApiChecked, socialProviderOf, type FoundEvidence } from "./task-checks";
-import type { TaskBlock, TaskBrief } from "./task-page";
+import { isApiChecked, isOnchainChecked, onchainNetworkOf, socialProviderOf, type FoundEvidence } from "./task-checks";
+import type { OnchainPlace, OnchainState, TaskBlock, TaskBrief } from "./task-page";
 import { memberStates } from "./tasks.server";
 
 /** The member's standing on a task (see memberStates), null when they have not tried it. */
 type MemberState = { status: "approved" | "pending" | "rejected"; reason: string | null } | null;
 
-/** A task as the browser may see it: everything but its settings (`config`), with its type's label. */
+/** A task as the browser may see it: everything but its settings (`config`), with its type's label and an on-chain task's network. */
 export function publicTask(t: Task) {
   const { config: _config, ...rest } = t;
-  return { ...rest, typeLabel: TASK_TYPE_LABELS[t.type] };
+  return { ...rest, typeLabel: TASK_TYPE_LABELS[t.type], network: onchainNetworkOf(t) };
 }
 
 const networkName = (chainId: number) => CHAIN_NAMES[chainId] ?? `Chain ${chainId}`;
+/** An on-chain task's network, by name, with its explorer where it has one. */
+const placeOf = (chainId: number): OnchainPlace => ({ network: networkName(chainId), chainId, explorer: CHAIN_DETAILS[chainId]?.explorer ?? null });
 
 /** The task's instructions, with the intent its page's form sends. */
 export function taskBrief(t: Task, { inviteLink }: { inviteLink: string | null }) {
@@ -52,7 +57,7 @@ function briefOf(t: Task, inviteLink: string | null): TaskBrief {
       const c = taskConfigSchemas.hold_token.parse(t.config);
       return {
         type: t.type,
-        network: networkName(c.chainId),
+        ...placeOf(c.chainId),
         tokenAddress: c.tokenAddress,
         amount: formatUnits(BigInt(c.minBalance), c.decimals),
         symbol: c.symbol || (c.tokenAddress ? "tokens" : (NATIVE_SYMBOLS[c.chainId] ?? "coins")),
@@ -60,21 +65,42 @@ function briefOf(t: Task, inviteLink: string | null): TaskBrief {
       };
     }
     case "nft_hold": {
-      const c = taskConfigSchemas.nft_hold.parse(t.config);
-      const { chainId, recheckBeforeRewards: _recheck, ...rest } = c;
-      return { type: t.type, network: networkName(chainId), ...rest };
+      const { chainId, recheckBeforeRewards: _recheck, ...rest } = taskConfigSchemas.nft_hold.parse(t.config);
+      return { type: t.type, ...placeOf(chainId), ...rest };
     }
     case "contract_call": {
       const c = taskConfigSchemas.contract_call.parse(t.config);
-      return { type: t.type, network: networkName(c.chainId), contract: c.contract, functions: c.functions.map((f) => f.signature), actionUrl: c.actionUrl };
+      const coin = NATIVE_SYMBOLS[c.chainId] ?? "ETH";
+      return {
+        type: t.type,
+        ...placeOf(c.chainId),
+        contract: c.contract,
+        functions: c.functions.map((f) => f.signature),
+        minValue: c.minValue === null ? null : `${formatUnits(BigInt(c.minValue), 18)} ${coin}`,
+        transfer: c.transfer && {
+          token: c.transfer.token,
+          amount: formatUnits(BigInt(c.transfer.minAmount), c.transfer.decimals),
+          symbol: c.transfer.symbol || "tokens",
+        },
+        actionUrl: c.actionUrl,
+      };
     }
     case "event_emitted": {
       const c = taskConfigSchemas.event_emitted.parse(t.config);
-      return { type: t.type, network: networkName(c.chainId), contract: c.contract, event: c.event, actionUrl: c.actionUrl };
+      return {
+        type: t.type,
+        ...placeOf(c.chainId),
+        contract: c.contract,
+        event: c.event,
+        eventName: /^\s*(?:event\s+)?([A-Za-z_$][\w$]*)/.exec(c.event)?.[1] ?? c.event,
+        memberArg: c.memberArg,
+        minArg: c.minArg,
+        actionUrl: c.actionUrl,
+      };
     }
     case "wallet_activity": {
       const c = taskConfigSchemas.wallet_activity.parse(t.config);
-      return { type: t.type, network: networkName(c.chainId), minTxCount: c.minTxCount, minAgeDays: c.minAgeDays };
+      return { type: t.type, ...placeOf(c.chainId), minTxCount: c.minTxCount, minAgeDays: c.minAgeDays };
     }
     case "wallet_connected":
       return { type: t.type };
@@ -135,6 +161,7 @@ export async function taskContext({
     airdrop: a && airdropStatus ? { slug: a.slug, name: a.name, status: airdropStatus } : null,
     state,
     found: state?.status === "approved" && userId ? await foundEvidence(db, t, userId, now) : null,
+    onchain: isOnchainChecked(t.type) ? await onchainState(db, t, userId, state, now) : null,
     social: await socialTaskAccess({ db, social, task: t, userId }),
     block: await taskBlock({ db, task: t, campaignStatus: status, airdropStatus, state, userId, socialProviders: social?.providers ?? {}, now }),
   };
@@ -152,6 +179,35 @@ async function foundEvidence(db: Db, t: Task, userId: string, now: Date): Promis
   // Only a web link is shown as one.
   const url = typeof evidence.url === "string" && /^https:\/\//.test(evidence.url) ? evidence.url : undefined;
   return { id: evidence.id, ...(typeof evidence.at === "string" ? { at: evidence.at } : {}), ...(url ? { url } : {}) };
+}
+
+/**
+ * An on-chain task's side of the page: how many wallets the member has linked (none: they are told
+ * to link one first) and, once approved, what the chain showed (`completion.evidence`).
+ */
+async function onchainState(db: Db, t: Task, userId: string | null, state: MemberState, now: Date): Promise<OnchainState> {
+  if (!userId) return { linkedWallets: 0, evidence: null };
+  const [[wallets], [row]] = await Promise.all([
+    db.select({ n: count() }).from(walletAddress).where(eq(walletAddress.userId, userId)),
+    state?.status === "approved"
+      ? db
+          .select({ evidence: completion.evidence })
+          .from(completion)
+          .where(and(eq(completion.taskId, t.id), eq(completion.userId, userId), eq(completion.period, periodOf(t.recurrence, now))))
+      : [],
+  ]);
+  const evidence = chainEvidenceOf(row?.evidence);
+  return {
+    linkedWallets: wallets?.n ?? 0,
+    evidence: evidence && {
+      kind: ({ contract_call: "transaction", event_emitted: "event", wallet_activity: "history" } as const)[t.type as string] ?? "holding",
+      network: networkName(evidence.chainId),
+      explorer: CHAIN_DETAILS[evidence.chainId]?.explorer ?? null,
+      blockNumber: evidence.blockNumber,
+      txHash: evidence.txHash ?? null,
+      wallet: evidence.wallet,
+    },
+  };
 }
 
 /**

@@ -4,12 +4,12 @@ import { PageHeader } from "~/components/page-header";
 import { TaskForm } from "~/components/tasks/task-form";
 import { pageTitle } from "~/lib/meta";
 import { redirectWithToast } from "~/lib/flash.server";
-import { formFailure } from "~/lib/result";
+import { formFailure, invalidFields } from "~/lib/result";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
 import { requireUser } from "~/modules/auth/session.server";
 import { authorize } from "~/modules/projects/permissions.server";
-import { readTaskForm, taskFormOptions, taskFormValues } from "~/modules/tasks/task-form.server";
+import { onchainNetworks, readTaskForm, taskFormOptions, taskFormRefusals, taskFormValues } from "~/modules/tasks/task-form.server";
 import { saveTask, taskWithProject } from "~/modules/tasks/tasks.server";
 
 export function meta({ matches, loaderData }: Route.MetaArgs) {
@@ -31,7 +31,7 @@ export async function loader(args: Route.LoaderArgs) {
   const options = await taskFormOptions({
     db: services.database.db,
     projectId: project.id,
-    chainIds: services.chains.chainIds,
+    chainIds: onchainNetworks(services.chains),
     socialProviders: services.env.social.providers,
     keepAirdropId: task.airdropId,
   });
@@ -45,8 +45,10 @@ export async function loader(args: Route.LoaderArgs) {
 
 export async function action(args: Route.ActionArgs) {
   const { services, task, project } = await manageableTask(args);
-  const form = readTaskForm(await args.request.formData(), { chainIds: services.chains.chainIds });
+  const form = readTaskForm(await args.request.formData(), { chainIds: onchainNetworks(services.chains) });
   if (!form.ok) return formFailure(form, { values: form.values });
+  const refused = await taskFormRefusals({ db: services.database.db, chains: services.chains, projectId: project.id, input: form.input });
+  if (Object.keys(refused).length > 0) return formFailure(invalidFields(refused), { values: form.values });
   const saved = await saveTask({ db: services.database.db, projectId: project.id, taskId: task.id, input: form.input });
   if (!saved.ok) return formFailure(saved, { values: form.values });
   return redirectWithToast(route("tasks.show", { task: task.id }), "Task saved", { appUrl: services.env.APP_URL });

@@ -4,13 +4,13 @@ import { PageHeader } from "~/components/page-header";
 import { TaskForm } from "~/components/tasks/task-form";
 import { pageTitle } from "~/lib/meta";
 import { redirectWithToast } from "~/lib/flash.server";
-import { formFailure } from "~/lib/result";
+import { formFailure, invalidFields } from "~/lib/result";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
 import { requireUser } from "~/modules/auth/session.server";
 import { authorize } from "~/modules/projects/permissions.server";
 import { projectBySlug } from "~/modules/projects/projects.server";
-import { NEW_TASK_VALUES, readTaskForm, taskFormOptions } from "~/modules/tasks/task-form.server";
+import { NEW_TASK_VALUES, onchainNetworks, readTaskForm, taskFormOptions, taskFormRefusals } from "~/modules/tasks/task-form.server";
 import { endAlreadyPast } from "~/modules/tasks/quest-forms";
 import { saveTask } from "~/modules/tasks/tasks.server";
 
@@ -33,7 +33,7 @@ export async function loader(args: Route.LoaderArgs) {
   const options = await taskFormOptions({
     db: services.database.db,
     projectId: project.id,
-    chainIds: services.chains.chainIds,
+    chainIds: onchainNetworks(services.chains),
     socialProviders: services.env.social.providers,
   });
   // "Add task" on a campaign's or an airdrop's page preselects it (when it is one the form offers).
@@ -45,8 +45,10 @@ export async function loader(args: Route.LoaderArgs) {
 
 export async function action(args: Route.ActionArgs) {
   const { services, project } = await manageableProject(args);
-  const form = readTaskForm(await args.request.formData(), { chainIds: services.chains.chainIds });
+  const form = readTaskForm(await args.request.formData(), { chainIds: onchainNetworks(services.chains) });
   if (!form.ok) return formFailure(form, { values: form.values });
+  const refused = await taskFormRefusals({ db: services.database.db, chains: services.chains, projectId: project.id, input: form.input });
+  if (Object.keys(refused).length > 0) return formFailure(invalidFields(refused), { values: form.values });
   const past = endAlreadyPast(form.input.endsAt, new Date());
   if (past) return formFailure(past, { values: form.values });
   const saved = await saveTask({ db: services.database.db, projectId: project.id, input: form.input });

@@ -8,6 +8,7 @@ import { AuthCard, ConnectCard } from "~/components/tasks/auth-card";
 import { TaskAction } from "~/components/tasks/task-action";
 import { TaskDetails } from "~/components/tasks/task-details";
 import { TaskInstructions } from "~/components/tasks/task-instructions";
+import { LinkWalletFirst } from "~/components/tasks/onchain-instructions";
 import { BlockNotice, MemberStateNotice } from "~/components/tasks/task-notices";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
@@ -76,7 +77,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 export default function TaskShow({ loaderData }: Route.ComponentProps) {
-  const { task, project, brief, campaign, crusade, airdrop, state, found, social, block, signedIn, team } = loaderData;
+  const { task, project, brief, campaign, crusade, airdrop, state, found, onchain, social, block, signedIn, team } = loaderData;
   const outcome = useActionData<typeof action>();
   const location = useLocation();
 
@@ -136,6 +137,7 @@ export default function TaskShow({ loaderData }: Route.ComponentProps) {
                 daily={task.recurrence === "daily"}
                 xp={task.xp}
                 found={found && social ? { evidence: found, provider: PROVIDER_LABELS[social.provider] } : null}
+                chain={onchain?.evidence ?? null}
                 retry={canAct}
               />
             )}
@@ -143,6 +145,8 @@ export default function TaskShow({ loaderData }: Route.ComponentProps) {
             {canAct &&
               (!signedIn ? (
                 <AuthCard redirectTo={location.pathname} />
+              ) : onchain && onchain.linkedWallets === 0 ? (
+                <LinkWalletFirst />
               ) : social?.state === "not_connected" || social?.state === "needs_reconnect" ? (
                 <ConnectCard provider={social.provider} reconnect={social.state === "needs_reconnect" ? social : null} />
               ) : (

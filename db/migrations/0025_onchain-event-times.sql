@@ -1,0 +1,2 @@
+ALTER TABLE "onchain_event_match" ADD COLUMN "block_time" timestamp with time zone;--> statement-breakpoint
+CREATE INDEX "onchain_event_match_block_idx" ON "onchain_event_match" USING btree ("chain_id","block_number");
