@@ -28,13 +28,17 @@ export async function startPrunedNode({ target, keep = 128 }: { target: string; 
     const calls = [body].flat();
     const { result: headHex } = (await upstream({ jsonrpc: "2.0", id: 0, method: "eth_blockNumber", params: [] })) as { result: string };
     const head = BigInt(headHex);
-    const answers = await Promise.all(
-      calls.map((call) => {
-        const at = STATE_METHODS[call.method] === undefined ? undefined : call.params?.[STATE_METHODS[call.method]!];
-        const old = typeof at === "string" && at.startsWith("0x") && BigInt(at) + BigInt(keep) < head;
-        if (!old) return upstream(call);
-        return { jsonrpc: "2.0", id: call.id, error: { code: -32000, message: `missing trie node ${"5c".repeat(32)} (path ) <nil>` } };
-      }),
+    const refused = (call: Call) => {
+      const at = STATE_METHODS[call.method] === undefined ? undefined : call.params?.[STATE_METHODS[call.method]!];
+      return typeof at === "string" && at.startsWith("0x") && BigInt(at) + BigInt(keep) < head;
+    };
+    // The calls it answers go to anvil in one batch, as they came.
+    const forwarded = calls.filter((call) => !refused(call));
+    const answered = forwarded.length > 0 ? [(await upstream(forwarded)) as unknown[]].flat() : [];
+    const answers = calls.map((call) =>
+      refused(call)
+        ? { jsonrpc: "2.0", id: call.id, error: { code: -32000, message: `missing trie node ${"5c".repeat(32)} (path ) <nil>` } }
+        : answered.find((answer) => (answer as { id?: unknown }).id === call.id),
     );
     res.writeHead(200, { "content-type": "application/json" });
     res.end(JSON.stringify(Array.isArray(body) ? answers : answers[0]));

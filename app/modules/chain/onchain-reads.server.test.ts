@@ -1,3 +1,5 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { createPublicClient, createTestClient, http, parseEther, type Address, type Hex, type PublicClient } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { anvil } from "viem/chains";
@@ -142,6 +144,45 @@ describe("blockAtTime", () => {
 
   it("throws ChainUnreachable when the node is down", async () => {
     await expect(blockAtTime({ client: down, at: new Date(0) })).rejects.toBeInstanceOf(ChainUnreachable);
+  });
+});
+
+describe("a node that answers with an error", () => {
+  /** A server answering every request with `status` and `body`: a provider's 5xx or rate limit. */
+  async function answering(status: number, body: unknown) {
+    const server = createServer((_, res) => {
+      res.writeHead(status, { "content-type": "application/json" });
+      res.end(JSON.stringify(body));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const reader = createPublicClient({ chain: anvil, transport: http(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, { retryCount: 0 }) });
+    return { reader, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  }
+
+  it("throws ChainUnreachable for a 5xx, a 429 and a JSON-RPC rate limit", async () => {
+    for (const [status, body] of [
+      [503, { error: "upstream unavailable" }],
+      [429, { jsonrpc: "2.0", id: 0, error: { code: 429, message: "Too Many Requests" } }],
+      [200, { jsonrpc: "2.0", id: 0, error: { code: -32005, message: "rate limit exceeded" } }],
+    ] as const) {
+      const node = await answering(status, body);
+      try {
+        await expect(readTokenBalance({ client: node.reader, token: null, owner: dev1 })).rejects.toBeInstanceOf(ChainUnreachable);
+      } finally {
+        await node.close();
+      }
+    }
+  });
+
+  it("passes other answers as they are: a node's refusal is not 'unreachable'", async () => {
+    const node = await answering(200, { jsonrpc: "2.0", id: 0, error: { code: -32602, message: "invalid argument 0" } });
+    try {
+      const error = await readTokenBalance({ client: node.reader, token: null, owner: dev1 }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(Error);
+      expect(error).not.toBeInstanceOf(ChainUnreachable);
+    } finally {
+      await node.close();
+    }
   });
 });
 
