@@ -303,26 +303,6 @@ async function claimTransaction(
 }
 
 /**
- * When a task's on-chain evidence counts: the task's own start and end, else its campaign's or
- * airdrop's (a standalone task without dates: any time).
- */
-export async function taskWindow(db: Db, t: Task): Promise<{ from: Date | null; to: Date | null }> {
-  let from = t.startsAt;
-  let to = t.endsAt;
-  if (t.campaignId && (!from || !to)) {
-    const [c] = await db.select({ startsAt: campaign.startsAt, endsAt: campaign.endsAt }).from(campaign).where(eq(campaign.id, t.campaignId));
-    from ??= c?.startsAt ?? null;
-    to ??= c?.endsAt ?? null;
-  }
-  if (t.airdropId && (!from || !to)) {
-    const [a] = await db.select({ startsAt: airdrop.startsAt, endsAt: airdrop.endsAt }).from(airdrop).where(eq(airdrop.id, t.airdropId));
-    from ??= a?.startsAt ?? null;
-    to ??= a?.endsAt ?? null;
-  }
-  return { from, to };
-}
-
-/**
  * A place under the task's cap (every task counts its places, capped or not). Every writer takes
  * the task's row last, just before its commit: each member's completion of a popular task then
  * waits on the others only for this statement, not for their XP and boards, and the row is never

@@ -7,7 +7,8 @@ import type { Db } from "~/lib/db.server";
 import { scanEvents, type EventSubscription } from "~/modules/chain/event-scanner.server";
 import { ChainUnreachable, fromNode } from "~/modules/chain/node-errors.server";
 import { blockAtTime } from "~/modules/chain/onchain-reads.server";
-import { taskWindow, type Task } from "./completions.server";
+import type { Task } from "./completions.server";
+import { taskWindow } from "./task-window.server";
 import { taskConfigSchemas } from "./task.schema";
 
 /**

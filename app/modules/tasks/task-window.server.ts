@@ -3,6 +3,7 @@ import { airdrop } from "#db/schema/airdrops";
 import { campaign } from "#db/schema/quests";
 import type { Db } from "~/lib/db.server";
 import type { FieldErrors } from "~/lib/result";
+import type { Task } from "./completions.server";
 import type { TaskInput } from "./tasks.server";
 
 const utc = (date: Date) =>
@@ -23,21 +24,42 @@ export async function taskWindowRefusals({
   input: Pick<TaskInput, "startsAt" | "endsAt" | "campaignId" | "airdropId">;
 }): Promise<FieldErrors> {
   if (!input.startsAt && !input.endsAt) return {};
-  const [container] = input.campaignId
-    ? await db
-        .select({ startsAt: campaign.startsAt, endsAt: campaign.endsAt })
-        .from(campaign)
-        .where(and(eq(campaign.id, input.campaignId), eq(campaign.projectId, projectId)))
-    : input.airdropId
-      ? await db
-          .select({ startsAt: airdrop.startsAt, endsAt: airdrop.endsAt })
-          .from(airdrop)
-          .where(and(eq(airdrop.id, input.airdropId), eq(airdrop.projectId, projectId)))
-      : [];
+  const container = await containerWindow(db, { projectId, ...input });
   if (!container) return {};
   const message = `The ${input.campaignId ? "campaign" : "airdrop"} runs from ${utc(container.startsAt)} to ${utc(container.endsAt)}: keep the task inside it`;
   const errors: FieldErrors = {};
   if (input.startsAt && (input.startsAt < container.startsAt || input.startsAt >= container.endsAt)) errors.startsAt = message;
   if (input.endsAt && (input.endsAt > container.endsAt || input.endsAt <= container.startsAt)) errors.endsAt = message;
   return errors;
+}
+
+/** The dates of the campaign or airdrop a task is in (of this project, when given), or null for none. */
+async function containerWindow(
+  db: Db,
+  { projectId, campaignId, airdropId }: { projectId?: string; campaignId: string | null; airdropId?: string | null },
+): Promise<{ startsAt: Date; endsAt: Date } | null> {
+  if (campaignId) {
+    const [c] = await db
+      .select({ startsAt: campaign.startsAt, endsAt: campaign.endsAt })
+      .from(campaign)
+      .where(and(eq(campaign.id, campaignId), projectId ? eq(campaign.projectId, projectId) : undefined));
+    return c ?? null;
+  }
+  if (airdropId) {
+    const [a] = await db
+      .select({ startsAt: airdrop.startsAt, endsAt: airdrop.endsAt })
+      .from(airdrop)
+      .where(and(eq(airdrop.id, airdropId), projectId ? eq(airdrop.projectId, projectId) : undefined));
+    return a ?? null;
+  }
+  return null;
+}
+
+/**
+ * When a task's on-chain evidence counts: the task's own start and end, else its campaign's or
+ * airdrop's (a standalone task without dates: any time).
+ */
+export async function taskWindow(db: Db, t: Task): Promise<{ from: Date | null; to: Date | null }> {
+  const container = t.startsAt && t.endsAt ? null : await containerWindow(db, t);
+  return { from: t.startsAt ?? container?.startsAt ?? null, to: t.endsAt ?? container?.endsAt ?? null };
 }

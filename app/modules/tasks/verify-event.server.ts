@@ -3,11 +3,12 @@ import { BlockNotFoundError, getAddress, type PublicClient } from "viem";
 import { onchainEventMatch } from "#db/schema/quests";
 import { walletAddress } from "#db/schema/wallets";
 import type { Db } from "~/lib/db.server";
+import { taskWindow } from "./task-window.server";
 import { failure, ok, type Failure } from "~/lib/result";
 import type { ChainEvidence } from "~/modules/chain/chain-evidence";
 import { ChainUnreachable, fromNode } from "~/modules/chain/node-errors.server";
 import { CHAIN_NAMES } from "~/wallet/chains";
-import { periodOf, taskWindow, type OnchainChains, type Task, type Verified } from "./completions.server";
+import { periodOf, type OnchainChains, type Task, type Verified } from "./completions.server";
 import { scanEventTask, taskEventOf } from "./event-tasks.server";
 import { taskConfigSchemas } from "./task.schema";
 

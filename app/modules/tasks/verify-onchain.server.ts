@@ -3,6 +3,7 @@ import { formatUnits, getAddress, type Address, type Hex, type PublicClient } fr
 import { onchainTxUse } from "#db/schema/quests";
 import { walletAddress } from "#db/schema/wallets";
 import type { Db } from "~/lib/db.server";
+import { taskWindow } from "./task-window.server";
 import { failure, invalid, ok, type Failure } from "~/lib/result";
 import type { ChainEvidence } from "~/modules/chain/chain-evidence";
 import type { RegisteredChain } from "~/modules/chain/chain-registry.server";
@@ -10,7 +11,7 @@ import { ChainUnreachable, isHistoricalStateUnavailable } from "~/modules/chain/
 import { checkContractCall, type CallMatch, type TxCheck } from "~/modules/chain/onchain-reads-calls.server";
 import { findContractCall } from "~/modules/chain/onchain-reads-find.server";
 import { readBlock, readNftCount, readTokenBalance, readWalletHistory } from "~/modules/chain/onchain-reads.server";
-import { taskWindow, TRANSACTION_USED, type AttemptInput, type OnchainChains, type Task, type Verified } from "./completions.server";
+import { TRANSACTION_USED, type AttemptInput, type OnchainChains, type Task, type Verified } from "./completions.server";
 import { taskConfigSchemas } from "./task.schema";
 
 /** What a member is told when the node did not answer: nothing was recorded. */
