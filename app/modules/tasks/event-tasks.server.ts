@@ -112,11 +112,12 @@ function eventLogOf(raw: unknown, event: TaskEvent): EventMatchLog | null {
 
 /**
  * Stores a chunk's logs, once per (task, transaction, log index). A log read again in another block
- * (a reorg moved its transaction) takes its new place.
+ * (a reorg moved its transaction) takes its new place. Returns how many rows were new or moved.
  */
-export async function recordEventMatches(tx: Db, { taskId, chainId, logs }: { taskId: string; chainId: number; logs: EventMatchLog[] }) {
+export async function recordEventMatches(tx: Db, { taskId, chainId, logs }: { taskId: string; chainId: number; logs: EventMatchLog[] }): Promise<number> {
+  let stored = 0;
   for (let i = 0; i < logs.length; i += ROWS_PER_INSERT) {
-    await tx
+    const written = await tx
       .insert(onchainEventMatch)
       .values(
         logs.slice(i, i + ROWS_PER_INSERT).map((log) => ({
@@ -141,8 +142,11 @@ export async function recordEventMatches(tx: Db, { taskId, chainId, logs }: { ta
           amount: sql`excluded.amount`,
         },
         setWhere: sql`${onchainEventMatch.blockHash} <> excluded.block_hash`,
-      });
+      })
+      .returning({ txHash: onchainEventMatch.txHash });
+    stored += written.length;
   }
+  return stored;
 }
 
 /** The chain a task's events are read on: its id, its confirmation count, and the client to read through. */
@@ -197,8 +201,8 @@ export async function scanEventTask({
     record: async (tx, logs) => {
       // The re-read window may reach below the block the task opened at: what is known to be older is left out.
       logs = logs.filter((log) => !log.blockTime || log.blockTime >= opens);
-      await recordEventMatches(tx, { taskId: t.id, chainId: chain.id, logs });
-      return { result: logs.length };
+      // What was new or moved (the re-read window's logs already stored count nothing).
+      return { result: await recordEventMatches(tx, { taskId: t.id, chainId: chain.id, logs }) };
     },
   };
   const scanned = await fromNode(() => scanEvents({ db, chainId: chain.id, client: chain.client, subscription, batchSize, startBlock }));
