@@ -18,7 +18,7 @@ import { voidApproval } from "./void-approval.server";
  * airdrop's `hold_token` (read at the latest block, not at a snapshot block) and `nft_hold` tasks
  * that asks for it (`recheckBeforeRewards`) and was not re-checked yet is read again across the
  * member's linked wallets, through the chain's job client:
- *  - still held (the wallets together hold the task's minimum): `evidence.recheckedAt`;
+ *  - still held (one of the wallets holds the task's minimum, as the member's check asked): `evidence.recheckedAt`;
  *  - not any more: the approval is voided (voidApproval: rejected with the reason below, its XP and
  *    airdrop points taken back, its place freed), with `recheckedAt` and `voidedAt`;
  *  - the node could not be reached: ChainUnreachable is thrown after what was read so far is kept.
@@ -131,10 +131,12 @@ export async function recheckHoldingsBeforeRewards({
           .selectDistinct({ address: sql<string>`lower(${walletAddress.address})` })
           .from(walletAddress)
           .where(eq(walletAddress.userId, c.userId));
+        // The most one wallet holds: the member's check asked one wallet for the minimum, and so does this.
         let held = 0n;
         try {
           for (const w of wallets) {
-            held += await holding.read(chain.client, getAddress(w.address));
+            const amount = await holding.read(chain.client, getAddress(w.address));
+            if (amount > held) held = amount;
             if (held >= holding.needed) break;
           }
         } catch (error) {
