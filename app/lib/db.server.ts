@@ -18,6 +18,7 @@ import * as ledgerSchema from "#db/schema/ledger";
 import * as rewardSchema from "#db/schema/rewards";
 import * as xpSchema from "#db/schema/xp";
 import * as socialSchema from "#db/schema/social";
+import * as trustSchema from "#db/schema/trust";
 import { lockFolder } from "./folder-lock.server";
 import type { JobConnection } from "./job-engine.server";
 import { poolWithReadLanes } from "./read-lanes.server";
@@ -34,6 +35,7 @@ export const schema = {
   ...airdropSchema,
   ...socialSchema,
   ...chainSchema,
+  ...trustSchema,
 };
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;

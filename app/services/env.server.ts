@@ -6,6 +6,7 @@ import { DEFAULT_APP_NAME } from "~/lib/app-name";
 import { keptSecret } from "~/lib/kept-secret.server";
 import { contractAddressesFromEnv, type ContractAddressOverrides } from "~/modules/chain/contract-addresses.server";
 import { socialConfigFromEnv, type SocialConfig } from "~/modules/social/social-config.server";
+import { trustConfigFromEnv, type TrustConfig } from "~/modules/trust/trust-config.server";
 import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
 import { CHAIN_DETAILS } from "~/wallet/chain-details";
 import { knownChain, KNOWN_CHAINS } from "~/wallet/chains";
@@ -160,6 +161,8 @@ export type Env = z.infer<typeof envSchema> & {
   rpcWebSocketUrls: Map<number, string>;
   /** The social providers members can connect, and the key their tokens are kept under (see app/modules/social). */
   social: SocialConfig;
+  /** The sybil defence's hashing key and the addresses that fund everyone (see app/modules/trust). */
+  trust: TrustConfig;
 };
 
 export class ConfigError extends Error {
@@ -195,7 +198,9 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
   const rpcUrls = rpcUrlsFromEnv(withoutEmpty(source));
   const rpcWebSocketUrls = rpcWebSocketUrlsFromEnv(withoutEmpty(source));
   const social = socialConfigFromEnv(source, { isPublic: env.isPublic, dataDir: env.DATA_DIR });
-  return { ...env, AUTH_SECRET: env.AUTH_SECRET ?? localAuthSecret(env.DATA_DIR), webProcesses, contractAddresses, rpcUrls, rpcWebSocketUrls, social };
+  const authSecret = env.AUTH_SECRET ?? localAuthSecret(env.DATA_DIR);
+  const trust = trustConfigFromEnv(source, { authSecret });
+  return { ...env, AUTH_SECRET: authSecret, webProcesses, contractAddresses, rpcUrls, rpcWebSocketUrls, social, trust };
 }
 
 /** `RPC_URL_<chainId>` variables: a known chain's node each (the local chain's is LOCAL_CHAIN_RPC_URL). */

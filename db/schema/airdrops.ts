@@ -1,4 +1,5 @@
 import { bigint, customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import type { Gate } from "../../app/modules/trust/trust-types.ts";
 import { sql } from "drizzle-orm";
 import { user } from "./auth.ts";
 import { units } from "./ledger.ts";
@@ -46,6 +47,10 @@ export const airdrop = pgTable(
       .notNull()
       .default(sql`0`),
     escrowMoves: integer("escrow_moves").notNull().default(0),
+    /** Who may take part (eligibility rules, trust-types.ts `gateSchema`); null: anyone. */
+    gate: jsonb("gate").$type<Gate>(),
+    /** Set at payout or freeze: how many entrants were kept out, by reason in words (counts only, shown to visitors). */
+    excludedCounts: jsonb("excluded_counts").$type<Record<string, number>>(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import type { Gate } from "../../app/modules/trust/trust-types.ts";
 import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { user } from "./auth.ts";
 import { airdrop } from "./airdrops.ts";
@@ -20,6 +21,8 @@ export const campaign = pgTable(
     startsAt: timestamp("starts_at", { withTimezone: true }).notNull(),
     endsAt: timestamp("ends_at", { withTimezone: true }).notNull(),
     publishedAt: timestamp("published_at", { withTimezone: true }),
+    /** Who may take part (eligibility rules, trust-types.ts `gateSchema`); null: anyone. */
+    gate: jsonb("gate").$type<Gate>(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,4 +1,5 @@
 import { bigint, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import type { Gate } from "../../app/modules/trust/trust-types.ts";
 import { sql } from "drizzle-orm";
 import { user } from "./auth.ts";
 import { units } from "./ledger.ts";
@@ -50,6 +51,10 @@ export const rewardPool = pgTable(
     status: text("status", { enum: POOL_STATUSES }).notNull().default("open"),
     createdBy: text("created_by").references(() => user.id, { onDelete: "set null" }),
     paidAt: timestamp("paid_at", { withTimezone: true }),
+    /** Who may take part (eligibility rules, trust-types.ts `gateSchema`); null: anyone. */
+    gate: jsonb("gate").$type<Gate>(),
+    /** Set at payout or freeze: how many entrants were kept out, by reason in words (counts only, shown to visitors). */
+    excludedCounts: jsonb("excluded_counts").$type<Record<string, number>>(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,4 +1,4 @@
-import { index, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { integer, index, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 import { user } from "./auth.ts";
 import { SOCIAL_ACCOUNT_STATUSES, SOCIAL_PROVIDERS } from "../../app/modules/social/providers.ts";
 
@@ -29,6 +29,9 @@ export const socialAccount = pgTable(
     /** The member it was last linked to, and when they unlinked it (null while linked). */
     lastUserId: text("last_user_id").references(() => user.id, { onDelete: "set null" }),
     unlinkedAt: timestamp("unlinked_at", { withTimezone: true }),
+    /** When the provider says the account was created, and its followers or subscribers, where the provider gives them. */
+    accountCreatedAt: timestamp("account_created_at", { withTimezone: true }),
+    followers: integer("followers"),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.provider, t.accountId] }), index("social_account_last_user_idx").on(t.lastUserId)],

@@ -14,6 +14,8 @@ const EXPECTED: Record<ProjectAction, Record<(typeof ROLES)[number] | "none", bo
   "treasury.fund": { owner: true, admin: true, reviewer: false, none: false },
   "drafts.view": { owner: true, admin: true, reviewer: true, none: false },
   "submissions.review": { owner: true, admin: true, reviewer: true, none: false },
+  "trust.view": { owner: true, admin: true, reviewer: true, none: false },
+  "trust.act": { owner: true, admin: true, reviewer: false, none: false },
 };
 
 describe("project permissions", () => {

@@ -19,6 +19,10 @@ export const PERMISSIONS = {
   "treasury.fund": ["owner", "admin"],
   "drafts.view": ["owner", "admin", "reviewer"],
   "submissions.review": ["owner", "admin", "reviewer"],
+  /** See participants' trust scores, their reasons and clusters; decide appeals. */
+  "trust.view": ["owner", "admin", "reviewer"],
+  /** Exclude members or clusters from the project, a pool or an airdrop, and lift exclusions. */
+  "trust.act": ["owner", "admin"],
 } as const satisfies Record<string, readonly ProjectRole[]>;
 
 export type ProjectAction = keyof typeof PERMISSIONS;
