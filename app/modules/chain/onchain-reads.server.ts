@@ -1,4 +1,5 @@
 import { BaseError, BlockNotFoundError, ContractFunctionRevertedError, erc20Abi, getAddress, parseAbi, type Address, type Hex, type PublicClient } from "viem";
+import { firstBlockWhere } from "./block-search.server";
 import { fromNode, isHistoricalStateUnavailable } from "./node-errors.server";
 
 // Reads of the chain for on-chain tasks (issue #37): holdings, a wallet's history, blocks by time.
@@ -113,16 +114,10 @@ export async function readWalletHistory({
   };
   if (txCount === 0 && !(await fromNode(() => activeAt(head.number)))) return { txCount, head, firstActivity: null };
   try {
-    // The smallest block at which the wallet is active: active at `high`, not (or unknown) below `low`.
-    let low = 0n;
-    let high = head.number;
-    while (low < high) {
-      const middle = (low + high) / 2n;
-      if (await fromNode(() => activeAt(middle))) high = middle;
-      else low = middle + 1n;
-    }
-    const first = await fromNode(() => client.getBlock({ blockNumber: high }));
-    return { txCount, head, firstActivity: { blockNumber: high, timestamp: new Date(Number(first.timestamp) * 1000) } };
+    // The smallest block at which the wallet is active (it is at the head).
+    const blockNumber = await firstBlockWhere({ low: 0n, high: head.number, holds: (at) => fromNode(() => activeAt(at)) });
+    const first = await fromNode(() => client.getBlock({ blockNumber }));
+    return { txCount, head, firstActivity: { blockNumber, timestamp: new Date(Number(first.timestamp) * 1000) } };
   } catch (error) {
     if (isHistoricalStateUnavailable(error)) return { txCount, head, firstActivity: "historical_unavailable" };
     throw error;
@@ -134,15 +129,11 @@ export async function blockAtTime({ client, at }: { client: PublicClient; at: Da
   const target = BigInt(Math.ceil(at.getTime() / 1000));
   const head = await fromNode(() => client.getBlock({ blockTag: "latest" }));
   if (head.timestamp < target) return head.number + 1n;
-  let low = 0n;
-  let high = head.number;
-  while (low < high) {
-    const middle = (low + high) / 2n;
-    const block = await fromNode(() => client.getBlock({ blockNumber: middle }));
-    if (block.timestamp >= target) high = middle;
-    else low = middle + 1n;
-  }
-  return high;
+  return firstBlockWhere({
+    low: 0n,
+    high: head.number,
+    holds: async (blockNumber) => (await fromNode(() => client.getBlock({ blockNumber }))).timestamp >= target,
+  });
 }
 
 /** A block's number, hash and time: the head's (no `blockNumber`) or a given block's; null for a block not mined yet. */
