@@ -19,6 +19,7 @@ import { checkOnchainReorgs } from "~/modules/tasks/onchain-reorgs.server";
 import { drawChainsFrom } from "~/modules/rewards/draw-chains.server";
 import { processWithdrawals } from "~/modules/withdrawals/withdrawal-job.server";
 import { withdrawalChainsOf } from "~/modules/withdrawals/withdrawal-chain.server";
+import { PROFILE_BATCH, profileWallets } from "~/modules/trust/wallet-signals.server";
 import { failureReporter } from "./failure-reporter";
 
 export type JobServices = Pick<Services, "database" | "logger" | "env" | "chains" | "jobs">;
@@ -255,6 +256,17 @@ export function jobDefinitions(services: JobServices): JobDefinition[] {
       run: async () => {
         const purged = await purgeExpired({ db });
         logger.debug({ purged }, "purged expired rows");
+      },
+    },
+    {
+      queue: "trust-wallets",
+      keys: [...taskChains.keys()].map(String),
+      // Linked wallets with no profile on the chain (or one a week old) are read, a batch of PROFILE_BATCH every 30 s.
+      feed: { everyMs: 30_000 },
+      run: async (key) => {
+        const chain = chainOf(taskChains, key);
+        const profiled = await profileWallets({ db, chain, sharedFunders: env.trust.sharedFunders, limit: PROFILE_BATCH });
+        if (profiled.profiled > 0) logger.info({ chainId: chain.id, ...profiled }, "wallet funding profiles read");
       },
     },
   ];

@@ -23,6 +23,10 @@ export const JOB_QUEUES = {
   "leaderboard-windows": { label: "Leaderboard windows", about: "Takes days that left the 7- and 30-day boards off them (hourly)." },
   "trending-tasks": { label: "Trending tasks", about: "Counts each task's completions of the last 24 hours for the trending lists (every minute)." },
   purge: { label: "Purge", about: "Deletes expired codes, limits and development mail (every 10 minutes)." },
+  "trust-wallets": {
+    label: "Wallet funding",
+    about: "Reads on a chain who funded members' linked wallets, where they swept their coin, their age and transactions sent (a batch every 30 s).",
+  },
 } as const;
 
 export type JobQueueName = keyof typeof JOB_QUEUES;
