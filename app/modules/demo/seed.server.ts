@@ -15,6 +15,7 @@ import { attemptTask, reviewCompletion, type AttemptInput } from "~/modules/task
 import { saveTask, type TaskInput } from "~/modules/tasks/tasks.server";
 import { canSeedOnchainQuests, seedOnchainQuests } from "./seed-onchain-quests.server";
 import { canSeedOnChain, seedOnChain } from "./seed-tokens.server";
+import { canSeedSybilFarm, seedSybilFarm } from "./seed-sybil.server";
 
 /**
  * A believable demo: projects in several categories, live, scheduled and ended campaigns,
@@ -423,6 +424,8 @@ export async function seedDemo({ db, now = new Date(), chains = null }: { db: Db
         next,
       });
       if (canSeedOnchainQuests(onChain)) await seedOnchainQuests({ db, chains: onChain, projectId, memberIds: members.map((m) => m.id), now });
+      // A bot farm among the live season's members, for the trust screens (seed-sybil.server.ts).
+      if (canSeedSybilFarm(onChain)) await seedSybilFarm({ db, chains: onChain, seasonTasks: taskIds.slice(0, 6), firstMemberNumber: members.length + 1, now });
     }
   }
   // The launch weeks' rewards, paid a minute after they ended, as the worker would have: a raffle
