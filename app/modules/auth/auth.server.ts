@@ -170,8 +170,8 @@ export function createAuth({
       session: {
         create: {
           // Every way in (code, link, password, wallet) creates a session here. The client's address and
-          // user agent are kept only as keyed hashes (access_context), never in the session row.
-          // (after: better-auth runs it once the sign-up's transaction, if any, is committed).
+          // user agent are kept only as keyed hashes (access_context), never on the session; they are
+          // kept in `after`, which better-auth runs once the sign-up's transaction, if any, has committed.
           before: async (session, ctx) => ({
             data: { ...session, ipAddress: null, userAgent: null, signInMethod: (ctx?.path && SIGN_IN_METHODS[ctx.path]) ?? null },
           }),
