@@ -19,7 +19,8 @@ import { WALLET_EMAIL_DOMAIN } from "~/modules/wallets/wallets.server";
 import { recordReferral, referrerFromCookie } from "~/modules/users/referrals.server";
 import { shortAddress } from "~/wallet/chains";
 import { claimEmailCooldown } from "./email-cooldown.server";
-import { withoutParameters } from "~/lib/loggable-error";
+import { loggableError, withoutParameters } from "~/lib/loggable-error";
+import { recordAccess } from "~/modules/trust/access-context.server";
 import { CONNECTIONS_PAGE } from "~/modules/social/connections.server";
 import { SOCIAL_TRUSTED_PROVIDERS, encryptAccountTokens, recordSocialLink, socialOAuthPlugin, validateSocialLink } from "~/modules/social/social-oauth.server";
 
@@ -84,6 +85,23 @@ export function createAuth({
   const siweOptions = () => ({ appUrl: env.APP_URL, chainIds: chains.chainIds, clientFor: (chainId: number) => chains.get(chainId)?.pageClient });
   // Production runs behind https; cookies are Secure whenever the site is served over https.
   const secure = env.APP_URL.startsWith("https://");
+  // Where a sign-up or sign-in came from, kept only as keyed hashes (the trust signals); a failure
+  // to keep it is logged and never fails the sign-in.
+  const keepAccess = async (kind: "sign_up" | "sign_in", userId: string, ctx: { request?: Request; headers?: Headers } | null | undefined) => {
+    const headers = ctx?.request?.headers ?? ctx?.headers;
+    try {
+      await recordAccess({
+        db,
+        hashKey: env.trust.hashKey,
+        userId,
+        kind,
+        address: headers?.get(CLIENT_IP_HEADER) ?? null,
+        userAgent: headers?.get("user-agent") ?? null,
+      });
+    } catch (error) {
+      logger.error({ component: "auth", kind, err: loggableError(error) }, "the sign-in context could not be kept");
+    }
+  };
 
   return betterAuth({
     appName,
@@ -130,6 +148,7 @@ export function createAuth({
         create: {
           // A member who arrived through another member's invite link is counted as their referral.
           after: async (created, ctx) => {
+            await keepAccess("sign_up", created.id, ctx);
             const referrerId = referrerFromCookie(ctx?.request?.headers.get("cookie") ?? ctx?.headers?.get("cookie") ?? null);
             if (referrerId) await recordReferral({ db, referrerId, referredId: created.id });
           },
@@ -150,7 +169,13 @@ export function createAuth({
       },
       session: {
         create: {
-          before: async (session, ctx) => ({ data: { ...session, signInMethod: (ctx?.path && SIGN_IN_METHODS[ctx.path]) ?? null } }),
+          // Every way in (code, link, password, wallet) creates a session here. The client's address and
+          // user agent are kept only as keyed hashes (access_context), never on the session; they are
+          // kept in `after`, which better-auth runs once the sign-up's transaction, if any, has committed.
+          before: async (session, ctx) => ({
+            data: { ...session, ipAddress: null, userAgent: null, signInMethod: (ctx?.path && SIGN_IN_METHODS[ctx.path]) ?? null },
+          }),
+          after: async (created, ctx) => keepAccess("sign_in", created.userId, ctx),
         },
       },
     },

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { emailCodeCooldown, rateLimit, verification } from "#db/schema/auth";
+import { emailCodeCooldown, rateLimit, user, verification } from "#db/schema/auth";
+import { accessContext } from "#db/schema/trust";
 import type { Database } from "~/lib/db.server";
 import { createTestDatabase } from "#tests/setup/test-db";
 import { purgeExpired } from "./purge-expired.server";
@@ -11,7 +12,7 @@ beforeAll(async () => {
 afterAll(() => database.close());
 
 describe("purgeExpired", () => {
-  it("deletes expired codes and stale limits, and keeps live ones", async () => {
+  it("deletes expired codes, stale limits and old sign-in context, and keeps live ones", async () => {
     const db = database.db;
     const now = new Date("2026-11-21T12:00:00Z");
     const ago = (ms: number) => new Date(now.getTime() - ms);
@@ -27,9 +28,15 @@ describe("purgeExpired", () => {
       { email: "old@example.com", sentAt: ago(2 * 3600_000) },
       { email: "live@example.com", sentAt: ago(1000) },
     ]);
-    expect(await purgeExpired({ db, now })).toEqual({ codes: 1, rateLimits: 1, cooldowns: 1, mails: 0 });
+    await db.insert(user).values({ id: "member", email: "member@example.com" });
+    await db.insert(accessContext).values([
+      { id: "a-old", userId: "member", kind: "sign_up", networkHash: "n", agentHash: "a", createdAt: ago(31 * 24 * 3600_000) },
+      { id: "a-live", userId: "member", kind: "sign_in", networkHash: "n", agentHash: "a", createdAt: ago(29 * 24 * 3600_000) },
+    ]);
+    expect(await purgeExpired({ db, now })).toEqual({ codes: 1, rateLimits: 1, cooldowns: 1, mails: 0, accessContext: 1 });
     expect((await db.select().from(verification)).map((v) => v.id)).toEqual(["v-live"]);
     expect((await db.select().from(rateLimit)).map((r) => r.id)).toEqual(["r-live"]);
     expect((await db.select().from(emailCodeCooldown)).map((c) => c.email)).toEqual(["live@example.com"]);
+    expect((await db.select().from(accessContext)).map((a) => a.id)).toEqual(["a-live"]);
   });
 });

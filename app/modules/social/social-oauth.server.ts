@@ -36,10 +36,11 @@ type LinkProfile = { id: string; name: string; image: string | null; refusal?: s
 
 /**
  * Reads the connecting account's public profile with its fresh token and keeps it (handle, name,
- * avatar) on the account's `social_account` row, so the connection's page can show it. The link
- * itself is decided later by better-auth and `validateSocialLink`.
+ * avatar) on the account's `social_account` row, so the connection's page can show it, with its
+ * creation time and followers where the provider gives them (trust signals). The link itself is
+ * decided later by better-auth and `validateSocialLink`.
  */
-async function readProfile({
+export async function readProfile({
   db,
   provider,
   config,
@@ -61,7 +62,14 @@ async function readProfile({
   }
   const { profile } = answer;
   const now = new Date();
-  const values = { handle: profile.handle, displayName: profile.displayName, avatarUrl: profile.avatarUrl, updatedAt: now };
+  const values = {
+    handle: profile.handle,
+    displayName: profile.displayName,
+    avatarUrl: profile.avatarUrl,
+    accountCreatedAt: profile.accountCreatedAt ?? null,
+    followers: profile.followers ?? null,
+    updatedAt: now,
+  };
   await db
     .insert(socialAccount)
     .values({ provider, accountId: profile.id, ...values })

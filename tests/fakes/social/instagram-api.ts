@@ -47,7 +47,7 @@ function me(account: FakeAccount, fields: string[]): Answer {
     name: account.name,
     profile_picture_url: account.avatarUrl,
     account_type: account.accountType ?? "BUSINESS",
-    followers_count: 0,
+    followers_count: account.followers ?? 0,
     follows_count: 0,
     media_count: 0,
   };

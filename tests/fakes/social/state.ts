@@ -15,7 +15,14 @@ export type FakeAccount = {
   avatarUrl: string;
   /** Instagram only (default BUSINESS). */
   accountType?: "BUSINESS" | "MEDIA_CREATOR" | "PERSONAL";
+  /** When the account was created, as X and YouTube give it (default FAKE_ACCOUNT_CREATED_AT). */
+  createdAt?: string;
+  /** Followers or subscribers, as X, YouTube, TikTok (with user.info.stats) and Instagram give them (default 0). */
+  followers?: number;
 };
+
+/** When a fake account was created, unless a test says. */
+export const FAKE_ACCOUNT_CREATED_AT = "2020-01-01T00:00:00.000Z";
 
 /** Whose a token is and what it may do. */
 export type FakeGrant = { account: FakeAccount; scopes: string[] };
@@ -41,7 +48,7 @@ export type FakeFault =
   /** 200 with a body that is not JSON. */
   | { kind: "malformed" };
 
-export type XUser = { id: string; username: string; name: string; profileImageUrl?: string };
+export type XUser = { id: string; username: string; name: string; profileImageUrl?: string; createdAt?: string; followers?: number };
 export type XPost = {
   id: string;
   authorId: string;
@@ -146,7 +153,15 @@ export class FakeState {
 
   remember(provider: SocialProvider, account: FakeAccount) {
     this.accounts[provider].set(account.id, account);
-    if (provider === "x") this.x.users.set(account.id, { id: account.id, username: account.handle, name: account.name, profileImageUrl: account.avatarUrl });
+    if (provider === "x")
+      this.x.users.set(account.id, {
+        id: account.id,
+        username: account.handle,
+        name: account.name,
+        profileImageUrl: account.avatarUrl,
+        createdAt: account.createdAt,
+        followers: account.followers,
+      });
   }
 
   /** Who the next authorization logs in as, and the scopes they grant (null: what the app asked for). */

@@ -50,7 +50,7 @@ function userJson(account: FakeAccount): Record<string, unknown> {
     bio_description: "",
     profile_deep_link: `https://vm.tiktok.com/${account.handle}`,
     is_verified: false,
-    follower_count: 0,
+    follower_count: account.followers ?? 0,
     following_count: 0,
     likes_count: 0,
     video_count: 0,

@@ -15,7 +15,7 @@
  */
 import { json, type Answer, type ApiRequest } from "./http.ts";
 import { missingScope, unauthorized, xRateHeaders, xUnsupportedAuthentication } from "./errors.ts";
-import type { FakeGrant, FakeState, XPost, XUser } from "./state.ts";
+import { FAKE_ACCOUNT_CREATED_AT, type FakeGrant, type FakeState, type XPost, type XUser } from "./state.ts";
 
 /** `grant` is null for the app's bearer token. */
 type Route = { pattern: RegExp; scopes: string[]; memberOnly?: boolean; serve: (request: ApiRequest, id: string, grant: FakeGrant | null) => Answer };
@@ -142,6 +142,10 @@ function userJson(u: XUser, url: URL) {
     name: u.name,
     username: u.username,
     ...(fields.includes("profile_image_url") && u.profileImageUrl ? { profile_image_url: u.profileImageUrl } : {}),
+    ...(fields.includes("created_at") ? { created_at: u.createdAt ?? FAKE_ACCOUNT_CREATED_AT } : {}),
+    ...(fields.includes("public_metrics")
+      ? { public_metrics: { followers_count: u.followers ?? 0, following_count: 0, tweet_count: 0, listed_count: 0, like_count: 0, media_count: 0 } }
+      : {}),
   };
 }
 

@@ -8,7 +8,7 @@
  */
 import { json, type Answer, type ApiRequest } from "./http.ts";
 import { missingScope, unauthorized } from "./errors.ts";
-import type { FakeAccount, YoutubeSubscription } from "./state.ts";
+import { FAKE_ACCOUNT_CREATED_AT, type FakeAccount, type YoutubeSubscription } from "./state.ts";
 
 const READ_SCOPES = ["youtube.readonly", "youtube", "youtube.force-ssl"].map((s) => `https://www.googleapis.com/auth/${s}`);
 
@@ -25,10 +25,11 @@ export function youtubeApi(request: ApiRequest): Answer {
   if (url.searchParams.get("mine") !== "true")
     return badRequest("missingRequiredParameter", "No filter selected. Expected one of: mine, id, forHandle, forUsername.", "parameters.");
   const account = auth.grant.account;
-  return path === "/channels" ? channels(account) : subscriptions(url, account, state.youtube.subscriptions.get(account.id) ?? []);
+  return path === "/channels" ? channels(url, account) : subscriptions(url, account, state.youtube.subscriptions.get(account.id) ?? []);
 }
 
-function channels(account: FakeAccount): Answer {
+function channels(url: URL, account: FakeAccount): Answer {
+  const parts = (url.searchParams.get("part") ?? "").split(",");
   const thumbnail = (size: number) => ({ url: account.avatarUrl.replace(/=s\d+$/, `=s${size}`), width: size, height: size });
   return json(200, {
     kind: "youtube#channelListResponse",
@@ -43,10 +44,13 @@ function channels(account: FakeAccount): Answer {
           title: account.name,
           description: "",
           customUrl: `@${account.handle}`,
-          publishedAt: "2020-01-01T00:00:00Z",
+          publishedAt: account.createdAt ?? FAKE_ACCOUNT_CREATED_AT,
           thumbnails: { default: thumbnail(88), medium: thumbnail(240), high: thumbnail(800) },
           localized: { title: account.name, description: "" },
         },
+        ...(parts.includes("statistics")
+          ? { statistics: { viewCount: "0", subscriberCount: String(account.followers ?? 0), hiddenSubscriberCount: false, videoCount: "0" } }
+          : {}),
       },
     ],
   });

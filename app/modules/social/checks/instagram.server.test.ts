@@ -10,6 +10,7 @@ const member = {
   name: "Ada",
   avatarUrl: "https://scontent.cdninstagram.com/ada.jpg",
   accountType: "MEDIA_CREATOR" as const,
+  followers: 312,
 };
 
 let fakes: SocialFakes;
@@ -28,9 +29,12 @@ describe("fetchInstagramProfile", () => {
   it("reads a professional account", async () => {
     expect(await fetchInstagramProfile(memberCall())).toEqual({
       kind: "profile",
-      profile: { id: member.id, handle: "ada.builds", displayName: "Ada", avatarUrl: member.avatarUrl, accountType: "MEDIA_CREATOR" },
+      profile: { id: member.id, handle: "ada.builds", displayName: "Ada", avatarUrl: member.avatarUrl, accountType: "MEDIA_CREATOR", followers: 312 },
     });
-    expect(fakes.apiRequests.instagram[0]).toMatchObject({ path: "/me", query: { fields: "user_id,username,name,profile_picture_url,account_type" } });
+    expect(fakes.apiRequests.instagram[0]).toMatchObject({
+      path: "/me",
+      query: { fields: "user_id,username,name,profile_picture_url,account_type,followers_count" },
+    });
   });
 
   it("sets a personal account apart: Instagram's API does not serve them", async () => {

@@ -17,6 +17,7 @@ const me = z.object({
   name: z.string().optional(),
   profile_picture_url: z.string().optional(),
   account_type: z.string().optional(),
+  followers_count: z.number().int().nonnegative().optional().catch(undefined),
 });
 const media = z.object({
   data: z.array(z.object({ id: z.string(), caption: z.string().optional(), timestamp: z.string().optional(), permalink: z.string().optional() }).loose()),
@@ -30,12 +31,12 @@ const MEDIA_PAGE = 25;
 export async function fetchInstagramProfile(call: ProviderCall): Promise<ProfileOutcome> {
   const answer = await providerRequest(call, {
     path: "/me",
-    query: { fields: "user_id,username,name,profile_picture_url,account_type" },
+    query: { fields: "user_id,username,name,profile_picture_url,account_type,followers_count" },
     schema: me,
     scope: SCOPE,
   });
   if (answer.kind !== "ok") return answer;
-  const { id, user_id, username, name, profile_picture_url, account_type } = answer.data;
+  const { id, user_id, username, name, profile_picture_url, account_type, followers_count } = answer.data;
   const accountType = account_type?.toUpperCase();
   const profile = {
     // `user_id` is the professional account's id, the same whichever app asks; `id` is this app's.
@@ -44,6 +45,7 @@ export async function fetchInstagramProfile(call: ProviderCall): Promise<Profile
     displayName: name || username,
     avatarUrl: profile_picture_url ?? null,
     ...(accountType ? { accountType } : {}),
+    ...(followers_count !== undefined ? { followers: followers_count } : {}),
   };
   return accountType === "PERSONAL" ? { kind: "personal_account", profile } : { kind: "profile", profile };
 }

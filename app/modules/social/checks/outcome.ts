@@ -44,7 +44,17 @@ export type SocialProfile = {
   avatarUrl: string | null;
   /** Instagram only: BUSINESS, MEDIA_CREATOR or PERSONAL. */
   accountType?: string;
+  /** When the provider says the account was created (X, YouTube): a trust signal. */
+  accountCreatedAt?: Date;
+  /** Its followers or subscribers, where the provider gives them (X, YouTube, Instagram): a trust signal. */
+  followers?: number;
 };
+
+/** A provider's date, or nothing when it sent none or one we cannot read: never a reason to refuse the profile. */
+export function providerDate(value: string | undefined): Date | undefined {
+  const date = value ? new Date(value) : undefined;
+  return date && !Number.isNaN(date.getTime()) ? date : undefined;
+}
 
 /** What reading the connecting account's profile gave. */
 export type ProfileOutcome =

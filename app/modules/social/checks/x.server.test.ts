@@ -4,7 +4,14 @@ import type { ProviderCall } from "./outcome";
 import { checkXFollow, checkXLike, checkXPost, checkXRepost, fetchXProfile, parseXHandle, parseXPostUrl, readXPost, xUserIdByHandle } from "./x.server";
 
 const NOW = new Date("2025-06-01T12:00:00Z");
-const member = { id: "1500", handle: "ada", name: "Ada Lovelace", avatarUrl: "https://pbs.twimg.com/profile_images/1/ada_normal.png" };
+const member = {
+  id: "1500",
+  handle: "ada",
+  name: "Ada Lovelace",
+  avatarUrl: "https://pbs.twimg.com/profile_images/1/ada_normal.png",
+  createdAt: "2013-12-14T04:35:55.000Z",
+  followers: 1834,
+};
 const project = { id: "2000", username: "LumenSwap", name: "Lumen Swap" };
 
 let fakes: SocialFakes;
@@ -21,12 +28,23 @@ const call = (accessToken: string): ProviderCall => ({ provider: "x", apiUrl: fa
 const memberCall = (scope?: string) => call(fakes.issueToken("x", member, scope ? { scope } : {}).accessToken);
 
 describe("fetchXProfile", () => {
-  it("reads the token's account", async () => {
+  it("reads the token's account, with its creation time and followers", async () => {
     expect(await fetchXProfile(memberCall())).toEqual({
       kind: "profile",
-      profile: { id: "1500", handle: "ada", displayName: "Ada Lovelace", avatarUrl: member.avatarUrl },
+      profile: {
+        id: "1500",
+        handle: "ada",
+        displayName: "Ada Lovelace",
+        avatarUrl: member.avatarUrl,
+        accountCreatedAt: new Date(member.createdAt),
+        followers: 1834,
+      },
     });
-    expect(fakes.apiRequests.x[0]).toMatchObject({ path: "/2/users/me", authorization: "bearer", query: { "user.fields": "profile_image_url,username,name" } });
+    expect(fakes.apiRequests.x[0]).toMatchObject({
+      path: "/2/users/me",
+      authorization: "bearer",
+      query: { "user.fields": "profile_image_url,username,name,created_at,public_metrics" },
+    });
   });
 
   it("is refused with the app's token: ours to fix, so malformed (logged), not the member's", async () => {

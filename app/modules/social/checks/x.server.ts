@@ -2,7 +2,7 @@ import { z } from "zod";
 import { parseXHandleInput, parseXPostInput } from "~/modules/tasks/social-targets";
 import { providerRequest } from "./http.server";
 import { mentionsPhrase } from "./match-phrase";
-import type { CheckOutcome, ProfileOutcome, ProviderCall, ProviderFailure } from "./outcome";
+import { providerDate, type CheckOutcome, type ProfileOutcome, type ProviderCall, type ProviderFailure } from "./outcome";
 
 /**
  * What a member did on X, read through the X API v2 with their token (or, for public reads, the
@@ -24,6 +24,11 @@ const post = z.object({
     .optional(),
 });
 const meta = z.object({ result_count: z.number().optional(), next_token: z.string().optional() }).loose().optional();
+/** The connecting account: `user` with its creation time and followers (trust signals), each optional and never a reason to refuse it. */
+const me = user.extend({
+  created_at: z.string().optional().catch(undefined),
+  public_metrics: z.object({ followers_count: z.number().int().nonnegative().optional() }).loose().optional().catch(undefined),
+});
 const usersPage = z.object({ data: z.array(user).optional(), meta, errors });
 const postsPage = z.object({ data: z.array(post).optional(), meta, errors });
 
@@ -45,13 +50,25 @@ export const parseXHandle = (input: string): string | null => parseXHandleInput(
 export async function fetchXProfile(call: ProviderCall): Promise<ProfileOutcome> {
   const answer = await providerRequest(call, {
     path: "/2/users/me",
-    query: { "user.fields": "profile_image_url,username,name" },
-    schema: z.object({ data: user }),
+    query: { "user.fields": "profile_image_url,username,name,created_at,public_metrics" },
+    schema: z.object({ data: me }),
     scope: "users.read",
   });
   if (answer.kind !== "ok") return answer;
-  const { id, username, name, profile_image_url } = answer.data.data;
-  return { kind: "profile", profile: { id, handle: username, displayName: name, avatarUrl: profile_image_url ?? null } };
+  const { id, username, name, profile_image_url, created_at, public_metrics } = answer.data.data;
+  const accountCreatedAt = providerDate(created_at);
+  const followers = public_metrics?.followers_count;
+  return {
+    kind: "profile",
+    profile: {
+      id,
+      handle: username,
+      displayName: name,
+      avatarUrl: profile_image_url ?? null,
+      ...(accountCreatedAt ? { accountCreatedAt } : {}),
+      ...(followers !== undefined ? { followers } : {}),
+    },
+  };
 }
 
 /** An account's id from its handle (`GET /2/users/by/username/:username`). */

@@ -4,7 +4,14 @@ import type { ProviderCall } from "./outcome";
 import { checkYoutubeSubscription, fetchYoutubeProfile, parseYoutubeChannel } from "./youtube.server";
 
 const NOW = new Date("2025-06-01T12:00:00Z");
-const member = { id: "UCadaAAAAAAAAAAAAAAAAAAA", handle: "adalovelace", name: "Ada Lovelace", avatarUrl: "https://yt3.ggpht.com/ada=s88" };
+const member = {
+  id: "UCadaAAAAAAAAAAAAAAAAAAA",
+  handle: "adalovelace",
+  name: "Ada Lovelace",
+  avatarUrl: "https://yt3.ggpht.com/ada=s88",
+  createdAt: "2015-05-21T15:26:46Z",
+  followers: 2500,
+};
 const CHANNEL = "UClumenBBBBBBBBBBBBBBBBB";
 
 let fakes: SocialFakes;
@@ -19,12 +26,19 @@ const memberCall = (scope?: string) => call(fakes.issueToken("youtube", member, 
 const subscribed = (c: ProviderCall) => checkYoutubeSubscription(c, { channelId: CHANNEL });
 
 describe("fetchYoutubeProfile", () => {
-  it("reads the token's channel, its handle without @", async () => {
+  it("reads the token's channel, its handle without @, its creation time and subscribers", async () => {
     expect(await fetchYoutubeProfile(memberCall())).toEqual({
       kind: "profile",
-      profile: { id: member.id, handle: "adalovelace", displayName: "Ada Lovelace", avatarUrl: "https://yt3.ggpht.com/ada=s88" },
+      profile: {
+        id: member.id,
+        handle: "adalovelace",
+        displayName: "Ada Lovelace",
+        avatarUrl: "https://yt3.ggpht.com/ada=s88",
+        accountCreatedAt: new Date(member.createdAt),
+        followers: 2500,
+      },
     });
-    expect(fakes.apiRequests.youtube[0]).toMatchObject({ path: "/youtube/v3/channels", query: { part: "snippet", mine: "true" } });
+    expect(fakes.apiRequests.youtube[0]).toMatchObject({ path: "/youtube/v3/channels", query: { part: "snippet,statistics", mine: "true" } });
   });
 });
 

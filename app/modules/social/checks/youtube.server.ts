@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { parseYoutubeChannelInput } from "~/modules/tasks/social-targets";
 import { providerRequest } from "./http.server";
-import type { CheckOutcome, ProfileOutcome, ProviderCall } from "./outcome";
+import { providerDate, type CheckOutcome, type ProfileOutcome, type ProviderCall } from "./outcome";
 
 /** What a member did on YouTube, read through the YouTube Data API v3 with their Google token. */
 
@@ -18,8 +18,15 @@ const channels = z.object({
             title: z.string(),
             customUrl: z.string().optional(),
             thumbnails: z.object({ default: thumbnail.optional(), medium: thumbnail.optional(), high: thumbnail.optional() }).loose().optional(),
+            publishedAt: z.string().optional().catch(undefined),
           })
           .loose(),
+        // The subscriber count comes as a string of digits; a channel may hide it. Never a reason to refuse the channel.
+        statistics: z
+          .object({ subscriberCount: z.string().regex(/^\d+$/).optional(), hiddenSubscriberCount: z.boolean().optional() })
+          .loose()
+          .optional()
+          .catch(undefined),
       }),
     )
     .optional(),
@@ -38,13 +45,16 @@ const subscriptions = z.object({
 /** A channel's `UC…` id, or its `youtube.com/channel/UC…` link → the id; null otherwise. */
 export const parseYoutubeChannel = (input: string): string | null => parseYoutubeChannelInput(input);
 
-/** The connecting account's channel (`GET channels?part=snippet&mine=true`); an account without one is `no_channel`. */
+/** The connecting account's channel (`GET channels?part=snippet,statistics&mine=true`); an account without one is `no_channel`. */
 export async function fetchYoutubeProfile(call: ProviderCall): Promise<ProfileOutcome> {
-  const answer = await providerRequest(call, { path: "/channels", query: { part: "snippet", mine: "true" }, schema: channels, scope: SCOPE });
+  const answer = await providerRequest(call, { path: "/channels", query: { part: "snippet,statistics", mine: "true" }, schema: channels, scope: SCOPE });
   if (answer.kind !== "ok") return answer;
   const channel = answer.data.items?.[0];
   if (!channel) return { kind: "no_channel" };
-  const { title, customUrl, thumbnails } = channel.snippet;
+  const { title, customUrl, thumbnails, publishedAt } = channel.snippet;
+  const accountCreatedAt = providerDate(publishedAt);
+  const { subscriberCount, hiddenSubscriberCount } = channel.statistics ?? {};
+  const followers = subscriberCount !== undefined && !hiddenSubscriberCount ? Number(subscriberCount) : undefined;
   return {
     kind: "profile",
     profile: {
@@ -52,6 +62,8 @@ export async function fetchYoutubeProfile(call: ProviderCall): Promise<ProfileOu
       handle: customUrl?.replace(/^@/, "") ?? channel.id,
       displayName: title,
       avatarUrl: (thumbnails?.default ?? thumbnails?.medium ?? thumbnails?.high)?.url ?? null,
+      ...(accountCreatedAt ? { accountCreatedAt } : {}),
+      ...(followers !== undefined ? { followers } : {}),
     },
   };
 }
