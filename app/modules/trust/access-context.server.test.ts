@@ -47,6 +47,7 @@ describe("the hashes", () => {
     expect(networkHashOf(hashKey, "203.0.113.9")).toBe(hmac("203.0.113.0/24"));
     expect(networkHashOf(hashKey, "::ffff:203.0.113.200")).toBe(networkHashOf(hashKey, "203.0.113.9"));
     expect(networkHashOf(hashKey, "203.0.114.9")).not.toBe(networkHashOf(hashKey, "203.0.113.9"));
+    for (const loopback of ["127.0.0.1", "::1", "::ffff:127.0.0.1"]) expect(networkHashOf(hashKey, loopback)).toBe(UNKNOWN_NETWORK);
     expect(networkHashOf(Buffer.from("another-key-0123456789abcdefghijklmnop"), "203.0.113.9")).not.toBe(networkHashOf(hashKey, "203.0.113.9"));
     expect(networkHashOf(hashKey, "not an address")).toBe(UNKNOWN_NETWORK);
     expect(networkHashOf(hashKey, null)).toBe(UNKNOWN_NETWORK);

@@ -14,6 +14,12 @@ export const USER_AGENT_MAX = 512;
  */
 export const UNKNOWN_NETWORK = "unknown";
 
+/**
+ * The machine itself: every local trial's member (and a proxy that hides its clients) comes from
+ * here, so it says nothing about who is behind an account and joins the unknown bucket.
+ */
+const LOOPBACK_PREFIXES = new Set(["127.0.0.0/24", "0:0:0::/48"]);
+
 const DAY = 24 * 60 * 60 * 1000;
 
 /**
@@ -59,7 +65,7 @@ function ipv6Groups(text: string): number[] | null {
  */
 export function networkHashOf(hashKey: Buffer, address: string | null | undefined): string {
   const prefix = networkPrefixOf(address);
-  return prefix ? hmac(hashKey, prefix) : UNKNOWN_NETWORK;
+  return prefix && !LOOPBACK_PREFIXES.has(prefix) ? hmac(hashKey, prefix) : UNKNOWN_NETWORK;
 }
 
 /** `agent_hash`: HMAC-SHA256 of the user agent trimmed and cut to 512 characters (the empty string when absent), lower-case hex. */
