@@ -11,6 +11,7 @@ import type { Db } from "~/lib/db.server";
 import { failure, invalid, ok, type Result } from "~/lib/result";
 import { memberIdentities, type MemberIdentity } from "~/modules/projects/member-identity.server";
 import { audit, liftIn, targetFacts } from "./exclusions.server";
+import { trustOf } from "./scoring.server";
 import type { AppealStatus, ExclusionScope } from "./trust-types";
 
 /**
@@ -278,4 +279,38 @@ export async function exclusionsOfMember({ db, userId, now = new Date() }: { db:
               : null,
     };
   });
+}
+
+/**
+ * The member's own Trust page: their score and its reasons (null until the scoring has seen
+ * them), and their exclusions with their appeals. Never another member's.
+ */
+export async function memberTrustPage({ db, userId, now = new Date() }: { db: Db; userId: string; now?: Date }) {
+  const [trust, exclusions] = await Promise.all([ownTrust(db, userId), exclusionsOfMember({ db, userId, now })]);
+  return {
+    // The team-only details (which cluster) stay on the server.
+    trust: trust
+      ? {
+          score: trust.score,
+          flagged: trust.flagged,
+          computedAt: trust.computedAt,
+          reasons: trust.reasons.map((r) => ({ code: r.code, points: r.points, words: r.words })),
+        }
+      : null,
+    exclusions,
+  };
+}
+
+/**
+ * The member's score, or null before it is computed. The scoring module is built beside this one:
+ * until it is merged its `trustOf` says so by throwing "not built yet", read here as "not computed
+ * yet"; any other error is a real one and is thrown on.
+ */
+async function ownTrust(db: Db, userId: string) {
+  try {
+    return await trustOf({ db, userId });
+  } catch (error) {
+    if (error instanceof Error && /not built yet/.test(error.message)) return null;
+    throw error;
+  }
 }
