@@ -21,7 +21,8 @@ import { commitmentOf } from "~/modules/rewards/raffle-proof";
 import type { Distribution } from "~/modules/rewards/pool-types";
 import { createTestDatabase } from "#tests/setup/test-db";
 import { appealExclusion, decideAppeal, exclusionsOfMember, pendingAppealsOf } from "./appeals.server";
-import { EXCLUDED_BY_TEAM, excludeMembers, keptOutOf, liftExclusion, type ExclusionTarget } from "./exclusions.server";
+import { EXCLUDED_BY_TEAM, excludeMembers, gateShortfall, keptOutOf, liftExclusion, type ExclusionTarget } from "./exclusions.server";
+import { gateRuleSchema, type GateState } from "./trust-types";
 
 const T = new Date("2026-11-20T12:00:00Z");
 const HOUR = 3_600_000;
@@ -352,5 +353,27 @@ describe("appeals", () => {
     const actions = (await db().select({ action: trustAudit.action }).from(trustAudit).where(eq(trustAudit.projectId, projectId))).map((a) => a.action);
     expect(actions.filter((a) => a === "appeal")).toHaveLength(3);
     expect(actions).toContain("appeal_denied");
+  });
+});
+
+describe("gateShortfall", () => {
+  it("names what kept a member out, in the counts' words", () => {
+    const rule = (input: object) => gateRuleSchema.parse(input);
+    const state = (combine: GateState["combine"], rules: GateState["rules"]): GateState => ({ combine, passes: false, rules });
+    const score = rule({ kind: "trust_score", min: 50 });
+    const wallet = rule({ kind: "linked_account", account: "wallet" });
+    expect(
+      gateShortfall(
+        state("all", [
+          { rule: wallet, words: "", state: "met" },
+          { rule: score, words: "", state: "unmet" },
+        ]),
+      ),
+    ).toBe("below the minimum trust score");
+    expect(gateShortfall(state("all", [{ rule: rule({ kind: "level", max: 3 }), words: "", state: "unmet" }]))).toBe("above the maximum level");
+    expect(gateShortfall(state("all", [{ rule: rule({ kind: "linked_account", account: "x" }), words: "", state: "unmet" }]))).toBe(
+      "without a linked X account",
+    );
+    expect(gateShortfall(state("any", [{ rule: score, words: "", state: "unmet" }]))).toBe("meeting none of the eligibility rules");
   });
 });
