@@ -259,8 +259,10 @@ export async function liftIn(
  */
 export class GateUnknownError extends Error {
   readonly retryable = true;
-  constructor(readonly userId: string) {
+  readonly userId: string;
+  constructor(userId: string) {
     super(`The eligibility rules could not be read for member ${userId} now (a node did not answer): the payout waits for the next run`);
+    this.userId = userId;
   }
 }
 
