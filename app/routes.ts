@@ -72,6 +72,7 @@ export default [
         route("connections", "routes/settings/connections.tsx"),
         route("connections/:provider", "routes/settings/connection.tsx"),
         route("privacy", "routes/settings/privacy.tsx"),
+        route("trust", "routes/settings/trust.tsx"),
       ]),
     ]),
   ]),

@@ -69,6 +69,7 @@ export const ROUTES = {
   "settings.connections": { path: "/settings/connections" },
   "settings.connection": { path: "/settings/connections/:provider" },
   "settings.privacy": { path: "/settings/privacy" },
+  "settings.trust": { path: "/settings/trust" },
   "tasks.verifyX": { path: "/tasks/verify-x" },
 } as const;
 

@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { LocalTime } from "~/components/campaigns/local-time";
 import { TxHash } from "~/components/chain/tx-progress";
+import { ExcludedLine } from "~/components/trust/member-excluded-line";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
@@ -255,7 +256,15 @@ export function AllocationCard({
   csvTo,
   sweep,
 }: {
-  frozen: { root: string | null; leaves: number; claimable: bigint; unclaimable: bigint; frozenAt: Date | string };
+  frozen: {
+    root: string | null;
+    leaves: number;
+    claimable: bigint;
+    unclaimable: bigint;
+    frozenAt: Date | string;
+    /** How many members on its board were kept out, by reason (counts only). */
+    excludedCounts?: Record<string, number> | null;
+  };
   asset: string;
   treeTo: string;
   csvTo: string;
@@ -277,6 +286,7 @@ export function AllocationCard({
           <Stat label="Claimable">{tokenAmount(frozen.claimable, asset)}</Stat>
           <Stat label="Back to the project">{tokenAmount(frozen.unclaimable, asset)}</Stat>
         </dl>
+        <ExcludedLine counts={frozen.excludedCounts} />
         <div className="grid gap-1 text-sm">
           <span className="text-muted-foreground">Merkle root</span>
           {frozen.root ? <code className="font-mono text-xs break-all">{frozen.root}</code> : <span>None: nobody had a share to claim.</span>}

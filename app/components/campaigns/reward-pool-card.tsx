@@ -1,6 +1,7 @@
 import { Dices, ListOrdered, Medal, Users, type LucideIcon } from "lucide-react";
 import { lazy, Suspense } from "react";
 import { Link } from "react-router";
+import { ExcludedLine } from "~/components/trust/member-excluded-line";
 import { Badge } from "~/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
 import { DISTRIBUTION_LABELS, type Distribution, type PoolStatus } from "~/modules/rewards/pool-types";
@@ -19,6 +20,8 @@ export type RewardPoolView = PoolTerms & {
   paidTotal: bigint;
   returned: bigint;
   mine: { position: number; amount: bigint } | null;
+  /** Set once paid (a raffle: once its entrants are frozen): how many entrants were kept out, by reason. Counts only. */
+  excludedCounts?: Record<string, number> | null;
 };
 
 /**
@@ -88,6 +91,7 @@ export function RewardPoolCard({
         ) : (
           <p className="text-xs text-muted-foreground">{pendingLine(pool, campaignEnded)}</p>
         )}
+        {pool.status !== "open" && <ExcludedLine counts={pool.excludedCounts} />}
         {pool.commitment && <RaffleFacts pool={pool} />}
         {editTo && !paid && !campaignEnded && (
           <Suspense fallback={null}>

@@ -241,7 +241,15 @@ export async function airdropShow({
     standing,
     frozen:
       a.status === "frozen"
-        ? { root: a.root, leaves: a.leaves ?? 0, claimable: a.claimable ?? 0n, unclaimable: a.unclaimable ?? 0n, frozenAt: a.frozenAt! }
+        ? {
+            root: a.root,
+            leaves: a.leaves ?? 0,
+            claimable: a.claimable ?? 0n,
+            unclaimable: a.unclaimable ?? 0n,
+            frozenAt: a.frozenAt!,
+            // Counts by reason only, for every visitor (never who).
+            excludedCounts: a.excludedCounts ?? null,
+          }
         : null,
   };
 }

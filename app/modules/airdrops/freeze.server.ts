@@ -7,12 +7,16 @@ import type { Logger } from "~/lib/logger.server";
 import type { OnchainChains } from "~/modules/tasks/completions.server";
 import { recheckHoldingsBeforeRewards } from "~/modules/tasks/recheck-holdings.server";
 import { boardKey } from "~/modules/leaderboards/leaderboards.server";
+import { countsOf, keptOutOf } from "~/modules/trust/exclusions.server";
 import { AIRDROP_TREE_CHUNK } from "./airdrop-types";
 import { setAirdropEscrow } from "./airdrop-escrow.server";
 import { allocate, type AllocationRule, type Standing } from "./allocation";
 
 /** The board an airdrop's points are kept on (all time). */
 export const airdropBoard = (airdropId: string) => boardKey({ kind: "airdrop", airdropId }, "all");
+
+/** No chain: a gate's holding rule reads as unknown, and its airdrop waits. */
+const NO_CHAINS: OnchainChains = { get: () => undefined };
 
 /** Rows written per statement: each statement carries its rows as one JSON parameter. */
 const ROWS_PER_STATEMENT = 20_000;
@@ -24,10 +28,24 @@ export type Frozen = { airdropId: string; allocations: number; leaves: number; r
  * Freezes an ended airdrop, at most once whichever process runs it: under the airdrop's row lock,
  * its board is read (the project's own team left out: nobody pays themselves), shared by its
  * rule, each member's address taken from their primary linked wallet at this moment, and the
- * allocation and its Merkle tree written in the same transaction. Null when the airdrop is not
- * due (still running, or frozen already).
+ * allocation and its Merkle tree written in the same transaction. Members the team excluded (from
+ * the airdrop or the project) and those its eligibility gate no longer lets in get no share, as if
+ * they were not on the board; how many, by reason, is kept on the airdrop (`excluded_counts`). A
+ * gate that cannot be read now (a node down) throws (keptOutOf): nothing is frozen, and the next
+ * run tries again. Null when the airdrop is not due (still running, or frozen already).
  */
-export async function freezeAirdrop({ db, airdropId, now = new Date() }: { db: Db; airdropId: string; now?: Date }): Promise<Frozen | null> {
+export async function freezeAirdrop({
+  db,
+  airdropId,
+  chains = NO_CHAINS,
+  now = new Date(),
+}: {
+  db: Db;
+  airdropId: string;
+  /** The chains its gate's holding rules are read on. */
+  chains?: OnchainChains;
+  now?: Date;
+}): Promise<Frozen | null> {
   return db.transaction(async (tx) => {
     const [due] = await tx
       .select()
@@ -39,7 +57,9 @@ export async function freezeAirdrop({ db, airdropId, now = new Date() }: { db: D
       due.rule === "pro_rata"
         ? { kind: "pro_rata", total: due.total, minPoints: due.minPoints }
         : { kind: "top", amounts: (due.rankAmounts ?? []).map(BigInt), minPoints: due.minPoints };
-    const { allocations, claimable, unclaimable } = allocate(await standings(tx, due.id, due.projectId), rule);
+    const board = await standings(tx, due.id, due.projectId);
+    const kept = await keptOutOf({ db: tx, chains, target: { kind: "airdrop", airdropId: due.id }, userIds: board.map((s) => s.userId), now });
+    const { allocations, claimable, unclaimable } = allocate(kept.size > 0 ? board.filter((s) => !kept.has(s.userId)) : board, rule);
     const entries: AirdropEntry[] = allocations.flatMap((a) => (a.index === null ? [] : [{ index: BigInt(a.index), account: a.account!, amount: a.amount }]));
     const tree = entries.length > 0 ? airdropTreeNodes(entries) : null;
     const root = tree ? treeRoot(tree) : null;
@@ -65,7 +85,7 @@ export async function freezeAirdrop({ db, airdropId, now = new Date() }: { db: D
     await setAirdropEscrow(tx, { row: due, target: due.escrowed > 0n ? claimable : 0n, now });
     await tx
       .update(airdrop)
-      .set({ status: "frozen", frozenAt: now, root, leaves: entries.length, claimable, unclaimable, updatedAt: now })
+      .set({ status: "frozen", frozenAt: now, root, leaves: entries.length, claimable, unclaimable, excludedCounts: countsOf(kept), updatedAt: now })
       .where(eq(airdrop.id, due.id));
     return { airdropId: due.id, allocations: allocations.length, leaves: entries.length, root, claimable, unclaimable };
   });
@@ -101,7 +121,7 @@ export async function freezeEndedAirdrops({
     try {
       // Outside the freeze's transaction: the chain is read, and a sold holding's points leave the board first.
       if (chains) await recheckHoldingsBeforeRewards({ db, chains, scope: { airdropId: id }, now, log });
-      const result = await freezeAirdrop({ db, airdropId: id, now });
+      const result = await freezeAirdrop({ db, airdropId: id, ...(chains ? { chains } : {}), now });
       if (result) frozen.push(result);
     } catch (error) {
       onError(id, error);

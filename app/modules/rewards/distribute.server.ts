@@ -9,6 +9,7 @@ import { recheckFollowsBeforeRewards } from "~/modules/social/recheck.server";
 import type { OnchainChains } from "~/modules/tasks/completions.server";
 import { recheckHoldingsBeforeRewards } from "~/modules/tasks/recheck-holdings.server";
 import type { SocialConfig } from "~/modules/social/social-config.server";
+import { countsOf, keptOutOf } from "~/modules/trust/exclusions.server";
 import type { DrawChains } from "./draw-chains.server";
 import type { PoolStatus } from "./pool-types";
 import { drawRaffle } from "./draw-raffle";
@@ -37,6 +38,12 @@ import { rankAmount } from "./reward.schema";
  * (recheckFollowsBeforeRewards, decision 030) and its holdings read again on their chains
  * (recheckHoldingsBeforeRewards, decision 058): an approval voided there is no longer an approval,
  * and its XP is off the campaign's board, for every pool that follows.
+ *
+ * Whoever the project's team excluded (from the pool or the whole project), and whoever the
+ * campaign's or the pool's eligibility gate no longer lets in, is left out when the pool is
+ * planned (a raffle: when its entrants are frozen), and the pool keeps how many, by reason
+ * (`excluded_counts`); a ranking pays the members after them. A gate that cannot be read now
+ * (a node down) throws: the pool stays due and the next run reads again (keptOutOf).
  */
 
 /** Grants written per statement when a pool is planned. */
@@ -74,16 +81,42 @@ export async function completersOf({ db, campaignId, asOf }: { db: Db; campaignI
 }
 
 /**
- * The top `limit` of the campaign's all-time board outside the project's team, best first (ties:
- * who reached the score first). Members who hide from public boards still win what their rank earns.
+ * The top `limit` of the campaign's all-time board outside the project's team and the members
+ * `keep` keeps out, best first (ties: who reached the score first), read a page at a time until
+ * `limit` are found; and those kept out above the last of them. Members who hide from public
+ * boards still win what their rank earns.
  */
-async function campaignTop({ db, campaignId, limit }: { db: Db; campaignId: string; limit: number }) {
-  const result = await db.execute(sql`
-    select user_id, score from leaderboard_entry
-    where board = ${boardKey({ kind: "campaign", campaignId }, "all")} and user_id not in (${teamOf(campaignId)})
-    order by score desc, reached_at, user_id
-    limit ${limit}`);
-  return rowsOf(result).map((r) => ({ userId: String(r.user_id), score: Number(r.score) }));
+async function campaignTop({ db, campaignId, limit, keep }: { db: Db; campaignId: string; limit: number; keep: KeepOut }) {
+  const top: { userId: string; score: number }[] = [];
+  const kept = new Map<string, string>();
+  const page = Math.max(limit * 2, 100);
+  for (let offset = 0; top.length < limit; offset += page) {
+    const result = await db.execute(sql`
+      select user_id, score from leaderboard_entry
+      where board = ${boardKey({ kind: "campaign", campaignId }, "all")} and user_id not in (${teamOf(campaignId)})
+      order by score desc, reached_at, user_id
+      limit ${page} offset ${offset}`);
+    const rows = rowsOf(result).map((r) => ({ userId: String(r.user_id), score: Number(r.score) }));
+    const out = await keep(rows.map((r) => r.userId));
+    for (const row of rows) {
+      if (top.length === limit) break;
+      const words = out.get(row.userId);
+      if (words) kept.set(row.userId, words);
+      else top.push(row);
+    }
+    if (rows.length < page) break;
+  }
+  return { top, kept };
+}
+
+/** Who among these members the pool must not pay: userId → the reason in words (exclusions, gates). */
+type KeepOut = (userIds: readonly string[]) => Promise<Map<string, string>>;
+
+/** Completers the pool may pay, and those it keeps out. */
+async function eligibleCompleters(db: Db, pool: RewardPool, asOf: Date, keep: KeepOut) {
+  const completers = await completersOf({ db, campaignId: pool.campaignId, asOf });
+  const kept = await keep(completers.map((c) => c.userId));
+  return { eligible: completers.filter((c) => !kept.has(c.userId)), kept };
 }
 
 export type Grant = { userId: string; position: number; amount: bigint };
@@ -92,51 +125,65 @@ export type Grant = { userId: string; position: number; amount: bigint };
  * Who a pool pays and how much, by its distribution. A raffle's winners are drawn by the caller;
  * a raffle saved before raffles had commitments (no secret) is drawn here from a fresh seed.
  */
-async function grantsFor(db: Db, pool: RewardPool, asOf: Date, drawn: string[] | null): Promise<Grant[]> {
+async function grantsFor(
+  db: Db,
+  pool: RewardPool,
+  asOf: Date,
+  drawn: string[] | null,
+  keep: KeepOut,
+): Promise<{ grants: Grant[]; kept: Map<string, string> | null }> {
   const terms = poolTerms(pool);
   switch (terms.distribution) {
     case "fcfs": {
-      const completers = await completersOf({ db, campaignId: pool.campaignId, asOf });
-      return completers.slice(0, terms.winners!).map((c, i) => ({ userId: c.userId, position: i + 1, amount: terms.amount! }));
+      const { eligible, kept } = await eligibleCompleters(db, pool, asOf, keep);
+      return { grants: eligible.slice(0, terms.winners!).map((c, i) => ({ userId: c.userId, position: i + 1, amount: terms.amount! })), kept };
     }
     case "raffle": {
-      const winners = drawn ?? (await legacyDraw(db, pool, asOf));
-      return winners.map((userId, i) => ({ userId, position: i + 1, amount: terms.amount! }));
+      // A frozen raffle's entrants were sifted when they were frozen (its counts with them).
+      const { winners, kept } = drawn ? { winners: drawn, kept: null } : await legacyDraw(db, pool, asOf, keep);
+      return { grants: winners.map((userId, i) => ({ userId, position: i + 1, amount: terms.amount! })), kept };
     }
     case "ranking": {
-      const top = await campaignTop({ db, campaignId: pool.campaignId, limit: terms.winners! });
-      return top.map((t, i) => ({ userId: t.userId, position: i + 1, amount: rankAmount(terms.rankAmounts ?? [], i + 1) }));
+      const { top, kept } = await campaignTop({ db, campaignId: pool.campaignId, limit: terms.winners!, keep });
+      return { grants: top.map((t, i) => ({ userId: t.userId, position: i + 1, amount: rankAmount(terms.rankAmounts ?? [], i + 1) })), kept };
     }
     case "everyone": {
       // Equal shares. XP that does not divide evenly goes, one each, to the earliest finishers;
       // a token split's dust stays in escrow and goes back to the treasury.
-      const completers = await completersOf({ db, campaignId: pool.campaignId, asOf });
-      const n = BigInt(completers.length);
-      if (n === 0n) return [];
+      const { eligible, kept } = await eligibleCompleters(db, pool, asOf, keep);
+      const n = BigInt(eligible.length);
+      if (n === 0n) return { grants: [], kept };
       const share = terms.amount! / n;
       const extra = pool.kind === "xp" ? terms.amount! % n : 0n;
-      return completers.map((c, i) => ({ userId: c.userId, position: i + 1, amount: share + (BigInt(i) < extra ? 1n : 0n) })).filter((g) => g.amount > 0n);
+      const grants = eligible
+        .map((c, i) => ({ userId: c.userId, position: i + 1, amount: share + (BigInt(i) < extra ? 1n : 0n) }))
+        .filter((g) => g.amount > 0n);
+      return { grants, kept };
     }
   }
 }
 
-async function legacyDraw(db: Db, pool: RewardPool, asOf: Date) {
-  const entrants = (await completersOf({ db, campaignId: pool.campaignId, asOf })).map((c) => c.userId);
+async function legacyDraw(db: Db, pool: RewardPool, asOf: Date, keep: KeepOut) {
+  const { eligible, kept } = await eligibleCompleters(db, pool, asOf, keep);
   const seed = pool.seed ?? newRaffleSeed();
   await db.update(rewardPool).set({ seed }).where(eq(rewardPool.id, pool.id));
-  return drawRaffle({ seed, entrants, winners: pool.winners! });
+  return { winners: drawRaffle({ seed, entrants: eligible.map((c) => c.userId), winners: pool.winners! }), kept };
 }
 
 type Due = { pool: RewardPool; projectId: string };
+
+/** No chain: a gate's holding rule reads as unknown, and its pool waits. */
+const NO_CHAINS: OnchainChains = { get: () => undefined };
 
 /**
  * A raffle's entrants frozen once its campaign has ended (in finishing order, the draw's order),
  * each with the id its proof lists (entrant-ids.server.ts), and the block that will seed it.
  */
-async function freezeRaffle(tx: Db, { pool }: Due, chains: DrawChains, entrantKey: string, now: Date) {
+async function freezeRaffle(tx: Db, { pool }: Due, chains: DrawChains, entrantKey: string, keep: KeepOut, now: Date) {
   const chain = chains.get(pool.drawChainId!);
   if (!chain) throw new Error(`No node for chain ${pool.drawChainId}: the raffle waits until one is configured`);
-  const entrants = (await completersOf({ db: tx, campaignId: pool.campaignId, asOf: now })).map((c) => ({
+  const { eligible, kept } = await eligibleCompleters(tx, pool, now, keep);
+  const entrants = eligible.map((c) => ({
     user_id: c.userId,
     entrant_id: entrantIdOf({ key: entrantKey, poolId: pool.id, userId: c.userId }),
   }));
@@ -149,7 +196,7 @@ async function freezeRaffle(tx: Db, { pool }: Due, chains: DrawChains, entrantKe
   const entrantsHash = entrantListHash(entrants.map((e) => e.entrant_id));
   await tx
     .update(rewardPool)
-    .set({ status: "frozen", entrantsHash, entrantsCount: entrants.length, drawBlock: Number(drawBlock), updatedAt: now })
+    .set({ status: "frozen", entrantsHash, entrantsCount: entrants.length, drawBlock: Number(drawBlock), excludedCounts: countsOf(kept), updatedAt: now })
     .where(eq(rewardPool.id, pool.id));
   return { frozen: entrants.length };
 }
@@ -200,7 +247,21 @@ async function insertGrants(tx: Db, poolId: string, grants: Grant[], now: Date) 
  * marks the pool `distributing`, for payGrants to pay a batch per transaction. Null when there
  * was nothing to do.
  */
-async function planPool({ db, poolId, chains, entrantKey, now }: { db: Db; poolId: string; chains: DrawChains; entrantKey: string; now: Date }) {
+async function planPool({
+  db,
+  poolId,
+  chains,
+  entrantKey,
+  onchain,
+  now,
+}: {
+  db: Db;
+  poolId: string;
+  chains: DrawChains;
+  entrantKey: string;
+  onchain: OnchainChains;
+  now: Date;
+}) {
   return db.transaction(async (tx) => {
     const [due] = await tx
       .select({ pool: rewardPool, projectId: campaign.projectId })
@@ -210,23 +271,43 @@ async function planPool({ db, poolId, chains, entrantKey, now }: { db: Db; poolI
       .for("update", { of: rewardPool, skipLocked: true });
     if (!due) return null;
     const { pool } = due;
+    const keep: KeepOut = (userIds) => keptOutOf({ db: tx, chains: onchain, target: { kind: "pool", poolId }, userIds, now });
     const raffle = pool.distribution === "raffle" && pool.secret ? pool : null;
-    if (raffle && pool.status === "open") return freezeRaffle(tx, due, chains, entrantKey, now);
+    if (raffle && pool.status === "open") return freezeRaffle(tx, due, chains, entrantKey, keep, now);
     const draw = raffle ? await drawFrozenRaffle(tx, pool, chains) : null;
     if (raffle && !draw) return null;
 
-    const grants = await grantsFor(tx, pool, now, draw?.winners ?? null);
+    const { grants, kept } = await grantsFor(tx, pool, now, draw?.winners ?? null, keep);
     for (let i = 0; i < grants.length; i += PLAN_ROWS) await insertGrants(tx, poolId, grants.slice(i, i + PLAN_ROWS), now);
     await tx
       .update(rewardPool)
-      .set({ status: "distributing", ...(draw ? { seed: draw.seed } : {}), drawBlockHash: draw?.blockHash ?? null, updatedAt: now })
+      .set({
+        status: "distributing",
+        ...(draw ? { seed: draw.seed } : {}),
+        ...(kept ? { excludedCounts: countsOf(kept) } : {}),
+        drawBlockHash: draw?.blockHash ?? null,
+        updatedAt: now,
+      })
       .where(eq(rewardPool.id, poolId));
     return { planned: grants.length };
   });
 }
 
 /** Pays one pool (or freezes a raffle) if it is due: plans it, then pays its grants; or pays the rest of one an earlier run left `distributing`. */
-async function payPool({ db, poolId, status, ...plan }: { db: Db; poolId: string; status: PoolStatus; chains: DrawChains; entrantKey: string; now: Date }) {
+async function payPool({
+  db,
+  poolId,
+  status,
+  ...plan
+}: {
+  db: Db;
+  poolId: string;
+  status: PoolStatus;
+  chains: DrawChains;
+  entrantKey: string;
+  onchain: OnchainChains;
+  now: Date;
+}) {
   const { now } = plan;
   const planned = status === "distributing" ? null : await planPool({ db, poolId, ...plan });
   if (planned && "frozen" in planned) return planned;
@@ -253,7 +334,11 @@ export async function distributeEndedCampaigns({
   entrantKey?: string;
   /** The social providers that re-check follows before a campaign's pools are paid; left out, nothing is re-checked. */
   social?: SocialConfig;
-  /** The chains holdings are read again on before a campaign's pools are paid; left out, no holding is re-checked. */
+  /**
+   * The chains holdings are read again on before a campaign's pools are paid, and eligibility
+   * gates' holdings at payout; left out, no holding is re-checked (and a gate that needs a chain
+   * cannot be read: its pool waits).
+   */
   onchain?: OnchainChains;
   log?: Pick<Logger, "warn" | "info">;
   /** Injected by tests of the re-check; the global fetch otherwise. */
@@ -312,7 +397,7 @@ export async function distributeEndedCampaigns({
       continue;
     }
     try {
-      const done = await payPool({ db, poolId: id, status, chains, entrantKey, now });
+      const done = await payPool({ db, poolId: id, status, chains, entrantKey, onchain: onchain ?? NO_CHAINS, now });
       if (done && "frozen" in done) frozen += 1;
       else if (done) {
         pools += 1;
