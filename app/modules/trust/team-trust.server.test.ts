@@ -183,7 +183,7 @@ describe("a cluster as a project team sees it", () => {
     const [a, b] = (await clusterView({ db: database.db, projectId: "p", clusterId: "K", now }))!.members;
     expect(a!.completions).toMatchObject({ count: 2, approved: 2, first: ago(50), last: ago(40) });
     expect(a!.completions.tasks.map((t) => t.title)).toEqual(["Follow", "Visit"]);
-    expect(a!.stake).toEqual(["Launch's Everyone pool: shares 1,000 XP with 0 other completers", "Airdrop Genesis (live): 40 points, rank 1"]);
+    expect(a!.stake).toEqual(["Launch's Everyone pool: the only completer so far, 1,000 XP to them alone", "Airdrop Genesis (live): 40 points, rank 1"]);
     // One of the campaign's two tasks: no completer yet, nothing on the airdrop's board.
     expect(b!.stake).toEqual([]);
   });

@@ -273,7 +273,7 @@ export function evidenceShown(evidence: unknown, visible: Set<string>): unknown 
     if (typeof owner === "string" && !visible.has(owner)) return undefined;
     const kept: Record<string, unknown> = {};
     for (const [k, v] of entries) {
-      if (/^(userIds|user_ids|members)$/.test(k)) continue;
+      if (/^(userIds|user_ids|members)$/.test(k) && Array.isArray(v)) continue;
       const shown = evidenceShown(v, visible);
       if (shown !== undefined) kept[k] = shown;
     }
@@ -413,7 +413,13 @@ async function stakesHere({
         );
       else if (p.distribution === "raffle")
         say(userId, `${pool}: one of ${order.length} entrants for ${winners} prizes of ${amountOf(amount, p.kind, p.asset)}`);
-      else say(userId, `${pool}: shares ${amountOf(amount, p.kind, p.asset)} with ${order.length - 1} other completers`);
+      else
+        say(
+          userId,
+          order.length === 1
+            ? `${pool}: the only completer so far, ${amountOf(amount, p.kind, p.asset)} to them alone`
+            : `${pool}: shares ${amountOf(amount, p.kind, p.asset)} with ${order.length - 1} other ${order.length === 2 ? "completer" : "completers"}`,
+        );
     }
   }
   for (const a of airdrops) {

@@ -1,3 +1,6 @@
+import { createElement, type ComponentType } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { createRoutesStub } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { project, projectMember } from "#db/schema/projects";
 import { completion, task } from "#db/schema/quests";
@@ -5,8 +8,8 @@ import { memberExclusion, trustCluster, trustClusterMember, trustScore } from "#
 import type { Services } from "~/services/services.server";
 import { answer, routeArgs, signedInMember } from "#tests/setup/route-call";
 import { createTestServices } from "#tests/setup/test-services";
-import { action as clusterAction, loader as clusterLoader } from "./trust-cluster";
-import { action as trustAction, loader as trustLoader } from "./trust";
+import TrustCluster, { action as clusterAction, loader as clusterLoader } from "./trust-cluster";
+import ProjectTrust, { action as trustAction, loader as trustLoader } from "./trust";
 
 let services: Services;
 const cookies: Record<string, string> = {};
@@ -42,16 +45,14 @@ beforeAll(async () => {
     { clusterId: "K", userId: "c" },
     { clusterId: "L", userId: "c" },
   ]);
-  await db
-    .insert(trustScore)
-    .values(
-      ["a", "b", "c"].map((userId) => ({
-        userId,
-        score: 10,
-        flagged: true,
-        reasons: [{ code: "funder_cluster", points: -50, words: "Funded by one address", clusterId: "K" }],
-      })),
-    );
+  await db.insert(trustScore).values(
+    ["a", "b", "c"].map((userId) => ({
+      userId,
+      score: 10,
+      flagged: true,
+      reasons: [{ code: "funder_cluster", points: -50, words: "Funded by one address", clusterId: "K" }],
+    })),
+  );
 });
 afterAll(() => services.close());
 
@@ -60,6 +61,12 @@ const get = (path: string, cookie?: string) => new Request(url(path), { headers:
 const post = (path: string, cookie: string, fields: Record<string, string>) =>
   new Request(url(path), { method: "POST", headers: { cookie }, body: new URLSearchParams(fields) });
 const statusOf = (answered: unknown) => (answered instanceof Response ? answered.status : (answered as { init: { status: number } | null }).init?.status);
+/** The page's markup as the server renders it, from its loader's data. */
+function markup(Page: ComponentType<never>, loaderData: unknown) {
+  const Stub = createRoutesStub([{ path: "/", Component: () => createElement(Page, { loaderData, params: {}, matches: [] } as never) }]);
+  return renderToStaticMarkup(createElement(Stub, { initialEntries: ["/"] }));
+}
+
 const exclude = { intent: "exclude", target: "project", clusterId: "K", reason: "One funder behind every wallet" };
 
 describe("the team's trust pages", () => {
@@ -92,11 +99,28 @@ describe("the team's trust pages", () => {
     expect(statusOf(await answer(() => clusterLoader(routeArgs(services, get("/clusters/L", cookies.own), { project: "p", cluster: "L" }))))).toBe(404);
   });
 
-  it("keeps an owner's exclusion without a reason on the form, with the reason's error (400)", async () => {
+  it("shows an owner the Exclude forms and a reviewer none, on every section", async () => {
+    const cluster = (cookie: string) => clusterLoader(routeArgs(services, get("/clusters/K", cookie), { project: "p", cluster: "K" }));
+    const owners = markup(TrustCluster, await cluster(cookies.own!));
+    expect(owners).toContain("Exclude all 2");
+    expect(owners).toContain("and 1 member outside this project");
+    expect(markup(TrustCluster, await cluster(cookies.rev!))).not.toContain('name="intent"');
+    const trust = (query: string, cookie: string) => trustLoader(routeArgs(services, get(query, cookie), { project: "p" }));
+    expect(markup(ProjectTrust, await trust("?filter=all", cookies.own!))).toContain('name="intent" value="exclude"');
+    expect(markup(ProjectTrust, await trust("?filter=all", cookies.rev!))).not.toContain('name="intent"');
+    expect(markup(ProjectTrust, await trust("?filter=excluded", cookies.rev!))).toContain("No one is excluded");
+    expect(markup(ProjectTrust, await trust("?tab=clusters", cookies.rev!))).toContain("2 of 3 members take part here");
+    expect(markup(ProjectTrust, await trust("?tab=audit", cookies.rev!))).toContain("Nothing in the audit log yet");
+  });
+
+  it("refuses an owner's exclusion without a reason (400) or from a pool that is not open (409), on the form", async () => {
     const refused = await answer(() =>
       clusterAction(routeArgs(services, post("/clusters/K", cookies.own!, { ...exclude, reason: " x " }), { project: "p", cluster: "K" })),
     );
     expect(statusOf(refused)).toBe(400);
     expect((refused as { data: { errors: Record<string, string> } }).data.errors.reason).toMatch(/at least 3 characters/);
+    const closed = await answer(() => trustAction(routeArgs(services, post("", cookies.own!, { ...exclude, target: "pool:gone" }), { project: "p" })));
+    expect(statusOf(closed)).toBe(409);
+    expect((closed as { data: { errors: Record<string, string> } }).data.errors.form).toMatch(/no longer open/);
   });
 });
