@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { airdrop } from "#db/schema/airdrops";
+import { airdrop, airdropAllocation } from "#db/schema/airdrops";
 import { user } from "#db/schema/auth";
 import { project, projectEmailShare, projectMember } from "#db/schema/projects";
 import { campaign, completion, task } from "#db/schema/quests";
@@ -66,6 +66,27 @@ beforeAll(async () => {
     publishedAt: ago(600),
   });
   await addBoardPoints({ db, board: "a:drop|all", userId: "a", points: 40, at: ago(40) });
+  // A leaderboard pool paying its top 1, and an airdrop frozen with b's share unclaimed.
+  await db.insert(rewardPool).values({ id: "top", campaignId: "cp", kind: "xp", distribution: "ranking", winners: 1, rankAmounts: ["500"] });
+  await addBoardPoints({ db, board: "c:cp|all", userId: "a", points: 20, at: ago(40) });
+  await addBoardPoints({ db, board: "c:cp|all", userId: "b", points: 30, at: ago(30) });
+  await addBoardPoints({ db, board: "c:cp|all", userId: "t", points: 99, at: ago(30) });
+  await db.insert(airdrop).values({
+    id: "old",
+    projectId: "p",
+    slug: "old",
+    name: "Season 0",
+    asset: "QUEST:31337",
+    rule: "pro_rata",
+    total: 10n ** 19n,
+    startsAt: ago(6000),
+    endsAt: ago(3000),
+    claimDeadline: new Date(now.getTime() + 7_200_000),
+    publishedAt: ago(6000),
+    status: "frozen",
+    frozenAt: ago(3000),
+  });
+  await db.insert(airdropAllocation).values({ airdropId: "old", userId: "b", rank: 1, points: 12, amount: 5n * 10n ** 18n, leaf: 0 });
   await db.insert(trustCluster).values([
     {
       id: "K",
@@ -176,16 +197,25 @@ describe("a cluster as a project team sees it", () => {
     expect(view.outside).toBe(1);
     expect(view.cluster.evidence).toEqual({ funder: "0xfunder", wallets: [{ userId: "a", address: "0xaaa" }] });
     expect(JSON.stringify(view)).not.toContain("0xccc");
-    expect(view.targets.map((t) => t.scope)).toEqual(["project", "pool", "airdrop"]);
+    // Open pools and airdrops not frozen: Season 0 is frozen.
+    expect(view.targets.map((t) => t.label)).toEqual(["The whole project", "Launch: Everyone pool", "Launch: Leaderboard pool", "Airdrop Genesis"]);
   });
 
   it("says each member's completions here and what they are about to be paid", async () => {
     const [a, b] = (await clusterView({ db: database.db, projectId: "p", clusterId: "K", now }))!.members;
     expect(a!.completions).toMatchObject({ count: 2, approved: 2, first: ago(50), last: ago(40) });
     expect(a!.completions.tasks.map((t) => t.title)).toEqual(["Follow", "Visit"]);
-    expect(a!.stake).toEqual(["Launch's Everyone pool: the only completer so far, 1,000 XP to them alone", "Airdrop Genesis (live): 40 points, rank 1"]);
-    // One of the campaign's two tasks: no completer yet, nothing on the airdrop's board.
-    expect(b!.stake).toEqual([]);
+    // Ranks on the campaign's board leave the team out (t has 99 points).
+    expect(a!.stake).toEqual([
+      "Launch's Everyone pool: the only completer so far, 1,000 XP to them alone",
+      "Launch's Leaderboard pool: rank 2 of the campaign's board, outside the paid top 1",
+      "Airdrop Genesis (live): 40 points, rank 1",
+    ]);
+    // One of the campaign's two tasks: not a completer, but first on the board and a share to claim.
+    expect(b!.stake).toEqual([
+      "Launch's Leaderboard pool: rank 1 of the campaign's board, in the paid top 1 (500 XP)",
+      "Airdrop Season 0 (frozen, not claimed yet): rank 1, 5 QUEST to claim",
+    ]);
   });
 
   it("is not found for a cluster with none of this project's participants, or no cluster at all", async () => {
