@@ -29,7 +29,8 @@ export function TeamScore({ score, flagged }: { score: number | null; flagged: b
   if (score === null) return <Badge variant="outline">Not scored yet</Badge>;
   return (
     <span className="inline-flex items-center gap-1.5">
-      <Badge variant={flagged ? "destructive" : score >= 70 ? "success" : "warning"} className="tabular-nums" aria-label={`Trust score ${score} of 100`}>
+      <Badge variant={flagged ? "destructive" : "secondary"} className="tabular-nums">
+        <span className="sr-only">Trust score </span>
         {score}/100
       </Badge>
       {flagged && <Badge variant="destructive">Flagged</Badge>}
