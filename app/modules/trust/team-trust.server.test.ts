@@ -194,7 +194,7 @@ describe("a cluster as a project team sees it", () => {
   it("names only this project's participants, counts the others, and leaves their evidence out", async () => {
     const view = (await clusterView({ db: database.db, projectId: "p", clusterId: "K", now }))!;
     expect(view.members.map((m) => m.userId)).toEqual(["a", "b"]);
-    expect(view.outside).toBe(1);
+    expect([view.here, view.outside]).toEqual([2, 1]);
     expect(view.cluster.evidence).toEqual({ funder: "0xfunder", wallets: [{ userId: "a", address: "0xaaa" }] });
     expect(JSON.stringify(view)).not.toContain("0xccc");
     // Open pools and airdrops not frozen: Season 0 is frozen.

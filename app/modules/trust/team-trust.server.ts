@@ -197,6 +197,9 @@ export async function projectClusters({ db, projectId }: { db: Db; projectId: st
   }));
 }
 
+/** A cluster's participants listed at most (flagged first, then the lowest score); Exclude all reaches every one. */
+export const CLUSTER_MEMBERS_SHOWN = 100;
+
 export type ClusterCompletions = { count: number; approved: number; first: Date; last: Date; tasks: { id: string; title: string; count: number }[] };
 export type ClusterMember = TeamMember & { completions: ClusterCompletions; stake: string[] };
 
@@ -226,13 +229,15 @@ export async function clusterView({
   const rows = rowsOf(
     await db.execute(sql`
       with participants as (${participantsOf(projectId)})
-      select ${memberColumns(projectId)}
+      select ${memberColumns(projectId)}, count(*) over () as here
       from trust_cluster_member m join participants p on p.user_id = m.user_id join ${user} on "user".id = m.user_id
       left join trust_score ts on ts.user_id = m.user_id
       where m.cluster_id = ${clusterId}
-      order by coalesce(ts.flagged, false) desc, ts.score asc nulls last, "user".id`),
+      order by coalesce(ts.flagged, false) desc, ts.score asc nulls last, "user".id
+      limit ${CLUSTER_MEMBERS_SHOWN}`),
   );
   if (rows.length === 0) return null;
+  const here = Number(rows[0]!.here);
   const [{ total }] = rowsOf(await db.execute(sql`select count(*) as total from trust_cluster_member where cluster_id = ${clusterId}`)) as [{ total: unknown }];
   const { labels, open } = targets ?? (await exclusionTargets({ db, projectId }));
   const members = await teamMembers({ db, projectId, rows, labels });
@@ -256,8 +261,10 @@ export async function clusterView({
       completions: completions.get(m.userId) ?? { count: 0, approved: 0, first: now, last: now, tasks: [] },
       stake: stakes.get(m.userId) ?? [],
     })),
+    /** The cluster's participants here; the first `CLUSTER_MEMBERS_SHOWN` of them are in `members`. */
+    here,
     /** Members of the cluster who are not participants of this project: a number, never who. */
-    outside: Math.max(0, Number(total) - members.length),
+    outside: Math.max(0, Number(total) - here),
     targets: open,
   };
 }

@@ -56,8 +56,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 }
 
 export default function TrustCluster({ loaderData }: Route.ComponentProps) {
-  const { project, canAct, cluster, members, outside, targets } = loaderData;
-  const here = members.length;
+  const { project, canAct, cluster, members, here, outside, targets } = loaderData;
   return (
     <>
       <ProjectCrumb project={project} trail={[{ label: "Trust", to: route("projects.trust", { project: project.slug }) + "?tab=clusters" }]} />
@@ -85,6 +84,11 @@ export default function TrustCluster({ loaderData }: Route.ComponentProps) {
         <section className="grid gap-3" aria-label="Members">
           <h2 className="text-lg font-semibold">Members taking part here</h2>
           <ClusterMembers members={members} projectSlug={project.slug} canAct={canAct} targets={targets} />
+          {here > members.length && (
+            <p className="text-sm text-muted-foreground">
+              The {members.length} flagged first and lowest scored are shown; {here - members.length} more take part here.
+            </p>
+          )}
         </section>
       </div>
     </>
