@@ -25,6 +25,8 @@ export default [
       route(":project/review", "routes/projects/review.tsx"),
       route(":project/rewards", "routes/projects/rewards.tsx"),
       route(":project/tasks", "routes/projects/tasks.tsx"),
+      route(":project/trust", "routes/projects/trust.tsx"),
+      route(":project/trust/clusters/:cluster", "routes/projects/trust-cluster.tsx"),
       route(":project/tasks/new", "routes/tasks/new.tsx"),
       route(":project/campaigns", "routes/campaigns/project-index.tsx"),
       route(":project/campaigns/new", "routes/campaigns/new.tsx"),

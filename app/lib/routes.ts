@@ -29,6 +29,8 @@ export const ROUTES = {
   "projects.review": { path: "/projects/:project/review", bindings: { project: "slug" } },
   "projects.rewards": { path: "/projects/:project/rewards", bindings: { project: "slug" } },
   "projects.tasks": { path: "/projects/:project/tasks", bindings: { project: "slug" } },
+  "projects.trust": { path: "/projects/:project/trust", bindings: { project: "slug" } },
+  "projects.trust.cluster": { path: "/projects/:project/trust/clusters/:cluster", bindings: { project: "slug" } },
   "projects.campaigns": { path: "/projects/:project/campaigns", bindings: { project: "slug" } },
   "projects.crusades": { path: "/projects/:project/crusades", bindings: { project: "slug" } },
   "categories.show": { path: "/categories/:category", bindings: { category: "slug" } },

@@ -1,4 +1,4 @@
-import { ClipboardCheck, Flag, HandCoins, ListPlus, Pencil, Route as RouteIcon, Users } from "lucide-react";
+import { ClipboardCheck, Flag, HandCoins, ListPlus, Pencil, Route as RouteIcon, ShieldAlert, Users } from "lucide-react";
 import { Link } from "react-router";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
@@ -28,6 +28,8 @@ export function TeamPanel({
     can.quests && { to: route("campaigns.new", { project }), label: "New campaign", icon: Flag },
     can.quests && { to: route("crusades.new", { project }), label: "New crusade", icon: RouteIcon },
     can.quests && { to: route("airdrops.new", { project }), label: "New airdrop", icon: HandCoins },
+    // Trust is for those who review (`trust.view` and `submissions.review` name the same roles).
+    can.review && { to: route("projects.trust", { project }), label: "Trust & exclusions", icon: ShieldAlert },
   ].filter((l) => l !== false);
   return (
     <Card>
