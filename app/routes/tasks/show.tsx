@@ -21,6 +21,7 @@ import { getSession, requireUser } from "~/modules/auth/session.server";
 import { PROVIDER_LABELS } from "~/modules/social/providers";
 import { authorize, can, roleIn } from "~/modules/projects/permissions.server";
 import { attemptFromForm } from "~/modules/tasks/attempt-form.server";
+import { gateEntryCheck } from "~/modules/trust/eligibility.server";
 import { publicTask, taskBrief, taskContext } from "~/modules/tasks/task-page.server";
 import { taskWithProject } from "~/modules/tasks/tasks.server";
 import type { VisitorPage } from "~/lib/visitor-page";
@@ -71,6 +72,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     dataDir: services.env.DATA_DIR,
     chains: services.chains,
     social: { social: services.env.social, log: services.logger },
+    gateCheck: gateEntryCheck({ db: services.database.db, chains: services.chains }),
   });
   if (!outcome.ok) return formFailure(outcome, { ok: false as const, value: outcome.value, retryAfterSeconds: outcome.retryAfterSeconds });
   return data(outcome);
