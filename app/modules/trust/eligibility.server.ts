@@ -307,3 +307,40 @@ export async function gateRefusals(gate: Gate | null, chains: OnchainChains): Pr
   );
   return errors;
 }
+
+/** A gate as a page shows it ("what you still need"): each rule's words, with the member's state, or none for a visitor. */
+export type GatePanelData = {
+  combine: GateCombine;
+  /** Null for a visitor: the rules without states. */
+  passes: GateState["passes"] | null;
+  rules: { words: string; state: RuleState["state"] | null }[];
+};
+
+/** The gate of a campaign, pool or airdrop for its page: null when anyone may take part. */
+export async function gatePanelOf({
+  db,
+  chains,
+  gate,
+  userId,
+  projectId,
+  now = new Date(),
+}: {
+  db: Db;
+  chains: OnchainChains;
+  gate: unknown;
+  userId: string | null;
+  projectId: string;
+  now?: Date;
+}): Promise<GatePanelData | null> {
+  const parsed = storedGate(gate);
+  if (parsed === null) return null;
+  if (parsed === "unreadable")
+    return {
+      combine: "all",
+      passes: userId ? false : null,
+      rules: [{ words: "The entry rules cannot be read: the team must save them again", state: userId ? "unknown" : null }],
+    };
+  if (!userId) return { combine: parsed.combine, passes: null, rules: parsed.rules.map((rule) => ({ words: ruleWords(rule), state: null })) };
+  const state = await gateStateOf({ db, chains, gate: parsed, userId, projectId, now, reads: "page" });
+  return { combine: state.combine, passes: state.passes, rules: state.rules.map((r) => ({ words: r.words, state: r.state })) };
+}

@@ -1,6 +1,7 @@
 import { parseUnits } from "viem";
 import { formText } from "~/lib/forms";
 import { invalidFields, ok, type FieldErrors, type FieldFailure, type Ok } from "~/lib/result";
+import type { ChainRegistry } from "~/modules/chain/chain-registry.server";
 import type { OnchainChains } from "~/modules/tasks/completions.server";
 import { gateRefusals } from "./eligibility.server";
 import { emptyRule, MAX_GATE_RULES, RULE_FIELDS, type GateValues, type RuleValues } from "./gate-values";
@@ -116,4 +117,13 @@ export async function parseGateForm(formData: FormData, chains: OnchainChains): 
     errors[`gate.rules.${rows[Number(i)]!.index}.${field}`] = message;
   }
   return Object.keys(errors).length > 0 ? refuse(errors) : { values, gate: ok({ gate }) };
+}
+
+/** The networks a holding rule may name: those this server has a node for. */
+export const gateNetworks = (chains: Pick<ChainRegistry, "list">) => chains.list.map((chain) => ({ id: chain.id, name: chain.name }));
+
+/** Both forms' answers in one: the container's parse and the gate's, their errors together. */
+export function withGate<T extends object>(form: Ok<T> | FieldFailure, gate: GateForm["gate"]): Ok<T & { gate: Gate | null }> | FieldFailure {
+  if (form.ok && gate.ok) return { ...form, gate: gate.gate };
+  return invalidFields({ ...(form.ok ? {} : form.errors), ...(gate.ok ? {} : gate.errors) });
 }
