@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { parseEther } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { airdrop } from "#db/schema/airdrops";
 import { account, user } from "#db/schema/auth";
 import { project } from "#db/schema/projects";
 import { campaign, completion, task } from "#db/schema/quests";
@@ -13,11 +14,12 @@ import type { Database } from "~/lib/db.server";
 import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
 import { startLocalChain, type LocalChain } from "~/lib/local-chain.server";
 import type { ChainRegistry } from "~/modules/chain/chain-registry.server";
+import { saveCampaign } from "~/modules/tasks/campaigns.server";
 import { attemptTask } from "~/modules/tasks/completions.server";
 import { deployOnchainFixtures, type OnchainFixtures } from "#tests/setup/onchain-fixtures";
 import { localRegistry } from "#tests/setup/local-registry";
 import { createTestDatabase } from "#tests/setup/test-db";
-import { combineStates, gateEntryCheck, gateStateOf } from "./eligibility.server";
+import { combineStates, gateEntryCheck, gatePanelOf, gateStateOf } from "./eligibility.server";
 import { parseGateForm } from "./gate-form.server";
 import type { Gate, GateRule } from "./trust-types";
 
@@ -320,5 +322,74 @@ describe("entering a gated campaign or airdrop", () => {
     expect(await db().select().from(completion).where(eq(completion.taskId, "gt"))).toEqual([]);
 
     expect(await attempt("vet")).toMatchObject({ ok: true, status: "approved" });
+  });
+
+  it("refuses a task of a gated airdrop the same way; a holding the node cannot read is not refused as unmet", async () => {
+    await db()
+      .insert(airdrop)
+      .values({
+        id: "drop",
+        projectId: "p",
+        slug: "drop",
+        name: "Drop",
+        asset: "QUEST:31337",
+        rule: "pro_rata",
+        total: 100n,
+        ...open,
+        claimDeadline: new Date(NOW.getTime() + 40 * DAY),
+        gate: { combine: "all", rules: [coinRule("100")] },
+      });
+    await db()
+      .insert(task)
+      .values({
+        id: "at",
+        projectId: "p",
+        airdropId: "drop",
+        title: "Visit",
+        type: "visit_link",
+        config: { url: "https://example.com" },
+        verification: "none",
+        xp: 5,
+        publishedAt: open.publishedAt,
+      });
+    const attempt = (userId: string, registry: ChainRegistry) =>
+      attemptTask({ db: db(), taskId: "at", userId, input: { kind: "visit" }, gateCheck: gateEntryCheck({ db: db(), chains: registry }), now: NOW });
+    expect(await attempt("fresh", chains)).toMatchObject({
+      ok: false,
+      code: "not_met",
+      message: expect.stringContaining("this airdrop yet. Still needed: Hold at least 100 QLC"),
+    });
+    expect(await attempt("vet", down)).toMatchObject({ ok: false, code: "unavailable", message: expect.stringContaining("could not be checked now") });
+    expect(await db().select().from(completion).where(eq(completion.taskId, "at"))).toEqual([]);
+    expect(await attempt("vet", chains)).toMatchObject({ ok: true });
+  });
+});
+
+describe("the gate on its page and in the campaign form's save", () => {
+  it("shows visitors the rules and members their state", async () => {
+    const gate: Gate = { combine: "any", rules: [{ kind: "linked_account", account: "x" }] };
+    expect(await gatePanelOf({ db: db(), chains, gate, userId: null, projectId: "p", now: NOW })).toEqual({
+      combine: "any",
+      passes: null,
+      rules: [{ words: "Link an X account", state: null }],
+    });
+    expect(await gatePanelOf({ db: db(), chains, gate, userId: "vet", projectId: "p", now: NOW })).toEqual({
+      combine: "any",
+      passes: true,
+      rules: [{ words: "Link an X account", state: "met" }],
+    });
+    expect(await gatePanelOf({ db: db(), chains, gate: null, userId: "vet", projectId: "p", now: NOW })).toBeNull();
+  });
+
+  it("saves a campaign's gate, keeps it when the form leaves it out, and clears it for anyone", async () => {
+    const input = { name: "Saved", slug: "saved", description: "", startsAt: open.startsAt, endsAt: open.endsAt, published: false };
+    const gate: Gate = { combine: "all", rules: [{ kind: "tasks_completed", min: 1, max: null }] };
+    const created = await saveCampaign({ db: db(), projectId: "p", input, gate, now: NOW });
+    if (!created.ok) throw new Error("not saved");
+    expect(created.value.gate).toEqual(gate);
+    const kept = await saveCampaign({ db: db(), projectId: "p", campaignId: created.value.id, input: { ...input, name: "Renamed" }, now: NOW });
+    expect(kept.ok && kept.value.gate).toEqual(gate);
+    const cleared = await saveCampaign({ db: db(), projectId: "p", campaignId: created.value.id, input, gate: null, now: NOW });
+    expect(cleared.ok && cleared.value.gate).toBeNull();
   });
 });
