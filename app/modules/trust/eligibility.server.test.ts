@@ -19,7 +19,7 @@ import { attemptTask } from "~/modules/tasks/completions.server";
 import { deployOnchainFixtures, type OnchainFixtures } from "#tests/setup/onchain-fixtures";
 import { localRegistry } from "#tests/setup/local-registry";
 import { createTestDatabase } from "#tests/setup/test-db";
-import { combineStates, gateEntryCheck, gatePanelOf, gateStateOf } from "./eligibility.server";
+import { combineStates, gateEntryCheck, gatePanelOf, gateStateOf, taskGatePanelOf } from "./eligibility.server";
 import { parseGateForm } from "./gate-form.server";
 import type { Gate, GateRule } from "./trust-types";
 
@@ -379,6 +379,15 @@ describe("the gate on its page and in the campaign form's save", () => {
       rules: [{ words: "Link an X account", state: "met" }],
     });
     expect(await gatePanelOf({ db: db(), chains, gate: null, userId: "vet", projectId: "p", now: NOW })).toBeNull();
+    // A task's page shows its campaign's gate.
+    expect(
+      await taskGatePanelOf({ db: db(), chains, task: { projectId: "p", campaignId: "gated", airdropId: null }, userId: "fresh", now: NOW }),
+    ).toMatchObject({
+      what: "campaign",
+      passes: false,
+      rules: [{ state: "unmet" }, { state: "unmet" }],
+    });
+    expect(await taskGatePanelOf({ db: db(), chains, task: { projectId: "p", campaignId: "c1", airdropId: null }, userId: "fresh", now: NOW })).toBeNull();
   });
 
   it("saves a campaign's gate, keeps it when the form leaves it out, and clears it for anyone", async () => {

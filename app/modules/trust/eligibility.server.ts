@@ -1,6 +1,7 @@
 import { and, countDistinct, eq, sql } from "drizzle-orm";
 import type { Address } from "viem";
 import { getAddress } from "viem";
+import { airdrop } from "#db/schema/airdrops";
 import { account, user } from "#db/schema/auth";
 import { campaign, completion, task } from "#db/schema/quests";
 import { socialAccount } from "#db/schema/social";
@@ -343,4 +344,28 @@ export async function gatePanelOf({
   if (!userId) return { combine: parsed.combine, passes: null, rules: parsed.rules.map((rule) => ({ words: ruleWords(rule), state: null })) };
   const state = await gateStateOf({ db, chains, gate: parsed, userId, projectId, now, reads: "page" });
   return { combine: state.combine, passes: state.passes, rules: state.rules.map((r) => ({ words: r.words, state: r.state })) };
+}
+
+/** The gate of the campaign or airdrop holding a task, for the task's page (a task of neither, or of an open one: null). */
+export async function taskGatePanelOf({
+  db,
+  chains,
+  task: t,
+  userId,
+  now = new Date(),
+}: {
+  db: Db;
+  chains: OnchainChains;
+  task: { projectId: string; campaignId: string | null; airdropId: string | null };
+  userId: string | null;
+  now?: Date;
+}): Promise<(GatePanelData & { what: "campaign" | "airdrop" }) | null> {
+  const [holder] = t.campaignId
+    ? (await db.select({ gate: campaign.gate }).from(campaign).where(eq(campaign.id, t.campaignId))).map((r) => ({ ...r, what: "campaign" as const }))
+    : t.airdropId
+      ? (await db.select({ gate: airdrop.gate }).from(airdrop).where(eq(airdrop.id, t.airdropId))).map((r) => ({ ...r, what: "airdrop" as const }))
+      : [];
+  if (!holder) return null;
+  const panel = await gatePanelOf({ db, chains, gate: holder.gate, userId, projectId: t.projectId, now });
+  return panel && { ...panel, what: holder.what };
 }

@@ -21,7 +21,8 @@ import { getSession, requireUser } from "~/modules/auth/session.server";
 import { PROVIDER_LABELS } from "~/modules/social/providers";
 import { authorize, can, roleIn } from "~/modules/projects/permissions.server";
 import { attemptFromForm } from "~/modules/tasks/attempt-form.server";
-import { gateEntryCheck } from "~/modules/trust/eligibility.server";
+import { gateEntryCheck, taskGatePanelOf } from "~/modules/trust/eligibility.server";
+import { GatePanel } from "~/components/trust/gate-panel";
 import { publicTask, taskBrief, taskContext } from "~/modules/tasks/task-page.server";
 import { taskWithProject } from "~/modules/tasks/tasks.server";
 import type { VisitorPage } from "~/lib/visitor-page";
@@ -37,7 +38,7 @@ export function meta(args: Route.MetaArgs) {
 }
 
 export async function loader({ params, context }: Route.LoaderArgs) {
-  const { database, env } = context.get(servicesContext);
+  const { database, env, chains } = context.get(servicesContext);
   const db = database.db;
   const userId = (await getSession(context))?.user.id ?? null;
   const row = await taskWithProject({ db, taskId: params.task });
@@ -55,6 +56,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     brief: taskBrief(row.task, { inviteLink }),
     ...(await taskContext({ db, task: row.task, userId, social: env.social })),
     signedIn: userId !== null,
+    // Who may take part in its campaign or airdrop, and what the member still needs.
+    gate: await taskGatePanelOf({ db, chains, task: row.task, userId }),
     team: { edit: can(role, "quests.manage"), leaderboard: can(role, "drafts.view") },
   };
 }
@@ -79,7 +82,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 export default function TaskShow({ loaderData }: Route.ComponentProps) {
-  const { task, project, brief, campaign, crusade, airdrop, state, found, onchain, social, block, signedIn, team } = loaderData;
+  const { task, project, brief, campaign, crusade, airdrop, state, found, onchain, social, block, signedIn, team, gate } = loaderData;
   const outcome = useActionData<typeof action>();
   const location = useLocation();
 
@@ -156,7 +159,10 @@ export default function TaskShow({ loaderData }: Route.ComponentProps) {
               ))}
           </CardContent>
         </Card>
-        <TaskDetails task={task} project={project} campaign={campaign} crusade={crusade} airdrop={airdrop} />
+        <div className="grid content-start gap-4">
+          <TaskDetails task={task} project={project} campaign={campaign} crusade={crusade} airdrop={airdrop} />
+          {gate && <GatePanel gate={gate} what={gate.what} />}
+        </div>
       </div>
     </>
   );
