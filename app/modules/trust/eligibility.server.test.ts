@@ -19,7 +19,9 @@ import { attemptTask } from "~/modules/tasks/completions.server";
 import { deployOnchainFixtures, type OnchainFixtures } from "#tests/setup/onchain-fixtures";
 import { localRegistry } from "#tests/setup/local-registry";
 import { createTestDatabase } from "#tests/setup/test-db";
-import { combineStates, gateEntryCheck, gatePanelOf, gateStateOf, taskGatePanelOf } from "./eligibility.server";
+import { combineStates, gateStateOf } from "./eligibility.server";
+import { gateEntryCheck } from "./gate-entry.server";
+import { gatePanelOf, taskGatePanelOf } from "./gate-panels.server";
 import { parseGateForm } from "./gate-form.server";
 import type { Gate, GateRule } from "./trust-types";
 

@@ -1,7 +1,5 @@
 import { and, countDistinct, eq, sql } from "drizzle-orm";
-import type { Address } from "viem";
-import { getAddress } from "viem";
-import { airdrop } from "#db/schema/airdrops";
+import { getAddress, type Address } from "viem";
 import { account, user } from "#db/schema/auth";
 import { campaign, completion, task } from "#db/schema/quests";
 import { socialAccount } from "#db/schema/social";
@@ -9,11 +7,11 @@ import { trustScore } from "#db/schema/trust";
 import { walletAddress } from "#db/schema/wallets";
 import { leaderboardEntry } from "#db/schema/xp";
 import type { Db } from "~/lib/db.server";
-import { failure, type CodedFailure, type FieldErrors } from "~/lib/result";
+import type { FieldErrors } from "~/lib/result";
 import { isNodeFailure } from "~/modules/chain/node-errors.server";
 import { boardKey } from "~/modules/leaderboards/leaderboards.server";
 import { levelOf } from "~/modules/leaderboards/progress";
-import type { GateCheck, OnchainChains } from "~/modules/tasks/completions.server";
+import type { OnchainChains } from "~/modules/tasks/completions.server";
 import { onchainTargetRefusals } from "~/modules/tasks/onchain-targets.server";
 import { holdingOf } from "~/modules/tasks/recheck-holdings.server";
 import { ACCOUNT_WORDS, holdingAmount, holdingUnit, networkName, ruleWords } from "./gate-words";
@@ -25,7 +23,9 @@ import { gateSchema, type Gate, type GateCombine, type GateRule, type GateState,
  * combines them (all / any / none). A holding is read on the chain as the holding tasks' re-check
  * reads it (one linked wallet holding the minimum); a node that cannot answer leaves that rule
  * `unknown`, never unmet. A member without a trust score yet does not pass a score rule: the score
- * is what the rule asks for, and there is none to show.
+ * is what the rule asks for, and there is none to show. `gateRefusals` refuses, before saving, a
+ * rule that could never hold. The entry check is in gate-entry.server.ts, the pages' panels in
+ * gate-panels.server.ts.
  */
 
 const DAY = 86_400_000;
@@ -252,33 +252,6 @@ export function storedGate(value: unknown): Gate | null | "unreadable" {
   return parsed.success ? parsed.data : "unreadable";
 }
 
-/** Why the gate keeps the member out, in one sentence listing what is still missing; null when it lets them in. */
-export function gateRefusalWords(state: GateState, what: string): string | null {
-  if (state.passes === true) return null;
-  const lines = (s: RuleState["state"]) => state.rules.filter((r) => r.state === s).map((r) => r.words);
-  if (state.passes === "unknown") return `Whether you may take part in this ${what} could not be checked now: ${lines("unknown").join("; ")}.`;
-  if (state.combine === "all") return `You cannot take part in this ${what} yet. Still needed: ${lines("unmet").join("; ")}.`;
-  if (state.combine === "any") return `You cannot take part in this ${what} yet. You need one of: ${lines("unmet").join("; ")}.`;
-  return `This ${what} is not open to you: ${lines("met").join("; ")}.`;
-}
-
-/**
- * The entry check `attemptTask` runs for a task of a gated campaign or airdrop (passed in by the
- * task's route, since tasks do not import trust): `not_met` listing what is missing, `unavailable`
- * when a node could not answer, null when the member may go on.
- */
-export function gateEntryCheck({ db, chains }: { db: Db; chains: OnchainChains | undefined }): GateCheck {
-  return async ({ gate, what, projectId, userId, now }): Promise<CodedFailure | null> => {
-    const parsed = storedGate(gate);
-    if (parsed === null) return null;
-    if (parsed === "unreadable") return failure("not_met", `This ${what}'s entry rules cannot be read: the team must save them again.`);
-    const state = await gateStateOf({ db, chains: chains ?? { get: () => undefined }, gate: parsed, userId, projectId, now, reads: "page" });
-    const words = gateRefusalWords(state, what);
-    if (!words) return null;
-    return failure(state.passes === "unknown" ? "unavailable" : "not_met", words);
-  };
-}
-
 /**
  * Rules that could never hold, refused before a gate is saved (min above max is the schema's):
  * a holding on a chain this server does not read, or a token or collection with no code on its
@@ -307,65 +280,4 @@ export async function gateRefusals(gate: Gate | null, chains: OnchainChains): Pr
     }),
   );
   return errors;
-}
-
-/** A gate as a page shows it ("what you still need"): each rule's words, with the member's state, or none for a visitor. */
-export type GatePanelData = {
-  combine: GateCombine;
-  /** Null for a visitor: the rules without states. */
-  passes: GateState["passes"] | null;
-  rules: { words: string; state: RuleState["state"] | null }[];
-};
-
-/** The gate of a campaign, pool or airdrop for its page: null when anyone may take part. */
-export async function gatePanelOf({
-  db,
-  chains,
-  gate,
-  userId,
-  projectId,
-  now = new Date(),
-}: {
-  db: Db;
-  chains: OnchainChains;
-  gate: unknown;
-  userId: string | null;
-  projectId: string;
-  now?: Date;
-}): Promise<GatePanelData | null> {
-  const parsed = storedGate(gate);
-  if (parsed === null) return null;
-  if (parsed === "unreadable")
-    return {
-      combine: "all",
-      passes: userId ? false : null,
-      rules: [{ words: "The entry rules cannot be read: the team must save them again", state: userId ? "unknown" : null }],
-    };
-  if (!userId) return { combine: parsed.combine, passes: null, rules: parsed.rules.map((rule) => ({ words: ruleWords(rule), state: null })) };
-  const state = await gateStateOf({ db, chains, gate: parsed, userId, projectId, now, reads: "page" });
-  return { combine: state.combine, passes: state.passes, rules: state.rules.map((r) => ({ words: r.words, state: r.state })) };
-}
-
-/** The gate of the campaign or airdrop holding a task, for the task's page (a task of neither, or of an open one: null). */
-export async function taskGatePanelOf({
-  db,
-  chains,
-  task: t,
-  userId,
-  now = new Date(),
-}: {
-  db: Db;
-  chains: OnchainChains;
-  task: { projectId: string; campaignId: string | null; airdropId: string | null };
-  userId: string | null;
-  now?: Date;
-}): Promise<(GatePanelData & { what: "campaign" | "airdrop" }) | null> {
-  const [holder] = t.campaignId
-    ? (await db.select({ gate: campaign.gate }).from(campaign).where(eq(campaign.id, t.campaignId))).map((r) => ({ ...r, what: "campaign" as const }))
-    : t.airdropId
-      ? (await db.select({ gate: airdrop.gate }).from(airdrop).where(eq(airdrop.id, t.airdropId))).map((r) => ({ ...r, what: "airdrop" as const }))
-      : [];
-  if (!holder) return null;
-  const panel = await gatePanelOf({ db, chains, gate: holder.gate, userId, projectId: t.projectId, now });
-  return panel && { ...panel, what: holder.what };
 }

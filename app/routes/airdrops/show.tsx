@@ -25,7 +25,7 @@ import { rewardActionRefused } from "~/modules/rewards/reward-limits.server";
 import { airdropPage, airdropShow } from "~/modules/airdrops/airdrop-pages.server";
 import { airdropOpen } from "~/modules/airdrops/airdrop-phase";
 import { can } from "~/modules/projects/permissions.server";
-import { gatePanelOf } from "~/modules/trust/eligibility.server";
+import { gatePanelOf } from "~/modules/trust/gate-panels.server";
 import type { VisitorPage } from "~/lib/visitor-page";
 
 /** The same for every signed-out visitor: shared caches may keep it a few seconds. */

@@ -25,7 +25,7 @@ import { campaignProgress } from "~/modules/tasks/campaigns.server";
 import { campaignPage } from "~/modules/tasks/quest-pages.server";
 import { taskBlock } from "~/modules/tasks/task-page.server";
 import { listTasks, memberStates } from "~/modules/tasks/tasks.server";
-import { gatePanelOf } from "~/modules/trust/eligibility.server";
+import { gatePanelOf } from "~/modules/trust/gate-panels.server";
 import type { VisitorPage } from "~/lib/visitor-page";
 
 /** The same for every signed-out visitor: shared caches may keep it a few seconds. */
