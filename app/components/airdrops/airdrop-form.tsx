@@ -15,6 +15,8 @@ import { formatAmount } from "~/lib/token-amounts";
 import { AIRDROP_ENTERED } from "~/modules/rewards/promise-words";
 import type { Asset } from "~/modules/ledger/assets";
 import { rewardAssetLabel } from "~/modules/projects/reward-asset";
+import { GateFields } from "~/components/trust/gate-fields";
+import type { GateValues } from "~/modules/trust/gate-values";
 
 export type AirdropFormDefaults = {
   name: string;
@@ -56,6 +58,7 @@ export function AirdropForm({
   keptNote = null,
   rewardAsset = null,
   fundTo,
+  gate = null,
 }: {
   defaults: AirdropFormDefaults;
   errors: Record<string, string>;
@@ -72,6 +75,8 @@ export function AirdropForm({
   rewardAsset?: Asset | null;
   /** The project's Rewards page, where its treasury is funded. */
   fundTo: string;
+  /** Who may take part: the gate's fields as saved or typed, and the networks a holding rule may name. */
+  gate?: { defaults: GateValues; networks: { id: number; name: string }[] } | null;
 }) {
   const payable = rewardAsset !== null && tokens.some((t) => t.asset === rewardAsset);
   const [asset, setAsset] = useState(defaults.asset || (payable ? rewardAsset! : "") || tokens[0]?.asset || "");
@@ -225,6 +230,13 @@ export function AirdropForm({
           />
         </CardContent>
       </Card>
+      {gate && (
+        <Card>
+          <CardContent>
+            <GateFields defaults={gate.defaults} errors={errors} networks={gate.networks} what="airdrop" />
+          </CardContent>
+        </Card>
+      )}
       <FormActions submitLabel={submitLabel} pending={pending} cancelTo={cancelTo} />
     </Form>
   );

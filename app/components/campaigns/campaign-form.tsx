@@ -3,7 +3,9 @@ import { ContainerBasics, WindowFields } from "~/components/containers/container
 import { Card, CardContent } from "~/components/ui/card";
 import { FormError } from "~/components/ui/form-error";
 import { CheckboxField, FormActions } from "~/components/ui/form-parts";
+import { GateFields } from "~/components/trust/gate-fields";
 import { CAMPAIGN_ENTERED } from "~/modules/rewards/promise-words";
+import type { GateValues } from "~/modules/trust/gate-values";
 import type { DateValue } from "./date-time-input";
 
 export type CampaignFormDefaults = {
@@ -15,7 +17,7 @@ export type CampaignFormDefaults = {
   published: boolean;
 };
 
-/** Create or edit a campaign (campaignSchema): name, address, description, dates, published. */
+/** Create or edit a campaign (campaignSchema): name, address, description, dates, published, who may take part. */
 export function CampaignForm({
   defaults,
   errors,
@@ -25,6 +27,7 @@ export function CampaignForm({
   addressPrefix,
   isNew,
   keptNote = null,
+  gate,
 }: {
   defaults: CampaignFormDefaults;
   errors: Record<string, string>;
@@ -35,6 +38,8 @@ export function CampaignForm({
   isNew: boolean;
   /** Why the campaign stays published and started, its token rewards only raised (members entered it), or null. */
   keptNote?: string | null;
+  /** Who may take part: the gate's fields as saved or typed, and the networks a holding rule may name. */
+  gate: { defaults: GateValues; networks: { id: number; name: string }[] };
 }) {
   return (
     <Card className="max-w-2xl">
@@ -59,6 +64,7 @@ export function CampaignForm({
             error={errors.published}
             keptOn={keptNote && defaults.published ? CAMPAIGN_ENTERED.unpublish : null}
           />
+          <GateFields defaults={gate.defaults} errors={errors} networks={gate.networks} what="campaign" />
           <FormActions submitLabel={submitLabel} pending={pending} cancelTo={cancelTo} />
         </Form>
       </CardContent>

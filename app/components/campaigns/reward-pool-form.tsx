@@ -7,6 +7,8 @@ import { FormError } from "~/components/ui/form-error";
 import { Input } from "~/components/ui/input";
 import { Textarea } from "~/components/ui/textarea";
 import { FormActions } from "~/components/ui/form-parts";
+import { GateFields } from "~/components/trust/gate-fields";
+import type { GateValues } from "~/modules/trust/gate-values";
 import { cn } from "~/lib/utils";
 import type { RewardPoolValues } from "~/modules/rewards/reward-form";
 import { MAX_WINNERS } from "~/modules/rewards/reward.schema";
@@ -38,6 +40,7 @@ export function RewardPoolForm({
   kindFixed,
   note = null,
   fundTo,
+  gate = null,
 }: {
   defaults: RewardPoolValues;
   errors: Record<string, string>;
@@ -51,6 +54,8 @@ export function RewardPoolForm({
   /** Why the reward can be raised but not lowered now, or null. */
   note?: string | null;
   fundTo: string;
+  /** Who may win it (its own gate, besides the campaign's), as saved or typed, and the networks a holding rule may name. */
+  gate?: { defaults: GateValues; networks: { id: number; name: string }[] } | null;
 }) {
   const [distribution, setDistribution] = useState<Distribution | "">(isDistribution(defaults.distribution) ? defaults.distribution : "");
   const [kind, setKind] = useState<RewardKind>(defaults.kind);
@@ -155,6 +160,7 @@ export function RewardPoolForm({
             </Field>
           )}
 
+          {gate && <GateFields defaults={gate.defaults} errors={errors} networks={gate.networks} what="reward" />}
           <FormActions submitLabel={submitLabel} pending={pending} cancelTo={cancelTo} />
         </Form>
       </CardContent>

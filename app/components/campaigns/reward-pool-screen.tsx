@@ -6,9 +6,10 @@ import { PageHeader } from "~/components/page-header";
 import type { FieldErrors } from "~/lib/forms";
 import { route } from "~/lib/routes";
 import type { RewardPoolValues } from "~/modules/rewards/reward-form";
+import type { GateValues } from "~/modules/trust/gate-values";
 
 /** What the reward screens' actions answer with when the input is refused. */
-export type RewardActionData = { errors: FieldErrors; values?: RewardPoolValues };
+export type RewardActionData = { errors: FieldErrors; values?: RewardPoolValues; gate?: GateValues };
 
 /** Create reward / Edit reward: the campaign's crumbs, then the form, or why rewards can no longer change. */
 export function RewardPoolScreen({
@@ -22,6 +23,7 @@ export function RewardPoolScreen({
   defaultsDecimals = null,
   kindFixed = false,
   note = null,
+  gate = null,
 }: {
   title: string;
   project: { slug: string; name: string };
@@ -37,6 +39,8 @@ export function RewardPoolScreen({
   kindFixed?: boolean;
   /** Editing: why the reward can be raised but not lowered now, or null. */
   note?: string | null;
+  /** The pool's own gate as saved, and the networks a holding rule may name. */
+  gate?: { defaults: GateValues; networks: { id: number; name: string }[] } | null;
 }) {
   const actionData = useActionData<RewardActionData>();
   const navigation = useNavigation();
@@ -65,6 +69,7 @@ export function RewardPoolScreen({
           kindFixed={kindFixed}
           note={note}
           fundTo={route("projects.rewards", { project: project.slug })}
+          gate={gate && { defaults: actionData?.gate ?? gate.defaults, networks: gate.networks }}
         />
       )}
     </>

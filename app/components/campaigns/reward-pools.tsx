@@ -1,12 +1,14 @@
 import { Gift, Plus } from "lucide-react";
 import { Link } from "react-router";
 import { EmptyState } from "~/components/empty-state";
+import { GatePanel, type GatePanelView } from "~/components/trust/gate-panel";
 import { Button } from "~/components/ui/button";
 import { RewardPoolCard, type RewardPoolView } from "./reward-pool-card";
 
 /** The campaign's reward pools, or why there are none (and, for its managers, the way to add one). */
 export function RewardPools({
   pools,
+  gates = {},
   campaignEnded,
   onTeam,
   keptNote = null,
@@ -14,6 +16,8 @@ export function RewardPools({
   editTo,
 }: {
   pools: RewardPoolView[];
+  /** Each pool's own gate (who may win it), by pool id; a pool without one is open to every entrant. */
+  gates?: Record<string, GatePanelView>;
   campaignEnded: boolean;
   /** The viewer is on the project's team, which wins none of its rewards. */
   onTeam: boolean;
@@ -63,13 +67,10 @@ export function RewardPools({
         </EmptyState>
       ) : (
         pools.map((pool) => (
-          <RewardPoolCard
-            key={pool.id}
-            pool={pool}
-            campaignEnded={campaignEnded}
-            editTo={editTo?.(pool.id) ?? null}
-            deletable={!(keptNote && pool.kind === "token")}
-          />
+          <div key={pool.id} className="grid gap-2">
+            <RewardPoolCard pool={pool} campaignEnded={campaignEnded} editTo={editTo?.(pool.id) ?? null} deletable={!(keptNote && pool.kind === "token")} />
+            {gates[pool.id] && <GatePanel gate={gates[pool.id]!} what="reward" compact />}
+          </div>
         ))
       )}
     </section>

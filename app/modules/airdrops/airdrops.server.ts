@@ -11,6 +11,7 @@ import { AIRDROP_ENTERED } from "~/modules/rewards/promise-words";
 import { airdropEntered, takesBack } from "~/modules/rewards/promises.server";
 import { setAirdropEscrow } from "./airdrop-escrow.server";
 import type { AirdropInput } from "./airdrop.schema";
+import type { Gate } from "~/modules/trust/trust-types";
 
 export type Airdrop = typeof airdrop.$inferSelect;
 
@@ -33,6 +34,7 @@ export async function saveAirdrop({
   projectId,
   airdropId,
   input,
+  gate,
   distributorChains,
   now = new Date(),
 }: {
@@ -40,10 +42,13 @@ export async function saveAirdrop({
   projectId: string;
   airdropId?: string;
   input: AirdropInput;
+  /** Who may take part (parsed and checked by the gate form); null: anyone; left out: unchanged. */
+  gate?: Gate | null;
   distributorChains: ReadonlySet<number>;
   now?: Date;
 }): Promise<Saved> {
-  const { published, rankAmounts, ...fields } = input;
+  const { published, rankAmounts, ...rest } = input;
+  const fields = gate === undefined ? rest : { ...rest, gate };
   const { symbol, chainId } = assetParts(input.asset);
   if (!distributorChains.has(chainId)) return invalid("asset", `${symbol} on chain ${chainId} has no airdrop contract here: choose another token.`);
   const values = { ...fields, rankAmounts: rankAmounts?.map(String) ?? null };

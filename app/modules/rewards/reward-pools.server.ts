@@ -15,6 +15,7 @@ import { CAMPAIGN_ENTERED, LIVE_POOL } from "./promise-words";
 import { campaignEntered } from "./promises.server";
 import { commitmentOf } from "./raffle-proof";
 import { poolMaximum, type RewardPoolInput } from "./reward.schema";
+import type { Gate } from "~/modules/trust/trust-types";
 
 export type RewardPool = typeof rewardPool.$inferSelect;
 
@@ -81,6 +82,7 @@ export async function createRewardPool({
   campaignId,
   actorId,
   input,
+  gate = null,
   decimals,
   raffleChainId = null,
   now = new Date(),
@@ -89,6 +91,8 @@ export async function createRewardPool({
   campaignId: string;
   actorId: string;
   input: RewardPoolInput;
+  /** Who may win it besides the campaign's own gate (parsed and checked by the gate form); null: every entrant. */
+  gate?: Gate | null;
   /** A token pool's asset's decimals, in which a treasury shortfall is told (QUEST's 18 unless given). */
   decimals?: number;
   raffleChainId?: number | null;
@@ -103,7 +107,7 @@ export async function createRewardPool({
     const created = await db.transaction(async (tx) => {
       const [row] = await tx
         .insert(rewardPool)
-        .values({ id: randomUUID(), campaignId, ...stored(input), ...raffle, createdBy: actorId, createdAt: now, updatedAt: now })
+        .values({ id: randomUUID(), campaignId, ...stored(input), gate, ...raffle, createdBy: actorId, createdAt: now, updatedAt: now })
         .returning();
       await setEscrow(tx, { pool: row!, projectId: managed.campaign.projectId, target: poolMaximum(input), now });
       return row!;
@@ -137,6 +141,7 @@ export async function updateRewardPool({
   poolId,
   actorId,
   input,
+  gate,
   decimals,
   raffleChainId = null,
   now = new Date(),
@@ -146,6 +151,8 @@ export async function updateRewardPool({
   poolId: string;
   actorId: string;
   input: RewardPoolInput;
+  /** Who may win it besides the campaign's own gate; null: every entrant; left out: unchanged. */
+  gate?: Gate | null;
   /** A token pool's asset's decimals, in which a treasury shortfall is told (QUEST's 18 unless given). */
   decimals?: number;
   raffleChainId?: number | null;
@@ -176,7 +183,7 @@ export async function updateRewardPool({
       if (raffle === null) return NO_DRAW_CHAIN;
       const [updated] = await tx
         .update(rewardPool)
-        .set({ ...stored(input), ...raffle, updatedAt: now })
+        .set({ ...stored(input), ...(gate === undefined ? {} : { gate }), ...raffle, updatedAt: now })
         .where(eq(rewardPool.id, poolId))
         .returning();
       await setEscrow(tx, { pool: locked, projectId: managed.campaign.projectId, target, now });

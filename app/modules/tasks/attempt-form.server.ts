@@ -4,7 +4,7 @@ import { failureMessage, failureOnField, invalid, ok } from "~/lib/result";
 import { deleteUpload } from "~/modules/users/delete-upload.server";
 import { saveImage } from "~/modules/users/avatar.server";
 import { ATTEMPT_KINDS, attemptField, attemptSchema, type AttemptKind, type AttemptOutcome } from "./attempt.schema";
-import { attemptTask, type AttemptInput, type OnchainChains, type SocialCheckContext, type Task } from "./completions.server";
+import { attemptTask, type AttemptInput, type GateCheck, type OnchainChains, type SocialCheckContext, type Task } from "./completions.server";
 import { taskConfigSchemas } from "./task.schema";
 
 /** The intents the task's page may send: its kind's, reviewed proof for an X follow that allows it, and "Find my transaction" beside a pasted hash. */
@@ -28,6 +28,7 @@ export async function attemptFromForm({
   dataDir,
   chains,
   social,
+  gateCheck,
   now,
 }: {
   db: Db;
@@ -39,6 +40,8 @@ export async function attemptFromForm({
   chains?: OnchainChains;
   /** The configured social providers and a logger, for social tasks. */
   social?: SocialCheckContext;
+  /** The entry check of a gated campaign's or airdrop's tasks (the trust module's gateEntryCheck). */
+  gateCheck?: GateCheck;
   now?: Date;
 }): Promise<AttemptOutcome> {
   const kind = attemptIntents(task).find((k) => k === formData.get("intent"));
@@ -88,7 +91,7 @@ export async function attemptFromForm({
       input = { kind: form.data.intent };
   }
 
-  const result = await attemptTask({ db, taskId: task.id, userId, input, chains, social, now }).catch(async (error: unknown) => {
+  const result = await attemptTask({ db, taskId: task.id, userId, input, chains, social, gateCheck, now }).catch(async (error: unknown) => {
     if (uploaded) await deleteUpload({ dataDir, url: uploaded });
     throw error;
   });

@@ -6,6 +6,7 @@ import { type Db, preparedPerDb } from "~/lib/db.server";
 import { invalid, ok, type FieldFailure, type Ok } from "~/lib/result";
 import { campaignStatus, type CampaignStatus } from "./campaign-status";
 import type { CampaignInput, CrusadeInput } from "./quests.schema";
+import type { Gate } from "~/modules/trust/trust-types";
 import { isUniqueViolation } from "~/lib/db-errors";
 import { CAMPAIGN_ENTERED } from "~/modules/rewards/promise-words";
 import { campaignEntered, takesBack } from "~/modules/rewards/promises.server";
@@ -27,15 +28,19 @@ export async function saveCampaign({
   projectId,
   campaignId,
   input,
+  gate,
   now = new Date(),
 }: {
   db: Db;
   projectId: string;
   campaignId?: string;
   input: CampaignInput;
+  /** Who may take part (parsed and checked by the gate form); null: anyone; left out: unchanged. */
+  gate?: Gate | null;
   now?: Date;
 }): Promise<Saved<Campaign>> {
-  const { published, ...fields } = input;
+  const { published, ...rest } = input;
+  const fields = gate === undefined ? rest : { ...rest, gate };
   try {
     if (!campaignId) {
       const [created] = await db

@@ -40,6 +40,13 @@ export type AttemptInput =
   /** Reviewed proof of a follow: a link, a stored screenshot, or both. */
   | { kind: "proof"; url: string | null; imageUrl: string | null };
 
+/**
+ * The eligibility gate's check on entry (issue #38), passed in by the caller (the trust module
+ * builds it: tasks do not import trust). `gate` is the campaign's or airdrop's stored gate (never
+ * null here); a refusal lists what the member still needs, and nothing is recorded.
+ */
+export type GateCheck = (entry: { gate: unknown; what: "campaign" | "airdrop"; projectId: string; userId: string; now: Date }) => Promise<CodedFailure | null>;
+
 /** What a social task's check needs: the configured providers and a logger for answers we cannot read. */
 export type SocialCheckContext = { social: SocialConfig; log?: Pick<Logger, "warn"> };
 
@@ -103,6 +110,27 @@ async function availability(db: Tx, t: Task, userId: string, now: Date): Promise
         .where(and(eq(completion.taskId, previous.id), eq(completion.userId, userId), eq(completion.status, "approved")));
       if (!done) return refused(`Complete "${previous.title}" first.`);
     }
+  }
+  return null;
+}
+
+/** Whether the gate of the task's campaign or airdrop keeps the member out (checked before anything is read or recorded). */
+async function gateRefusal(db: Tx, t: Task, userId: string, now: Date, gateCheck: GateCheck | undefined): Promise<CodedFailure | null> {
+  const holders = [
+    ...(t.campaignId ? await db.select({ gate: campaign.gate }).from(campaign).where(eq(campaign.id, t.campaignId)) : []).map((r) => ({
+      ...r,
+      what: "campaign" as const,
+    })),
+    ...(t.airdropId ? await db.select({ gate: airdrop.gate }).from(airdrop).where(eq(airdrop.id, t.airdropId)) : []).map((r) => ({
+      ...r,
+      what: "airdrop" as const,
+    })),
+  ];
+  for (const { gate, what } of holders) {
+    if (gate == null) continue;
+    if (!gateCheck) return failure("unavailable", `This ${what}'s entry rules cannot be checked here. Try again on the task's page.`);
+    const refusal = await gateCheck({ gate, what, projectId: t.projectId, userId, now });
+    if (refusal) return refusal;
   }
   return null;
 }
@@ -216,6 +244,7 @@ export async function attemptTask({
   input,
   chains,
   social,
+  gateCheck,
   now = new Date(),
 }: {
   db: Db;
@@ -226,6 +255,8 @@ export async function attemptTask({
   chains?: OnchainChains;
   /** The configured social providers, for social tasks (without them a social task is "not set up"). */
   social?: SocialCheckContext;
+  /** The entry check of a gated campaign's or airdrop's tasks; without it such a task is refused. */
+  gateCheck?: GateCheck;
   now?: Date;
 }): Promise<AttemptResult> {
   const [t] = await db.select().from(task).where(eq(task.id, taskId));
@@ -240,6 +271,8 @@ export async function attemptTask({
     .where(and(eq(completion.taskId, t.id), eq(completion.userId, userId), eq(completion.period, period)));
   if (existing?.status === "approved") return refused(t.recurrence === "daily" ? "Done for today. Come back tomorrow." : "You have completed this task.");
   if (existing?.status === "pending") return refused("Your submission is waiting for review.");
+  const kept = await gateRefusal(db, t, userId, now, gateCheck);
+  if (kept) return kept;
 
   const verified = await verify(db, t, userId, input, now, chains, social);
   if (!verified.ok) return verified;

@@ -55,7 +55,7 @@ const count = (what: string) =>
   z
     .number({ error: `Enter ${what} as a whole number` })
     .int(`Enter ${what} as a whole number`)
-    .min(0, `${what} is 0 or more`);
+    .min(0, `Enter ${what} as 0 or more`);
 const range = <T extends z.ZodRawShape>(shape: T, what: string) =>
   z.object({ ...shape, min: count(what).nullable().default(null), max: count(what).nullable().default(null) });
 
@@ -76,7 +76,7 @@ export const gateRuleSchema = z
     range({ kind: z.literal("account_age_days") }, "the account's age in days"),
     z.object({
       kind: z.literal("holds_token"),
-      chainId: z.number().int().positive(),
+      chainId: z.number({ error: "Choose a network" }).int().positive(),
       /** Null: the chain's native coin. */
       token: address.nullable(),
       /** In the token's smallest unit, a decimal string. */
@@ -86,7 +86,7 @@ export const gateRuleSchema = z
     }),
     z.object({
       kind: z.literal("holds_nft"),
-      chainId: z.number().int().positive(),
+      chainId: z.number({ error: "Choose a network" }).int().positive(),
       contract: address,
       standard: z.enum(["erc721", "erc1155"], { error: "Choose ERC-721 or ERC-1155" }),
       tokenIds: z

@@ -12,6 +12,8 @@ import { redirectWithToast } from "~/lib/flash.server";
 import { formFailure } from "~/lib/result";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
+import { gateNetworks, parseGateForm, withGate } from "~/modules/trust/gate-form.server";
+import { gateValues, type GateValues } from "~/modules/trust/gate-values";
 import { requireUser } from "~/modules/auth/session.server";
 import { authorize } from "~/modules/projects/permissions.server";
 import { airdropFormDefaults, parseAirdropForm, type AirdropValues } from "~/modules/airdrops/airdrop-form";
@@ -35,8 +37,9 @@ async function managedAirdrop({ request, context, params }: Route.LoaderArgs | R
 }
 
 export async function loader(args: Route.LoaderArgs) {
-  const { db, project, airdrop, phase, chains } = await managedAirdrop(args);
+  const { db, services, project, airdrop, phase, chains } = await managedAirdrop(args);
   return {
+    gate: { defaults: gateValues(airdrop.gate), networks: gateNetworks(services.chains) },
     project: { slug: project.slug, name: project.name },
     airdrop: { slug: airdrop.slug, name: airdrop.name, startsAt: airdrop.startsAt, endsAt: airdrop.endsAt, claimDeadline: airdrop.claimDeadline },
     defaults: airdropFormDefaults(airdrop),
@@ -49,18 +52,21 @@ export async function loader(args: Route.LoaderArgs) {
   };
 }
 
-type ActionData = { errors: FieldErrors; values: AirdropValues };
+type ActionData = { errors: FieldErrors; values: AirdropValues; gate: GateValues };
 
 export async function action(args: Route.ActionArgs) {
   const { db, services, project, airdrop, chains } = await managedAirdrop(args);
-  const { values, form } = parseAirdropForm(await args.request.formData());
-  if (!form.ok) return formFailure(form, { values });
-  const saved = await saveAirdrop({ db, projectId: project.id, airdropId: airdrop.id, input: form.data, distributorChains: chains });
-  if (!saved.ok) return formFailure(saved, { values });
+  const formData = await args.request.formData();
+  const { values, form: fields } = parseAirdropForm(formData);
+  const gate = await parseGateForm(formData, services.chains);
+  const form = withGate(fields, gate.gate);
+  if (!form.ok) return formFailure(form, { values, gate: gate.values });
+  const saved = await saveAirdrop({ db, projectId: project.id, airdropId: airdrop.id, input: form.data, gate: form.gate, distributorChains: chains });
+  if (!saved.ok) return formFailure(saved, { values, gate: gate.values });
   throw redirectWithToast(route("airdrops.show", { project: project.slug, airdrop: saved.airdrop.slug }), "Airdrop saved", { appUrl: services.env.APP_URL });
 }
 
-export default function EditAirdrop({ loaderData: { project, airdrop, defaults, closed, locked, keptNote, tokens } }: Route.ComponentProps) {
+export default function EditAirdrop({ loaderData: { project, airdrop, defaults, closed, locked, keptNote, tokens, gate } }: Route.ComponentProps) {
   const actionData = useActionData<ActionData>();
   const navigation = useNavigation();
   const values = actionData?.values;
@@ -107,6 +113,7 @@ export default function EditAirdrop({ loaderData: { project, airdrop, defaults, 
           cancelTo={show}
           addressPrefix={`${list}/`}
           fundTo={route("projects.rewards", { project: project.slug })}
+          gate={{ defaults: actionData?.gate ?? gate.defaults, networks: gate.networks }}
         />
       )}
     </>

@@ -9,6 +9,8 @@ import { redirectWithToast } from "~/lib/flash.server";
 import { formFailure } from "~/lib/result";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
+import { gateNetworks, parseGateForm, withGate } from "~/modules/trust/gate-form.server";
+import { gateValues, type GateValues } from "~/modules/trust/gate-values";
 import { requireUser } from "~/modules/auth/session.server";
 import { parseAirdropForm, type AirdropValues } from "~/modules/airdrops/airdrop-form";
 import { airdropTokenOptions, distributorChains } from "~/modules/airdrops/airdrop-pages.server";
@@ -29,27 +31,31 @@ async function managedProject({ request, context, params }: Route.LoaderArgs | R
 }
 
 export async function loader(args: Route.LoaderArgs) {
-  const { db, project, chains } = await managedProject(args);
+  const { db, services, project, chains } = await managedProject(args);
   return {
+    gate: { defaults: gateValues(null), networks: gateNetworks(services.chains) },
     project: { slug: project.slug, name: project.name, rewardAsset: project.rewardAsset },
     tokens: await airdropTokenOptions({ db, projectId: project.id, chainIds: chains }),
   };
 }
 
-type ActionData = { errors: FieldErrors; values: AirdropValues };
+type ActionData = { errors: FieldErrors; values: AirdropValues; gate: GateValues };
 
 export async function action(args: Route.ActionArgs) {
   const { db, services, project, chains } = await managedProject(args);
-  const { values, form } = parseAirdropForm(await args.request.formData());
-  if (!form.ok) return formFailure(form, { values });
+  const formData = await args.request.formData();
+  const { values, form: fields } = parseAirdropForm(formData);
+  const gate = await parseGateForm(formData, services.chains);
+  const form = withGate(fields, gate.gate);
+  if (!form.ok) return formFailure(form, { values, gate: gate.values });
   const past = endAlreadyPast(form.data.endsAt, new Date());
-  if (past) return formFailure(past, { values });
-  const saved = await saveAirdrop({ db, projectId: project.id, input: form.data, distributorChains: chains });
-  if (!saved.ok) return formFailure(saved, { values });
+  if (past) return formFailure(past, { values, gate: gate.values });
+  const saved = await saveAirdrop({ db, projectId: project.id, input: form.data, gate: form.gate, distributorChains: chains });
+  if (!saved.ok) return formFailure(saved, { values, gate: gate.values });
   throw redirectWithToast(route("airdrops.show", { project: project.slug, airdrop: saved.airdrop.slug }), "Airdrop created", { appUrl: services.env.APP_URL });
 }
 
-export default function NewAirdrop({ loaderData: { project, tokens } }: Route.ComponentProps) {
+export default function NewAirdrop({ loaderData: { project, tokens, gate } }: Route.ComponentProps) {
   const actionData = useActionData<ActionData>();
   const navigation = useNavigation();
   const values = actionData?.values;
@@ -86,6 +92,7 @@ export default function NewAirdrop({ loaderData: { project, tokens } }: Route.Co
         addressPrefix={`${list}/`}
         rewardAsset={project.rewardAsset}
         fundTo={route("projects.rewards", { project: project.slug })}
+        gate={{ defaults: actionData?.gate ?? gate.defaults, networks: gate.networks }}
       />
     </>
   );

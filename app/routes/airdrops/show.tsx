@@ -10,6 +10,7 @@ import { ContainerActions } from "~/components/containers/container-actions";
 import { ContainerTasks } from "~/components/containers/container-tasks";
 import { ContainerWindow } from "~/components/containers/container-window";
 import { PageHeader } from "~/components/page-header";
+import { GatePanel } from "~/components/trust/gate-panel";
 import { pageNow } from "~/lib/page-now.server";
 import { redirectWithToast } from "~/lib/flash.server";
 import { dataPageMeta } from "~/lib/meta";
@@ -24,6 +25,7 @@ import { rewardActionRefused } from "~/modules/rewards/reward-limits.server";
 import { airdropPage, airdropShow } from "~/modules/airdrops/airdrop-pages.server";
 import { airdropOpen } from "~/modules/airdrops/airdrop-phase";
 import { can } from "~/modules/projects/permissions.server";
+import { gatePanelOf } from "~/modules/trust/gate-panels.server";
 import type { VisitorPage } from "~/lib/visitor-page";
 
 /** The same for every signed-out visitor: shared caches may keep it a few seconds. */
@@ -55,6 +57,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     project: { slug: project.slug, name: project.name },
     airdrop: { ...shown, phase, claimDeadline },
     now,
+    // Who may take part: its rules, with the member's state ("what you still need").
+    gate: await gatePanelOf({ db, chains: services.chains, gate: airdrop.gate, userId, projectId: project.id, now }),
     ...(await airdropShow({ db, airdrop, role, userId, socialProviders: services.env.social.providers, now })),
     onTeam: role !== null,
     // Edited and given tasks while it takes them: not frozen, not ended (saveAirdrop and the task form refuse then).
@@ -80,7 +84,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 export default function AirdropShow({ loaderData, actionData }: Route.ComponentProps) {
-  const { project, airdrop, now, tasks, standing, frozen, onTeam, canManage, claim, round, symbol } = loaderData;
+  const { project, airdrop, now, tasks, standing, frozen, onTeam, canManage, claim, round, symbol, gate } = loaderData;
   const location = useLocation();
   const ids = { project: project.slug, airdrop: airdrop.slug };
   const addTask = canManage ? route("tasks.new", { project: project.slug, airdrop: airdrop.id }) : null;
@@ -126,6 +130,7 @@ export default function AirdropShow({ loaderData, actionData }: Route.ComponentP
           </section>
         </div>
         <aside className="grid content-start gap-4">
+          {gate && <GatePanel gate={gate} what="airdrop" />}
           <AirdropStandingCard
             phase={airdrop.phase}
             standing={standing}

@@ -9,6 +9,8 @@ import { redirectWithToast } from "~/lib/flash.server";
 import { formFailure } from "~/lib/result";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
+import { gateNetworks, parseGateForm, withGate } from "~/modules/trust/gate-form.server";
+import { gateValues, type GateValues } from "~/modules/trust/gate-values";
 import { requireUser } from "~/modules/auth/session.server";
 import { authorize } from "~/modules/projects/permissions.server";
 import { KEPT_NOTE } from "~/modules/rewards/promise-words";
@@ -32,23 +34,33 @@ async function managedCampaign({ request, context, params }: Route.LoaderArgs | 
 export async function loader(args: Route.LoaderArgs) {
   const { db, project, campaign } = await managedCampaign(args);
   const entered = await campaignEntered(db, campaign.id);
-  return { project: { slug: project.slug, name: project.name }, campaign, keptNote: entered ? KEPT_NOTE.campaign : null };
+  return {
+    project: { slug: project.slug, name: project.name },
+    campaign,
+    keptNote: entered ? KEPT_NOTE.campaign : null,
+    gate: gateValues(campaign.gate),
+    networks: gateNetworks(args.context.get(servicesContext).chains),
+  };
 }
 
-type ActionData = { errors: FieldErrors; values: CampaignValues };
+type ActionData = { errors: FieldErrors; values: CampaignValues; gate: GateValues };
 
 export async function action(args: Route.ActionArgs) {
   const { db, project, campaign } = await managedCampaign(args);
-  const { values, form } = parseCampaignForm(await args.request.formData());
-  if (!form.ok) return formFailure(form, { values });
-  const saved = await saveCampaign({ db, projectId: project.id, campaignId: campaign.id, input: form.data });
-  if (!saved.ok) return formFailure(saved, { values });
+  const chains = args.context.get(servicesContext).chains;
+  const formData = await args.request.formData();
+  const { values, form: fields } = parseCampaignForm(formData);
+  const gate = await parseGateForm(formData, chains);
+  const form = withGate(fields, gate.gate);
+  if (!form.ok) return formFailure(form, { values, gate: gate.values });
+  const saved = await saveCampaign({ db, projectId: project.id, campaignId: campaign.id, input: form.data, gate: form.gate });
+  if (!saved.ok) return formFailure(saved, { values, gate: gate.values });
   throw redirectWithToast(route("campaigns.show", { project: project.slug, campaign: saved.value.slug }), "Campaign saved", {
     appUrl: args.context.get(servicesContext).env.APP_URL,
   });
 }
 
-export default function EditCampaign({ loaderData: { project, campaign, keptNote } }: Route.ComponentProps) {
+export default function EditCampaign({ loaderData: { project, campaign, keptNote, gate, networks } }: Route.ComponentProps) {
   const actionData = useActionData<ActionData>();
   const navigation = useNavigation();
   const values = actionData?.values;
@@ -79,6 +91,7 @@ export default function EditCampaign({ loaderData: { project, campaign, keptNote
         submitLabel="Save campaign"
         cancelTo={show}
         addressPrefix={`${list}/`}
+        gate={{ defaults: actionData?.gate ?? gate, networks }}
         keptNote={keptNote}
       />
     </>

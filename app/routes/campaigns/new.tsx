@@ -9,6 +9,8 @@ import { redirectWithToast } from "~/lib/flash.server";
 import { formFailure } from "~/lib/result";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
+import { gateNetworks, parseGateForm, withGate } from "~/modules/trust/gate-form.server";
+import { gateValues, type GateValues } from "~/modules/trust/gate-values";
 import { requireUser } from "~/modules/auth/session.server";
 import { saveCampaign } from "~/modules/tasks/campaigns.server";
 import { endAlreadyPast, parseCampaignForm, type CampaignValues } from "~/modules/tasks/quest-forms";
@@ -27,25 +29,29 @@ async function managedProject({ request, context, params }: Route.LoaderArgs | R
 
 export async function loader(args: Route.LoaderArgs) {
   const { project } = await managedProject(args);
-  return { project: { slug: project.slug, name: project.name } };
+  return { project: { slug: project.slug, name: project.name }, networks: gateNetworks(args.context.get(servicesContext).chains) };
 }
 
-type ActionData = { errors: FieldErrors; values: CampaignValues };
+type ActionData = { errors: FieldErrors; values: CampaignValues; gate: GateValues };
 
 export async function action(args: Route.ActionArgs) {
   const { db, project } = await managedProject(args);
-  const { values, form } = parseCampaignForm(await args.request.formData());
-  if (!form.ok) return formFailure(form, { values });
+  const chains = args.context.get(servicesContext).chains;
+  const formData = await args.request.formData();
+  const { values, form: fields } = parseCampaignForm(formData);
+  const gate = await parseGateForm(formData, chains);
+  const form = withGate(fields, gate.gate);
+  if (!form.ok) return formFailure(form, { values, gate: gate.values });
   const past = endAlreadyPast(form.data.endsAt, new Date());
-  if (past) return formFailure(past, { values });
-  const saved = await saveCampaign({ db, projectId: project.id, input: form.data });
-  if (!saved.ok) return formFailure(saved, { values });
+  if (past) return formFailure(past, { values, gate: gate.values });
+  const saved = await saveCampaign({ db, projectId: project.id, input: form.data, gate: form.gate });
+  if (!saved.ok) return formFailure(saved, { values, gate: gate.values });
   throw redirectWithToast(route("campaigns.show", { project: project.slug, campaign: saved.value.slug }), "Campaign created", {
     appUrl: args.context.get(servicesContext).env.APP_URL,
   });
 }
 
-export default function NewCampaign({ loaderData: { project } }: Route.ComponentProps) {
+export default function NewCampaign({ loaderData: { project, networks } }: Route.ComponentProps) {
   const actionData = useActionData<ActionData>();
   const navigation = useNavigation();
   const values = actionData?.values;
@@ -69,6 +75,7 @@ export default function NewCampaign({ loaderData: { project } }: Route.Component
         submitLabel="Create campaign"
         cancelTo={list}
         addressPrefix={`${list}/`}
+        gate={{ defaults: actionData?.gate ?? gateValues(null), networks }}
       />
     </>
   );

@@ -10,6 +10,7 @@ import { ProjectCrumb } from "~/components/campaigns/project-crumb";
 import { XpRewardCard } from "~/components/campaigns/reward-card";
 import { RewardPools } from "~/components/campaigns/reward-pools";
 import { PageHeader } from "~/components/page-header";
+import { GatePanel } from "~/components/trust/gate-panel";
 import { pageNow } from "~/lib/page-now.server";
 import { dataPageMeta } from "~/lib/meta";
 import { route } from "~/lib/routes";
@@ -24,6 +25,7 @@ import { campaignProgress } from "~/modules/tasks/campaigns.server";
 import { campaignPage } from "~/modules/tasks/quest-pages.server";
 import { taskBlock } from "~/modules/tasks/task-page.server";
 import { listTasks, memberStates } from "~/modules/tasks/tasks.server";
+import { gatePanelOf } from "~/modules/trust/gate-panels.server";
 import type { VisitorPage } from "~/lib/visitor-page";
 
 /** The same for every signed-out visitor: shared caches may keep it a few seconds. */
@@ -46,6 +48,14 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const states = await memberStates({ db, userId, tasks, now });
   const status = campaignStatus(campaign, now);
   const published = tasks.filter((t) => t.publishedAt);
+  const pools = withDecimals(chains, await listRewardPools({ db, campaignId: campaign.id, userId }));
+  // Who may take part: the campaign's gate and each pool's own, with the member's state (rules only, for a visitor).
+  const gateOf = (gate: unknown) => gatePanelOf({ db, chains, gate, userId, projectId: project.id, now });
+  const poolGates: Record<string, NonNullable<Awaited<ReturnType<typeof gateOf>>>> = {};
+  for (const pool of pools) {
+    const panel = await gateOf(pool.gate);
+    if (panel) poolGates[pool.id] = panel;
+  }
   return {
     project: { slug: project.slug, name: project.name },
     campaign: { ...campaign, status },
@@ -62,7 +72,9 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     ),
     progress: userId ? await campaignProgress({ db, campaignId: campaign.id, userId }) : null,
     reward: { xp: published.reduce((sum, t) => sum + t.xp, 0), tasks: published.length, daily: published.filter((t) => t.recurrence === "daily").length },
-    pools: withDecimals(chains, await listRewardPools({ db, campaignId: campaign.id, userId })),
+    pools,
+    gate: await gateOf(campaign.gate),
+    poolGates,
     canManage: can(role, "quests.manage"),
     canManageRewards: can(role, "rewards.manage"),
     // For its managers: why its token rewards can only be raised now (live, or entered), or null.
@@ -73,7 +85,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 }
 
 export default function CampaignShow({ loaderData }: Route.ComponentProps) {
-  const { project, campaign, now, tasks, progress, reward, pools, canManage, canManageRewards, canReview } = loaderData;
+  const { project, campaign, now, tasks, progress, reward, pools, gate, poolGates, canManage, canManageRewards, canReview } = loaderData;
   const location = useLocation();
   const ids = { project: project.slug, campaign: campaign.slug };
   const ended = campaign.status === "ended";
@@ -118,10 +130,12 @@ export default function CampaignShow({ loaderData }: Route.ComponentProps) {
           </section>
         </div>
         <aside className="grid content-start gap-4">
+          {gate && <GatePanel gate={gate} what="campaign" />}
           <CampaignProgress progress={progress} signInTo={route("login", { redirectTo: location.pathname })} />
           <XpRewardCard xp={reward.xp} tasks={reward.tasks} daily={reward.daily} />
           <RewardPools
             pools={pools}
+            gates={poolGates}
             campaignEnded={ended}
             onTeam={loaderData.onTeam}
             keptNote={manageRewards ? loaderData.poolsKept : null}

@@ -6,6 +6,8 @@ import { formFailure } from "~/lib/result";
 import { route } from "~/lib/routes";
 import { rewardActionRefused } from "~/modules/rewards/reward-limits.server";
 import { servicesContext } from "~/services/services.server";
+import { gateNetworks, parseGateForm, withGate } from "~/modules/trust/gate-form.server";
+import { gateValues } from "~/modules/trust/gate-values";
 import { QUEST_DECIMALS } from "~/modules/ledger/assets";
 import { rewardDecimals } from "~/modules/projects/set-reward-asset.server";
 import { requireUser } from "~/modules/auth/session.server";
@@ -31,7 +33,7 @@ async function page({ request, context, params }: Route.LoaderArgs | Route.Actio
 }
 
 export async function loader(args: Route.LoaderArgs) {
-  const { db, project, campaign, pool, ended, treasury, decimalsOf } = await page(args);
+  const { db, services, project, campaign, pool, ended, treasury, decimalsOf } = await page(args);
   const decimals = decimalsOf(pool.asset);
   return {
     project: { slug: project.slug, name: project.name },
@@ -41,6 +43,7 @@ export async function loader(args: Route.LoaderArgs) {
     closed: ended || pool.status !== "open",
     treasury,
     kept: pool.kind === "token" && !ended ? await poolsKeptNote(db, campaign) : null,
+    gate: { defaults: gateValues(pool.gate), networks: gateNetworks(services.chains) },
   };
 }
 
@@ -56,22 +59,25 @@ export async function action(args: Route.ActionArgs) {
     if (!deleted.ok) return formFailure(deleted);
     throw back("Reward deleted");
   }
-  const { values, form } = parseRewardForm(formData, decimalsOf);
-  if (!form.ok) return formFailure(form, { values });
+  const { values, form: fields } = parseRewardForm(formData, decimalsOf);
+  const gate = await parseGateForm(formData, services.chains);
+  const form = withGate(fields, gate.gate);
+  if (!form.ok) return formFailure(form, { values, gate: gate.values });
   const saved = await updateRewardPool({
     db,
     campaignId: campaign.id,
     poolId: pool.id,
     actorId: user.id,
     input: form.data,
+    gate: form.gate,
     decimals: decimalsOf(form.data.asset) ?? undefined,
     raffleChainId: raffleChainIdOf(services.chains),
   });
-  if (!saved.ok) return formFailure(saved, { values });
+  if (!saved.ok) return formFailure(saved, { values, gate: gate.values });
   throw back("Reward saved");
 }
 
-export default function EditReward({ loaderData: { project, campaign, values, decimals, closed, treasury, kept } }: Route.ComponentProps) {
+export default function EditReward({ loaderData: { project, campaign, values, decimals, closed, treasury, kept, gate } }: Route.ComponentProps) {
   return (
     <RewardPoolScreen
       title="Edit reward"
@@ -83,6 +89,7 @@ export default function EditReward({ loaderData: { project, campaign, values, de
       treasury={treasury}
       defaultsDecimals={decimals}
       note={kept}
+      gate={gate}
       kindFixed
     />
   );

@@ -6,6 +6,8 @@ import { formFailure } from "~/lib/result";
 import { route } from "~/lib/routes";
 import { rewardActionRefused } from "~/modules/rewards/reward-limits.server";
 import { servicesContext } from "~/services/services.server";
+import { gateNetworks, parseGateForm, withGate } from "~/modules/trust/gate-form.server";
+import { gateValues } from "~/modules/trust/gate-values";
 import { QUEST_DECIMALS } from "~/modules/ledger/assets";
 import { rewardDecimals } from "~/modules/projects/set-reward-asset.server";
 import { requireUser } from "~/modules/auth/session.server";
@@ -30,8 +32,9 @@ async function page({ request, context, params }: Route.LoaderArgs | Route.Actio
 }
 
 export async function loader(args: Route.LoaderArgs) {
-  const { project, campaign, ended, treasury, decimalsOf } = await page(args);
+  const { services, project, campaign, ended, treasury, decimalsOf } = await page(args);
   return {
+    gate: { defaults: gateValues(null), networks: gateNetworks(services.chains) },
     project: { slug: project.slug, name: project.name },
     campaign: { slug: campaign.slug, name: campaign.name },
     ended,
@@ -46,21 +49,25 @@ export async function action(args: Route.ActionArgs) {
   const { db, services, user, project, campaign, decimalsOf } = await page(args);
   const flooded = await rewardActionRefused({ db, userId: user.id });
   if (flooded) return formFailure(flooded);
-  const { values, form } = parseRewardForm(await args.request.formData(), decimalsOf);
-  if (!form.ok) return formFailure(form, { values });
+  const formData = await args.request.formData();
+  const { values, form: fields } = parseRewardForm(formData, decimalsOf);
+  const gate = await parseGateForm(formData, services.chains);
+  const form = withGate(fields, gate.gate);
+  if (!form.ok) return formFailure(form, { values, gate: gate.values });
   const saved = await createRewardPool({
     db,
     campaignId: campaign.id,
     actorId: user.id,
     input: form.data,
+    gate: form.gate,
     decimals: decimalsOf(form.data.asset) ?? undefined,
     raffleChainId: raffleChainIdOf(services.chains),
   });
-  if (!saved.ok) return formFailure(saved, { values });
+  if (!saved.ok) return formFailure(saved, { values, gate: gate.values });
   throw redirectWithToast(route("campaigns.show", { project: project.slug, campaign: campaign.slug }), "Reward created", { appUrl: services.env.APP_URL });
 }
 
-export default function NewReward({ loaderData: { project, campaign, ended, treasury, rewardAsset, rewardAssetDecimals } }: Route.ComponentProps) {
+export default function NewReward({ loaderData: { project, campaign, ended, treasury, rewardAsset, rewardAssetDecimals, gate } }: Route.ComponentProps) {
   return (
     <RewardPoolScreen
       title="Create reward"
@@ -71,6 +78,7 @@ export default function NewReward({ loaderData: { project, campaign, ended, trea
       submitLabel="Create reward"
       treasury={treasury}
       defaultsDecimals={rewardAssetDecimals}
+      gate={gate}
     />
   );
 }

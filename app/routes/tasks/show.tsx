@@ -21,6 +21,9 @@ import { getSession, requireUser } from "~/modules/auth/session.server";
 import { PROVIDER_LABELS } from "~/modules/social/providers";
 import { authorize, can, roleIn } from "~/modules/projects/permissions.server";
 import { attemptFromForm } from "~/modules/tasks/attempt-form.server";
+import { gateEntryCheck } from "~/modules/trust/gate-entry.server";
+import { taskGatePanelOf } from "~/modules/trust/gate-panels.server";
+import { GatePanel } from "~/components/trust/gate-panel";
 import { publicTask, taskBrief, taskContext } from "~/modules/tasks/task-page.server";
 import { taskWithProject } from "~/modules/tasks/tasks.server";
 import type { VisitorPage } from "~/lib/visitor-page";
@@ -36,7 +39,7 @@ export function meta(args: Route.MetaArgs) {
 }
 
 export async function loader({ params, context }: Route.LoaderArgs) {
-  const { database, env } = context.get(servicesContext);
+  const { database, env, chains } = context.get(servicesContext);
   const db = database.db;
   const userId = (await getSession(context))?.user.id ?? null;
   const row = await taskWithProject({ db, taskId: params.task });
@@ -54,6 +57,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     brief: taskBrief(row.task, { inviteLink }),
     ...(await taskContext({ db, task: row.task, userId, social: env.social })),
     signedIn: userId !== null,
+    // Who may take part in its campaign or airdrop, and what the member still needs.
+    gate: await taskGatePanelOf({ db, chains, task: row.task, userId }),
     team: { edit: can(role, "quests.manage"), leaderboard: can(role, "drafts.view") },
   };
 }
@@ -71,13 +76,14 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     dataDir: services.env.DATA_DIR,
     chains: services.chains,
     social: { social: services.env.social, log: services.logger },
+    gateCheck: gateEntryCheck({ db: services.database.db, chains: services.chains }),
   });
   if (!outcome.ok) return formFailure(outcome, { ok: false as const, value: outcome.value, retryAfterSeconds: outcome.retryAfterSeconds });
   return data(outcome);
 }
 
 export default function TaskShow({ loaderData }: Route.ComponentProps) {
-  const { task, project, brief, campaign, crusade, airdrop, state, found, onchain, social, block, signedIn, team } = loaderData;
+  const { task, project, brief, campaign, crusade, airdrop, state, found, onchain, social, block, signedIn, team, gate } = loaderData;
   const outcome = useActionData<typeof action>();
   const location = useLocation();
 
@@ -154,7 +160,10 @@ export default function TaskShow({ loaderData }: Route.ComponentProps) {
               ))}
           </CardContent>
         </Card>
-        <TaskDetails task={task} project={project} campaign={campaign} crusade={crusade} airdrop={airdrop} />
+        <div className="grid content-start gap-4">
+          <TaskDetails task={task} project={project} campaign={campaign} crusade={crusade} airdrop={airdrop} />
+          {gate && <GatePanel gate={gate} what={gate.what} />}
+        </div>
       </div>
     </>
   );
