@@ -10,7 +10,7 @@ import { memberExclusion, trustAudit, trustClusterMember, trustCluster } from "#
 import { rowsOf, type Db } from "~/lib/db.server";
 import { failure, invalid, ok, type Result } from "~/lib/result";
 import type { OnchainChains } from "~/modules/tasks/completions.server";
-import { gateStateOf } from "./eligibility.server";
+import { gateStateOf, storedGate } from "./eligibility.server";
 import type { ExclusionScope, Gate, GateRule, GateState, TrustAuditAction } from "./trust-types";
 
 /**
@@ -329,12 +329,13 @@ export async function keptOutOf({
       .where(eq(rewardPool.id, scopeId));
     if (!row) return kept;
     projectId = row.projectId;
-    gates = [row.campaignGate, row.poolGate].filter((g): g is Gate => g != null);
+    gates = [readGate(row.campaignGate), readGate(row.poolGate)].filter((g): g is Gate => g != null);
   } else {
     const [row] = await db.select({ projectId: airdrop.projectId, gate: airdrop.gate }).from(airdrop).where(eq(airdrop.id, scopeId));
     if (!row) return kept;
     projectId = row.projectId;
-    gates = row.gate ? [row.gate] : [];
+    const gate = readGate(row.gate);
+    gates = gate ? [gate] : [];
   }
 
   // The project's live exclusions are few next to its entrants: read them all, keep those asked about.
@@ -367,6 +368,13 @@ export async function keptOutOf({
     }
   }
   return kept;
+}
+
+/** A stored gate, parsed again: one this version cannot read holds the payout back rather than paying past it. */
+function readGate(value: unknown): Gate | null {
+  const gate = storedGate(value);
+  if (gate === "unreadable") throw new Error("A stored eligibility gate does not match the gate schema; the payout waits until it is saved again");
+  return gate;
 }
 
 /** The counts stored on a pool or airdrop: reason words → members kept out for it. */
