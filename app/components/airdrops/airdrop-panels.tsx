@@ -24,6 +24,19 @@ function Stat({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
+/** The team's exclusion as the member reads it, with the way to appeal. */
+function ExcludedNotice({ reason }: { reason: string }) {
+  return (
+    <p className="rounded-md border border-destructive/40 bg-destructive/5 p-3 text-sm">
+      The project&apos;s team excluded you from this airdrop&apos;s payout: &ldquo;{reason}&rdquo;. You can appeal at{" "}
+      <Link to={route("settings.trust")} className="font-medium underline underline-offset-4">
+        Settings › Trust
+      </Link>
+      .
+    </p>
+  );
+}
+
 /** While the airdrop runs: the member's points and exact rank on its board, and what a share needs. */
 function Running({
   phase,
@@ -42,6 +55,7 @@ function Running({
   if (onTeam && !board) return <p className="text-sm text-muted-foreground">You are on the project&apos;s team, which gets no share of its airdrops.</p>;
   return (
     <div className="grid gap-3 text-sm">
+      {standing.excluded && <ExcludedNotice reason={standing.excluded} />}
       {board ? (
         <dl className="divide-y">
           <Stat label="Points">{board.points.toLocaleString("en")}</Stat>
@@ -101,6 +115,7 @@ function Frozen({
   claim?: ReactNode;
 }) {
   const { share, board } = standing;
+  if (!share && standing.excluded) return <ExcludedNotice reason={standing.excluded} />;
   if (!share) {
     const text = onTeam
       ? "You are on the project's team, which gets no share."

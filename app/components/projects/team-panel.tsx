@@ -6,7 +6,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/com
 import { route } from "~/lib/routes";
 import { ROLE_LABELS, type TeamRole } from "./roles";
 
-export type TeamPermissions = { edit: boolean; team: boolean; quests: boolean; review: boolean };
+export type TeamPermissions = { edit: boolean; team: boolean; quests: boolean; review: boolean; trust: boolean };
 
 /** What a team member can do from the project's page: manage links by permission, and submissions to review. */
 export function TeamPanel({
@@ -28,8 +28,7 @@ export function TeamPanel({
     can.quests && { to: route("campaigns.new", { project }), label: "New campaign", icon: Flag },
     can.quests && { to: route("crusades.new", { project }), label: "New crusade", icon: RouteIcon },
     can.quests && { to: route("airdrops.new", { project }), label: "New airdrop", icon: HandCoins },
-    // Trust is for those who review (`trust.view` and `submissions.review` name the same roles).
-    can.review && { to: route("projects.trust", { project }), label: "Trust & exclusions", icon: ShieldAlert },
+    can.trust && { to: route("projects.trust", { project }), label: "Trust & exclusions", icon: ShieldAlert },
   ].filter((l) => l !== false);
   return (
     <Card>

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
 import { airdrop, airdropAllocation, airdropClaim, airdropRound } from "#db/schema/airdrops";
 import { user } from "#db/schema/auth";
 import { project, projectMember } from "#db/schema/projects";
 import { task } from "#db/schema/quests";
+import { memberExclusion } from "#db/schema/trust";
 import { walletAddress } from "#db/schema/wallets";
 import type { Database } from "~/lib/db.server";
 import { addBoardPoints } from "~/modules/leaderboards/leaderboards.server";
@@ -138,7 +140,7 @@ describe("an airdrop's page", () => {
     const { airdrop: live, role } = await airdropPage({ db: db(), projectSlug: "p", airdropSlug: "live", userId: "m1", now: T });
     const shown = await airdropShow({ db: db(), airdrop: live, role, userId: "m1", now: T });
     expect(shown.tasks.map((t) => [t.title, t.block])).toEqual([["Visit", null]]);
-    expect(shown.standing).toEqual({ board: { rank: 2, points: 50 }, share: null, hasWallet: true });
+    expect(shown.standing).toEqual({ board: { rank: 2, points: 50 }, share: null, hasWallet: true, excluded: null });
     expect(shown.frozen).toBeNull();
     const team = await airdropShow({ db: db(), airdrop: live, role: "owner", userId: "own", now: T });
     expect(team.tasks.map((t) => t.title)).toEqual(["Visit", "Draft visit"]);
@@ -157,8 +159,17 @@ describe("an airdrop's page", () => {
       board: null,
       share: { rank: 2, points: 50, amount: 600n, account: A1, leaf: 1, claim: { txHash: `0x${"cd".repeat(32)}`, chainId: 31337, claimedAt: at(-2) } },
       hasWallet: false,
+      excluded: null,
     });
     expect((await airdropStanding({ db: db(), airdropId: "held", userId: "m2" })).share).toMatchObject({ leaf: null, account: null, claim: null });
+    // The team's exclusion from the whole project reaches every airdrop's standing, until it is lifted.
+    await db().insert(memberExclusion).values({ id: "x1", projectId: "p", scope: "project", scopeId: "p", userId: "m2", reason: "Funded by the farm" });
+    expect((await airdropStanding({ db: db(), airdropId: "open", userId: "m2" })).excluded).toBe("Funded by the farm");
+    await db()
+      .update(memberExclusion)
+      .set({ liftedAt: at(0) })
+      .where(eq(memberExclusion.id, "x1"));
+    expect((await airdropStanding({ db: db(), airdropId: "open", userId: "m2" })).excluded).toBeNull();
   });
 });
 

@@ -1,6 +1,7 @@
-import { and, asc, desc, eq, isNotNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNotNull, isNull, or, sql } from "drizzle-orm";
 import { getAddress } from "viem";
 import { airdrop, airdropAllocation, airdropClaim, airdropRound } from "#db/schema/airdrops";
+import { memberExclusion } from "#db/schema/trust";
 import { project } from "#db/schema/projects";
 import { walletAddress } from "#db/schema/wallets";
 import { type Db, preparedPerDb } from "~/lib/db.server";
@@ -170,7 +171,7 @@ export function airdropCard(
  * row by its key, never the allocation) and its claim, and whether they have a wallet linked.
  */
 export async function airdropStanding({ db, airdropId, userId }: { db: Db; airdropId: string; userId: string }): Promise<AirdropStanding> {
-  const [board, [share], [wallet]] = await Promise.all([
+  const [board, [share], [wallet], [exclusion]] = await Promise.all([
     rankOf({ db, board: airdropBoard(airdropId), userId }),
     db
       .select({ allocation: airdropAllocation, claim: { txHash: airdropClaim.txHash, chainId: airdropClaim.chainId, claimedAt: airdropClaim.claimedAt } })
@@ -178,6 +179,21 @@ export async function airdropStanding({ db, airdropId, userId }: { db: Db; airdr
       .leftJoin(airdropClaim, and(eq(airdropClaim.airdropId, airdropAllocation.airdropId), eq(airdropClaim.leaf, airdropAllocation.leaf)))
       .where(and(eq(airdropAllocation.airdropId, airdropId), eq(airdropAllocation.userId, userId))),
     db.select({ id: walletAddress.id }).from(walletAddress).where(eq(walletAddress.userId, userId)).limit(1),
+    db
+      .select({ reason: memberExclusion.reason })
+      .from(memberExclusion)
+      .innerJoin(airdrop, eq(airdrop.id, airdropId))
+      .where(
+        and(
+          eq(memberExclusion.userId, userId),
+          isNull(memberExclusion.liftedAt),
+          or(
+            and(eq(memberExclusion.scope, "airdrop"), eq(memberExclusion.scopeId, airdropId)),
+            and(eq(memberExclusion.scope, "project"), eq(memberExclusion.scopeId, airdrop.projectId)),
+          ),
+        ),
+      )
+      .limit(1),
   ]);
   return {
     board: board ? { rank: board.rank, points: board.score } : null,
@@ -193,6 +209,7 @@ export async function airdropStanding({ db, airdropId, userId }: { db: Db; airdr
         }
       : null,
     hasWallet: Boolean(wallet),
+    excluded: exclusion?.reason ?? null,
   };
 }
 

@@ -38,6 +38,8 @@ export type AirdropStanding = {
   board: { rank: number; points: number } | null;
   share: AirdropShare | null;
   hasWallet: boolean;
+  /** The reason the project's team gave for keeping the member out of this airdrop (or the whole project), while it stands. */
+  excluded: string | null;
 };
 
 /**

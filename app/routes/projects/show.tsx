@@ -54,6 +54,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
       team: can(role, "team.view"),
       quests: can(role, "quests.manage"),
       review: reviewer,
+      trust: can(role, "trust.view"),
     },
     toReview,
     live,
