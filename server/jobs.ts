@@ -13,6 +13,7 @@ import { expireWindows } from "~/modules/leaderboards/leaderboards.server";
 import { questAsset } from "~/modules/ledger/assets";
 import { purgeExpired } from "~/modules/maintenance/purge-expired.server";
 import { countTrendingTasks, TRENDING_EVERY_MS } from "~/modules/tasks/trending.server";
+import { scoreMembers } from "~/modules/trust/scoring.server";
 import { distributeEndedCampaigns } from "~/modules/rewards/distribute.server";
 import { scanEventTasks } from "~/modules/tasks/event-tasks.server";
 import { checkOnchainReorgs } from "~/modules/tasks/onchain-reorgs.server";
@@ -255,6 +256,16 @@ export function jobDefinitions(services: JobServices): JobDefinition[] {
       run: async () => {
         const purged = await purgeExpired({ db });
         logger.debug({ purged }, "purged expired rows");
+      },
+    },
+    {
+      queue: "trust-score",
+      keys: [ALL],
+      // Every member's trust score and the clusters, from the evidence kept so far (decision 059).
+      feed: { cron: "*/5 * * * *" },
+      run: async () => {
+        const scored = await scoreMembers({ db, sharedFunders: env.trust.sharedFunders });
+        logger.info(scored, "trust scores computed");
       },
     },
   ];

@@ -23,6 +23,10 @@ export const JOB_QUEUES = {
   "leaderboard-windows": { label: "Leaderboard windows", about: "Takes days that left the 7- and 30-day boards off them (hourly)." },
   "trending-tasks": { label: "Trending tasks", about: "Counts each task's completions of the last 24 hours for the trending lists (every minute)." },
   purge: { label: "Purge", about: "Deletes expired codes, limits and development mail (every 10 minutes)." },
+  "trust-score": {
+    label: "Trust scores",
+    about: "Finds the clusters of members sharing funders, networks, timing, answers or referrals, and scores every member with its reasons (every 5 minutes).",
+  },
 } as const;
 
 export type JobQueueName = keyof typeof JOB_QUEUES;
