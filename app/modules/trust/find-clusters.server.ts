@@ -217,15 +217,20 @@ export async function networkClusters(db: Db): Promise<FoundCluster[]> {
  * aside. Keyed by the component's first linked completion (task and second).
  */
 export async function synchronizedClusters(db: Db): Promise<FoundCluster[]> {
-  const seconds = `${T.syncSeconds} seconds`;
+  // Each completion falls in a slot of SYNC_SECONDS; its neighbours are in its slot or the two
+  // beside it: an equality join on (task, slot) over three shifted copies, then the exact distance.
   const rows = rowsOf(
     await db.execute(sql`
-      with done as (select task_id, user_id, created_at from completion where status <> 'rejected')
+      with done as (
+        select task_id, user_id, created_at, floor(extract(epoch from created_at) / ${T.syncSeconds})::bigint as slot
+        from completion where status <> 'rejected'
+      ),
+      shifted as (select d.task_id, d.user_id, d.created_at, d.slot + s.k as slot from done d cross join (values (-1), (0), (1)) as s(k))
       select a.user_id as one, b.user_id as other, count(distinct a.task_id)::int as tasks,
         min(a.created_at) as first_at, min(a.task_id) as first_task
       from done a
-      join done b on b.task_id = a.task_id and b.user_id > a.user_id
-        and b.created_at between a.created_at - ${seconds}::interval and a.created_at + ${seconds}::interval
+      join shifted b on b.task_id = a.task_id and b.slot = a.slot and b.user_id > a.user_id
+      where abs(extract(epoch from b.created_at - a.created_at)) <= ${T.syncSeconds}
       group by a.user_id, b.user_id
       having count(distinct a.task_id) >= ${T.syncTasks}`),
   );

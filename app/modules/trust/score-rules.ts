@@ -25,11 +25,11 @@ export const CLUSTER_THRESHOLDS = {
   syncTasks: 3,
   syncSeconds: 5,
   /** …and members so linked, at least. */
-  syncMembers: 3,
+  syncMembers: 5,
   /** Members who gave one written answer, proof or link (quiz answers aside)… */
   sameAnswerMembers: 3,
   /** …of at least this many characters once normalised. */
-  sameAnswerMinLength: 16,
+  sameAnswerMinLength: 30,
   /** Fresh referees of one referrer who did at most REFERRAL_IDLE_TASKS tasks… */
   referralReferees: 10,
   /** …fresh: their account was under this many days old at the referral… */

@@ -71,11 +71,13 @@ beforeAll(async () => {
   // Eight sign-ups from one network within 90 minutes, a ninth five hours later; seven from another network.
   for (let i = 0; i < 9; i++) member(`net${i}`, i < 8 ? at(-48 + (i * 90) / 60 / 7) : at(-43));
   for (let i = 0; i < 7; i++) member(`cafe${i}`, at(-48 + i / 10));
-  // The synchronized trio, a latecomer on the same tasks, three sharing an answer, five a quiz answer, five "gm", a referral ring.
+  // Five in step, a latecomer on the same tasks, three sharing an answer, five a quiz answer, five "gm", a referral ring.
   for (const id of [
     "sync0",
     "sync1",
     "sync2",
+    "sync3",
+    "sync4",
     "late",
     "same0",
     "same1",
@@ -134,7 +136,7 @@ beforeAll(async () => {
   const complete = (userId: string, taskId: string, when: Date, submission: Record<string, unknown> = {}) =>
     done.push({ id: `${userId}-${taskId}`, userId, taskId, period: "once", status: "approved", submission, createdAt: when });
   ["t1", "t2", "t3"].forEach((taskId, t) => {
-    for (let i = 0; i < 3; i++) complete(`sync${i}`, taskId, new Date(at(-10 + t).getTime() + i * 2000), { text: `sync ${i} answer` });
+    for (let i = 0; i < 5; i++) complete(`sync${i}`, taskId, new Date(at(-10 + t).getTime() + i * 1000), { text: `sync ${i} answer` });
     complete("late", taskId, at(-5 + t), { text: "late" });
   });
   complete("same0", "t1", at(-20), { text: "The project lets members earn tokens!" });
@@ -160,11 +162,11 @@ describe("scoreMembers", () => {
       "referral 11",
       "same_answer 3",
       "sweep 5",
-      "synchronized 3",
+      "synchronized 5",
     ]);
     expect(kinds.filter((c) => c.kind === "funder").map((c) => c.key)).toEqual(expect.arrayContaining([addr("f0"), addr("r0")]));
     for (const id of ["ex0", "friend0", "unk0", "net8", "cafe0", "late", "quiz0", "gm0", "veteran"]) expect(await clustersOf(id), id).toEqual([]);
-    expect(first).toEqual({ members: expect.any(Number), clusters: 7, flagged: 5 + 5 + 5 + 8 + 3 + 3 + 11 });
+    expect(first).toEqual({ members: expect.any(Number), clusters: 7, flagged: 5 + 5 + 5 + 8 + 5 + 3 + 11 });
   });
 
   it("gives each member their reasons in words, counting others but never naming them", async () => {
@@ -173,7 +175,7 @@ describe("scoreMembers", () => {
     ]);
     expect((await trustOf({ db: database.db, userId: "chain4" }))?.reasons[0]?.words).toBe("Funded through one chain of wallets, like 4 other members");
     expect((await trustOf({ db: database.db, userId: "net2" }))?.reasons[0]?.words).toBe("Created with 7 other accounts from one network in 2 hours");
-    expect((await trustOf({ db: database.db, userId: "sync1" }))?.reasons[0]?.words).toBe("Completed 3 tasks within seconds of 2 other members");
+    expect((await trustOf({ db: database.db, userId: "sync1" }))?.reasons[0]?.words).toBe("Completed 3 tasks within seconds of 4 other members");
     expect((await trustOf({ db: database.db, userId: "same2" }))?.reasons[0]?.words).toBe("Gave the same answer as 2 other members");
     expect((await trustOf({ db: database.db, userId: "ring7" }))?.reasons[0]?.words).toBe(
       "One of 10 fresh accounts referred by one member that did little else",

@@ -51,6 +51,13 @@ export async function scoreMembers({
     ...(await referralClusters(db, now)),
   ];
   const facts = await memberFacts(db);
+  // Two clusters of a kind sharing a key (two groups whose first linked completions coincide): numbered apart.
+  const keys = new Map<string, number>();
+  for (const cluster of found) {
+    const seen = keys.get(`${cluster.kind}\n${cluster.key}`) ?? 0;
+    keys.set(`${cluster.kind}\n${cluster.key}`, seen + 1);
+    if (seen > 0) cluster.key = `${cluster.key}#${seen + 1}`;
+  }
 
   return db.transaction(async (tx) => {
     const ids = await saveClusters(tx, found, now);
