@@ -200,7 +200,7 @@ export function population({ seed, honest, scale }: { seed: number; honest: numb
     } else {
       // Funded by a friend's own linked wallet (which a funder of its own paid).
       const friend = ownFunded.pop();
-      fund(id, friend ?? root(), fundedAt, { depth: friend ? 1 : 0 });
+      fund(id, friend ?? root(), fundedAt, { depth: friend ? 1 : 0, amountMilli: 20 });
     }
     doTasks(id, r.int(2, 12), created, r.next() < 0.05);
     if (r.next() < 0.3) pop.socials.push({ userId: id, createdAt: new Date(NOW.getTime() - r.int(36, 2900) * DAY), followers: r.int(0, 5000) });
@@ -216,7 +216,7 @@ export function population({ seed, honest, scale }: { seed: number; honest: numb
     }
   }
   {
-    const influencer = pool[p++]!;
+    const influencer = pool[p]!;
     for (let k = 0; k < 40; k++) {
       const at = signUpTime();
       const referred = member(null, new Date(at));

@@ -190,6 +190,10 @@ async function chainProfiles(db: Db, pop: Population, sharedFunders: ReadonlySet
     const sweeps = pop.funding.filter((f) => f.sweptTo);
     await inBatches(sweeps.map((f) => send(f.wallet, f.sweptTo!, (BigInt(f.amountMilli) * milli) / 2n)));
     await mineAll();
+    // Every wallet holds coin now (a transfer that failed would leave one empty).
+    const balances = (await rpc(pop.funding.slice(0, 2_000).map((f) => ["eth_getBalance", [f.wallet, "latest"]]))) as string[];
+    const empty = balances.filter((balance) => BigInt(balance) === 0n).length;
+    if (empty > 0) throw new Error(`${empty} wallets hold nothing after their funding`);
     const chain = localRegistry({ url: node.url, webSocket: null }).get(LOCAL_CHAIN_ID)!;
     const profiled = await timed("profileWallets", () => profileWallets({ db, chain, sharedFunders, limit: pop.wallets.length + 1 }));
     log(`profiled ${profiled.profiled} wallets (${profiled.unknown} unknown)`);
@@ -280,6 +284,11 @@ async function speed(farmAtScaleOne: number) {
         .join(" ")}`,
     );
     bench("sybil_score_100k_s", (seconds * 100_000) / run.members, "s");
+    const flagged = await flaggedOf(db);
+    const farm = pop.members.filter((m) => m.farm);
+    const truePositives = farm.filter((m) => flagged.has(m.id)).length;
+    log(`100k: ${flagged.size - truePositives} honest members flagged, ${farm.length - truePositives} of ${farm.length} farm members missed`);
+    await diagnose(db, pop, flagged);
   });
 }
 

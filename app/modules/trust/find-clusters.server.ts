@@ -154,8 +154,9 @@ export async function sweepClusters(db: Db, sharedFunders: ReadonlySet<string>):
 
 /**
  * Accounts created from one network (its hash) where NETWORK_ACCOUNTS or more signed up within
- * NETWORK_HOURS: every sign-up inside such a window, a run of overlapping windows one cluster,
- * keyed by the network's hash and the run's first sign-up.
+ * NETWORK_HOURS, and NETWORK_OVER_USUAL times what the network brings in as long on average over
+ * NETWORK_USUAL_DAYS: every sign-up inside such a window, a run of overlapping windows one
+ * cluster, keyed by the network's hash and the run's first sign-up.
  */
 export async function networkClusters(db: Db): Promise<FoundCluster[]> {
   const hours = `${T.networkHours} hours`;
@@ -163,11 +164,18 @@ export async function networkClusters(db: Db): Promise<FoundCluster[]> {
     await db.execute(sql`
       with sign_up as (
         select user_id, network_hash, created_at,
-          count(*) over (partition by network_hash order by created_at range between current row and ${hours}::interval following) as ahead
+          count(*) over (partition by network_hash order by created_at range between current row and ${hours}::interval following) as ahead,
+          count(*) over (partition by network_hash) as total
         from access_context where kind = 'sign_up'
+      ),
+      burst as (
+        select user_id, network_hash, created_at,
+          case when ahead >= ${T.networkAccounts} and ahead >= ${T.networkOverUsual} * total * ${T.networkHours / (T.networkUsualDays * 24)}::float8
+            then ahead else 0 end::int as ahead
+        from sign_up
       )
-      select user_id, network_hash, created_at, ahead::int as ahead from sign_up
-      where network_hash in (select network_hash from sign_up where ahead >= ${T.networkAccounts})
+      select user_id, network_hash, created_at, ahead from burst
+      where network_hash in (select network_hash from burst where ahead > 0)
       order by network_hash, created_at`),
   );
   const found: FoundCluster[] = [];
@@ -179,7 +187,7 @@ export async function networkClusters(db: Db): Promise<FoundCluster[]> {
     const covered = new Uint8Array(end - start);
     for (let i = start; i < end; i++) {
       const ahead = Number(rows[i]!.ahead);
-      if (ahead >= T.networkAccounts) covered.fill(1, i - start, i - start + ahead);
+      if (ahead > 0) covered.fill(1, i - start, i - start + ahead);
     }
     for (let i = 0; i < covered.length;) {
       if (!covered[i]) {
