@@ -25,6 +25,11 @@ const GROUPS: Record<string, { script: string; about: string }> = {
   load: { script: "bench/load.ts", about: "the production build under 200 connections, one process and the 3-web cluster, against bare node:http" },
   serve: { script: "bench/serve.ts", about: "four pages of the production build at 50 connections, each against bare node:http, and their SQL statements" },
   rewards: { script: "bench/rewards.ts", about: "distributing one token pool to 100,000 entrants (PostgreSQL with DATABASE_URL, else PGlite)" },
+  sybil: {
+    script: "bench/sybil.ts",
+    about:
+      "trust scoring: precision and recall of flagged members against a seeded population of honest members and farms, and scoring 100,000 members (PGlite, or PostgreSQL with DATABASE_URL)",
+  },
 };
 
 const root = path.resolve(import.meta.dirname, "..");

@@ -13,6 +13,8 @@ import { expireWindows } from "~/modules/leaderboards/leaderboards.server";
 import { questAsset } from "~/modules/ledger/assets";
 import { purgeExpired } from "~/modules/maintenance/purge-expired.server";
 import { countTrendingTasks, TRENDING_EVERY_MS } from "~/modules/tasks/trending.server";
+import { scoreMembers } from "~/modules/trust/scoring.server";
+import { disposableDomainOf } from "~/modules/trust/disposable-email.server";
 import { distributeEndedCampaigns } from "~/modules/rewards/distribute.server";
 import { scanEventTasks } from "~/modules/tasks/event-tasks.server";
 import { checkOnchainReorgs } from "~/modules/tasks/onchain-reorgs.server";
@@ -267,6 +269,16 @@ export function jobDefinitions(services: JobServices): JobDefinition[] {
         const chain = chainOf(taskChains, key);
         const profiled = await profileWallets({ db, chain, sharedFunders: env.trust.sharedFunders, limit: PROFILE_BATCH });
         if (profiled.profiled > 0) logger.info({ chainId: chain.id, ...profiled }, "wallet funding profiles read");
+      },
+    },
+    {
+      queue: "trust-score",
+      keys: [ALL],
+      // Every member's trust score and the clusters, from the evidence kept so far (decision 059).
+      feed: { cron: "*/5 * * * *" },
+      run: async () => {
+        const scored = await scoreMembers({ db, sharedFunders: env.trust.sharedFunders, isDisposable: disposableDomainOf });
+        logger.info(scored, "trust scores computed");
       },
     },
   ];

@@ -7,6 +7,7 @@ import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
 import { failureMessage } from "~/lib/result";
 import type { ChainRegistry, RegisteredChain } from "~/modules/chain/chain-registry.server";
 import { attemptTask, type AttemptInput } from "~/modules/tasks/completions.server";
+import { disposableDomainOf } from "~/modules/trust/disposable-email.server";
 import { scoreMembers } from "~/modules/trust/scoring.server";
 import { LOCAL_DEV_FUNDERS } from "~/modules/trust/trust-config.server";
 import { profileWallets } from "~/modules/trust/wallet-signals.server";
@@ -138,13 +139,7 @@ export async function seedSybilFarm({
   // As the jobs would: the wallets' funding read from the chain, then everyone scored.
   const sharedFunders = new Set(LOCAL_DEV_FUNDERS.map((address) => address.toLowerCase()));
   const profiled = await profileWallets({ db, chain: local, sharedFunders, addresses: members.map((m) => addressOf(m.key)), now });
-  try {
-    await scoreMembers({ db, sharedFunders, now });
-  } catch (error) {
-    // Until the scoring is merged its stub throws; the merger removes this guard.
-    if (!(error instanceof Error && /is not built yet/.test(error.message))) throw error;
-    console.warn("demo farm: the members are not scored (the scoring is not built yet)");
-  }
+  await scoreMembers({ db, sharedFunders, now, isDisposable: disposableDomainOf });
   return { members: members.length, farm: addressOf(farm), collector, profiled };
 }
 

@@ -27,6 +27,10 @@ export const JOB_QUEUES = {
     label: "Wallet funding",
     about: "Reads on a chain who funded members' linked wallets, where they swept their coin, their age and transactions sent (a batch every 30 s).",
   },
+  "trust-score": {
+    label: "Trust scores",
+    about: "Finds the clusters of members sharing funders, networks, timing, answers or referrals, and scores every member with its reasons (every 5 minutes).",
+  },
 } as const;
 
 export type JobQueueName = keyof typeof JOB_QUEUES;
