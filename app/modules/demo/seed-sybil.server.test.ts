@@ -1,9 +1,10 @@
-import { eq, inArray } from "drizzle-orm";
+import { eq, inArray, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEV_ADDRESSES } from "#contracts/dev-accounts";
-import { project } from "#db/schema/projects";
+import { user } from "#db/schema/auth";
+import { project, projectMember } from "#db/schema/projects";
 import { completion } from "#db/schema/quests";
-import { walletProfile } from "#db/schema/trust";
+import { exclusionAppeal, memberExclusion, trustScore, walletProfile } from "#db/schema/trust";
 import { walletAddress } from "#db/schema/wallets";
 import type { Database } from "~/lib/db.server";
 import { startLocalChain, type LocalChain } from "~/lib/local-chain.server";
@@ -28,6 +29,8 @@ beforeAll(async () => {
   [database, node] = await Promise.all([createTestDatabase(), startLocalChain()]);
   const db = database.db;
   await db.insert(project).values({ id: "p", slug: "lumen-swap", name: "Lumen Swap" });
+  await db.insert(user).values({ id: "own", name: "Owner", email: "own@example.com" });
+  await db.insert(projectMember).values({ projectId: "p", userId: "own", role: "owner" });
   const season = await saveCampaign({
     db,
     projectId: "p",
@@ -65,7 +68,14 @@ beforeAll(async () => {
     if (!saved.ok) throw new Error(`task ${spec.title}`);
     tasks.push({ id: saved.task.id, spec: { type: spec.type, answer } });
   }
-  farm = await seedSybilFarm({ db, chains: localRegistry({ url: node.url, webSocket: null }), seasonTasks: tasks, firstMemberNumber: 37, now });
+  farm = await seedSybilFarm({
+    db,
+    chains: localRegistry({ url: node.url, webSocket: null }),
+    seasonTasks: tasks,
+    firstMemberNumber: 37,
+    project: { id: "p", ownerId: "own" },
+    now,
+  });
 }, 60_000);
 afterAll(async () => {
   await database.close();
@@ -104,5 +114,17 @@ describe("the demo's farm", () => {
       .where(inArray(completion.taskId, [tasks[1]!.id]));
     expect(new Set(written.filter((c) => farmIds.includes(c.userId)).map((c) => JSON.stringify(c.submission))).size).toBe(1);
     expect(new Set(written.map((c) => JSON.stringify(c.submission))).size).toBe(3);
+  });
+
+  it("is scored as the jobs would: the farm flagged in its clusters, the honest two not; the farm kept out of the project, one appeal waiting", async () => {
+    const scores = await database.db.select().from(trustScore);
+    const honest = scores.filter((row) => row.userId === "demo-member-37" || row.userId === "demo-member-50");
+    const farmed = scores.filter((row) => row.userId !== "demo-member-37" && row.userId !== "demo-member-50" && row.userId !== "own");
+    expect(farmed).toHaveLength(12);
+    expect(farmed.every((row) => row.flagged && row.reasons.some((reason) => reason.code.startsWith("funder")))).toBe(true);
+    expect(honest.every((row) => !row.flagged)).toBe(true);
+    const excluded = await database.db.select().from(memberExclusion).where(isNull(memberExclusion.liftedAt));
+    expect(excluded.map((row) => row.userId).sort()).toEqual(farmed.map((row) => row.userId).sort());
+    expect(await database.db.select({ status: exclusionAppeal.status }).from(exclusionAppeal)).toEqual([{ status: "pending" }]);
   });
 });

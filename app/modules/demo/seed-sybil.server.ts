@@ -1,13 +1,17 @@
 import { getAddress, keccak256, parseEther, stringToHex, type Address, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { DEV_PRIVATE_KEYS } from "#contracts/dev-accounts";
+import { and, eq } from "drizzle-orm";
 import { user } from "#db/schema/auth";
+import { memberExclusion, trustCluster, trustClusterMember } from "#db/schema/trust";
 import type { Db } from "~/lib/db.server";
 import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
 import { failureMessage } from "~/lib/result";
 import type { ChainRegistry, RegisteredChain } from "~/modules/chain/chain-registry.server";
 import { attemptTask, type AttemptInput } from "~/modules/tasks/completions.server";
 import { disposableDomainOf } from "~/modules/trust/disposable-email.server";
+import { appealExclusion } from "~/modules/trust/appeals.server";
+import { excludeMembers } from "~/modules/trust/exclusions.server";
 import { scoreMembers } from "~/modules/trust/scoring.server";
 import { LOCAL_DEV_FUNDERS } from "~/modules/trust/trust-config.server";
 import { profileWallets } from "~/modules/trust/wallet-signals.server";
@@ -77,10 +81,13 @@ export async function seedSybilFarm({
   chains,
   seasonTasks,
   firstMemberNumber,
+  project,
   now,
 }: {
   db: Db;
   chains: ChainRegistry;
+  /** The season's project and its owner, who excludes the farm. */
+  project: { id: string; ownerId: string };
   /** The live season's tasks with the demo's answers (those without one, and not "connect a wallet", are left). */
   seasonTasks: readonly SeasonTask[];
   /** The demo members' numbering goes on from here (demo-member-NN). */
@@ -140,6 +147,36 @@ export async function seedSybilFarm({
   const sharedFunders = new Set(LOCAL_DEV_FUNDERS.map((address) => address.toLowerCase()));
   const profiled = await profileWallets({ db, chain: local, sharedFunders, addresses: members.map((m) => addressOf(m.key)), now });
   await scoreMembers({ db, sharedFunders, now, isDisposable: disposableDomainOf });
+
+  // The owner excludes the funder cluster from the project, and one of its accounts appeals: both wait in the team's screens.
+  const [cluster] = await db
+    .select({ id: trustCluster.id })
+    .from(trustClusterMember)
+    .innerJoin(trustCluster, eq(trustCluster.id, trustClusterMember.clusterId))
+    .where(and(eq(trustClusterMember.userId, members[1]!.id), eq(trustCluster.kind, "funder")));
+  if (!cluster) throw new Error("demo farm: the scoring found no funder cluster");
+  const excluded = await excludeMembers({
+    db,
+    projectId: project.id,
+    actorId: project.ownerId,
+    target: { scope: "project", scopeId: project.id },
+    clusterId: cluster.id,
+    reason: "Twelve accounts funded by one address and swept back to one collector: one person's farm, not twelve members.",
+    now: new Date(now.getTime() - 40 * 60_000),
+  });
+  if (!excluded.ok) throw new Error(`demo farm exclusion: ${failureMessage(excluded)}`);
+  const [exclusion] = await db
+    .select({ id: memberExclusion.id })
+    .from(memberExclusion)
+    .where(and(eq(memberExclusion.userId, members[1]!.id), eq(memberExclusion.projectId, project.id)));
+  const appealed = await appealExclusion({
+    db,
+    userId: members[1]!.id,
+    exclusionId: exclusion!.id,
+    message: "This is my only account. My brother set up the wallets for our whole gaming club from his exchange withdrawal.",
+    now: new Date(now.getTime() - 20 * 60_000),
+  });
+  if (!appealed.ok) throw new Error(`demo farm appeal: ${failureMessage(appealed)}`);
   return { members: members.length, farm: addressOf(farm), collector, profiled };
 }
 

@@ -425,7 +425,15 @@ export async function seedDemo({ db, now = new Date(), chains = null }: { db: Db
       });
       if (canSeedOnchainQuests(onChain)) await seedOnchainQuests({ db, chains: onChain, projectId, memberIds: members.map((m) => m.id), now });
       // A bot farm among the live season's members, for the trust screens (seed-sybil.server.ts).
-      if (canSeedSybilFarm(onChain)) await seedSybilFarm({ db, chains: onChain, seasonTasks: taskIds.slice(0, 6), firstMemberNumber: members.length + 1, now });
+      if (canSeedSybilFarm(onChain))
+        await seedSybilFarm({
+          db,
+          chains: onChain,
+          seasonTasks: taskIds.slice(0, 6),
+          firstMemberNumber: members.length + 1,
+          project: { id: projectId, ownerId: owner },
+          now,
+        });
     }
   }
   // The launch weeks' rewards, paid a minute after they ended, as the worker would have: a raffle
