@@ -14,6 +14,7 @@ import { scanDeposits } from "~/modules/deposits/scanner.server";
 import { questAsset } from "~/modules/ledger/assets";
 import { setRewardAsset } from "~/modules/projects/set-reward-asset.server";
 import { drawChainsFrom } from "~/modules/rewards/draw-chains.server";
+import type { Gate } from "~/modules/trust/trust-types";
 import { createRewardPool } from "~/modules/rewards/reward-pools.server";
 import type { RewardPoolInput } from "~/modules/rewards/reward.schema";
 import { attemptTask, type AttemptInput } from "~/modules/tasks/completions.server";
@@ -47,10 +48,13 @@ const tokenPool = (input: Omit<RewardPoolInput, "kind" | "asset" | "winners" | "
   ...input,
 });
 
-/** A live token reward of each distribution (2,050 QUEST escrowed from the treasury). */
-const LIVE_TOKEN_POOLS: RewardPoolInput[] = [
+/** The raffle's own eligibility gate: its draw is for members the trust score does not flag. */
+const RAFFLE_GATE: Gate = { combine: "all", rules: [{ kind: "trust_score", min: 50, max: null }] };
+
+/** A live token reward of each distribution (2,050 QUEST escrowed from the treasury); the raffle gated. */
+const LIVE_TOKEN_POOLS: (RewardPoolInput & { gate?: Gate })[] = [
   tokenPool({ distribution: "fcfs", winners: 20, amount: parseEther("10") }),
-  tokenPool({ distribution: "raffle", winners: 5, amount: parseEther("50") }),
+  { ...tokenPool({ distribution: "raffle", winners: 5, amount: parseEther("50") }), gate: RAFFLE_GATE },
   tokenPool({ distribution: "ranking", winners: 3, rankAmounts: [parseEther("300"), parseEther("200"), parseEther("100")] }),
   tokenPool({ distribution: "everyone", amount: parseEther("1000") }),
 ];
@@ -117,8 +121,8 @@ export async function seedOnChain({
   const chosen = await setRewardAsset({ db, chains, projectId: project.id, actorId: project.ownerId, asset: QUEST });
   if (!chosen.ok) throw new Error(`demo rewards token: ${failureMessage(chosen)}`);
 
-  for (const input of LIVE_TOKEN_POOLS) {
-    const created = await createRewardPool({ db, campaignId: project.liveCampaignId, actorId: project.ownerId, input, now });
+  for (const { gate, ...input } of LIVE_TOKEN_POOLS) {
+    const created = await createRewardPool({ db, campaignId: project.liveCampaignId, actorId: project.ownerId, input, gate, now });
     if (!created.ok) throw new Error(`demo token reward: ${failureMessage(created)}`);
   }
 
