@@ -36,6 +36,29 @@ export async function createTestDatabase(): Promise<Database> {
 }
 
 /**
+ * Empties a test file's database between its tests, as a fresh one would be: every row of the
+ * app's tables (schema `public`) deleted and their sequences restarted, in one statement, with the
+ * tables' own triggers (the ledger's immutability) and foreign-key checks off for that statement
+ * only. For a file whose tests each need an empty database: opening one costs about 0.35 s of CPU
+ * on an idle machine and 1.5–6 s on a busy one (loading the migrated copy), this about 0.06 s.
+ */
+export async function emptyTestDatabase(db: Db): Promise<void> {
+  await db.execute(sql`do $$
+    declare
+      item record;
+    begin
+      perform set_config('session_replication_role', 'replica', true);
+      for item in select schemaname, tablename from pg_tables where schemaname = 'public' loop
+        execute format('delete from %I.%I', item.schemaname, item.tablename);
+      end loop;
+      for item in select schemaname, sequencename from pg_sequences where schemaname = 'public' loop
+        execute format('alter sequence %I.%I restart', item.schemaname, item.sequencename);
+      end loop;
+    end
+  $$`);
+}
+
+/**
  * A new database on the PostgreSQL server at `serverUrl`, empty or a copy of `template`: its URL,
  * and how to drop it again.
  */
