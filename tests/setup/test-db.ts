@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { readFileSync } from "node:fs";
@@ -104,7 +104,11 @@ export async function sharedDatabase(database: Database, { applicationName }: { 
     return { db: database.db, env: { CHILD_DATABASE_URL: url.toString() }, handOver: async () => {}, takeBack: async () => database.db, close: async () => {} };
   }
   const dir = mkdtempSync(path.join(tmpdir(), `${applicationName}-`));
-  let own: Database | null = await openDatabase({ dataDir: dir, startFrom: migratedPglite() });
+  // A copy of the run's migrated folder (tests/setup/database-templates.ts), where loading the
+  // migrated copy's file into the folder took seconds of CPU on a busy machine.
+  const template = inject("pgliteTemplateFolder");
+  if (template) cpSync(path.join(template, "pglite"), path.join(dir, "pglite"), { recursive: true });
+  let own: Database | null = await openDatabase({ dataDir: dir, startFrom: template ? undefined : migratedPglite() });
   const db = own.db;
   return {
     db,
