@@ -27,6 +27,7 @@ export async function createTestDatabase(): Promise<Database> {
   if (!serverUrl) return pgliteDatabase();
   const fresh = await createPostgresDatabase(serverUrl, inject("postgresTemplate") ?? undefined);
   const database = await openDatabase({ databaseUrl: fresh.url, dataDir: null });
+  pool.fresh ??= await freshContentsOf(database.db);
   return {
     ...database,
     close: async () => {
@@ -41,7 +42,11 @@ export async function createTestDatabase(): Promise<Database> {
  * loading the migrated copy costs about 0.35 s of CPU on an idle machine and 1.5–6 s on a busy
  * one, emptying one about 0.06 s. Kept on `globalThis`, which outlives a re-imported module.
  */
-const pool: { idle: Database[]; freshState?: string } = ((globalThis as { questlineTestDatabases?: typeof pool }).questlineTestDatabases ??= { idle: [] });
+const pool: { idle: Database[]; freshState?: string; fresh?: FreshContents } = ((
+  globalThis as { questlineTestDatabases?: typeof pool }
+).questlineTestDatabases ??= {
+  idle: [],
+});
 
 /**
  * What a test file could leave behind in a database besides its rows: its schema objects (tables,
@@ -75,13 +80,32 @@ async function pgliteDatabase(): Promise<Database> {
   let database = pool.idle.pop();
   if (!database) {
     database = await openDatabase({ dataDir: null, startFrom: migratedPglite() });
-    // A fresh database's fingerprint, taken from the first this worker opens.
+    // A fresh database's fingerprint and contents, taken from the first this worker opens.
     pool.freshState ??= await stateOf(database.db);
+    pool.fresh ??= await freshContentsOf(database.db);
   }
   const own = database;
   let closed = false;
+  // Closed for its file, as a database of its own would be, though the next file may get it.
+  const alive = () => {
+    if (closed) throw new Error("This test file's database was closed");
+  };
   return {
     ...own,
+    db: new Proxy(own.db, {
+      get: (target, property, receiver) => {
+        alive();
+        return Reflect.get(target, property, receiver) as unknown;
+      },
+    }),
+    ping: async () => {
+      alive();
+      await own.ping();
+    },
+    exclusively: (fn) => {
+      alive();
+      return own.exclusively(fn);
+    },
     close: async () => {
       if (closed) return;
       closed = true;
@@ -103,14 +127,42 @@ async function pgliteDatabase(): Promise<Database> {
 }
 
 /**
+ * What a fresh database holds besides its schema: the rows the migrations put in (xp_window_state's
+ * one row) and its sequences' positions, as `emptyTestDatabase` puts them back. Read from the first
+ * fresh database of the worker.
+ */
+type FreshContents = { rows: Record<string, unknown>; sequences: Record<string, unknown> };
+
+async function freshContentsOf(db: Db): Promise<FreshContents> {
+  const [row] = rowsOf(
+    await db.execute(sql`select
+      (select coalesce(json_object_agg(format('%I.%I', schemaname, sequencename), last_value), '{}') from pg_sequences
+        where schemaname = 'public' and last_value is not null) as sequences,
+      (select coalesce(json_agg(format('%I.%I', schemaname, tablename)), '[]') from pg_tables where schemaname = 'public') as tables`),
+  );
+  const rows: Record<string, unknown> = {};
+  for (const table of row!.tables as string[]) {
+    const [held] = rowsOf(await db.execute(sql.raw(`select json_agg(t) as rows from ${table} t`)));
+    if (held?.rows) rows[table] = held.rows;
+  }
+  return { rows, sequences: row!.sequences as Record<string, unknown> };
+}
+
+/**
  * Empties a test file's database between its tests, as a fresh one would be: every row of the
- * app's tables (schema `public`) deleted and their sequences restarted, in one statement, with the
- * tables' own triggers (the ledger's immutability) and foreign-key checks off for that statement
- * only. For a file whose tests each need an empty database: opening one costs about 0.35 s of CPU
- * on an idle machine and 1.5–6 s on a busy one (loading the migrated copy), this about 0.06 s.
+ * app's tables (schema `public`) deleted, the rows the migrations put in put back, the sequences
+ * where they started, in one statement, with the tables' own triggers (the ledger's immutability)
+ * and foreign-key checks off for that statement only. For a file whose tests each need an empty
+ * database: opening one costs about 0.35 s of CPU on an idle machine and 1.5–6 s on a busy one
+ * (loading the migrated copy), this about 0.06 s. The database must come from `createTestDatabase`.
  */
 export async function emptyTestDatabase(db: Db): Promise<void> {
-  await db.execute(sql`do $$
+  if (!pool.fresh) throw new Error("emptyTestDatabase: the database does not come from createTestDatabase");
+  const { rows, sequences } = pool.fresh;
+  // Dollar-quoted: the JSON needs no escaping (no key or value of it holds "$fresh$").
+  const literal = (value: unknown) => `$fresh$${JSON.stringify(value)}$fresh$::json`;
+  await db.execute(
+    sql.raw(`do $$
     declare
       item record;
     begin
@@ -121,8 +173,15 @@ export async function emptyTestDatabase(db: Db): Promise<void> {
       for item in select schemaname, sequencename from pg_sequences where schemaname = 'public' loop
         execute format('alter sequence %I.%I restart', item.schemaname, item.sequencename);
       end loop;
+      for item in select key, value from json_each(${literal(rows)}) loop
+        execute format('insert into %s overriding system value select * from json_populate_recordset(null::%s, %L)', item.key, item.key, item.value);
+      end loop;
+      for item in select key, value from json_each_text(${literal(sequences)}) loop
+        perform setval(item.key, item.value::bigint, true);
+      end loop;
     end
-  $$`);
+  $$`),
+  );
 }
 
 /**
