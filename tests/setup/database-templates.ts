@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
@@ -16,6 +16,8 @@ declare module "vitest" {
   export interface ProvidedContext {
     /** The migrated PGlite copy's file, when the run is on PGlite. */
     pgliteTemplateFile: string | null;
+    /** The same copy as a closed PGlite data folder, for a database a child process opens too. */
+    pgliteTemplateFolder: string | null;
     /** The migrated template database's name, when DATABASE_URL names a server. */
     postgresTemplate: string | null;
   }
@@ -61,6 +63,27 @@ async function pgliteTemplate(hash: string): Promise<string> {
   return file;
 }
 
+/**
+ * The migrated copy as a PGlite data folder, opened once and closed: a test's folder for a child
+ * process (tests/setup/test-db.ts, `sharedDatabase`) is a plain copy of it. Loading the copy's file
+ * into a new folder writes it file by file through PGlite, seconds on a busy machine.
+ */
+async function pgliteTemplateFolder(file: string, hash: string): Promise<string> {
+  const folder = path.join(path.dirname(file), `pglite-migrated-${hash}.folder`);
+  if (existsSync(folder)) return folder;
+  const partial = `${folder}.${process.pid}`;
+  const database = await openDatabase({ dataDir: partial, startFrom: new Blob([readFileSync(file)]) });
+  await database.close();
+  // Renamed once closed: a run started beside this one never copies half a folder (and may have made it first).
+  try {
+    renameSync(partial, folder);
+  } catch (error) {
+    rmSync(partial, { recursive: true, force: true });
+    if (!existsSync(folder)) throw error;
+  }
+  return folder;
+}
+
 async function postgresTemplate(serverUrl: string, hash: string): Promise<string> {
   const name = `questline_template_${hash}`;
   const admin = new pg.Client({ connectionString: serverUrl });
@@ -91,5 +114,7 @@ export default async function setup(project: TestProject) {
   const hash = migrationsHash();
   const serverUrl = process.env.DATABASE_URL;
   project.provide("postgresTemplate", serverUrl ? await postgresTemplate(serverUrl, hash) : null);
-  project.provide("pgliteTemplateFile", serverUrl ? null : await pgliteTemplate(hash));
+  const file = serverUrl ? null : await pgliteTemplate(hash);
+  project.provide("pgliteTemplateFile", file);
+  project.provide("pgliteTemplateFolder", file ? await pgliteTemplateFolder(file, hash) : null);
 }

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import type { ContractAddresses } from "~/modules/chain/contract-addresses.server";
+import { CHILD_NODE_ENV } from "./job-child";
 
 /** One line a worker child (tests/setup/job-worker-child.ts) printed: an event of its own, or a log line. */
 export type WorkerEvent = { event?: string; queue?: string; id?: string; key?: string; at?: string; ok?: boolean; level?: number; msg?: string };
@@ -32,6 +33,7 @@ export async function startJobWorker({
   const child = spawn(process.execPath, ["--import", "./scripts/app-paths.ts", "tests/setup/job-worker-child.ts"], {
     env: {
       ...process.env,
+      ...CHILD_NODE_ENV,
       CHILD_DATABASE_URL: url.toString(),
       CHILD_RPC_URL: rpcUrl,
       CHILD_CONTRACTS: JSON.stringify(contracts),
