@@ -22,7 +22,7 @@ export const CLUSTER_THRESHOLDS = {
   /** …within this many hours… */
   networkHours: 2,
   /** …and this many times what that network brings in as long on average over the kept 30 days (a busy ISP's steady flow is no burst). */
-  networkOverUsual: 5,
+  networkOverUsual: 10,
   networkUsualDays: 30,
   /** Tasks two members both completed within SYNC_SECONDS of each other… */
   syncTasks: 3,
