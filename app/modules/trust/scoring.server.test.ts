@@ -193,10 +193,11 @@ describe("scoreMembers", () => {
     expect((await trustOf({ db: database.db, userId: "ringleader" }))?.reasons[0]?.words).toBe("Referred 10 fresh accounts that did little else");
     expect(await trustOf({ db: database.db, userId: "sweep0" })).toMatchObject({ score: 10, flagged: true });
     expect(await trustOf({ db: database.db, userId: "veteran" })).toMatchObject({
-      score: 85,
+      score: 90,
       flagged: false,
       reasons: [
         { code: "old_wallet", points: 15, words: "Wallet active on Ethereum since March 2024" },
+        { code: "active_wallet", points: 5, words: "Wallet sent 300 transactions on Ethereum" },
         { code: "social_account", points: 15, words: "X account 3 years old with 1,200 followers" },
         { code: "long_member", points: 5, words: "Member since January 2026" },
       ],
