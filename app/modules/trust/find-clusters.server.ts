@@ -309,7 +309,8 @@ export async function sameAnswerClusters(db: Db): Promise<FoundCluster[]> {
           end as answer
         from completion c join task t on t.id = c.task_id
         where t.type <> 'quiz' and c.status <> 'rejected'
-          and (c.submission ? 'text' or c.submission ? 'url' or c.submission ? 'imageUrl')
+          -- Normalising only shortens: an answer already too short is left out before it.
+          and length(coalesce(c.submission->>'text', c.submission->>'url', c.submission->>'imageUrl')) >= ${T.sameAnswerMinLength}
       )
       select md5(answer) as key, array_agg(distinct user_id) as members, array_agg(distinct task_id) as tasks, min(answer) as answer
       from given where length(answer) >= ${T.sameAnswerMinLength}
