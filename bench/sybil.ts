@@ -26,6 +26,14 @@ import { z } from "zod";
 import { rowsOf, type Db } from "../app/lib/db.server.ts";
 import { startLocalChain } from "../app/lib/local-chain.server.ts";
 import { LOCAL_CHAIN_ID } from "../app/lib/local-chain-id.ts";
+import {
+  funderClusters,
+  networkClusters,
+  referralClusters,
+  sameAnswerClusters,
+  sweepClusters,
+  synchronizedClusters,
+} from "../app/modules/trust/find-clusters.server.ts";
 import { scoreMembers } from "../app/modules/trust/scoring.server.ts";
 import { trustConfigFromEnv } from "../app/modules/trust/trust-config.server.ts";
 import { profileWallets } from "../app/modules/trust/wallet-signals.server.ts";
@@ -43,6 +51,10 @@ const env = z
     BENCH_SYBIL_HONEST: z.coerce.number().int().min(100).default(3_000),
     BENCH_SYBIL_MEMBERS: z.coerce.number().int().min(0).default(100_000),
     BENCH_SYBIL_PROFILES: z.enum(["chain", "direct"]).default(DEFAULT_PROFILES),
+    BENCH_SYBIL_STEPS: z
+      .enum(["0", "1"])
+      .default("0")
+      .transform((v) => v === "1"),
   })
   .parse(process.env);
 
@@ -220,6 +232,16 @@ async function diagnose(db: Db, pop: Population, flagged: Set<string>) {
   log(`clusters: ${clusters.map((row) => `${String(row.kind)} ${String(row.n)} (${String(row.members)} members)`).join(", ")}`);
 }
 
+/** Each kind's statement alone (BENCH_SYBIL_STEPS=1), for tuning. */
+async function timeSteps(db: Db, shared: ReadonlySet<string>) {
+  await timed("funder", () => funderClusters(db, shared));
+  await timed("sweep", () => sweepClusters(db, shared));
+  await timed("network", () => networkClusters(db));
+  await timed("synchronized", () => synchronizedClusters(db));
+  await timed("same_answer", () => sameAnswerClusters(db));
+  await timed("referral", () => referralClusters(db, NOW));
+}
+
 const sharedFunders = (pop: Population) => trustConfigFromEnv({ TRUST_SHARED_FUNDERS: pop.exchanges.join(",") }, { authSecret: "bench" }).sharedFunders;
 
 async function accuracy() {
@@ -233,15 +255,7 @@ async function accuracy() {
     const shared = sharedFunders(pop);
     if (env.BENCH_SYBIL_PROFILES === "chain") await chainProfiles(db, pop, shared);
     else await directProfiles(db, pop);
-    if (process.env.BENCH_SYBIL_PROFILE_STEPS) {
-      const finders = await import("../app/modules/trust/find-clusters.server.ts");
-      await timed("funder", () => finders.funderClusters(db, shared));
-      await timed("sweep", () => finders.sweepClusters(db, shared));
-      await timed("network", () => finders.networkClusters(db));
-      await timed("synchronized", () => finders.synchronizedClusters(db));
-      await timed("same_answer", () => finders.sameAnswerClusters(db));
-      await timed("referral", () => finders.referralClusters(db, NOW));
-    }
+    if (env.BENCH_SYBIL_STEPS) await timeSteps(db, shared);
     const run = await timed("scoring", () => scoreMembers({ db, sharedFunders: shared, now: NOW }));
     log(`scored ${run.members} members: ${run.clusters} clusters, ${run.flagged} flagged`);
     const flagged = await flaggedOf(db);
@@ -284,6 +298,7 @@ async function speed(farmAtScaleOne: number) {
         .join(" ")}`,
     );
     bench("sybil_score_100k_s", (seconds * 100_000) / run.members, "s");
+    if (env.BENCH_SYBIL_STEPS) await timeSteps(db, shared);
     const flagged = await flaggedOf(db);
     const farm = pop.members.filter((m) => m.farm);
     const truePositives = farm.filter((m) => flagged.has(m.id)).length;

@@ -222,16 +222,25 @@ export async function networkClusters(db: Db): Promise<FoundCluster[]> {
 /**
  * Members who completed SYNC_TASKS or more of the same tasks each within SYNC_SECONDS of one
  * another: pairs so linked, joined into components of SYNC_MEMBERS or more. Rejected attempts
- * aside. Keyed by the component's first linked completion (task and second).
+ * aside. Keyed by the time of the component's first linked completion (and a task of its first pair).
  */
 export async function synchronizedClusters(db: Db): Promise<FoundCluster[]> {
-  // Each completion falls in a slot of SYNC_SECONDS; its neighbours are in its slot or the two
-  // beside it: an equality join on (task, slot) over three shifted copies, then the exact distance.
+  // Only completions with another of the same task within SYNC_SECONDS count. Each falls in a slot
+  // of SYNC_SECONDS; its neighbours are in its slot or the two beside it: an equality join on
+  // (task, slot) over three shifted copies, then the exact distance.
+  const seconds = `${T.syncSeconds} seconds`;
   const rows = rowsOf(
     await db.execute(sql`
-      with done as (
-        select task_id, user_id, created_at, floor(extract(epoch from created_at) / ${T.syncSeconds})::bigint as slot
+      with ordered as (
+        select task_id, user_id, created_at,
+          created_at - lag(created_at) over w as after_previous, lead(created_at) over w - created_at as before_next
         from completion where status <> 'rejected'
+        window w as (partition by task_id order by created_at)
+      ),
+      done as (
+        select task_id, user_id, created_at, floor(extract(epoch from created_at) / ${T.syncSeconds})::bigint as slot
+        from ordered
+        where after_previous <= ${seconds}::interval or before_next <= ${seconds}::interval
       ),
       shifted as (select d.task_id, d.user_id, d.created_at, d.slot + s.k as slot from done d cross join (values (-1), (0), (1)) as s(k))
       select a.user_id as one, b.user_id as other, count(distinct a.task_id)::int as tasks,
@@ -300,7 +309,8 @@ export async function sameAnswerClusters(db: Db): Promise<FoundCluster[]> {
           end as answer
         from completion c join task t on t.id = c.task_id
         where t.type <> 'quiz' and c.status <> 'rejected'
-          and (c.submission ? 'text' or c.submission ? 'url' or c.submission ? 'imageUrl')
+          -- Normalising only shortens: an answer already too short is left out before it.
+          and length(coalesce(c.submission->>'text', c.submission->>'url', c.submission->>'imageUrl')) >= ${T.sameAnswerMinLength}
       )
       select md5(answer) as key, array_agg(distinct user_id) as members, array_agg(distinct task_id) as tasks, min(answer) as answer
       from given where length(answer) >= ${T.sameAnswerMinLength}

@@ -69,9 +69,10 @@ describe("scoreOf", () => {
     );
     expect(best.reasons.map((reason) => reason.words)).toEqual([
       "Wallet active on Base since January 2023",
+      "Wallet sent 900 transactions on Base",
       "YouTube account 7 years old",
       "Member since January 2025",
     ]);
-    expect(best.score).toBe(BASE_SCORE + 15 + 5 + 5);
+    expect(best.score).toBe(BASE_SCORE + 15 + 5 + 5 + 5);
   });
 });

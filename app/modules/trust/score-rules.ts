@@ -23,7 +23,7 @@ export const CLUSTER_THRESHOLDS = {
   /** …within this many hours… */
   networkHours: 2,
   /** …and this many times what that network brings in as long on average over the kept 30 days (a busy ISP's steady flow is no burst). */
-  networkOverUsual: 5,
+  networkOverUsual: 10,
   networkUsualDays: 30,
   /** Tasks two members both completed within SYNC_SECONDS of each other… */
   syncTasks: 3,
@@ -59,6 +59,8 @@ export const SIGNAL_POINTS = {
   /** A wallet active for a year or more; for 90 days or more. */
   walletYear: 15,
   walletQuarter: 5,
+  /** That wallet sent ACTIVE_WALLET_TXS transactions or more. */
+  activeWallet: 5,
   /** A social account two years old with 100 followers or more; a year old. */
   socialEstablished: 15,
   socialYear: 5,
@@ -66,6 +68,9 @@ export const SIGNAL_POINTS = {
   longMember: 5,
   fundingUnknown: 0,
 } as const;
+
+/** Transactions sent that make a wallet an active one. */
+export const ACTIVE_WALLET_TXS = 50;
 
 const DAY_MS = 86_400_000;
 
@@ -148,10 +153,10 @@ export function scoreOf(facts: MemberFacts, now: Date, chainNames: Readonly<Reco
   if (wallet) {
     const days = (now.getTime() - wallet.firstActivityAt.getTime()) / DAY_MS;
     const points = days >= 365 ? SIGNAL_POINTS.walletYear : days >= 90 ? SIGNAL_POINTS.walletQuarter : 0;
-    if (points > 0) {
-      const chain = chainNames[wallet.chainId] ?? `chain ${wallet.chainId}`;
-      reasons.push({ code: "old_wallet", points, words: `Wallet active on ${chain} since ${monthYear(wallet.firstActivityAt)}` });
-    }
+    const chain = chainNames[wallet.chainId] ?? `chain ${wallet.chainId}`;
+    if (points > 0) reasons.push({ code: "old_wallet", points, words: `Wallet active on ${chain} since ${monthYear(wallet.firstActivityAt)}` });
+    if ((wallet.txCount ?? 0) >= ACTIVE_WALLET_TXS)
+      reasons.push({ code: "active_wallet", points: SIGNAL_POINTS.activeWallet, words: `Wallet sent ${counted(wallet.txCount!, "transaction")} on ${chain}` });
   }
 
   const social = facts.social;

@@ -71,6 +71,8 @@ beforeAll(async () => {
   // Eight sign-ups from one network within 90 minutes, a ninth five hours later; seven from another network.
   for (let i = 0; i < 9; i++) member(`net${i}`, i < 8 ? at(-48 + (i * 90) / 60 / 7) : at(-43));
   for (let i = 0; i < 7; i++) member(`cafe${i}`, at(-48 + i / 10));
+  // A busy ISP: 392 sign-ups spread over 30 days and 8 within 2 hours, its usual flow.
+  for (let i = 0; i < 400; i++) member(`isp${i}`, i < 392 ? at(-720 + i * 1.8) : at(-30 + (i - 392) / 8));
   // Five in step, a latecomer on the same tasks, three sharing an answer, five a quiz answer, five "gm", a referral ring.
   for (const id of [
     "sync0",
@@ -119,6 +121,14 @@ beforeAll(async () => {
       agentHash: "a",
       createdAt: users.find((u) => u.id === `net${i}`)!.createdAt!,
     })),
+    ...Array.from({ length: 400 }, (_, i) => ({
+      id: `a-isp${i}`,
+      userId: `isp${i}`,
+      kind: "sign_up" as const,
+      networkHash: "isp",
+      agentHash: "a",
+      createdAt: users.find((u) => u.id === `isp${i}`)!.createdAt!,
+    })),
     ...Array.from({ length: 7 }, (_, i) => ({
       id: `a-cafe${i}`,
       userId: `cafe${i}`,
@@ -165,7 +175,7 @@ describe("scoreMembers", () => {
       "synchronized 5",
     ]);
     expect(kinds.filter((c) => c.kind === "funder").map((c) => c.key)).toEqual(expect.arrayContaining([addr("f0"), addr("r0")]));
-    for (const id of ["ex0", "friend0", "unk0", "net8", "cafe0", "late", "quiz0", "gm0", "veteran"]) expect(await clustersOf(id), id).toEqual([]);
+    for (const id of ["ex0", "friend0", "unk0", "net8", "cafe0", "isp395", "late", "quiz0", "gm0", "veteran"]) expect(await clustersOf(id), id).toEqual([]);
     expect(first).toEqual({ members: expect.any(Number), clusters: 7, flagged: 5 + 5 + 5 + 8 + 5 + 3 + 11 });
   });
 
@@ -183,10 +193,11 @@ describe("scoreMembers", () => {
     expect((await trustOf({ db: database.db, userId: "ringleader" }))?.reasons[0]?.words).toBe("Referred 10 fresh accounts that did little else");
     expect(await trustOf({ db: database.db, userId: "sweep0" })).toMatchObject({ score: 10, flagged: true });
     expect(await trustOf({ db: database.db, userId: "veteran" })).toMatchObject({
-      score: 85,
+      score: 90,
       flagged: false,
       reasons: [
         { code: "old_wallet", points: 15, words: "Wallet active on Ethereum since March 2024" },
+        { code: "active_wallet", points: 5, words: "Wallet sent 300 transactions on Ethereum" },
         { code: "social_account", points: 15, words: "X account 3 years old with 1,200 followers" },
         { code: "long_member", points: 5, words: "Member since January 2026" },
       ],
