@@ -2,6 +2,7 @@ import { and, count, eq, isNotNull } from "drizzle-orm";
 import { createWalletClient, http, parseEther, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { anvil } from "viem/chains";
+import { exclusionAppeal, memberExclusion, trustScore } from "#db/schema/trust";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEV_ADDRESSES, DEV_PRIVATE_KEYS } from "#contracts/dev-accounts";
 import { airdropDistributorAbi } from "#contracts/generated/airdrop-distributor";
@@ -201,6 +202,16 @@ describe("the demo", () => {
     for (const c of done) expect(chainEvidenceOf(c.evidence)).toMatchObject({ chainId: 31337, wallet: expect.stringMatching(/^0x/) });
     const swap = done.find((c) => c.type === "contract_call");
     expect(chainEvidenceOf(swap!.evidence)!.txHash).toMatch(/^0x[0-9a-f]{64}$/);
+  });
+
+  it("scores every member at the seed: only the farm is flagged, its accounts kept out of Lumen Swap, one appeal waiting", async () => {
+    const scores = await db().select({ userId: trustScore.userId, flagged: trustScore.flagged, reasons: trustScore.reasons }).from(trustScore);
+    const flagged = scores.filter((row) => row.flagged).map((row) => row.userId);
+    expect(flagged).toHaveLength(12);
+    // The demo's 36 members and the two honest newcomers hand in their own answers: none of them is flagged.
+    expect(flagged.every((id) => Number(id.slice(-2)) > 37 && Number(id.slice(-2)) < 50)).toBe(true);
+    expect(await db().select({ userId: memberExclusion.userId }).from(memberExclusion)).toHaveLength(12);
+    expect(await db().select({ status: exclusionAppeal.status }).from(exclusionAppeal)).toEqual([{ status: "pending" }]);
   });
 
   it("shows how social tasks are checked, and that a provider nobody configured is not set up on this server", async () => {

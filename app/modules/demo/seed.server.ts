@@ -395,12 +395,12 @@ export async function seedDemo({ db, now = new Date(), chains = null }: { db: Db
     }
 
     // Members do the tasks over the last four weeks; the team reviews most submissions.
-    for (const member of members) {
+    for (const [m, member] of members.entries()) {
       if (next() < 0.35) continue;
       for (const { id, spec: demo } of taskIds) {
         if (!demo.answer || next() < 0.3) continue;
         const at = new Date(now.getTime() - Math.floor(next() * 28 * DAY) - 3_600_000);
-        const result = await attemptTask({ db, taskId: id, userId: member.id, input: demo.answer, now: at });
+        const result = await attemptTask({ db, taskId: id, userId: member.id, input: answerOf(demo.answer, member.name, m), now: at });
         if (result.ok && result.status === "pending" && next() < 0.7) {
           const decision = next() < 0.85 ? "approved" : "rejected";
           await reviewCompletion({
@@ -445,4 +445,25 @@ export async function seedDemo({ db, now = new Date(), chains = null }: { db: Db
   };
   for (let run = 0; run < (onChain ? 2 : 1); run++) await distributeEndedCampaigns({ db, chains: drawChains, now: paidAt, onPoolError: fail });
   return { seeded: true as const, projects: PROJECTS.length, members: members.length, onChain: onChain !== null };
+}
+
+/** Why members say they joined, in their own words: no two demo members hand in the same text or link. */
+const REASONS_TO_JOIN = [
+  "I joined for the community and the weekly quests, and stayed for the people.",
+  "A friend showed me the leaderboard and I wanted to see how far I could climb.",
+  "I have used the app for months and wanted to learn what the team is building next.",
+  "The docs answered every question I had, so I signed up to follow the releases.",
+  "I came for the airdrop talk and stayed because the tasks taught me something.",
+  "Our local meetup does these quests together on Thursday evenings.",
+];
+/** How they sign off: with the reasons above, a different pair for each of the first 42 members. */
+const SIGN_OFFS = ["here since the beta", "member since the first season", "long-time LP", "new here", "cheers", "see you on the board", "gm"];
+
+/** A written answer or link as this member would hand it in (quiz answers and visits stay as they are). */
+function answerOf(answer: AttemptInput, name: string, index: number): AttemptInput {
+  const first = name.split(" ")[0] ?? name;
+  if (answer.kind === "text")
+    return { kind: "text", text: `${REASONS_TO_JOIN[index % REASONS_TO_JOIN.length]} ${first}, ${SIGN_OFFS[index % SIGN_OFFS.length]}.` };
+  if (answer.kind === "url") return { kind: "url", url: `https://x.com/${first.toLowerCase()}${index + 1}/status/${180_000 + index * 7}` };
+  return answer;
 }
