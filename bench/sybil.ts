@@ -10,7 +10,7 @@
 //      sweep send their coin on — and `profileWallets` (trust/wallet-signals.server.ts) reads them;
 //    - `direct`: the `wallet_profile` rows the generator knows, written straight (3 % of honest
 //      wallets with their funding unknown, as a node without the history would leave them).
-//    DEFAULT_PROFILES says which runs without the variable (`chain` once wallet-signals is merged).
+//    DEFAULT_PROFILES says which runs without the variable: `chain`, the wallets profiled from the local chain by profileWallets.
 //    Then `scoreMembers` runs with the exchanges (and the local dev accounts) as shared funders, and
 //    "flagged" is compared with the truth: BENCH sybil_precision / sybil_recall overall, and per farm
 //    kind sybil_precision_<kind> (that kind's farm members flagged against every honest member
@@ -43,7 +43,7 @@ import { bench, log, timed } from "./stats.ts";
 import { FARM_KINDS, NOW, population, type Population } from "./sybil-population.ts";
 
 /** How wallet profiles are made without BENCH_SYBIL_PROFILES: `chain` once profileWallets (wallet-signals) is merged. */
-const DEFAULT_PROFILES: "chain" | "direct" = "direct";
+const DEFAULT_PROFILES: "chain" | "direct" = "chain";
 
 const env = z
   .object({

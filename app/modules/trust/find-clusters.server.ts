@@ -208,7 +208,7 @@ export async function networkClusters(db: Db): Promise<FoundCluster[]> {
           kind: "network",
           key: `${hash}@${first.toISOString()}`,
           userIds,
-          summary: `${size} accounts were created from one network between ${first.toISOString()} and ${last.toISOString()}`,
+          summary: `${size} accounts were created from one network between ${whenOf(first)} and ${whenOf(last)}`,
           evidence: { networkHash: hash, from: first.toISOString(), to: last.toISOString() },
           factOf: (_, clusterId) => ({ kind: "network", clusterId, size, hours: spanHours }),
         });
@@ -284,7 +284,7 @@ export async function synchronizedClusters(db: Db): Promise<FoundCluster[]> {
       kind: "synchronized",
       key: `${group.firstTask}@${group.firstAt.toISOString()}`,
       userIds: [...tasksByUser.keys()],
-      summary: `${size} members completed up to ${most} of the same tasks within ${T.syncSeconds} seconds of each other, from ${group.firstAt.toISOString()}`,
+      summary: `${size} members completed up to ${most} of the same tasks within ${T.syncSeconds} seconds of each other, from ${whenOf(group.firstAt)}`,
       evidence: { firstTaskId: group.firstTask, firstAt: group.firstAt.toISOString(), mostTasks: most, seconds: T.syncSeconds },
       factOf: (userId, clusterId) => ({ kind: "synchronized", clusterId, size, tasks: tasksByUser.get(userId) ?? T.syncTasks }),
     });
@@ -373,3 +373,6 @@ export async function referralClusters(db: Db, now: Date): Promise<FoundCluster[
     };
   });
 }
+
+/** A time in a cluster's summary, as a team reads it (stored text: the server's words, in UTC). */
+const whenOf = (at: Date) => `${at.toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" })} UTC`;
