@@ -122,7 +122,7 @@ export async function parseGateForm(formData: FormData, chains: OnchainChains): 
 /** The networks a holding rule may name: those this server has a node for. */
 export const gateNetworks = (chains: Pick<ChainRegistry, "list">) => chains.list.map((chain) => ({ id: chain.id, name: chain.name }));
 
-/** Both forms' answers in one: the container's parse and the gate's, their errors together. */
+/** The two parses in one: the campaign's or airdrop's fields and its gate, with their errors together. */
 export function withGate<T extends object>(form: Ok<T> | FieldFailure, gate: GateForm["gate"]): Ok<T & { gate: Gate | null }> | FieldFailure {
   if (form.ok && gate.ok) return { ...form, gate: gate.gate };
   return invalidFields({ ...(form.ok ? {} : form.errors), ...(gate.ok ? {} : gate.errors) });

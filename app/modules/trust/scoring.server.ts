@@ -132,7 +132,7 @@ async function saveClusters(tx: Db, found: FoundCluster[], now: Date): Promise<s
   for (let from = 0; from < members.length; from += 4 * BATCH)
     await tx.execute(sql`
       insert into trust_cluster_member (cluster_id, user_id)
-      select m->>0, m->>1 from jsonb_array_elements(${JSON.stringify(members.slice(from, from + 4 * BATCH))}::jsonb) as m
+      select pair->>0, pair->>1 from jsonb_array_elements(${JSON.stringify(members.slice(from, from + 4 * BATCH))}::jsonb) as pair
       on conflict do nothing`);
   return clusterIds;
 }
