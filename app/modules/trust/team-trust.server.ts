@@ -335,7 +335,7 @@ export async function projectTrustAudit({ db, projectId, page, targets }: { db: 
       .execute(
         sql`
       select a.id, a.action, a.subject_id, a.cluster_id, a.scope, a.scope_id, a.reason, a.created_at,
-        coalesce(nullif(actor.name, ''), actor.username) as actor, coalesce(nullif(subject.name, ''), subject.username, 'Member') as subject,
+        case when actor.id is null then null else coalesce(nullif(actor.name, ''), actor.username, 'an unnamed member') end as actor, coalesce(nullif(subject.name, ''), subject.username, 'Member') as subject,
         count(*) over () as total
       from trust_audit a left join "user" actor on actor.id = a.actor_id left join "user" subject on subject.id = a.subject_id
       where a.project_id = ${projectId}
