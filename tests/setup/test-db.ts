@@ -20,11 +20,12 @@ function migratedPglite(): Blob | undefined {
  * A fresh, migrated database for one test file: in-memory PGlite by default, or a new database
  * on the PostgreSQL server named by DATABASE_URL (dropped again on close). Either starts from the
  * run's migrated copy; on PGlite it may be one an earlier file of the worker closed as it found it,
- * emptied (`pgliteDatabase`).
+ * emptied (`pgliteDatabase`). `unused: true` asks for one no file used before: for a test that
+ * reads the server's cumulative statistics, which an earlier file's rows may still be reaching.
  */
-export async function createTestDatabase(): Promise<Database> {
+export async function createTestDatabase({ unused = false }: { unused?: boolean } = {}): Promise<Database> {
   const serverUrl = process.env.DATABASE_URL;
-  if (!serverUrl) return pgliteDatabase();
+  if (!serverUrl) return pgliteDatabase({ unused });
   const fresh = await createPostgresDatabase(serverUrl, inject("postgresTemplate") ?? undefined);
   const database = await openDatabase({ databaseUrl: fresh.url, dataDir: null });
   pool.fresh ??= await freshContentsOf(database.db);
@@ -76,8 +77,8 @@ async function stateOf(db: Db): Promise<string> {
 }
 
 /** A migrated in-memory PGlite: one an earlier file of this worker left as it found it, emptied, or a new one. */
-async function pgliteDatabase(): Promise<Database> {
-  let database = pool.idle.pop();
+async function pgliteDatabase({ unused }: { unused: boolean }): Promise<Database> {
+  let database = unused ? undefined : pool.idle.pop();
   if (!database) {
     database = await openDatabase({ dataDir: null, startFrom: migratedPglite() });
     // A fresh database's fingerprint and contents, taken from the first this worker opens.
