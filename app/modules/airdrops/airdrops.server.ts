@@ -8,7 +8,7 @@ import { assetParts } from "~/modules/ledger/assets";
 import { treasuryShortBy } from "~/modules/rewards/escrow.server";
 import { InsufficientFunds } from "~/modules/ledger/ledger.server";
 import { AIRDROP_ENTERED } from "~/modules/rewards/promise-words";
-import { airdropEntered, takesBack } from "~/modules/rewards/promises.server";
+import { airdropEntered, takesBack, tightensGate } from "~/modules/rewards/promises.server";
 import { setAirdropEscrow } from "./airdrop-escrow.server";
 import type { AirdropInput } from "./airdrop.schema";
 import type { Gate } from "~/modules/trust/trust-types";
@@ -74,9 +74,11 @@ export async function saveAirdrop({
         const termsField = current.asset !== input.asset ? "asset" : "rule";
         if (live && changesTerms) return invalid(termsField, "This airdrop is live: its token and how it shares cannot change.");
         const takeBack = takesBack(current, { published, startsAt: input.startsAt }, now);
-        if ((takeBack || changesTerms || input.total < current.total) && (await airdropEntered(tx, current.id))) {
+        const gateTightened = tightensGate(current.gate, gate);
+        if ((takeBack || changesTerms || gateTightened || input.total < current.total) && (await airdropEntered(tx, current.id))) {
           if (takeBack) return invalid(takeBack === "unpublish" ? "published" : "startsAt", AIRDROP_ENTERED[takeBack]);
           if (changesTerms) return invalid(termsField, AIRDROP_ENTERED.change);
+          if (gateTightened) return invalid("gate.combine", AIRDROP_ENTERED.gate);
           return invalid(input.rule === "pro_rata" ? "total" : "rankAmounts", AIRDROP_ENTERED.lower);
         }
         if (current.asset !== input.asset) await setAirdropEscrow(tx, { row: current, target: 0n, now });

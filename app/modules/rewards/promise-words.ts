@@ -5,6 +5,7 @@ export const CAMPAIGN_ENTERED = {
   delete: "Members have entered this campaign: its token reward cannot be deleted, only raised.",
   unpublish: "Members have entered this campaign: it stays published, so their entries and its rewards stay.",
   reschedule: "Members have entered this campaign: its start cannot move into the future.",
+  gate: "Members have entered this campaign: its eligibility rules can be removed, not added or changed, so nobody loses what they entered for.",
 } as const;
 
 export const LIVE_POOL = {
@@ -17,6 +18,7 @@ export const AIRDROP_ENTERED = {
   change: "Members have earned points in this airdrop: its token and how it shares cannot change.",
   unpublish: "Members have earned points in this airdrop: it stays published, so their points and its total stay.",
   reschedule: "Members have earned points in this airdrop: its start cannot move into the future.",
+  gate: "Members have earned points in this airdrop: its eligibility rules can be removed, not added or changed, so nobody loses what they earned.",
 } as const;
 
 /** What the screens say where an owner would otherwise try: the pool form and its Delete, the campaign and airdrop forms. */

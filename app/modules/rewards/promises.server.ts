@@ -49,6 +49,28 @@ export function takesBack(current: { publishedAt: Date | null; startsAt: Date },
   return null;
 }
 
+/**
+ * Whether an edit sets a gate where there was none or changes one: what an entered campaign, its
+ * pools and an entered airdrop refuse, so nobody loses the rewards they entered for. Removing a
+ * gate (null) or leaving it out (undefined, unchanged) lets more members in and is always allowed.
+ */
+export function tightensGate(current: unknown, next: unknown) {
+  return next != null && canonical(next) !== canonical(current ?? null);
+}
+
+/** JSON with every object's keys in one order: a gate read back from jsonb (its keys reordered) equals the form's. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+    return `{${entries
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`)
+      .join(",")}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
 /** What the campaign's reward screens say about its token pools: why they can only be raised now, or null. */
 export async function poolsKeptNote(db: Db, c: { id: string; publishedAt: Date | null; startsAt: Date; endsAt: Date }, now = new Date()) {
   if (campaignStatus(c, now) === "live") return KEPT_NOTE.livePools;

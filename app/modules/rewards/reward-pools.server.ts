@@ -12,7 +12,7 @@ import { campaignStatus } from "~/modules/tasks/campaign-status";
 import { InsufficientFunds } from "~/modules/ledger/ledger.server";
 import { setEscrow, treasuryShortBy } from "./escrow.server";
 import { CAMPAIGN_ENTERED, LIVE_POOL } from "./promise-words";
-import { campaignEntered } from "./promises.server";
+import { campaignEntered, tightensGate } from "./promises.server";
 import { commitmentOf } from "./raffle-proof";
 import { poolMaximum, type RewardPoolInput } from "./reward.schema";
 import type { Gate } from "~/modules/trust/trust-types";
@@ -179,6 +179,7 @@ export async function updateRewardPool({
         const kept = await promiseKept(tx, managed, "lower");
         if (kept) return invalid(input.distribution === "everyone" ? "total" : input.distribution === "ranking" ? "rankAmounts" : "amount", kept);
       }
+      if (tightensGate(locked.gate, gate) && (await campaignEntered(tx, campaignId))) return invalid("gate.combine", CAMPAIGN_ENTERED.gate);
       const raffle = input.distribution === "raffle" && !locked.commitment ? raffleCommitment(chainOfRaffle(input, raffleChainId)) : {};
       if (raffle === null) return NO_DRAW_CHAIN;
       const [updated] = await tx

@@ -9,7 +9,7 @@ import type { CampaignInput, CrusadeInput } from "./quests.schema";
 import type { Gate } from "~/modules/trust/trust-types";
 import { isUniqueViolation } from "~/lib/db-errors";
 import { CAMPAIGN_ENTERED } from "~/modules/rewards/promise-words";
-import { campaignEntered, takesBack } from "~/modules/rewards/promises.server";
+import { campaignEntered, takesBack, tightensGate } from "~/modules/rewards/promises.server";
 
 export type Campaign = typeof campaign.$inferSelect;
 export type Crusade = typeof crusade.$inferSelect;
@@ -55,7 +55,11 @@ export async function saveCampaign({
       .where(and(eq(campaign.id, campaignId), eq(campaign.projectId, projectId)));
     if (!current) return invalid("form", "This campaign does not exist.");
     const takeBack = takesBack(current, input, now);
-    if (takeBack && (await campaignEntered(db, campaignId))) return invalid(takeBack === "unpublish" ? "published" : "startsAt", CAMPAIGN_ENTERED[takeBack]);
+    const gateTightened = tightensGate(current.gate, gate);
+    if ((takeBack || gateTightened) && (await campaignEntered(db, campaignId))) {
+      if (takeBack) return invalid(takeBack === "unpublish" ? "published" : "startsAt", CAMPAIGN_ENTERED[takeBack]);
+      return invalid("gate.combine", CAMPAIGN_ENTERED.gate);
+    }
     const [updated] = await db
       .update(campaign)
       .set({ ...fields, publishedAt: published ? (current.publishedAt ?? now) : null, updatedAt: now })

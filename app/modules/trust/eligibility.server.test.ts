@@ -14,6 +14,7 @@ import type { Database } from "~/lib/db.server";
 import { LOCAL_CHAIN_ID } from "~/lib/local-chain-id";
 import { startLocalChain, type LocalChain } from "~/lib/local-chain.server";
 import type { ChainRegistry } from "~/modules/chain/chain-registry.server";
+import { CAMPAIGN_ENTERED } from "~/modules/rewards/promise-words";
 import { saveCampaign } from "~/modules/tasks/campaigns.server";
 import { attemptTask } from "~/modules/tasks/completions.server";
 import { deployOnchainFixtures, type OnchainFixtures } from "#tests/setup/onchain-fixtures";
@@ -402,5 +403,22 @@ describe("the gate on its page and in the campaign form's save", () => {
     expect(kept.ok && kept.value.gate).toEqual(gate);
     const cleared = await saveCampaign({ db: db(), projectId: "p", campaignId: created.value.id, input, gate: null, now: NOW });
     expect(cleared.ok && cleared.value.gate).toBeNull();
+  });
+
+  it("keeps what entered members were promised: an entered campaign's gate can be removed, not added or changed", async () => {
+    const input = { name: "One", slug: "c1", description: "", startsAt: open.startsAt, endsAt: open.endsAt, published: true };
+    const gate: Gate = { combine: "all", rules: [{ kind: "trust_score", min: 60, max: null }] };
+    expect(await saveCampaign({ db: db(), projectId: "p", campaignId: "c1", input, gate, now: NOW })).toEqual({
+      ok: false,
+      code: "invalid",
+      errors: { "gate.combine": CAMPAIGN_ENTERED.gate },
+    });
+    expect((await db().select({ gate: campaign.gate }).from(campaign).where(eq(campaign.id, "c1")))[0]!.gate).toBeNull();
+    // A gate saved before anyone entered stays as it is through later edits (read back from jsonb, its keys reordered).
+    await db().update(campaign).set({ gate }).where(eq(campaign.id, "c1"));
+    const same: Gate = { rules: [{ max: null, min: 60, kind: "trust_score" }], combine: "all" };
+    expect((await saveCampaign({ db: db(), projectId: "p", campaignId: "c1", input: { ...input, name: "One, renamed" }, gate: same, now: NOW })).ok).toBe(true);
+    const removed = await saveCampaign({ db: db(), projectId: "p", campaignId: "c1", input, gate: null, now: NOW });
+    expect(removed.ok).toBe(true);
   });
 });
