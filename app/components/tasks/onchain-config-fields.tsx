@@ -32,17 +32,16 @@ function TextField({ name, label, values, errors, ...options }: Common & TextOpt
   );
 }
 
-/** The networks an on-chain task may use: those this server has a node for. */
-export function NetworkField({ values, errors, networks }: Common & { networks: Network[] }) {
-  const id = "config.chainId";
+/** The networks a check on a chain may use (an on-chain task, a gate's holding rule): those this server has a node for. */
+export function NetworkField({ values, errors, networks, id = "config.chainId" }: Common & { networks: Network[]; id?: string }) {
   return (
     <Field
       id={id}
       label="Network"
-      hint={networks.length === 0 ? "This server has no node for any network: on-chain tasks cannot be checked until one is configured." : undefined}
+      hint={networks.length === 0 ? "This server has no node for any network: nothing on a chain can be checked until one is configured." : undefined}
       error={errors[id]}
     >
-      <Select {...fieldProps(id, errors[id])} defaultValue={values[id] ?? String(networks[0]?.id ?? "")}>
+      <Select {...fieldProps(id, errors[id])} defaultValue={values[id] || String(networks[0]?.id ?? "")}>
         {networks.map((n) => (
           <option key={n.id} value={n.id}>
             {n.name} ({n.id})

@@ -4,6 +4,7 @@ import { Button } from "~/components/ui/button";
 import { Field, fieldProps } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
 import { Select } from "~/components/ui/select";
+import { NetworkField } from "~/components/tasks/onchain-config-fields";
 import { ACCOUNT_WORDS } from "~/modules/trust/gate-words";
 import { emptyRule, MAX_GATE_RULES, RANGED_KINDS, RULE_KIND_LABELS, type GateValues, type RuleValues } from "~/modules/trust/gate-values";
 import { LINKABLE_ACCOUNTS, type GateRuleKind } from "~/modules/trust/trust-types";
@@ -124,17 +125,7 @@ function RuleFields({ index, values, errors, networks }: { index: number; values
       />
     </Field>
   );
-  const network = (
-    <Field id={name("chainId")} label="Network" error={errors[name("chainId")]}>
-      <Select {...fieldProps(name("chainId"), errors[name("chainId")])} defaultValue={values.chainId || String(networks[0]?.id ?? "")}>
-        {networks.map((n) => (
-          <option key={n.id} value={n.id}>
-            {n.name} ({n.id})
-          </option>
-        ))}
-      </Select>
-    </Field>
-  );
+  const network = <NetworkField id={name("chainId")} values={{ [name("chainId")]: values.chainId }} errors={errors} networks={networks} />;
   if (values.kind === "") return null;
   if ((RANGED_KINDS as readonly string[]).includes(values.kind)) {
     return (
