@@ -1,6 +1,7 @@
 import { Ban, Undo2 } from "lucide-react";
 import { useEffect, useId, useRef } from "react";
 import { useFetcher } from "react-router";
+import { route } from "~/lib/routes";
 import { ConfirmDialog } from "~/components/projects/confirm-dialog";
 import { Button } from "~/components/ui/button";
 import { Field } from "~/components/ui/field";
@@ -49,9 +50,12 @@ function useTrustForm() {
  * member reads. Folded until opened.
  */
 export function ExcludeForm({
+  projectSlug,
   targets,
   subject,
 }: {
+  /** The project whose Trust page's action takes the form (the cluster view posts there too). */
+  projectSlug: string;
   targets: TargetOption[];
   subject: { kind: "member"; userId: string; name: string } | { kind: "cluster"; clusterId: string; count: number };
 }) {
@@ -64,7 +68,14 @@ export function ExcludeForm({
       <summary className="flex cursor-pointer list-none items-center gap-2 rounded-lg px-3 py-2 text-sm font-medium outline-none hover:bg-accent focus-visible:ring-[3px] focus-visible:ring-ring/50 [&::-webkit-details-marker]:hidden">
         <Ban className="size-4 text-destructive" aria-hidden /> {summary}
       </summary>
-      <fetcher.Form method="post" ref={form} className="grid gap-3 border-t p-3" aria-label={label} noValidate>
+      <fetcher.Form
+        method="post"
+        action={route("projects.trust", { project: projectSlug })}
+        ref={form}
+        className="grid gap-3 border-t p-3"
+        aria-label={label}
+        noValidate
+      >
         <input type="hidden" name="intent" value="exclude" />
         {subject.kind === "member" ? (
           <input type="hidden" name="userId" value={subject.userId} />
@@ -117,7 +128,7 @@ export function ExcludeForm({
 }
 
 /** Lift one live exclusion, with the reason written to the audit log. */
-export function LiftForm({ exclusionId, target }: { exclusionId: string; target: string }) {
+export function LiftForm({ projectSlug, exclusionId, target }: { projectSlug: string; exclusionId: string; target: string }) {
   const { fetcher, form, errors, pending } = useTrustForm();
   const id = useId();
   return (
@@ -125,7 +136,14 @@ export function LiftForm({ exclusionId, target }: { exclusionId: string; target:
       <summary className="inline-flex cursor-pointer list-none items-center gap-1 rounded-md px-2 py-1 text-sm font-medium outline-none hover:bg-accent focus-visible:ring-[3px] focus-visible:ring-ring/50 [&::-webkit-details-marker]:hidden">
         <Undo2 className="size-3.5" aria-hidden /> Lift
       </summary>
-      <fetcher.Form method="post" ref={form} className="grid gap-3 pt-2" aria-label={`Lift the exclusion from ${target}`} noValidate>
+      <fetcher.Form
+        method="post"
+        action={route("projects.trust", { project: projectSlug })}
+        ref={form}
+        className="grid gap-3 pt-2"
+        aria-label={`Lift the exclusion from ${target}`}
+        noValidate
+      >
         <input type="hidden" name="intent" value="lift" />
         <input type="hidden" name="exclusionId" value={exclusionId} />
         <ReasonField

@@ -85,7 +85,7 @@ export function TeamMemberIdentity({ member, aside }: { member: TeamMemberData; 
 }
 
 /** The member's live exclusions in this project, each with its reason and, for those who may act, Lift. */
-export function TeamExclusions({ exclusions, canAct }: { exclusions: TeamMemberData["exclusions"]; canAct: boolean }) {
+export function TeamExclusions({ exclusions, projectSlug, canAct }: { exclusions: TeamMemberData["exclusions"]; projectSlug: string; canAct: boolean }) {
   if (exclusions.length === 0) return null;
   return (
     <ul className="grid gap-2" aria-label="Exclusions">
@@ -97,7 +97,7 @@ export function TeamExclusions({ exclusions, canAct }: { exclusions: TeamMemberD
             <span className="text-xs text-muted-foreground">since {formatDate(x.createdAt)}</span>
           </p>
           <p className="text-muted-foreground wrap-anywhere">“{x.reason}”</p>
-          {canAct && <LiftForm exclusionId={x.id} target={x.target} />}
+          {canAct && <LiftForm projectSlug={projectSlug} exclusionId={x.id} target={x.target} />}
         </li>
       ))}
     </ul>
@@ -123,8 +123,8 @@ export function TeamMemberCard({
       <TeamMemberIdentity member={member} aside={<TeamScore score={member.score} flagged={member.flagged} />} />
       <TeamReasons reasons={member.reasons} projectSlug={projectSlug} />
       {children}
-      <TeamExclusions exclusions={member.exclusions} canAct={canAct} />
-      {canAct && <ExcludeForm targets={targets} subject={{ kind: "member", userId: member.userId, name: member.name }} />}
+      <TeamExclusions exclusions={member.exclusions} projectSlug={projectSlug} canAct={canAct} />
+      {canAct && <ExcludeForm projectSlug={projectSlug} targets={targets} subject={{ kind: "member", userId: member.userId, name: member.name }} />}
     </li>
   );
 }

@@ -8,16 +8,13 @@ import { ClusterEvidence } from "~/components/trust/cluster-evidence";
 import { CLUSTER_KIND_LABELS } from "~/components/trust/cluster-list";
 import { ClusterMembers } from "~/components/trust/cluster-members";
 import { ExcludeForm } from "~/components/trust/team-exclusion-forms";
-import { dataWithToast } from "~/lib/flash.server";
 import { pageTitle } from "~/lib/meta";
-import { formFailure } from "~/lib/result";
 import { route } from "~/lib/routes";
 import { requireUser } from "~/modules/auth/session.server";
 import { QUEST_DECIMALS } from "~/modules/ledger/assets";
 import { authorize, can } from "~/modules/projects/permissions.server";
 import { rewardDecimals } from "~/modules/projects/set-reward-asset.server";
 import { projectPage } from "~/modules/tasks/quest-pages.server";
-import { teamTrustAction } from "~/modules/trust/team-trust-actions.server";
 import { clusterView } from "~/modules/trust/team-trust.server";
 import { servicesContext } from "~/services/services.server";
 
@@ -41,18 +38,6 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   if (!view) throw data("Not found", { status: 404 });
   const canAct = can(role, "trust.act");
   return { project: { slug: project.slug, name: project.name }, canAct, ...view, targets: canAct ? view.targets : [] };
-}
-
-/** Exclude the cluster's participants (or one of them), or lift an exclusion: owners and admins only. */
-export async function action({ request, context, params }: Route.ActionArgs) {
-  const { user } = await requireUser(context, request);
-  const services = context.get(servicesContext);
-  const db = services.database.db;
-  const { project } = await projectPage({ db, slug: params.project, userId: user.id });
-  await authorize({ db, projectId: project.id, userId: user.id, action: "trust.act" });
-  const done = await teamTrustAction({ db, projectId: project.id, actorId: user.id, formData: await request.formData() });
-  if (!done.ok) return formFailure(done);
-  return dataWithToast({ ok: true }, done.message, { appUrl: services.env.APP_URL });
 }
 
 export default function TrustCluster({ loaderData }: Route.ComponentProps) {
@@ -80,7 +65,7 @@ export default function TrustCluster({ loaderData }: Route.ComponentProps) {
             <ClusterEvidence evidence={cluster.evidence} />
           </CardContent>
         </Card>
-        {canAct && <ExcludeForm targets={targets} subject={{ kind: "cluster", clusterId: cluster.id, count: here }} />}
+        {canAct && <ExcludeForm projectSlug={project.slug} targets={targets} subject={{ kind: "cluster", clusterId: cluster.id, count: here }} />}
         <section className="grid gap-3" aria-label="Members">
           <h2 className="text-lg font-semibold">Members taking part here</h2>
           <ClusterMembers members={members} projectSlug={project.slug} canAct={canAct} targets={targets} />
