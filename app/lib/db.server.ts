@@ -19,6 +19,7 @@ import * as rewardSchema from "#db/schema/rewards";
 import * as xpSchema from "#db/schema/xp";
 import * as socialSchema from "#db/schema/social";
 import * as trustSchema from "#db/schema/trust";
+import * as reachSchema from "#db/schema/reach";
 import { lockFolder } from "./folder-lock.server";
 import type { JobConnection } from "./job-engine.server";
 import { poolWithReadLanes } from "./read-lanes.server";
@@ -36,6 +37,7 @@ export const schema = {
   ...socialSchema,
   ...chainSchema,
   ...trustSchema,
+  ...reachSchema,
 };
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;

@@ -4,7 +4,7 @@ import { socialAccount } from "#db/schema/social";
 import type { Db } from "~/lib/db.server";
 import type { SocialProvider } from "~/modules/social/providers";
 import type { SocialConfig } from "~/modules/social/social-config.server";
-import { encryptToken } from "~/modules/social/token-crypto.server";
+import { encryptToken } from "~/lib/secret-box.server";
 import type { FakeAccount, SocialFakes } from "#tests/fakes/social/social-fakes";
 
 /** Every scope each provider's tasks need, as the provider reports them granted. */

@@ -16,6 +16,8 @@ const EXPECTED: Record<ProjectAction, Record<(typeof ROLES)[number] | "none", bo
   "submissions.review": { owner: true, admin: true, reviewer: true, none: false },
   "trust.view": { owner: true, admin: true, reviewer: true, none: false },
   "trust.act": { owner: true, admin: true, reviewer: false, none: false },
+  "api.manage": { owner: true, admin: true, reviewer: false, none: false },
+  "webhooks.manage": { owner: true, admin: true, reviewer: false, none: false },
 };
 
 describe("project permissions", () => {

@@ -23,6 +23,10 @@ export const PERMISSIONS = {
   "trust.view": ["owner", "admin", "reviewer"],
   /** Exclude members or clusters from the project, a pool or an airdrop, and lift exclusions. */
   "trust.act": ["owner", "admin"],
+  /** Create and revoke the project's API keys, and read or rotate the secret its server checks our requests with (api_check tasks). */
+  "api.manage": ["owner", "admin"],
+  /** Add, change and remove webhook endpoints, rotate their secrets, read their delivery logs and redeliver. */
+  "webhooks.manage": ["owner", "admin"],
 } as const satisfies Record<string, readonly ProjectRole[]>;
 
 export type ProjectAction = keyof typeof PERMISSIONS;

@@ -6,7 +6,7 @@ import type { Db } from "~/lib/db.server";
 import type { ProviderCall } from "./checks/outcome";
 import { PROVIDER_LABELS, type SocialProvider } from "./providers";
 import type { ProviderConfig, SocialConfig } from "./social-config.server";
-import { decryptToken, encryptToken } from "./token-crypto.server";
+import { decryptToken, encryptToken } from "~/lib/secret-box.server";
 import { refreshInstagramToken } from "./checks/instagram.server";
 
 /** Why a member's social account cannot be used right now, in words that say what to do next. */

@@ -13,7 +13,7 @@ import { fetchXProfile } from "./checks/x.server";
 import { fetchYoutubeProfile } from "./checks/youtube.server";
 import { PROVIDER_SCOPES, RELINK_WAIT_DAYS, isSocialProvider, type SocialProvider } from "./providers";
 import type { ProviderConfig, SocialConfig } from "./social-config.server";
-import { encryptToken, isEncryptedToken } from "./token-crypto.server";
+import { encryptToken, isEncryptedToken } from "~/lib/secret-box.server";
 
 /** Error codes a refused link comes back to the connection's page with (`?error=`), beside better-auth's own. */
 export const LINK_ERRORS = {

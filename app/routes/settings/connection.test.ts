@@ -7,7 +7,7 @@ import { createTestServices } from "#tests/setup/test-services";
 import { startSocialFakes, type FakeAccount, type SocialFakes } from "#tests/fakes/social/social-fakes";
 import { socialAccess } from "~/modules/social/access.server";
 import { SOCIAL_PROVIDERS, type SocialProvider } from "~/modules/social/providers";
-import { decryptToken } from "~/modules/social/token-crypto.server";
+import { decryptToken } from "~/lib/secret-box.server";
 import type { Services } from "~/services/services.server";
 import { createAuth } from "~/modules/auth/auth.server";
 import { createLogger } from "~/lib/logger.server";

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { decryptToken, encryptToken, isEncryptedToken } from "./token-crypto.server";
+import { decryptToken, encryptToken, isEncryptedToken } from "~/lib/secret-box.server";
 
 describe("social token encryption", () => {
   const key = randomBytes(32);
