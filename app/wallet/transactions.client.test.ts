@@ -198,7 +198,12 @@ describe("sendContractCall", () => {
   it("a wallet that refuses without a reason: a claim made already is told in words, as final, from the distributor's state", async () => {
     const wallet = await fundedWallet();
     const claim = await roundFor(wallet.address);
-    await sendContractCall(providerFor(wallet), wallet.address, claim);
+    const claimed = await sendContractCall(providerFor(wallet), wallet.address, claim);
+    // The claim must be in a block before the second try is simulated, or that simulation (and send) would pass.
+    await createPublicClient({ chain: anvil, transport: http(chain.url), pollingInterval: 10 }).waitForTransactionReceipt({
+      hash: claimed,
+      pollingInterval: 10,
+    });
     const again = await sendContractCall(reasonlessProviderFor(wallet), wallet.address, claim).catch((e: unknown) => e);
     expect(again).toBeInstanceOf(TxError);
     expect((again as TxError).message).toBe("This share was claimed already: the tokens went to its address.");
