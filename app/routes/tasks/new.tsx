@@ -47,7 +47,13 @@ export async function action(args: Route.ActionArgs) {
   const { services, project } = await manageableProject(args);
   const form = readTaskForm(await args.request.formData(), { chainIds: onchainNetworks(services.chains) });
   if (!form.ok) return formFailure(form, { values: form.values });
-  const refused = await taskFormRefusals({ db: services.database.db, chains: services.chains, projectId: project.id, input: form.input });
+  const refused = await taskFormRefusals({
+    db: services.database.db,
+    chains: services.chains,
+    projectId: project.id,
+    input: form.input,
+    allowLoopback: !services.env.isPublic,
+  });
   if (Object.keys(refused).length > 0) return formFailure(invalidFields(refused), { values: form.values });
   const past = endAlreadyPast(form.input.endsAt, new Date());
   if (past) return formFailure(past, { values: form.values });
