@@ -2,8 +2,10 @@ import { and, eq } from "drizzle-orm";
 import { user } from "#db/schema/auth";
 import { completion, task } from "#db/schema/quests";
 import type { Db } from "~/lib/db.server";
+import { takeRateLimit } from "~/lib/rate-limit.server";
 import { failure, ok, type Result } from "~/lib/result";
 import { attemptTask, periodOf, type GateCheck } from "./completions.server";
+import { apiCheckMember, askProjectServer, type ApiCheckContext, type ApiCheckReply } from "./verify-api-check.server";
 
 /**
  * `api_check` tasks (issue #39): the project's own server confirms a member did it. Agreed
@@ -63,4 +65,50 @@ export async function pushCompletion({
   // Another push for the same member landed first: its completion is the answer.
   const raced = await approved();
   return raced ? ok({ completionId: raced.id, status: "already" as const }) : result;
+}
+
+/** How often a team member may press "Try it" (each makes a request to the URL typed). */
+export const TRY_LIMIT = { max: 10, windowSeconds: 60 } as const;
+
+/**
+ * The task form's "Try it": the signed request a member's Check sends, to the URL typed in the form,
+ * about the acting team member (their wallets) and marked `test: true`; what came back, read as a
+ * Check reads it. Nothing is recorded.
+ */
+export async function tryApiCheck({
+  db,
+  projectId,
+  userId,
+  url,
+  task: t,
+  context,
+  now = new Date(),
+}: {
+  db: Db;
+  projectId: string;
+  /** The team member trying it: the request names them as the member. */
+  userId: string;
+  url: string;
+  /** The task being edited (its id), or a new one's title. */
+  task: { id: string | null; title: string };
+  context: ApiCheckContext;
+  now?: Date;
+}): Promise<Result<{ reply: ApiCheckReply }>> {
+  if (t.id) {
+    const [own] = await db
+      .select({ id: task.id })
+      .from(task)
+      .where(and(eq(task.id, t.id), eq(task.projectId, projectId)));
+    if (!own) return failure("not_found", "This project has no task with this id.");
+  }
+  const limit = await takeRateLimit({ db, key: `api-check-try:${projectId}:${userId}`, ...TRY_LIMIT, now: now.getTime() });
+  if (!limit.ok) return failure("limited", `You tried several times just now. Try again in ${limit.retryAfterSeconds} seconds.`, limit.retryAfterSeconds);
+  const body = {
+    type: "api_check" as const,
+    task: { id: t.id, title: t.title || "Untitled task" },
+    member: await apiCheckMember({ db, userId }),
+    timestamp: new Date().toISOString(),
+    test: true as const,
+  };
+  return ok({ reply: await askProjectServer({ db, projectId, url, body, context }) });
 }
