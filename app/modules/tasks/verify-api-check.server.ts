@@ -32,12 +32,11 @@ export type ApiCheckContext = { tokenKey: Buffer; allowLoopback: boolean; timeou
 /** The answer a project's server gives. */
 export const apiCheckAnswerSchema = z.object({
   done: z.boolean(),
+  /** Shown to the member: its first 300 characters. */
   reason: z
     .string()
-    .trim()
-    .max(500)
     .nullish()
-    .transform((v) => v || undefined),
+    .transform((v) => v?.trim().slice(0, 300) || undefined),
 });
 export type ApiCheckAnswer = z.output<typeof apiCheckAnswerSchema>;
 
