@@ -88,5 +88,9 @@ export default [
   route("projects/:project/airdrops/:airdrop/tree.json", "routes/airdrops/tree-json.ts"),
   route("projects/:project/airdrops/:airdrop/allocation.csv", "routes/airdrops/allocation-csv.ts"),
   route("dev/mail", "routes/dev.mail.tsx"),
+  // Issue #39, api_check tasks: the task form's "Try it" and signing secret (POST only), and the local trial's stand-in project server.
+  route("projects/:project/api-check/try", "routes/tasks/api-check-try.ts"),
+  route("projects/:project/api-check/secret", "routes/tasks/api-check-secret.ts"),
+  route("dev/api-check", "routes/dev.api-check.ts"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -3,6 +3,7 @@ import { Field, fieldProps } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
 import { Textarea } from "~/components/ui/textarea";
 import type { TaskType } from "~/modules/tasks/task-types";
+import { ApiCheckFields, type ApiCheckTools } from "./api-check-fields";
 import { ContractCallFields, EventEmittedFields, HoldTokenFields, NftHoldFields, WalletActivityFields } from "./onchain-config-fields";
 
 type Props = {
@@ -11,10 +12,12 @@ type Props = {
   errors: Record<string, string>;
   /** The networks on-chain tasks may use (those this server has a node for). */
   networks: { id: number; name: string }[];
+  /** An api_check task's "Try it" and signing secret, for owners and admins (null: not shown). */
+  apiCheck?: ApiCheckTools | null;
 };
 
 /** The chosen type's own settings, named `config.<field>` as `parseTaskConfig` reads them. */
-export function TaskConfigFields({ type, values, errors, networks }: Props) {
+export function TaskConfigFields({ type, values, errors, networks, apiCheck = null }: Props) {
   const text = (name: string, label: string, extra: { hint?: string; type?: string; placeholder?: string; inputMode?: "decimal" | "numeric" } = {}) => {
     const id = `config.${name}`;
     return (
@@ -137,5 +140,7 @@ export function TaskConfigFields({ type, values, errors, networks }: Props) {
         placeholder: "@questline",
         hint: "@name, name or its instagram.com/name link. Members send proof; the team reviews it.",
       });
+    case "api_check":
+      return <ApiCheckFields values={values} errors={errors} tools={apiCheck} />;
   }
 }

@@ -41,7 +41,7 @@ export function TaskDetails({ task, project, campaign, crusade, airdrop = null }
           </Row>
           <Row label="Type">{task.typeLabel}</Row>
           <Row label="Verification">
-            <CheckedBy task={task} />
+            <CheckedBy task={task} projectName={project.name} />
           </Row>
           <Row label="Recurrence">{task.recurrence === "daily" ? "Daily (UTC day)" : RECURRENCE_LABELS.once}</Row>
           {task.startsAt && (

@@ -10,6 +10,7 @@ import { DateTimeInput, TimeZoneHint, type DateValue } from "~/components/campai
 import { PROVIDER_LABELS, type SocialProvider } from "~/modules/social/providers";
 import { howChecked } from "~/modules/tasks/task-checks";
 import type { TaskType } from "~/modules/tasks/task-types";
+import type { ApiCheckTools } from "./api-check-fields";
 import { TaskConfigFields } from "./task-config-fields";
 
 export type TaskFormProps = {
@@ -25,6 +26,8 @@ export type TaskFormProps = {
   slotsTaken?: number;
   submitLabel: string;
   cancelTo: string;
+  /** An api_check task's "Try it" and signing secret, for owners and admins (null: not shown). */
+  apiCheck?: ApiCheckTools | null;
 };
 
 const NO_ERRORS: Record<string, string> = {};
@@ -33,7 +36,18 @@ const NO_ERRORS: Record<string, string> = {};
 const dateValue = (value: string | undefined): DateValue => (!value ? null : value.endsWith("Z") ? { at: value } : { typed: value });
 
 /** Create and edit a task: the common fields, then only the chosen type's own. Works without JavaScript. */
-export function TaskForm({ types, values, errors = NO_ERRORS, campaigns, airdrops, networks, slotsTaken = 0, submitLabel, cancelTo }: TaskFormProps) {
+export function TaskForm({
+  types,
+  values,
+  errors = NO_ERRORS,
+  campaigns,
+  airdrops,
+  networks,
+  slotsTaken = 0,
+  submitLabel,
+  cancelTo,
+  apiCheck = null,
+}: TaskFormProps) {
   const navigation = useNavigation();
   const typeOf = (value: string | undefined) => types.find((t) => t.value === value);
   const [type, setType] = useState<TaskType>(typeOf(values.type)?.value ?? types[0]!.value);
@@ -108,7 +122,7 @@ export function TaskForm({ types, values, errors = NO_ERRORS, campaigns, airdrop
           <CardDescription>What members do for this type of task.</CardDescription>
         </CardHeader>
         <CardContent className="grid gap-5">
-          <TaskConfigFields key={type} type={type} values={values} errors={errors} networks={networks} />
+          <TaskConfigFields key={type} type={type} values={values} errors={errors} networks={networks} apiCheck={apiCheck} />
         </CardContent>
       </Card>
 

@@ -159,5 +159,14 @@ export function TaskInstructions({ brief, signedIn }: { brief: TaskBrief; signed
         </p>
       );
     }
+    case "api_check":
+      return (
+        <div className="grid gap-2">
+          <p className="whitespace-pre-line wrap-anywhere">{brief.instructions || "Do what the project asks on its own site or app, then press Check."}</p>
+          <p className="text-sm text-muted-foreground">
+            Check asks the project&apos;s own server whether you did it. It is sent your member id, your username and the addresses of the wallets you linked.
+          </p>
+        </div>
+      );
   }
 }

@@ -24,7 +24,8 @@ export const PROVIDER_SCOPES: Record<SocialProvider, readonly string[]> = {
 };
 
 /** How a completion was checked: through a provider's API, by a code posted from the account, by the team, by Questline itself (quiz, chain, referrals), or not at all. */
-export const VERIFIED_BY = ["api", "code", "review", "auto", "none"] as const;
+/** `project`: the project's own server said the member did it (an api_check task, asked by us or pushed through the public API). */
+export const VERIFIED_BY = ["api", "code", "review", "auto", "none", "project"] as const;
 export type VerifiedBy = (typeof VERIFIED_BY)[number];
 
 /** A social account's token: working, or refused by the provider until the member connects again. */

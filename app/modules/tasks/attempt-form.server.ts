@@ -6,6 +6,7 @@ import { saveImage } from "~/modules/users/avatar.server";
 import { ATTEMPT_KINDS, attemptField, attemptSchema, type AttemptKind, type AttemptOutcome } from "./attempt.schema";
 import { attemptTask, type AttemptInput, type GateCheck, type OnchainChains, type SocialCheckContext, type Task } from "./completions.server";
 import { taskConfigSchemas } from "./task.schema";
+import type { ApiCheckContext } from "./verify-api-check.server";
 
 /** The intents the task's page may send: its kind's, reviewed proof for an X follow that allows it, and "Find my transaction" beside a pasted hash. */
 export function attemptIntents(task: Pick<Task, "type" | "config">): AttemptKind[] {
@@ -28,6 +29,7 @@ export async function attemptFromForm({
   dataDir,
   chains,
   social,
+  apiCheck,
   gateCheck,
   now,
 }: {
@@ -40,6 +42,8 @@ export async function attemptFromForm({
   chains?: OnchainChains;
   /** The configured social providers and a logger, for social tasks. */
   social?: SocialCheckContext;
+  /** The signing key and reach of an api_check task's request to the project's server. */
+  apiCheck?: ApiCheckContext;
   /** The entry check of a gated campaign's or airdrop's tasks (the trust module's gateEntryCheck). */
   gateCheck?: GateCheck;
   now?: Date;
@@ -91,7 +95,7 @@ export async function attemptFromForm({
       input = { kind: form.data.intent };
   }
 
-  const result = await attemptTask({ db, taskId: task.id, userId, input, chains, social, gateCheck, now }).catch(async (error: unknown) => {
+  const result = await attemptTask({ db, taskId: task.id, userId, input, chains, social, apiCheck, gateCheck, now }).catch(async (error: unknown) => {
     if (uploaded) await deleteUpload({ dataDir, url: uploaded });
     throw error;
   });

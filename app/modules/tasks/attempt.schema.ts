@@ -29,6 +29,8 @@ export const ATTEMPT_KINDS = {
   // A screenshot or a link, reviewed by the team.
   tiktok_follow: "proof",
   instagram_follow: "proof",
+  // The project's own server is asked when the member presses Check.
+  api_check: "check",
 } as const satisfies Record<TaskType, AttemptKind>;
 export type AttemptKind = "visit" | "answer" | "text" | "url" | "image" | "check" | "proof" | "transaction" | "find";
 

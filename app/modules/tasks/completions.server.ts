@@ -20,6 +20,7 @@ import { verifyOnchain } from "./verify-onchain.server";
 import { verifyEvent } from "./verify-event.server";
 import type { ChainEvidence } from "~/modules/chain/chain-evidence";
 import type { ChainRegistry } from "~/modules/chain/chain-registry.server";
+import { verifyApiCheck, type ApiCheckContext, type ApiCheckEvidence } from "./verify-api-check.server";
 
 export type Task = typeof task.$inferSelect;
 export type Completion = typeof completion.$inferSelect;
@@ -38,7 +39,9 @@ export type AttemptInput =
   | { kind: "transaction"; hash: string }
   | { kind: "find" }
   /** Reviewed proof of a follow: a link, a stored screenshot, or both. */
-  | { kind: "proof"; url: string | null; imageUrl: string | null };
+  | { kind: "proof"; url: string | null; imageUrl: string | null }
+  /** An api_check task's completion pushed by the project through the public API (pushCompletion): never from a form. */
+  | { kind: "pushed"; apiKeyId: string; reason: string | null };
 
 /**
  * The eligibility gate's check on entry (issue #38), passed in by the caller (the trust module
@@ -142,7 +145,7 @@ async function gateRefusal(db: Tx, t: Task, userId: string, now: Date, gateCheck
 export type Verified = Ok<{
   submission: Record<string, unknown>;
   verifiedBy?: VerifiedBy;
-  evidence?: Evidence | ChainEvidence;
+  evidence?: Evidence | ChainEvidence | ApiCheckEvidence;
   review?: true;
   /** A transaction that completes the task: recorded with the completion, refused if the task counted it already. */
   claim?: { chainId: number; txHash: string };
@@ -160,11 +163,15 @@ async function verify(
   now: Date,
   chains: OnchainChains | undefined,
   social: SocialCheckContext | undefined,
+  apiCheck: ApiCheckContext | undefined,
 ): Promise<Verified | Failure> {
   const keep = (submission: Record<string, unknown>) => ok({ submission });
   const fails = (message: string) => invalid(attemptField(t.type), message);
   // The check ran and found the task not done yet: a result, not a wrong input.
   const notYet = (message: string) => failure("not_met", message);
+  if (t.type === "api_check") return verifyApiCheck({ db, task: t, userId, input, now, context: apiCheck });
+  // A pushed completion is an api_check task's only.
+  if (input.kind === "pushed") return fails("This task cannot be checked.");
   if (isApiChecked(t.type) || isProofOnly(t.type)) return verifySocial(db, t, userId, input, now, social);
   if (t.type === "event_emitted") return verifyEvent({ db, task: t, userId, now, chains });
   if (isOnchainChecked(t.type)) return verifyOnchain({ db, task: t, userId, input, now, chains });
@@ -244,6 +251,7 @@ export async function attemptTask({
   input,
   chains,
   social,
+  apiCheck,
   gateCheck,
   now = new Date(),
 }: {
@@ -255,6 +263,8 @@ export async function attemptTask({
   chains?: OnchainChains;
   /** The configured social providers, for social tasks (without them a social task is "not set up"). */
   social?: SocialCheckContext;
+  /** The signing key and reach of an api_check task's request to the project's server (without it such a task cannot be checked). */
+  apiCheck?: ApiCheckContext;
   /** The entry check of a gated campaign's or airdrop's tasks; without it such a task is refused. */
   gateCheck?: GateCheck;
   now?: Date;
@@ -274,7 +284,7 @@ export async function attemptTask({
   const kept = await gateRefusal(db, t, userId, now, gateCheck);
   if (kept) return kept;
 
-  const verified = await verify(db, t, userId, input, now, chains, social);
+  const verified = await verify(db, t, userId, input, now, chains, social, apiCheck);
   if (!verified.ok) return verified;
   // Reviewed proof waits for the team whatever the task's mode says: it is never approved here.
   const status = t.verification === "review" || verified.review || isProofOnly(t.type) ? "pending" : "approved";

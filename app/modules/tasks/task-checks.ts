@@ -58,18 +58,22 @@ export function onchainNetworkOf(task: { type: TaskType; config?: unknown }): st
 /**
  * How a task is checked, as cards and pages say it: "Checked with X", "Checked on Base" (an
  * on-chain task, when its network is known), "Reviewed by the team", "Checked by Questline" (quiz,
- * referrals), "Done by opening the link" (visits), "Done when sent" (an answer nobody reviews).
+ * referrals), "Checked by <project>'s server" (an api_check task), "Done by opening the link" (visits), "Done when sent" (an answer nobody reviews).
  */
 export function howChecked({
   type,
   verification,
   network = null,
+  projectName = null,
 }: {
   type: TaskType;
   verification: "auto" | "review" | "none";
   /** An on-chain task's network, by name. */
   network?: string | null;
+  /** The task's project, by name: an api_check task is checked by its server. */
+  projectName?: string | null;
 }): string {
+  if (type === "api_check") return projectName ? `Checked by ${projectName}'s server` : "Checked by the project's server";
   if (verification === "none") return type === "visit_link" ? "Done by opening the link" : "Done when sent";
   if (verification === "review") return "Reviewed by the team";
   if (network && isOnchainChecked(type)) return `Checked on ${network}`;

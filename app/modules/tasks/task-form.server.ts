@@ -18,6 +18,7 @@ import { taskWindowRefusals } from "./task-window.server";
 import type { ChainRegistry } from "~/modules/chain/chain-registry.server";
 import type { SocialConfig } from "~/modules/social/social-config.server";
 import type { TaskInput } from "./tasks.server";
+import { checkOutboundUrl } from "~/lib/outbound-request.server";
 
 /** What the task form shows in its fields, by input name (`title`, `config.url`…). */
 export type TaskFormValues = Record<string, string>;
@@ -177,6 +178,7 @@ export function taskFormValues(t: Task): TaskFormValues {
     "memberArg",
     "minTxCount",
     "minAgeDays",
+    "instructions",
   ]) {
     if (key in config) values[`config.${key}`] = text(key);
   }
@@ -296,22 +298,34 @@ export const NEW_TASK_VALUES: TaskFormValues = {
 
 /**
  * What a parsed form is asked of the world before it is saved: its window against its campaign's or
- * airdrop's, and whether the contracts it names have code on its chain. Field errors; none: save.
+ * airdrop's, whether the contracts it names have code on its chain, and whether an api_check task's
+ * URL may be reached (no private address; loopback only when `allowLoopback`, the local trial's).
+ * Field errors; none: save.
  */
 export async function taskFormRefusals({
   db,
   chains,
   projectId,
   input,
+  allowLoopback = false,
 }: {
   db: Db;
   chains: Pick<ChainRegistry, "get">;
   projectId: string;
   input: TaskInput;
+  allowLoopback?: boolean;
 }): Promise<FieldErrors> {
-  const [window, targets] = await Promise.all([
+  const [window, targets, server] = await Promise.all([
     taskWindowRefusals({ db, projectId, input }),
     onchainTargetRefusals({ chains, type: input.type, config: input.config as Record<string, unknown> }),
+    apiCheckUrlRefusal(input, { allowLoopback }),
   ]);
-  return { ...window, ...targets };
+  return { ...window, ...targets, ...server };
+}
+
+/** An api_check task's URL, refused when it names an address this server may not reach. */
+async function apiCheckUrlRefusal(input: TaskInput, { allowLoopback }: { allowLoopback: boolean }): Promise<FieldErrors> {
+  if (input.type !== "api_check") return {};
+  const checked = await checkOutboundUrl(String((input.config as { url?: unknown }).url ?? ""), { allowLoopback });
+  return checked.ok ? {} : { "config.url": checked.message };
 }

@@ -126,6 +126,8 @@ function briefOf(t: Task, inviteLink: string | null): TaskBrief {
       const { handle } = taskConfigSchemas[t.type].parse(t.config);
       return { type: t.type, handle, profileUrl: profileUrl[t.type === "tiktok_follow" ? "tiktok" : "instagram"](handle) };
     }
+    case "api_check":
+      return { type: t.type, instructions: taskConfigSchemas.api_check.parse(t.config).instructions };
   }
 }
 

@@ -48,7 +48,9 @@ export type TaskBrief =
   | { type: "x_like" | "x_repost"; postUrl: string }
   | { type: "x_post" | "tiktok_post" | "instagram_post"; phrase: string }
   | { type: "youtube_subscribe"; channelId: string; channelName: string | null; channelUrl: string }
-  | { type: "tiktok_follow" | "instagram_follow"; handle: string; profileUrl: string };
+  | { type: "tiktok_follow" | "instagram_follow"; handle: string; profileUrl: string }
+  /** The project's server confirms it; its URL stays the team's. */
+  | { type: "api_check"; instructions: string };
 
 /** An on-chain task's side of the member's page: their linked wallets, and once approved what the chain showed. */
 export type OnchainState = {

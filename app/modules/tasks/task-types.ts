@@ -21,6 +21,7 @@ export const TASK_TYPES = [
   "instagram_post",
   "tiktok_follow",
   "instagram_follow",
+  "api_check",
 ] as const;
 export type TaskType = (typeof TASK_TYPES)[number];
 
@@ -46,4 +47,5 @@ export const TASK_TYPE_LABELS: Record<TaskType, string> = {
   instagram_post: "Post on Instagram",
   tiktok_follow: "Follow on TikTok",
   instagram_follow: "Follow on Instagram",
+  api_check: "Checked by the project's server",
 };

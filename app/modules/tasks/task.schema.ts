@@ -160,6 +160,12 @@ export const taskConfigSchemas = {
   instagram_post: z.object({ phrase }),
   tiktok_follow: z.object({ handle: z.string().regex(TIKTOK_HANDLE, "Enter the TikTok account: @name, name or its tiktok.com/@name link") }),
   instagram_follow: z.object({ handle: z.string().regex(INSTAGRAM_HANDLE, "Enter the Instagram account: @name, name or its instagram.com/name link") }),
+  /** The project's server we ask (a signed POST) whether the member did it; whether we may reach it is checked at save (checkOutboundUrl). */
+  api_check: z.object({
+    url: z.url({ protocol: /^https?$/, error: "Enter your server's URL, starting with https://" }).max(2000, "Keep the URL under 2000 characters"),
+    /** What members do before they press Check, in the project's words. */
+    instructions: z.string().trim().max(1000, "Keep the instructions under 1000 characters").default(""),
+  }),
 } satisfies Record<TaskType, z.ZodType>;
 
 export type TaskConfig<T extends TaskType> = z.output<(typeof taskConfigSchemas)[T]>;
@@ -189,6 +195,7 @@ export const VERIFICATION_MODES: Record<TaskType, readonly ("auto" | "review" | 
   // No API shows who follows an account on TikTok or Instagram: reviewed proof only.
   tiktok_follow: ["review"],
   instagram_follow: ["review"],
+  api_check: ["auto"],
 };
 
 const optionalDate = z
@@ -327,6 +334,7 @@ export function parseTaskConfig(type: TaskType, form: FormData) {
     instagram_post: () => ({ phrase: get("phrase") }),
     tiktok_follow: () => ({ handle: normalized("handle", parseTiktokHandleInput) }),
     instagram_follow: () => ({ handle: normalized("handle", parseInstagramHandleInput) }),
+    api_check: () => ({ url: get("url"), instructions: get("instructions") }),
   };
   // The form asks for a YouTube channel's name, so members know the channel they look for.
   if (type === "youtube_subscribe") return taskConfigSchemas.youtube_subscribe.required({ channelName: true }).safeParse(raw[type]());

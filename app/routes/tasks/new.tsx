@@ -13,6 +13,7 @@ import { projectBySlug } from "~/modules/projects/projects.server";
 import { NEW_TASK_VALUES, onchainNetworks, readTaskForm, taskFormOptions, taskFormRefusals } from "~/modules/tasks/task-form.server";
 import { endAlreadyPast } from "~/modules/tasks/quest-forms";
 import { saveTask } from "~/modules/tasks/tasks.server";
+import { apiCheckTools } from "~/modules/tasks/api-check-tools.server";
 
 export function meta({ matches }: Route.MetaArgs) {
   return [{ title: pageTitle(matches[0].loaderData.appName, "New task") }];
@@ -24,12 +25,12 @@ async function manageableProject({ request, params, context }: Route.LoaderArgs 
   const { user } = await requireUser(context, request);
   const project = await projectBySlug({ db: services.database.db, slug: params.project });
   if (!project) throw data("Not found", { status: 404 });
-  await authorize({ db: services.database.db, projectId: project.id, userId: user.id, action: "quests.manage" });
-  return { services, project };
+  const role = await authorize({ db: services.database.db, projectId: project.id, userId: user.id, action: "quests.manage" });
+  return { services, project, role };
 }
 
 export async function loader(args: Route.LoaderArgs) {
-  const { services, project } = await manageableProject(args);
+  const { services, project, role } = await manageableProject(args);
   const options = await taskFormOptions({
     db: services.database.db,
     projectId: project.id,
@@ -40,14 +41,25 @@ export async function loader(args: Route.LoaderArgs) {
   const search = new URL(args.request.url).searchParams;
   const campaignId = options.campaigns.find((c) => c.id === search.get("campaignId"))?.id ?? "";
   const airdropId = options.airdrops.find((a) => a.id === search.get("airdrop"))?.id ?? "";
-  return { project: { slug: project.slug, name: project.name }, values: { ...NEW_TASK_VALUES, campaignId, airdropId }, ...options };
+  return {
+    project: { slug: project.slug, name: project.name },
+    values: { ...NEW_TASK_VALUES, campaignId, airdropId },
+    ...options,
+    apiCheck: apiCheckTools({ slug: project.slug, role, taskId: null }),
+  };
 }
 
 export async function action(args: Route.ActionArgs) {
   const { services, project } = await manageableProject(args);
   const form = readTaskForm(await args.request.formData(), { chainIds: onchainNetworks(services.chains) });
   if (!form.ok) return formFailure(form, { values: form.values });
-  const refused = await taskFormRefusals({ db: services.database.db, chains: services.chains, projectId: project.id, input: form.input });
+  const refused = await taskFormRefusals({
+    db: services.database.db,
+    chains: services.chains,
+    projectId: project.id,
+    input: form.input,
+    allowLoopback: !services.env.isPublic,
+  });
   if (Object.keys(refused).length > 0) return formFailure(invalidFields(refused), { values: form.values });
   const past = endAlreadyPast(form.input.endsAt, new Date());
   if (past) return formFailure(past, { values: form.values });
@@ -56,7 +68,7 @@ export async function action(args: Route.ActionArgs) {
   return redirectWithToast(route("tasks.show", { task: saved.task.id }), "Task created", { appUrl: services.env.APP_URL });
 }
 
-export default function NewTask({ loaderData: { project, values, types, campaigns, airdrops, networks } }: Route.ComponentProps) {
+export default function NewTask({ loaderData: { project, values, types, campaigns, airdrops, networks, apiCheck } }: Route.ComponentProps) {
   const actionData = useActionData<typeof action>();
   return (
     <div className="mx-auto max-w-3xl">
@@ -68,6 +80,7 @@ export default function NewTask({ loaderData: { project, values, types, campaign
         campaigns={campaigns}
         airdrops={airdrops}
         networks={networks}
+        apiCheck={apiCheck}
         submitLabel="Create task"
         cancelTo={route("projects.show", { project: project.slug })}
       />

@@ -1,3 +1,5 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { project } from "#db/schema/projects";
 import { failureMessage } from "~/lib/result";
@@ -64,5 +66,25 @@ describe("the task page's answer", () => {
       status: 400,
       data: { ok: false, errors: { answer: "That is not the answer." }, value: "5" },
     });
+  });
+
+  it("asks an api_check task's server, answering 200 approved when it says done and 503 when it does not answer", async () => {
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on("end", () => (req.url === "/done" ? res.writeHead(200, { "content-type": "application/json" }).end('{"done":true}') : res.writeHead(502).end()));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const done = await createTask({ type: "api_check", config: { url: `${base}/done`, instructions: "" } });
+      expect(await submit(done, { intent: "check" })).toMatchObject({ status: 200, data: { ok: true, status: "approved", xpAwarded: 10 } });
+      const down = await createTask({ type: "api_check", config: { url: `${base}/down`, instructions: "" } });
+      expect(await submit(down, { intent: "check" })).toEqual({
+        status: 503,
+        data: { ok: false, errors: { form: "The project's server did not answer; try again." } },
+      });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

@@ -76,6 +76,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     dataDir: services.env.DATA_DIR,
     chains: services.chains,
     social: { social: services.env.social, log: services.logger },
+    // An api_check task asks the project's server; loopback only in the local trial.
+    apiCheck: { tokenKey: services.env.social.tokenKey, allowLoopback: !services.env.isPublic },
     gateCheck: gateEntryCheck({ db: services.database.db, chains: services.chains }),
   });
   if (!outcome.ok) return formFailure(outcome, { ok: false as const, value: outcome.value, retryAfterSeconds: outcome.retryAfterSeconds });
