@@ -25,7 +25,8 @@ import { requestWithdrawal, retryWithdrawal } from "~/modules/withdrawals/withdr
 import { createTestDatabase } from "#tests/setup/test-db";
 import { form, fundedMember, Q } from "#tests/setup/withdrawal-chain";
 import { emitDueEvents } from "./due-events.server";
-import { EVENT_DATA, type EventType } from "./event-types";
+import { emitEvents } from "./emit.server";
+import { EVENT_DATA, type EventType, type NewEvent } from "./event-types";
 
 /**
  * The features' outbox events, recorded by the real domain functions: the type, key, project and
@@ -366,5 +367,23 @@ describe("airdrops", () => {
     // An hour later the second one is within 24 hours.
     expect(await emitDueEvents({ db: db(), now: new Date(now.getTime() + 3_600_000) })).toBe(1);
     expect((await events("airdrop.closing:")).map((e) => e.key)).toEqual([`airdrop.closing:${closing}`, `airdrop.closing:${later}`]);
+  });
+});
+
+describe("emitEvents", () => {
+  it("writes many events (a payout's batch) as the one-by-one path does, once", async () => {
+    const many: NewEvent[] = Array.from({ length: 60 }, (_, i) => ({
+      type: i % 2 ? "deposit.credited" : "member.joined",
+      key: `many:${i}`,
+      projectId: i % 2 ? null : "p",
+      data: i % 2 ? { depositId: `d${i}`, userId: "m1", asset: Q, amount: "1", chainId: 31337, txHash: "0x1" } : { userId: `m${i}` },
+    }));
+    expect(await emitEvents(db(), many)).toBe(60);
+    expect(await emitEvents(db(), many)).toBe(0);
+    const rows = await db().select().from(appEvent).where(like(appEvent.key, "many:%")).orderBy(asc(appEvent.id));
+    expect(rows).toHaveLength(60);
+    // A deposit: for the notifications job only; a member's joining: for the project's webhooks only.
+    expect(rows[1]).toMatchObject({ type: "deposit.credited", projectId: null, data: many[1]!.data, notifiedAt: null, webhookedAt: expect.any(Date) });
+    expect(rows[0]).toMatchObject({ type: "member.joined", projectId: "p", data: { userId: "m0" }, notifiedAt: expect.any(Date), webhookedAt: null });
   });
 });
