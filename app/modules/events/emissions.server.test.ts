@@ -10,6 +10,7 @@ import { campaign, task } from "#db/schema/quests";
 import { appEvent } from "#db/schema/reach";
 import { rewardPool } from "#db/schema/rewards";
 import type { Database } from "~/lib/db.server";
+import { failureMessage } from "~/lib/result";
 import { freezeAirdrop } from "~/modules/airdrops/freeze.server";
 import { creditDeposit, recordDepositLog } from "~/modules/deposits/deposit-postings.server";
 import { depositRefOf } from "~/modules/deposits/deposit-refs.server";
@@ -81,7 +82,7 @@ describe("completions", () => {
   it("records created and approved by the check, a member's joining once, and the XP", async () => {
     const taskId = await makeTask({ type: "visit_link", verification: "none" });
     const done = await attemptTask({ db: db(), taskId, userId: "m1", input: { kind: "visit" }, now: at(0) });
-    if (!done.ok) throw new Error(done.message);
+    if (!done.ok) throw new Error(failureMessage(done));
     const about = { completionId: done.completionId, taskId, taskTitle: "Say hello", userId: "m1", campaignId: null, crusadeId: null, airdropId: null };
     expect(await events(`completion.`)).toEqual([
       { type: "completion.created", key: `completion.created:${done.completionId}`, projectId: "p", data: { ...about, reviewed: false, reason: null } },
@@ -109,7 +110,7 @@ describe("completions", () => {
   it("records a review's rejection with its reason, once; the retry and its approval as a new round; a void with the XP taken back", async () => {
     const taskId = await makeTask({ type: "submit_text", verification: "review", config: { prompt: "", minLength: 1 }, xp: 30 });
     const sent = await attemptTask({ db: db(), taskId, userId: "m2", input: { kind: "text", text: "hi" }, now: at(0) });
-    if (!sent.ok) throw new Error(sent.message);
+    if (!sent.ok) throw new Error(failureMessage(sent));
     const id = sent.completionId;
     expect((await events(`completion.`)).filter((e) => e.key.includes(id)).map((e) => e.key)).toEqual([`completion.created:${id}`]);
     expect(await events("member.joined:p:m2")).toHaveLength(1);
