@@ -3,6 +3,17 @@ import { appEvent } from "#db/schema/reach";
 import { type Db, rowsOf } from "~/lib/db.server";
 import { EVENT_DATA, isNotifyingEvent, isWebhookEvent, type EventType, type NewEvent } from "./event-types";
 
+/*
+ * The keys the features use, `<type>:<what makes it once>` (the type first, so no two types meet):
+ *   completion.created|approved|rejected|voided:<completionId>[:<round>]  (completion-events.server.ts)
+ *   member.joined:<projectId>:<userId>            xp.changed:<sourceType>[_void]:<sourceId>:<userId>
+ *   reward.paid:<poolId>:<userId>                 raffle.drawn:<poolId>
+ *   airdrop.frozen|claimable|closing:<airdropId>  airdrop.claimed:<chainId>:<txHash>:<logIndex>
+ *   deposit.credited:<depositId>                  withdrawal.confirmed:<withdrawalId>
+ *   withdrawal.failed:<withdrawalId>:<attempt>[:unsigned:<ms>]
+ *   invitation.received:<inviteId>:<userId>       campaign.published:<campaignId>
+ */
+
 /**
  * Records that something happened, once per `key` (the same key again records nothing), in the
  * caller's transaction: the event exists exactly when the change does. Its data is checked against
