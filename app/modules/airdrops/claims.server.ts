@@ -2,8 +2,10 @@ import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import { getAddress, type Address, type PublicClient } from "viem";
 import { z } from "zod";
 import { airdropDistributorAbi } from "#contracts/generated/airdrop-distributor";
-import { airdropClaim, airdropRound } from "#db/schema/airdrops";
+import { airdrop, airdropAllocation, airdropClaim, airdropRound } from "#db/schema/airdrops";
 import type { Db } from "~/lib/db.server";
+import { emitEvents } from "~/modules/events/emit.server";
+import type { NewEvent } from "~/modules/events/event-types";
 import { scanEvents, type ChunkOutcome } from "~/modules/chain/event-scanner.server";
 
 /**
@@ -100,8 +102,38 @@ async function recordClaims(
       },
     ];
   });
-  const added = rows.length ? await tx.insert(airdropClaim).values(rows).onConflictDoNothing().returning({ leaf: airdropClaim.leaf }) : [];
+  const added = rows.length ? await tx.insert(airdropClaim).values(rows).onConflictDoNothing().returning() : [];
+  await emitEvents(tx, await claimedEvents(tx, added));
   return stop === null ? { result: added.length } : { result: added.length, stopBefore: stop };
+}
+
+/**
+ * An `airdrop.claimed` event per claim just recorded (once per chain, transaction and log, by its
+ * key), with the member whose share the leaf is (the allocation's) and the airdrop's project.
+ */
+async function claimedEvents(tx: Db, claims: (typeof airdropClaim.$inferSelect)[]): Promise<NewEvent<"airdrop.claimed">[]> {
+  if (claims.length === 0) return [];
+  const airdropIds = [...new Set(claims.map((c) => c.airdropId))];
+  const projects = new Map(
+    (await tx.select({ id: airdrop.id, projectId: airdrop.projectId }).from(airdrop).where(inArray(airdrop.id, airdropIds))).map((a) => [a.id, a.projectId]),
+  );
+  const shares = await tx
+    .select({ airdropId: airdropAllocation.airdropId, leaf: airdropAllocation.leaf, userId: airdropAllocation.userId })
+    .from(airdropAllocation)
+    .where(and(inArray(airdropAllocation.airdropId, airdropIds), inArray(airdropAllocation.leaf, [...new Set(claims.map((c) => c.leaf))])));
+  const memberOf = new Map(shares.map((s) => [`${s.airdropId}:${s.leaf}`, s.userId]));
+  return claims.map((c) => ({
+    type: "airdrop.claimed",
+    key: `airdrop.claimed:${c.chainId}:${c.txHash}:${c.logIndex}`,
+    projectId: projects.get(c.airdropId) ?? null,
+    data: {
+      airdropId: c.airdropId,
+      userId: memberOf.get(`${c.airdropId}:${c.leaf}`) ?? null,
+      address: c.account,
+      amount: c.amount.toString(),
+      txHash: c.txHash,
+    },
+  }));
 }
 
 /** Whether one of our rounds on the distributor can take claims. */

@@ -7,6 +7,7 @@ import type { Logger } from "~/lib/logger.server";
 import type { OnchainChains } from "~/modules/tasks/completions.server";
 import { recheckHoldingsBeforeRewards } from "~/modules/tasks/recheck-holdings.server";
 import { boardKey } from "~/modules/leaderboards/leaderboards.server";
+import { emitEvent } from "~/modules/events/emit.server";
 import { countsOf, keptOutOf } from "~/modules/trust/exclusions.server";
 import { AIRDROP_TREE_CHUNK } from "./airdrop-types";
 import { setAirdropEscrow } from "./airdrop-escrow.server";
@@ -87,6 +88,19 @@ export async function freezeAirdrop({
       .update(airdrop)
       .set({ status: "frozen", frozenAt: now, root, leaves: entries.length, claimable, unclaimable, excludedCounts: countsOf(kept), updatedAt: now })
       .where(eq(airdrop.id, due.id));
+    await emitEvent(tx, {
+      type: "airdrop.frozen",
+      key: `airdrop.frozen:${due.id}`,
+      projectId: due.projectId,
+      data: {
+        airdropId: due.id,
+        title: due.name.slice(0, 300),
+        members: allocations.length,
+        total: allocations.reduce((sum, a) => sum + a.amount, 0n).toString(),
+        asset: due.asset,
+        root: root ?? "",
+      },
+    });
     return { airdropId: due.id, allocations: allocations.length, leaves: entries.length, root, claimable, unclaimable };
   });
 }

@@ -1,4 +1,4 @@
-import { eq, inArray } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { createWalletClient, http, parseEther, type Address, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { anvil } from "viem/chains";
@@ -10,6 +10,7 @@ import { airdrop, airdropClaim, airdropRound } from "#db/schema/airdrops";
 import { chainEventCursor } from "#db/schema/chain";
 import { user } from "#db/schema/auth";
 import { project, projectMember } from "#db/schema/projects";
+import { appEvent } from "#db/schema/reach";
 import { walletAddress } from "#db/schema/wallets";
 import type { Database, Db } from "~/lib/db.server";
 import { startLocalChain, type LocalChain } from "~/lib/local-chain.server";
@@ -189,6 +190,17 @@ describe("an airdrop's round on the local chain", () => {
     );
     expect((await claimCursor())!.nextBlock).toBe(Number(await vault.publicClient.getBlockNumber()) + 1);
     expect(await db().select().from(airdropClaim).where(eq(airdropClaim.airdropId, id))).toHaveLength(1);
+    // The outbox heard of each step once: frozen, claimable when the round opened, m1's claim (with the member whose share it is).
+    const told = await db()
+      .select({ type: appEvent.type, projectId: appEvent.projectId, data: appEvent.data })
+      .from(appEvent)
+      .where(sql`${appEvent.data}->>'airdropId' = ${id}`)
+      .orderBy(appEvent.id);
+    expect(told).toMatchObject([
+      { type: "airdrop.frozen", projectId: "p", data: { members: 3, total: parseEther("100").toString(), asset: Q } },
+      { type: "airdrop.claimable", projectId: "p", data: { title: expect.any(String), claimDeadline: expect.any(String) } },
+      { type: "airdrop.claimed", projectId: "p", data: { userId: "m1", address: DEV_ADDRESSES[1], amount: parseEther("60").toString() } },
+    ]);
 
     // Twice, a proof for another amount, and the sweep before the deadline: refused.
     await expect(simulateClaim(m1)).rejects.toThrow(/AlreadyClaimed/);

@@ -28,6 +28,7 @@ import { paidState } from "~/modules/withdrawals/withdrawal-chain.server";
 import { setAirdropEscrow } from "./airdrop-escrow.server";
 import { markRoundsOfPreviousChains } from "./previous-chain.server";
 import { describeRoundRevert } from "./round-errors";
+import { emitEvent } from "~/modules/events/emit.server";
 
 /**
  * The round job: opens each frozen airdrop's one round on its chain's AirdropDistributor and,
@@ -260,6 +261,18 @@ const STEPS: Partial<Record<AirdropRoundStep, Step>> = {
         .update(airdropRound)
         .set({ roundId: Number(facts.roundId), openTxHash: facts.txHash, openedAt: now })
         .where(eq(airdropRound.airdropId, round.airdropId));
+      const [row] = await tx
+        .select({ projectId: airdrop.projectId, name: airdrop.name, claimDeadline: airdrop.claimDeadline })
+        .from(airdrop)
+        .where(eq(airdrop.id, round.airdropId));
+      if (row) {
+        await emitEvent(tx, {
+          type: "airdrop.claimable",
+          key: `airdrop.claimable:${round.airdropId}`,
+          projectId: row.projectId,
+          data: { airdropId: round.airdropId, title: row.name.slice(0, 300), claimDeadline: row.claimDeadline.toISOString() },
+        });
+      }
       return "open";
     },
   },

@@ -6,6 +6,7 @@ import type { Db } from "~/lib/db.server";
 import type { Asset } from "~/modules/ledger/assets";
 import { ledgerKey } from "~/modules/ledger/keys";
 import { credit, move, projectTreasury, transfer } from "~/modules/ledger/ledger.server";
+import { emitEvent } from "~/modules/events/emit.server";
 import { ownerOfRef } from "./deposit-refs.server";
 
 /**
@@ -162,8 +163,16 @@ export async function creditDeposit(tx: Db, row: DepositRecord, confirmations: n
     asset: row.asset as Asset,
     amount: row.amount,
   };
-  if (row.userId) await credit({ ...posting, from: "deposits_in_transit", kind: "deposit", userId: row.userId });
-  else await move({ ...posting, kind: "project_deposit", from: { holder: PLATFORM, name: "deposits_in_transit" }, to: projectTreasury(row.projectId!) });
+  if (row.userId) {
+    await credit({ ...posting, from: "deposits_in_transit", kind: "deposit", userId: row.userId });
+    // A member's own money: no project's webhook hears of it.
+    await emitEvent(tx, {
+      type: "deposit.credited",
+      key: `deposit.credited:${row.id}`,
+      projectId: null,
+      data: { depositId: row.id, userId: row.userId, asset: row.asset, amount: row.amount.toString(), chainId: row.chainId, txHash: row.txHash },
+    });
+  } else await move({ ...posting, kind: "project_deposit", from: { holder: PLATFORM, name: "deposits_in_transit" }, to: projectTreasury(row.projectId!) });
   return true;
 }
 

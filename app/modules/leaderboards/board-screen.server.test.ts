@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { user } from "#db/schema/auth";
+import { project } from "#db/schema/projects";
 import type { Database } from "~/lib/db.server";
 import { createTestDatabase } from "#tests/setup/test-db";
 import { boardWindowParam, loadBoard, redirectPastLastPage } from "./board-screen.server";
@@ -11,6 +12,8 @@ let database: Database;
 beforeAll(async () => {
   database = await createTestDatabase();
   await database.db.insert(user).values(Array.from({ length: 60 }, (_, i) => ({ id: `m${i}`, email: `m${i}@example.com`, name: `Member ${i}` })));
+  // The projects the awards count in (their XP events name them).
+  await database.db.insert(project).values({ id: "p", slug: "p", name: "P" });
   // m0 has the most XP, m59 the least.
   for (let i = 0; i < 60; i++) {
     await awardXp({ db: database.db, award: { userId: `m${i}`, projectId: "p", sourceType: "test", sourceId: `s${i}`, amount: 1000 - i * 10 } });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { user } from "#db/schema/auth";
+import { project } from "#db/schema/projects";
 import type { Database } from "~/lib/db.server";
 import { createTestDatabase } from "#tests/setup/test-db";
 import { awardXp, boardKey, boardPage, expireWindows, globalRanksOf, naiveRankOf, rankOf, setLeaderboardVisibility, WINDOWS } from "./leaderboards.server";
@@ -13,6 +14,8 @@ beforeAll(async () => {
   await database.db
     .insert(user)
     .values([...Array.from({ length: 40 }, (_, i) => `u${i}`), "g1", "g2"].map((id) => ({ id, email: `${id}@example.com`, name: `Member ${id}` })));
+  // The projects the awards count in (their XP events name them).
+  await database.db.insert(project).values(["p1", "p2", "p3", "p4", "p5"].map((id) => ({ id, slug: id, name: id })));
 });
 afterAll(() => database.close());
 

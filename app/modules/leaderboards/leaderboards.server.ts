@@ -1,6 +1,8 @@
 import { sql, type SQL } from "drizzle-orm";
 import { unionAll } from "drizzle-orm/pg-core";
 import { type Db, preparedPerDb, rowsOf } from "~/lib/db.server";
+import { emitEvent } from "~/modules/events/emit.server";
+import type { NewEvent } from "~/modules/events/event-types";
 
 /**
  * XP awards and exact leaderboards.
@@ -58,8 +60,33 @@ const awardStatement = preparedPerDb((db) =>
     .prepare("questline_award_xp"),
 );
 
-/** Awards XP once per source and member; returns false when this source already paid. */
-export async function awardXp({ db, award }: { db: Db; award: Award }): Promise<boolean> {
+/**
+ * The `xp.changed` event of an award (`delta` > 0) or of its take-back (< 0), once per source and
+ * member: XP that counts in a project (an award without one is nobody's webhook).
+ */
+export function xpChangedEvent({
+  userId,
+  projectId,
+  sourceType,
+  sourceId,
+  delta,
+}: {
+  userId: string;
+  projectId: string;
+  sourceType: string;
+  sourceId: string;
+  delta: number;
+}): NewEvent<"xp.changed"> {
+  const source = `${sourceType}${delta < 0 ? "_void" : ""}:${sourceId}`;
+  return { type: "xp.changed", key: `xp.changed:${source}:${userId}`, projectId, data: { userId, delta, source: source.slice(0, 300) } };
+}
+
+/**
+ * Awards XP once per source and member; returns false when this source already paid. An award in
+ * a project records its `xp.changed` event in the same transaction, unless the caller records the
+ * events of many awards in one statement itself (`emit: false`, a payout's batch).
+ */
+export async function awardXp({ db, award, emit = true }: { db: Db; award: Award; emit?: boolean }): Promise<boolean> {
   if (!Number.isInteger(award.amount) || award.amount <= 0) throw new RangeError("XP awards are positive whole numbers");
   const [row] = await awardStatement(db).execute({
     userId: award.userId,
@@ -70,7 +97,11 @@ export async function awardXp({ db, award }: { db: Db; award: Award }): Promise<
     amount: award.amount,
     at: (award.at ?? new Date()).toISOString(),
   });
-  return row?.awarded === true;
+  const awarded = row?.awarded === true;
+  if (awarded && emit && award.projectId) {
+    await emitEvent(db, xpChangedEvent({ ...award, projectId: award.projectId, delta: award.amount }));
+  }
+  return awarded;
 }
 
 /**
@@ -82,7 +113,16 @@ export async function awardXp({ db, award }: { db: Db; award: Award }): Promise<
  */
 export async function revokeXp({ db, userId, sourceType, sourceId }: { db: Db; userId: string; sourceType: string; sourceId: string }): Promise<number> {
   const result = await db.execute(sql`select questline_revoke_xp(${userId}, ${sourceType}, ${sourceId}) as revoked`);
-  return Number(rowsOf(result)[0]?.revoked ?? 0);
+  const revoked = Number(rowsOf(result)[0]?.revoked ?? 0);
+  if (revoked > 0) {
+    // The project the award counted in, from the take-back's own event (the function reads it the same way).
+    const [award] = rowsOf(
+      await db.execute(sql`select project_id from xp_event where source_type = ${`${sourceType}_void`} and source_id = ${sourceId} and user_id = ${userId}`),
+    );
+    const projectId = award?.project_id == null ? null : String(award.project_id);
+    if (projectId) await emitEvent(db, xpChangedEvent({ userId, projectId, sourceType, sourceId, delta: -revoked }));
+  }
+  return revoked;
 }
 
 export type BoardRow = { rank: number; userId: string; score: number; name: string; username: string | null; image: string | null };

@@ -8,6 +8,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { user } from "#db/schema/auth";
+import { project } from "#db/schema/projects";
 import type { Database } from "~/lib/db.server";
 import { histogramDrift } from "#tests/setup/board-checks";
 import { createTestDatabase } from "#tests/setup/test-db";
@@ -55,6 +56,7 @@ async function check(steps: Step[]) {
   const members = Array.from({ length: MEMBERS }, (_, i) => `${prefix}m${i}`);
   await db.insert(user).values(members.map((id) => ({ id, email: `${id}@example.com`, name: id })));
   const projectId = `${prefix}p`;
+  await db.insert(project).values({ id: projectId, slug: projectId, name: projectId });
   const campaigns = [`${prefix}c0`, `${prefix}c1`];
   const awards: { userId: string; sourceId: string; amount: number; daysAgo: number; campaignId: string | null; revoked: boolean }[] = [];
   const start = Date.now();

@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { user } from "#db/schema/auth";
+import { project } from "#db/schema/projects";
 import { xpDaily, xpEvent } from "#db/schema/xp";
 import type { Database, Db } from "~/lib/db.server";
 import { histogramDrift } from "#tests/setup/board-checks";
@@ -18,6 +19,8 @@ const day = (offset: number) => new Date(now.getTime() + offset * DAY);
 beforeAll(async () => {
   database = await createTestDatabase();
   await database.db.insert(user).values(Array.from({ length: 12 }, (_, i) => ({ id: `u${i}`, email: `u${i}@example.com`, name: `Member ${i}` })));
+  // The projects the awards count in (their XP events name them).
+  await database.db.insert(project).values(["p1", "p2", "p3", "p4", "p5"].map((id) => ({ id, slug: id, name: id })));
 });
 afterAll(() => database.close());
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { emailCodeCooldown, rateLimit, user, verification } from "#db/schema/auth";
+import { appEvent } from "#db/schema/reach";
 import { accessContext } from "#db/schema/trust";
 import type { Database } from "~/lib/db.server";
 import { createTestDatabase } from "#tests/setup/test-db";
@@ -33,7 +34,30 @@ describe("purgeExpired", () => {
       { id: "a-old", userId: "member", kind: "sign_up", networkHash: "n", agentHash: "a", createdAt: ago(31 * 24 * 3600_000) },
       { id: "a-live", userId: "member", kind: "sign_in", networkHash: "n", agentHash: "a", createdAt: ago(29 * 24 * 3600_000) },
     ]);
-    expect(await purgeExpired({ db, now })).toEqual({ codes: 1, rateLimits: 1, cooldowns: 1, mails: 0, accessContext: 1 });
+    const day = 24 * 3600_000;
+    const event = (key: string, createdAt: Date, read: { notified: boolean; webhooked: boolean }) => ({
+      key,
+      type: "member.joined",
+      projectId: null,
+      data: { userId: "member" },
+      createdAt,
+      notifiedAt: read.notified ? createdAt : null,
+      webhookedAt: read.webhooked ? createdAt : null,
+    });
+    await db
+      .insert(appEvent)
+      .values([
+        event("e-old-read", ago(31 * day), { notified: true, webhooked: true }),
+        event("e-old-unwebhooked", ago(31 * day), { notified: true, webhooked: false }),
+        event("e-old-unnotified", ago(31 * day), { notified: false, webhooked: true }),
+        event("e-recent-read", ago(29 * day), { notified: true, webhooked: true }),
+      ]);
+    expect(await purgeExpired({ db, now })).toEqual({ codes: 1, rateLimits: 1, cooldowns: 1, mails: 0, accessContext: 1, events: 1 });
+    expect((await db.select({ key: appEvent.key }).from(appEvent).orderBy(appEvent.key)).map((e) => e.key)).toEqual([
+      "e-old-unnotified",
+      "e-old-unwebhooked",
+      "e-recent-read",
+    ]);
     expect((await db.select().from(verification)).map((v) => v.id)).toEqual(["v-live"]);
     expect((await db.select().from(rateLimit)).map((r) => r.id)).toEqual(["r-live"]);
     expect((await db.select().from(emailCodeCooldown)).map((c) => c.email)).toEqual(["live@example.com"]);

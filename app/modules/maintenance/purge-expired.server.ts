@@ -1,14 +1,36 @@
-import { lt } from "drizzle-orm";
+import { lt, sql } from "drizzle-orm";
 import { emailCodeCooldown, rateLimit, verification } from "#db/schema/auth";
 import { devMail } from "#db/schema/mail";
-import type { Db } from "~/lib/db.server";
+import { appEvent } from "#db/schema/reach";
+import { type Db, rowsOf } from "~/lib/db.server";
 import { purgeAccessContext } from "~/modules/trust/access-context.server";
 
 const HOUR = 60 * 60 * 1000;
 
-/** Deletes what has no use any more: expired codes and links, stale rate-limit rows, old dev mail, sign-in context past its 30 days. */
+/** Outbox events are kept this long once both consumers have read them (a webhook's redelivery reads its own delivery, not the event). */
+const EVENT_DAYS = 30;
+
+/** Deletes the outbox's events older than EVENT_DAYS that both the notifications and the webhook job have read; returns how many. */
+async function purgeEvents(db: Db, now: Date): Promise<number> {
+  const before = new Date(now.getTime() - EVENT_DAYS * 24 * HOUR).toISOString();
+  const [row] = rowsOf(
+    await db.execute(sql`
+      with gone as (
+        delete from ${appEvent}
+        where created_at < ${before}::timestamptz and notified_at is not null and webhooked_at is not null
+        returning 1
+      )
+      select count(*)::int as n from gone`),
+  );
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * Deletes what has no use any more: expired codes and links, stale rate-limit rows, old dev mail,
+ * sign-in context past its 30 days, outbox events both consumers read over 30 days ago.
+ */
 export async function purgeExpired({ db, now = new Date() }: { db: Db; now?: Date }) {
-  const [codes, limits, cooldowns, mails, accessContext] = await Promise.all([
+  const [codes, limits, cooldowns, mails, accessContext, events] = await Promise.all([
     db.delete(verification).where(lt(verification.expiresAt, now)).returning({ id: verification.id }),
     db
       .delete(rateLimit)
@@ -23,6 +45,7 @@ export async function purgeExpired({ db, now = new Date() }: { db: Db; now?: Dat
       .where(lt(devMail.createdAt, new Date(now.getTime() - 7 * 24 * HOUR)))
       .returning({ id: devMail.id }),
     purgeAccessContext({ db, now }),
+    purgeEvents(db, now),
   ]);
-  return { codes: codes.length, rateLimits: limits.length, cooldowns: cooldowns.length, mails: mails.length, accessContext };
+  return { codes: codes.length, rateLimits: limits.length, cooldowns: cooldowns.length, mails: mails.length, accessContext, events };
 }

@@ -1,10 +1,12 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { and, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
+import { getAddress, isAddress } from "viem";
 import { user } from "#db/schema/auth";
 import { project, projectInvite, projectMember } from "#db/schema/projects";
 import { walletAddress } from "#db/schema/wallets";
 import { type Db, preparedPerDb } from "~/lib/db.server";
 import { invalid, ok, type FieldFailure, type Ok } from "~/lib/result";
+import { emitEvents } from "~/modules/events/emit.server";
 import type { ProjectRole } from "./permissions.server";
 
 export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -65,9 +67,52 @@ export async function createInvite({
         createdAt: now,
       })
       .returning();
+    await emitInvitationReceived(tx, created!);
     return created!;
   });
   return { invite, token };
+}
+
+/** An address as it may have been stored: lowercase, and checksummed when it is one. */
+const spellingsOf = (address: string) => (isAddress(address, { strict: false }) ? [address.toLowerCase(), getAddress(address)] : [address]);
+
+/**
+ * `invitation.received` for each member the invite reaches now: the one whose e-mail it names, or
+ * who linked the wallet it names (someone not signed up yet hears of it by the mail alone). Once
+ * per invite and member.
+ */
+async function emitInvitationReceived(tx: Db, invite: Invite) {
+  // E-mail addresses are kept lowercase; a wallet's as it was linked (checksummed or not): both read through their unique indexes.
+  const addressedTo = invite.email
+    ? tx.select({ userId: user.id }).from(user).where(eq(user.email, invite.email.toLowerCase()))
+    : tx
+        .selectDistinct({ userId: walletAddress.userId })
+        .from(walletAddress)
+        .where(inArray(walletAddress.address, spellingsOf(invite.walletAddress!)));
+  const members = await addressedTo;
+  if (members.length === 0) return;
+  const [about] = await tx
+    .select({ projectName: project.name, inviter: sql<string | null>`coalesce(nullif(${user.name}, ''), ${user.username})` })
+    .from(project)
+    .leftJoin(user, eq(user.id, invite.invitedBy ?? ""))
+    .where(eq(project.id, invite.projectId));
+  await emitEvents(
+    tx,
+    members
+      .filter((m) => m.userId !== invite.invitedBy)
+      .map((m) => ({
+        type: "invitation.received" as const,
+        key: `invitation.received:${invite.id}:${m.userId}`,
+        projectId: invite.projectId,
+        data: {
+          inviteId: invite.id,
+          userId: m.userId,
+          projectName: (about?.projectName ?? "").slice(0, 300),
+          role: invite.role,
+          invitedBy: (about?.inviter ?? "A team member").slice(0, 200),
+        },
+      })),
+  );
 }
 
 /** A fresh link and seven more days for a pending or expired invite. */

@@ -5,6 +5,7 @@ import { raffleEntrant, rewardGrant, rewardPool } from "#db/schema/rewards";
 import { type Db, rowsOf } from "~/lib/db.server";
 import type { Logger } from "~/lib/logger.server";
 import { boardKey } from "~/modules/leaderboards/leaderboards.server";
+import { emitEvent } from "~/modules/events/emit.server";
 import { recheckFollowsBeforeRewards } from "~/modules/social/recheck.server";
 import type { OnchainChains } from "~/modules/tasks/completions.server";
 import { recheckHoldingsBeforeRewards } from "~/modules/tasks/recheck-holdings.server";
@@ -131,7 +132,7 @@ async function grantsFor(
   asOf: Date,
   drawn: string[] | null,
   keep: KeepOut,
-): Promise<{ grants: Grant[]; kept: Map<string, string> | null }> {
+): Promise<{ grants: Grant[]; kept: Map<string, string> | null; entrants?: number }> {
   const terms = poolTerms(pool);
   switch (terms.distribution) {
     case "fcfs": {
@@ -140,8 +141,10 @@ async function grantsFor(
     }
     case "raffle": {
       // A frozen raffle's entrants were sifted when they were frozen (its counts with them).
-      const { winners, kept } = drawn ? { winners: drawn, kept: null } : await legacyDraw(db, pool, asOf, keep);
-      return { grants: winners.map((userId, i) => ({ userId, position: i + 1, amount: terms.amount! })), kept };
+      const { winners, kept, entrants } = drawn
+        ? { winners: drawn, kept: null, entrants: pool.entrantsCount ?? drawn.length }
+        : await legacyDraw(db, pool, asOf, keep);
+      return { grants: winners.map((userId, i) => ({ userId, position: i + 1, amount: terms.amount! })), kept, entrants };
     }
     case "ranking": {
       const { top, kept } = await campaignTop({ db, campaignId: pool.campaignId, limit: terms.winners!, keep });
@@ -167,10 +170,10 @@ async function legacyDraw(db: Db, pool: RewardPool, asOf: Date, keep: KeepOut) {
   const { eligible, kept } = await eligibleCompleters(db, pool, asOf, keep);
   const seed = pool.seed ?? newRaffleSeed();
   await db.update(rewardPool).set({ seed }).where(eq(rewardPool.id, pool.id));
-  return { winners: drawRaffle({ seed, entrants: eligible.map((c) => c.userId), winners: pool.winners! }), kept };
+  return { winners: drawRaffle({ seed, entrants: eligible.map((c) => c.userId), winners: pool.winners! }), kept, entrants: eligible.length };
 }
 
-type Due = { pool: RewardPool; projectId: string };
+type Due = { pool: RewardPool; projectId: string; campaignTitle: string };
 
 /** No chain: a gate's holding rule reads as unknown, and its pool waits. */
 const NO_CHAINS: OnchainChains = { get: () => undefined };
@@ -264,7 +267,7 @@ async function planPool({
 }) {
   return db.transaction(async (tx) => {
     const [due] = await tx
-      .select({ pool: rewardPool, projectId: campaign.projectId })
+      .select({ pool: rewardPool, projectId: campaign.projectId, campaignTitle: campaign.name })
       .from(rewardPool)
       .innerJoin(campaign, eq(campaign.id, rewardPool.campaignId))
       .where(and(eq(rewardPool.id, poolId), inArray(rewardPool.status, ["open", "frozen"]), isNotNull(campaign.publishedAt), lte(campaign.endsAt, now)))
@@ -277,7 +280,21 @@ async function planPool({
     const draw = raffle ? await drawFrozenRaffle(tx, pool, chains) : null;
     if (raffle && !draw) return null;
 
-    const { grants, kept } = await grantsFor(tx, pool, now, draw?.winners ?? null, keep);
+    const { grants, kept, entrants } = await grantsFor(tx, pool, now, draw?.winners ?? null, keep);
+    if (pool.distribution === "raffle") {
+      await emitEvent(tx, {
+        type: "raffle.drawn",
+        key: `raffle.drawn:${pool.id}`,
+        projectId: due.projectId,
+        data: {
+          poolId: pool.id,
+          campaignId: pool.campaignId,
+          campaignTitle: due.campaignTitle.slice(0, 300),
+          winners: grants.length,
+          entrants: entrants ?? grants.length,
+        },
+      });
+    }
     for (let i = 0; i < grants.length; i += PLAN_ROWS) await insertGrants(tx, poolId, grants.slice(i, i + PLAN_ROWS), now);
     await tx
       .update(rewardPool)

@@ -5,7 +5,9 @@ import { type Db, rowsOf } from "~/lib/db.server";
 import type { Asset } from "~/modules/ledger/assets";
 import { ledgerKey } from "~/modules/ledger/keys";
 import { memberAvailable, move, poolEscrow, post, projectTreasury } from "~/modules/ledger/ledger.server";
-import { awardXp } from "~/modules/leaderboards/leaderboards.server";
+import { awardXp, xpChangedEvent } from "~/modules/leaderboards/leaderboards.server";
+import { emitEvents } from "~/modules/events/emit.server";
+import type { NewEvent } from "~/modules/events/event-types";
 
 /**
  * Paying a `distributing` pool's grants, written in full when it was planned (distribute.server.ts),
@@ -25,14 +27,14 @@ import { awardXp } from "~/modules/leaderboards/leaderboards.server";
 /** Grants paid per batch: one transaction, and for a token pool one ledger entry, pays this many winners. */
 export const GRANTS_PER_ENTRY = 1000;
 
-type Unpaid = { userId: string; amount: bigint };
+type Unpaid = { userId: string; position: number; amount: bigint };
 
 /** The next unpaid grants of a pool after `after` (a member id), in member order. */
 async function nextUnpaid(tx: Db, pool: { id: string; kind: string }, after: string | null): Promise<Unpaid[]> {
   const from = after === null ? undefined : gt(rewardGrant.userId, after);
   if (pool.kind === "token") {
     return tx
-      .select({ userId: rewardGrant.userId, amount: rewardGrant.amount })
+      .select({ userId: rewardGrant.userId, position: rewardGrant.position, amount: rewardGrant.amount })
       .from(rewardGrant)
       .where(and(eq(rewardGrant.poolId, pool.id), isNull(rewardGrant.entryId), from))
       .orderBy(asc(rewardGrant.userId))
@@ -40,7 +42,7 @@ async function nextUnpaid(tx: Db, pool: { id: string; kind: string }, after: str
   }
   const awarded = sql`exists (select 1 from xp_event e where e.source_type = 'reward' and e.source_id = ${pool.id} and e.user_id = ${rewardGrant.userId})`;
   return tx
-    .select({ userId: rewardGrant.userId, amount: rewardGrant.amount })
+    .select({ userId: rewardGrant.userId, position: rewardGrant.position, amount: rewardGrant.amount })
     .from(rewardGrant)
     .where(and(eq(rewardGrant.poolId, pool.id), sql`not ${awarded}`, from))
     .orderBy(asc(rewardGrant.userId))
@@ -64,6 +66,37 @@ async function payTokenBatch(tx: Db, pool: { id: string; asset: string | null },
   await tx.execute(sql`
     update ${rewardGrant} set entry_id = ${posted.entryId}
     where pool_id = ${pool.id} and user_id between ${batch[0]!.userId} and ${batch.at(-1)!.userId} and entry_id is null`);
+}
+
+/**
+ * A batch's events, in the one statement `emitEvents` makes of them: `reward.paid` per grant paid
+ * (once per pool and member, by its key) and, for XP, the award's `xp.changed` (the awards were
+ * made with `emit: false` so that a batch of a thousand is one insert, not a thousand).
+ */
+function paidEvents(
+  { pool, projectId, campaignTitle }: { pool: typeof rewardPool.$inferSelect; projectId: string; campaignTitle: string },
+  paid: Unpaid[],
+): NewEvent[] {
+  return paid.flatMap((g): NewEvent[] => {
+    const rewardPaid: NewEvent<"reward.paid"> = {
+      type: "reward.paid",
+      key: `reward.paid:${pool.id}:${g.userId}`,
+      projectId,
+      data: {
+        poolId: pool.id,
+        campaignId: pool.campaignId,
+        campaignTitle: campaignTitle.slice(0, 300),
+        userId: g.userId,
+        kind: pool.kind,
+        amount: g.amount.toString(),
+        asset: pool.asset,
+        distribution: pool.distribution,
+        rank: pool.distribution === "ranking" ? g.position : null,
+      },
+    };
+    if (pool.kind !== "xp") return [rewardPaid];
+    return [rewardPaid, xpChangedEvent({ userId: g.userId, projectId, sourceType: "reward", sourceId: pool.id, delta: Number(g.amount) })];
+  });
 }
 
 /** The end of a payout: what the grants did not take back to the treasury (token pools), and the pool `paid`. */
@@ -103,28 +136,29 @@ export type BatchResult =
 export async function payGrantBatch({ db, poolId, after, now }: { db: Db; poolId: string; after: string | null; now: Date }): Promise<BatchResult> {
   return db.transaction(async (tx) => {
     const [due] = await tx
-      .select({ pool: rewardPool, projectId: campaign.projectId })
+      .select({ pool: rewardPool, projectId: campaign.projectId, campaignTitle: campaign.name })
       .from(rewardPool)
       .innerJoin(campaign, eq(campaign.id, rewardPool.campaignId))
       .where(and(eq(rewardPool.id, poolId), eq(rewardPool.status, "distributing")))
       .for("update", { of: rewardPool, skipLocked: true });
     if (!due) return { done: "skipped" };
-    const { pool, projectId } = due;
+    const { pool, projectId, campaignTitle } = due;
     // A batch after `after` may find nothing although earlier members are unpaid (another run paid
     // past this one's place); the first unpaid are then looked for from the start.
     let batch = await nextUnpaid(tx, pool, after);
     if (batch.length === 0 && after !== null) batch = await nextUnpaid(tx, pool, null);
     if (batch.length === 0) return { done: "paid", ...(await finishPool(tx, pool, projectId, now)) };
+    let paid = batch;
     if (pool.kind === "token") await payTokenBatch(tx, pool, batch);
     else {
+      paid = [];
       for (const g of batch) {
         // Reward XP counts on the global and project boards, not the campaign's: a ranking stays as it ended.
-        await awardXp({
-          db: tx,
-          award: { userId: g.userId, projectId, campaignId: null, sourceType: "reward", sourceId: poolId, amount: Number(g.amount), at: now },
-        });
+        const award = { userId: g.userId, projectId, campaignId: null, sourceType: "reward", sourceId: poolId, amount: Number(g.amount), at: now };
+        if (await awardXp({ db: tx, award, emit: false })) paid.push(g);
       }
     }
+    await emitEvents(tx, paidEvents({ pool, projectId, campaignTitle }, paid));
     return { done: "batch", last: batch.at(-1)!.userId, paid: batch.length };
   });
 }

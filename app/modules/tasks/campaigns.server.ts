@@ -8,6 +8,7 @@ import { campaignStatus, type CampaignStatus } from "./campaign-status";
 import type { CampaignInput, CrusadeInput } from "./quests.schema";
 import type { Gate } from "~/modules/trust/trust-types";
 import { isUniqueViolation } from "~/lib/db-errors";
+import { emitEvent } from "~/modules/events/emit.server";
 import { CAMPAIGN_ENTERED } from "~/modules/rewards/promise-words";
 import { campaignEntered, takesBack, tightensGate } from "~/modules/rewards/promises.server";
 
@@ -43,11 +44,15 @@ export async function saveCampaign({
   const fields = gate === undefined ? rest : { ...rest, gate };
   try {
     if (!campaignId) {
-      const [created] = await db
-        .insert(campaign)
-        .values({ id: randomUUID(), projectId, ...fields, publishedAt: published ? now : null })
-        .returning();
-      return ok({ value: created! });
+      const created = await db.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(campaign)
+          .values({ id: randomUUID(), projectId, ...fields, publishedAt: published ? now : null })
+          .returning();
+        await emitPublished(tx, row!);
+        return row!;
+      });
+      return ok({ value: created });
     }
     const [current] = await db
       .select()
@@ -60,16 +65,31 @@ export async function saveCampaign({
       if (takeBack) return invalid(takeBack === "unpublish" ? "published" : "startsAt", CAMPAIGN_ENTERED[takeBack]);
       return invalid("gate.combine", CAMPAIGN_ENTERED.gate);
     }
-    const [updated] = await db
-      .update(campaign)
-      .set({ ...fields, publishedAt: published ? (current.publishedAt ?? now) : null, updatedAt: now })
-      .where(eq(campaign.id, campaignId))
-      .returning();
-    return ok({ value: updated! });
+    const updated = await db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(campaign)
+        .set({ ...fields, publishedAt: published ? (current.publishedAt ?? now) : null, updatedAt: now })
+        .where(eq(campaign.id, campaignId))
+        .returning();
+      await emitPublished(tx, row!);
+      return row!;
+    });
+    return ok({ value: updated });
   } catch (error) {
     if (isUniqueViolation(error)) return SLUG_TAKEN;
     throw error;
   }
+}
+
+/** `campaign.published` the first time a campaign is published (its key: unpublishing and publishing again records nothing). */
+async function emitPublished(tx: Db, row: Campaign) {
+  if (!row.publishedAt) return;
+  await emitEvent(tx, {
+    type: "campaign.published",
+    key: `campaign.published:${row.id}`,
+    projectId: row.projectId,
+    data: { campaignId: row.id, title: row.name.slice(0, 300), startsAt: row.startsAt.toISOString() },
+  });
 }
 
 export async function campaignBySlug({ db, projectId, slug }: { db: Db; projectId: string; slug: string }) {

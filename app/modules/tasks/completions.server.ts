@@ -18,6 +18,8 @@ import { verifySocial } from "./verify-social.server";
 import { isOnchainChecked } from "./task-checks";
 import { verifyOnchain } from "./verify-onchain.server";
 import { verifyEvent } from "./verify-event.server";
+import { completionEvent, decisionsOn, memberJoinedEvent } from "./completion-events.server";
+import { emitEvents } from "~/modules/events/emit.server";
 import type { ChainEvidence } from "~/modules/chain/chain-evidence";
 import type { ChainRegistry } from "~/modules/chain/chain-registry.server";
 import { verifyApiCheck, type ApiCheckContext, type ApiCheckEvidence } from "./verify-api-check.server";
@@ -313,6 +315,14 @@ export async function attemptTask({
       }
       if (verified.claim) await claimTransaction(tx, { taskId: t.id, userId, completionId, ...verified.claim });
       const xpAwarded = status === "approved" ? await payCompletion(tx, t, userId, completionId, now) : 0;
+      // A retry starts the round after the decisions that rejected it (completion-events.server.ts).
+      const round = existing ? await decisionsOn(tx, completionId) : 0;
+      const about = { t, completionId, userId, round, reviewed: false };
+      await emitEvents(tx, [
+        completionEvent("completion.created", about),
+        ...(status === "approved" ? [completionEvent("completion.approved", about)] : []),
+        memberJoinedEvent(t.projectId, userId),
+      ]);
       if (!(await takeSlot(tx, t.id))) throw new TaskFull();
       return ok({ status, completionId, xpAwarded });
     })
@@ -464,8 +474,13 @@ export async function reviewCompletion({
           updatedAt: now,
         })
         .where(eq(completion.id, c.id));
+      const round = (await decisionsOn(tx, c.id)) + 1;
       await tx.insert(reviewDecision).values({ id: randomUUID(), completionId: c.id, reviewerId, decision, reason: reason?.trim() || null, createdAt: now });
       const xpAwarded = decision === "approved" ? await payCompletion(tx, t!, c.userId, c.id, now) : 0;
+      const type = decision === "approved" ? "completion.approved" : "completion.rejected";
+      await emitEvents(tx, [
+        completionEvent(type, { t: t!, completionId: c.id, userId: c.userId, round, reviewed: true, reason: decision === "rejected" ? reason!.trim() : null }),
+      ]);
       // A rejection frees the place; approving a rejected submission takes one again (a pending one holds its place).
       if (decision === "rejected") await freeSlot(tx, c.taskId);
       else if (c.status === "rejected" && !(await takeSlot(tx, c.taskId))) throw new TaskFull();

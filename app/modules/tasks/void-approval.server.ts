@@ -5,6 +5,8 @@ import { completion, reviewDecision, task } from "#db/schema/quests";
 import { xpEvent } from "#db/schema/xp";
 import type { Db } from "~/lib/db.server";
 import { addBoardPoints, boardKey, revokeXp } from "~/modules/leaderboards/leaderboards.server";
+import { emitEvent } from "~/modules/events/emit.server";
+import { completionEvent, decisionsOn } from "./completion-events.server";
 import { type Completion, freeSlot } from "./completions.server";
 
 export type VoidOutcome = { voided: false } | { voided: true; userId: string; taskId: string; xpRevoked: number };
@@ -37,13 +39,19 @@ export async function voidApproval({
     // The completion first, its task's row last: the order reviewCompletion takes them in.
     const [c] = await tx.select().from(completion).where(eq(completion.id, completionId)).for("update");
     if (!c || c.status !== "approved" || !onlyIf(c)) return { voided: false };
-    const [t] = await tx.select({ airdropId: task.airdropId }).from(task).where(eq(task.id, c.taskId));
+    const [t] = await tx
+      .select({ id: task.id, title: task.title, projectId: task.projectId, campaignId: task.campaignId, crusadeId: task.crusadeId, airdropId: task.airdropId })
+      .from(task)
+      .where(eq(task.id, c.taskId));
     const kept = c.evidence && typeof c.evidence === "object" ? (c.evidence as Record<string, unknown>) : {};
     await tx
       .update(completion)
       .set({ status: "rejected", reason, evidence: { ...kept, ...evidence }, updatedAt: now })
       .where(eq(completion.id, c.id));
+    const round = (await decisionsOn(tx, c.id)) + 1;
     await tx.insert(reviewDecision).values({ id: randomUUID(), completionId: c.id, reviewerId: null, decision: "rejected", reason, createdAt: now });
+    // A check found it no longer done (a follow, a reorg, a holding): nobody on the team decided it.
+    if (t) await emitEvent(tx, completionEvent("completion.voided", { t, completionId: c.id, userId: c.userId, round, reviewed: false, reason }));
 
     // The award's time, read before it is taken back: an airdrop task's points were added only if it was paid before the airdrop's end.
     const [award] = await tx

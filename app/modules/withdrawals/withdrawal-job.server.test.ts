@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { eq, like } from "drizzle-orm";
 import { randomUUID } from "node:crypto";
 import { parseEther, parseEventLogs, parseGwei, zeroHash } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
@@ -7,6 +7,7 @@ import { DEV_PRIVATE_KEYS } from "#contracts/dev-accounts";
 import { depositVaultAbi } from "#contracts/generated/deposit-vault";
 import { testStablecoinAbi } from "#contracts/generated/test-stablecoin";
 import { withdrawal } from "#db/schema/ledger";
+import { appEvent } from "#db/schema/reach";
 import type { Database } from "~/lib/db.server";
 import { startLocalChain, type LocalChain } from "~/lib/local-chain.server";
 import { balanceOf, checkLedger, platformBalance } from "~/modules/ledger/ledger.server";
@@ -227,6 +228,16 @@ describe("processWithdrawals", () => {
     expect(await vault.tokenBalance(wallet)).toBe(parseEther("4.5"));
     expect(await balance(userId)).toEqual({ asset: Q, available: parseEther("5"), held: 0n });
     expect(await checkLedger({ db })).toEqual(CLEAN);
+    // The member is told each once: the first attempt failed, in words; then it was paid.
+    const told = await db
+      .select()
+      .from(appEvent)
+      .where(like(appEvent.key, `withdrawal.%:${id}%`))
+      .orderBy(appEvent.id);
+    expect(told).toMatchObject([
+      { key: `withdrawal.failed:${id}:1`, projectId: null, data: { userId, reason: "The vault is paused, so nothing was paid. Retry once it runs again." } },
+      { key: `withdrawal.confirmed:${id}`, projectId: null, data: { userId, amount: parseEther("5").toString(), txHash: second.txHash } },
+    ]);
   });
 
   it("broadcasts a sent withdrawal again when no receipt came within the timeout (a node that dropped it)", async () => {

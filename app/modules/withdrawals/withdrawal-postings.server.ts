@@ -4,6 +4,7 @@ import type { Db } from "~/lib/db.server";
 import type { Asset } from "~/modules/ledger/assets";
 import { post, settle, transfer } from "~/modules/ledger/ledger.server";
 import { ledgerKey } from "~/modules/ledger/keys";
+import { emitEvent } from "~/modules/events/emit.server";
 
 /**
  * The withdrawal's state changes that move money, each with its ledger postings in one
@@ -50,12 +51,33 @@ export async function recordSigned(db: Db, row: WithdrawalRow, signed: SignedAtt
  * held. False when it is no longer requested (another run signed it, or its member cancelled it).
  */
 export async function failUnsigned(db: Db, id: string, failure: string): Promise<boolean> {
-  const failed = await db
-    .update(withdrawal)
-    .set({ status: "failed", failure, waiting: false, updatedAt: new Date() })
-    .where(and(eq(withdrawal.id, id), eq(withdrawal.status, "requested")))
-    .returning({ id: withdrawal.id });
-  return failed.length > 0;
+  return db.transaction(async (tx) => {
+    const [failed] = await tx
+      .update(withdrawal)
+      .set({ status: "failed", failure, waiting: false, updatedAt: new Date() })
+      .where(and(eq(withdrawal.id, id), eq(withdrawal.status, "requested")))
+      .returning();
+    // Nothing was signed: the failure of the attempt it was to be, once per time it was requested (its last change).
+    if (failed) await emitFailed(asDb(tx), failed, `${failed.attempts + 1}:unsigned:${failed.updatedAt.getTime()}`);
+    return Boolean(failed);
+  });
+}
+
+/** `withdrawal.failed`, with the failure the member reads, once per `round` (the attempt that failed). */
+async function emitFailed(db: Db, row: WithdrawalRow, round: string) {
+  await emitEvent(db, {
+    type: "withdrawal.failed",
+    key: `withdrawal.failed:${row.id}:${round}`,
+    projectId: null,
+    data: {
+      withdrawalId: row.id,
+      userId: row.userId,
+      asset: row.asset,
+      amount: row.amount.toString(),
+      chainId: row.chainId,
+      reason: (row.failure ?? "The withdrawal failed; nothing was paid.").slice(0, 2000),
+    },
+  });
 }
 
 /** Marks a `sending` attempt as accepted by the node (only if that attempt is still the one sending). */
@@ -101,6 +123,12 @@ export async function confirmPaid(db: Db, id: string, now: Date): Promise<boolea
       .update(withdrawal)
       .set({ status: "confirmed", attempts, confirmedAt: now, sentAt: row.sentAt ?? now, failure: null, waiting: false, updatedAt: now })
       .where(eq(withdrawal.id, id));
+    await emitEvent(asDb(tx), {
+      type: "withdrawal.confirmed",
+      key: `withdrawal.confirmed:${id}`,
+      projectId: null,
+      data: { withdrawalId: id, userId: row.userId, asset: row.asset, amount: row.amount.toString(), chainId: row.chainId, txHash: row.txHash },
+    });
     return true;
   });
 }
@@ -126,6 +154,7 @@ export async function returnAttempt(db: Db, id: string, attempt: number, failure
       ],
     });
     await tx.update(withdrawal).set({ status: "failed", failure, updatedAt: new Date() }).where(eq(withdrawal.id, id));
+    await emitFailed(asDb(tx), { ...row, failure }, String(attempt));
     return true;
   });
 }
