@@ -26,6 +26,8 @@ async function seed({ db }: Database) {
     exec(sql`insert into "user" (id, name, email, email_verified, created_at, updated_at)
              select 'b' || i, 'Member ' || i, 'b' || i || '@bench.invalid', true, now(), now() from generate_series(1, ${MEMBERS}) i`),
   );
+  // The board's project: awards record their event against it (the outbox's foreign key).
+  await exec(sql`insert into project (id, slug, name) values (${PROJECT}, ${PROJECT}, 'Bench')`);
   // Skewed activity: a few members earn most of the XP, as on real boards. Events span 90 days.
   // Bulk load without the secondary indexes, then build them once (what a restore would do).
   await exec(sql`drop index xp_event_source_key, xp_event_user_idx, xp_event_project_idx`);

@@ -12,6 +12,7 @@ import { openRunLeases, stillClaimed, takeoverSweep } from "~/modules/jobs/takeo
 import { expireWindows } from "~/modules/leaderboards/leaderboards.server";
 import { questAsset } from "~/modules/ledger/assets";
 import { purgeExpired } from "~/modules/maintenance/purge-expired.server";
+import { emitDueEvents } from "~/modules/events/due-events.server";
 import { countTrendingTasks, TRENDING_EVERY_MS } from "~/modules/tasks/trending.server";
 import { scoreMembers } from "~/modules/trust/scoring.server";
 import { disposableDomainOf } from "~/modules/trust/disposable-email.server";
@@ -249,6 +250,15 @@ export function jobDefinitions(services: JobServices): JobDefinition[] {
       run: async () => {
         const kept = await countTrendingTasks({ db });
         logger.debug({ kept }, "counted trending tasks");
+      },
+    },
+    {
+      queue: "due-events",
+      keys: [ALL],
+      feed: { everyMs: 60_000 },
+      run: async () => {
+        const emitted = await emitDueEvents({ db });
+        if (emitted > 0) logger.info({ emitted }, "airdrops whose claims close within 24 hours recorded");
       },
     },
     {

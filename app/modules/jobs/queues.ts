@@ -22,6 +22,7 @@ export const JOB_QUEUES = {
   withdrawals: { label: "Withdrawals", about: "Sends a chain's withdrawals and confirms or fails them by what their transactions did." },
   "leaderboard-windows": { label: "Leaderboard windows", about: "Takes days that left the 7- and 30-day boards off them (hourly)." },
   "trending-tasks": { label: "Trending tasks", about: "Counts each task's completions of the last 24 hours for the trending lists (every minute)." },
+  "due-events": { label: "Due events", about: "Records airdrops whose claims close within 24 hours, for their members' notifications (every minute)." },
   purge: { label: "Purge", about: "Deletes expired codes, limits and development mail (every 10 minutes)." },
   "trust-wallets": {
     label: "Wallet funding",
