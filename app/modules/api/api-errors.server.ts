@@ -25,12 +25,10 @@ const API_ERROR_CODES = Object.keys(API_ERROR_STATUS) as [ApiErrorCode, ...ApiEr
 export const apiErrorSchema = z
   .object({
     error: z.object({
-      code: z
-        .enum(API_ERROR_CODES)
-        .meta({
-          description:
-            "What kind of refusal: `invalid` (see `fields`), `unauthorized`, `forbidden`, `not_found`, `conflict`, `not_met`, `idempotency_mismatch`, `limited`, …",
-        }),
+      code: z.enum(API_ERROR_CODES).meta({
+        description:
+          "What kind of refusal: `invalid` (see `fields`), `unauthorized`, `forbidden`, `not_found`, `conflict`, `not_met`, `idempotency_mismatch`, `limited`, …",
+      }),
       message: z.string().meta({ description: "The refusal in one sentence." }),
       fields: z.record(z.string(), z.string()).optional().meta({ description: "For `invalid`: each refused field (or `form`) with why." }),
     }),
