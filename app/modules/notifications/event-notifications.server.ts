@@ -54,7 +54,10 @@ const campaignOf = (db: Db, campaignId: string) =>
   );
 
 const airdropOf = (db: Db, airdropId: string) =>
-  one<{ project_slug: string; slug: string }>(db, sql`select p.slug as project_slug, a.slug from airdrop a join project p on p.id = a.project_id where a.id = ${airdropId}`);
+  one<{ project_slug: string; slug: string }>(
+    db,
+    sql`select p.slug as project_slug, a.slug from airdrop a join project p on p.id = a.project_id where a.id = ${airdropId}`,
+  );
 
 const campaignLink = (c: { project_slug: string; slug: string }) => `/projects/${encodeURIComponent(c.project_slug)}/campaigns/${encodeURIComponent(c.slug)}`;
 const airdropLink = (a: { project_slug: string; slug: string }) => `/projects/${encodeURIComponent(a.project_slug)}/airdrops/${encodeURIComponent(a.slug)}`;
@@ -67,7 +70,11 @@ const completionDecided =
     // A check's own answer is shown where the member acted; only a person's decision is news.
     if (!data.reviewed) return null;
     const words: Words = approved
-      ? { title: `Approved: ${data.taskTitle}`, body: `Your completion of ${q(data.taskTitle)} was approved.`, link: `/tasks/${encodeURIComponent(data.taskId)}` }
+      ? {
+          title: `Approved: ${data.taskTitle}`,
+          body: `Your completion of ${q(data.taskTitle)} was approved.`,
+          link: `/tasks/${encodeURIComponent(data.taskId)}`,
+        }
       : {
           title: `Not approved: ${data.taskTitle}`,
           body: `Your completion of ${q(data.taskTitle)} was rejected${data.reason ? `: ${data.reason}` : "."}`,
@@ -160,7 +167,10 @@ const HANDLERS: { [T in EventType]?: Handler<T> } = {
       body: `Your withdrawal of ${amount} reached your wallet on ${chainWords(data.chainId)}.`,
       link: balanceLink(data.chainId),
     };
-    return { kind: "withdrawal", recipients: sameWords(words, sql`select user_id from withdrawal where id = ${data.withdrawalId} and user_id = ${data.userId}`) };
+    return {
+      kind: "withdrawal",
+      recipients: sameWords(words, sql`select user_id from withdrawal where id = ${data.withdrawalId} and user_id = ${data.userId}`),
+    };
   },
 
   "withdrawal.failed": async ({ data }, { chains }) => {
@@ -171,7 +181,10 @@ const HANDLERS: { [T in EventType]?: Handler<T> } = {
       body: `Your withdrawal of ${amount} on ${chainWords(data.chainId)} failed: ${data.reason} Retry it or cancel it on your Balance page.`,
       link: balanceLink(data.chainId),
     };
-    return { kind: "withdrawal", recipients: sameWords(words, sql`select user_id from withdrawal where id = ${data.withdrawalId} and user_id = ${data.userId}`) };
+    return {
+      kind: "withdrawal",
+      recipients: sameWords(words, sql`select user_id from withdrawal where id = ${data.withdrawalId} and user_id = ${data.userId}`),
+    };
   },
 
   "invitation.received": async ({ data }) => {

@@ -29,9 +29,13 @@ export async function listNotifications({ db, userId, before, limit = 30 }: { db
     .where(and(eq(notification.userId, userId), eq(notification.inInbox, true), before ? lt(notification.id, before) : undefined))
     .orderBy(desc(notification.id))
     .limit(limit + 1);
-  const items: InboxItem[] = rows.slice(0, limit).flatMap((row) =>
-    isNotificationKind(row.kind) ? [{ id: row.id, kind: row.kind, title: row.title, body: row.body, link: row.link, read: row.readAt !== null, createdAt: row.createdAt }] : [],
-  );
+  const items: InboxItem[] = rows
+    .slice(0, limit)
+    .flatMap((row) =>
+      isNotificationKind(row.kind)
+        ? [{ id: row.id, kind: row.kind, title: row.title, body: row.body, link: row.link, read: row.readAt !== null, createdAt: row.createdAt }]
+        : [],
+    );
   return { items, next: rows.length > limit ? rows[limit - 1]!.id : null };
 }
 

@@ -152,7 +152,8 @@ export async function sendDigests({ limit = 100, ...options }: MailOptions & { l
     if (!claim) continue;
     const shown = claim.rows.slice(0, DIGEST_ITEMS);
     const more = claim.rows.length - shown.length;
-    const notifications = more > 0 ? [...shown, { kind: shown[0]!.kind, title: `And ${more} more`, body: "They are all in your inbox.", link: "/notifications" }] : shown;
+    const notifications =
+      more > 0 ? [...shown, { kind: shown[0]!.kind, title: `And ${more} more`, body: "They are all in your inbox.", link: "/notifications" }] : shown;
     const token = unsubscribeToken({ secret, userId, scope: "all" });
     try {
       await mailer.send(digestMail({ appName, appUrl, to: claim.email, notifications, unsubscribeUrl: unsubscribeUrl(appUrl, token) }));
