@@ -62,6 +62,8 @@ export default [
     route("operator/withdrawals", "routes/operator/withdrawals.tsx"),
     route("operator/deposits", "routes/operator/deposits.tsx"),
     route("operator/jobs", "routes/operator/jobs.tsx"),
+    // Notifications (issue #39 §1): the inbox.
+    route("notifications", "routes/notifications.tsx"),
     ...prefix("settings", [
       layout("routes/settings/layout.tsx", [
         index("routes/settings/index.ts"),
@@ -75,6 +77,8 @@ export default [
         route("connections/:provider", "routes/settings/connection.tsx"),
         route("privacy", "routes/settings/privacy.tsx"),
         route("trust", "routes/settings/trust.tsx"),
+        // Notifications (issue #39 §1): kinds × channels, the digest.
+        route("notifications", "routes/settings/notifications.tsx"),
       ]),
     ]),
   ]),
@@ -88,5 +92,7 @@ export default [
   route("projects/:project/airdrops/:airdrop/tree.json", "routes/airdrops/tree-json.ts"),
   route("projects/:project/airdrops/:airdrop/allocation.csv", "routes/airdrops/allocation-csv.ts"),
   route("dev/mail", "routes/dev.mail.tsx"),
+  // Notifications (issue #39 §1): one-click unsubscribe from a mail, no sign-in.
+  route("unsubscribe/:token", "routes/unsubscribe.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

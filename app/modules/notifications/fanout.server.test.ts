@@ -7,7 +7,7 @@ import { project, projectInvite, projectMember } from "#db/schema/projects";
 import { campaign, completion, task } from "#db/schema/quests";
 import { appEvent, notification, projectFollow } from "#db/schema/reach";
 import { raffleEntrant, rewardGrant, rewardPool } from "#db/schema/rewards";
-import type { Database, Db } from "~/lib/db.server";
+import { rowsOf, type Database, type Db } from "~/lib/db.server";
 import { emitEvent } from "~/modules/events/emit.server";
 import { createTestDatabase } from "#tests/setup/test-db";
 import { notifyFromEvents } from "./fanout.server";
@@ -209,8 +209,8 @@ describe("notifyFromEvents", () => {
     // An event taken again (its run died after inserting, before marking) adds nothing.
     await db.execute(sql`update app_event set notified_at = null where key like 'again-%'`);
     expect(await run()).toEqual({ events: 30, notifications: 0 });
-    const [{ n }] = (await db.execute(sql`select count(*)::int as n from notification where dedupe like 'again-%'`)).rows as [{ n: number }];
-    expect(n).toBe(90);
+    const [counted] = rowsOf(await db.execute(sql`select count(*)::int as n from notification where dedupe like 'again-%'`));
+    expect(counted).toEqual({ n: 90 });
     expect(
       await db
         .select()

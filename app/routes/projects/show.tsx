@@ -1,4 +1,6 @@
-import { data } from "react-router";
+import { Bell, BellRing } from "lucide-react";
+import { data, Form, useNavigation } from "react-router";
+import { z } from "zod";
 import type { Route } from "./+types/show";
 import { ProjectHeader, ProjectRewardsLink, ProjectTasksLink, ToReviewLink } from "~/components/projects/project-header";
 import { AirdropList } from "~/components/airdrops/airdrop-list";
@@ -15,6 +17,10 @@ import { projectBySlug } from "~/modules/projects/projects.server";
 import { listCampaigns, listCrusades } from "~/modules/tasks/campaigns.server";
 import { pendingReviewCount } from "~/modules/tasks/review-queue.server";
 import type { VisitorPage } from "~/lib/visitor-page";
+import { Button } from "~/components/ui/button";
+import { redirectWithToast } from "~/lib/flash.server";
+import { requireUser } from "~/modules/auth/session.server";
+import { followProject, followState, unfollowProject } from "~/modules/notifications/follows.server";
 
 /** The same for every signed-out visitor: shared caches may keep it a few seconds. */
 export const handle: VisitorPage = { visitorPage: true };
@@ -36,13 +42,14 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   const role = await roleIn({ db, projectId: project.id, userId });
   const team = can(role, "drafts.view");
   const reviewer = can(role, "submissions.review");
-  const [live, crusades, airdrops, top, teamCampaigns, toReview] = await Promise.all([
+  const [live, crusades, airdrops, top, teamCampaigns, toReview, follow] = await Promise.all([
     listCampaigns({ db, projectId: project.id, status: "live", limit: 6 }),
     listCrusades({ db, projectId: project.id, withDrafts: team, userId }),
     listAirdrops({ db, projectId: project.id, withDrafts: team, limit: 6 }),
     boardPage({ db, board: boardKey({ kind: "project", projectId: project.id }, "all"), limit: 5 }),
     team ? listCampaigns({ db, projectId: project.id, withDrafts: true, limit: 20 }) : Promise.resolve([]),
     reviewer ? pendingReviewCount({ db, projectId: project.id }) : Promise.resolve(null),
+    followState({ db, userId, projectId: project.id }),
   ]);
   const { createdBy: _createdBy, ...shown } = project;
   return {
@@ -57,6 +64,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
       trust: can(role, "trust.view"),
     },
     toReview,
+    follow,
     live,
     drafts: teamCampaigns.filter((c) => c.status === "draft"),
     reviewCampaigns: reviewer ? teamCampaigns.filter((c) => c.status !== "draft") : [],
@@ -66,8 +74,47 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   };
 }
 
+const followSchema = z.object({ intent: z.enum(["follow", "unfollow"]) });
+
+/** Follow / Unfollow (a visitor is sent to sign in first, then back here). */
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const services = context.get(servicesContext);
+  const { user } = await requireUser(context, request);
+  const db = services.database.db;
+  const project = await projectBySlug({ db, slug: params.project });
+  if (!project) throw data("Not found", { status: 404 });
+  const form = followSchema.safeParse(Object.fromEntries(await request.formData()));
+  if (!form.success) throw data("That action is not known.", { status: 400 });
+  if (form.data.intent === "follow") await followProject({ db, userId: user.id, projectId: project.id });
+  else await unfollowProject({ db, userId: user.id, projectId: project.id });
+  const said = form.data.intent === "follow" ? `You follow ${project.name}: its new campaigns reach your inbox` : `You no longer follow ${project.name}`;
+  return redirectWithToast(route("projects.show", { project: project.slug }), said, { appUrl: services.env.APP_URL });
+}
+
+/** Follow / Following, with the number of followers; a plain form, so it works before the script has loaded. */
+function FollowButton({ name, following, followers }: { name: string; following: boolean; followers: number }) {
+  const navigation = useNavigation();
+  const count = followers === 1 ? "1 follower" : `${followers.toLocaleString("en")} followers`;
+  return (
+    <Form method="post" className="flex items-center gap-2">
+      <Button
+        type="submit"
+        name="intent"
+        value={following ? "unfollow" : "follow"}
+        variant={following ? "outline" : "brand"}
+        pending={navigation.state === "submitting" && navigation.formData?.has("intent") === true}
+        aria-pressed={following}
+        aria-label={following ? `Following ${name}: unfollow` : `Follow ${name}`}
+      >
+        {following ? <BellRing aria-hidden /> : <Bell aria-hidden />} {following ? "Following" : "Follow"}
+      </Button>
+      <span className="text-sm text-muted-foreground">{count}</span>
+    </Form>
+  );
+}
+
 export default function ProjectShow({ loaderData }: Route.ComponentProps) {
-  const { project, userId, role, live, drafts, reviewCampaigns, crusades, airdrops, top, toReview } = loaderData;
+  const { project, userId, role, live, drafts, reviewCampaigns, crusades, airdrops, top, toReview, follow } = loaderData;
   const slug = project.slug;
   return (
     <>
@@ -76,6 +123,7 @@ export default function ProjectShow({ loaderData }: Route.ComponentProps) {
         rewardAsset={project.rewardAsset}
         actions={
           <div className="flex flex-wrap gap-2">
+            <FollowButton name={project.name} following={follow.following} followers={follow.followers} />
             <ProjectTasksLink projectSlug={project.slug} />
             <ProjectRewardsLink projectSlug={project.slug} />
             {toReview !== null && <ToReviewLink projectSlug={project.slug} count={toReview} />}
