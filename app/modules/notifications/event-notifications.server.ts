@@ -100,7 +100,7 @@ const HANDLERS: { [T in EventType]?: Handler<T> } = {
             : `You finished ${q(data.campaignTitle)}`;
     const words: Words = {
       title: `You won ${amount}`,
-      body: `${why}: ${amount} ${data.kind === "xp" ? "was added to your XP" : "is in your balance"}.${raffle ? " Check the draw yourself on its proof page." : ""}`,
+      body: `${why}: ${data.kind === "xp" ? `${amount} added to your XP` : `${amount} added to your balance`}.${raffle ? " Check the draw yourself on its proof page." : ""}`,
       link: raffle ? verifyLink(data.poolId) : "/rewards",
     };
     return { kind: "reward", recipients: sameWords(words, sql`select user_id from reward_grant where pool_id = ${data.poolId} and user_id = ${data.userId}`) };
