@@ -1,4 +1,7 @@
 import { eq } from "drizzle-orm";
+import { createElement, type ComponentType } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { createRoutesStub } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { project } from "#db/schema/projects";
 import { notification, projectFollow } from "#db/schema/reach";
@@ -7,9 +10,9 @@ import { createTestServices } from "#tests/setup/test-services";
 import { notificationSettings } from "~/modules/notifications/preferences.server";
 import type { Services } from "~/services/services.server";
 import { loader as layoutLoader } from "./app-layout";
-import { action, loader } from "./notifications";
+import Notifications, { action, loader } from "./notifications";
 import { action as followAction, loader as projectLoader } from "./projects/show";
-import { action as settingsAction, loader as settingsLoader } from "./settings/notifications";
+import NotificationSettings, { action as settingsAction, loader as settingsLoader } from "./settings/notifications";
 
 let services: Services;
 const cookies: Record<string, string> = {};
@@ -40,12 +43,21 @@ const post = (path: string, who: string | null, body: Record<string, string>) =>
     headers: { ...(who ? { cookie: cookies[who]! } : {}), origin: services.env.APP_URL, "content-type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams(body).toString(),
   });
+/** The page's markup as the server renders it, from its loader's data. */
+function markup(Page: ComponentType<never>, loaderData: unknown) {
+  const Stub = createRoutesStub([{ path: "/", Component: () => createElement(Page, { loaderData, params: {}, matches: [] } as never) }]);
+  return renderToStaticMarkup(createElement(Stub, { initialEntries: ["/"] }));
+}
 const readAt = async (id: number) => (await services.database.db.select().from(notification).where(eq(notification.id, id)))[0]!.readAt;
 
 describe("the inbox", () => {
   it("lists the member's own inbox notifications, newest first, and the bell counts the unread", async () => {
     const page = await loader(routeArgs(services, get("/notifications", "ann")));
     expect(page.items.map((i) => i.title)).toEqual(["You won 5 XP", "Approved: Post"]);
+    const html = markup(Notifications, page);
+    expect(html.match(/>Mark read</g)).toHaveLength(2);
+    expect(html).toContain("Mark all read");
+    expect(markup(Notifications, { items: [], next: null, paged: false })).toContain("Nothing yet");
     expect((await layoutLoader(routeArgs(services, get("/notifications", "ann")))).unread).toBe(2);
     expect((await layoutLoader(routeArgs(services, get("/projects")))).unread).toBe(0);
   });
@@ -85,6 +97,9 @@ describe("Settings › Notifications", () => {
     expect(saved.status).toBe(302);
     const settings = await notificationSettings({ db: services.database.db, userId: "bob" });
     expect(settings.digest).toBe(true);
+    const html = markup(NotificationSettings, settings);
+    expect(html).toMatch(/<input type="checkbox"[^>]* name="inbox:review" checked=""\/>/);
+    expect(html).toMatch(/<input type="checkbox"[^>]* name="email:review"\/>/);
     expect(settings.kinds.find((k) => k.kind === "review")).toEqual({ kind: "review", inbox: true, email: false });
     expect(settings.kinds.find((k) => k.kind === "raffle")).toEqual({ kind: "raffle", inbox: false, email: true });
   });

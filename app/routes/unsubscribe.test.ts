@@ -1,5 +1,8 @@
 import { createServer, type Server } from "node:http";
 import express from "express";
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { createRoutesStub } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { user } from "#db/schema/auth";
 import { notification } from "#db/schema/reach";
@@ -9,7 +12,7 @@ import { notificationSettings } from "~/modules/notifications/preferences.server
 import { unsubscribeToken } from "~/modules/notifications/unsubscribe.server";
 import type { Services } from "~/services/services.server";
 import { sameOriginOnly } from "../../server/http";
-import { action, loader } from "./unsubscribe";
+import Unsubscribe, { action, loader } from "./unsubscribe";
 
 let services: Services;
 beforeAll(async () => {
@@ -33,6 +36,10 @@ describe("one-click unsubscribe", () => {
   it("shows a page with one button, changing nothing when opened", async () => {
     const page = await loader(routeArgs(services, new Request(`${services.env.APP_URL}/unsubscribe/${tokenFor("reward")}`), { token: tokenFor("reward") }));
     expect(page).toEqual({ what: "“Reward won and paid” e-mails" });
+    const Stub = createRoutesStub([{ path: "/", Component: () => createElement(Unsubscribe, { loaderData: page, params: {}, matches: [] } as never) }]);
+    const html = renderToStaticMarkup(createElement(Stub, { initialEntries: ["/"] }));
+    expect(html).toContain('<input type="hidden" name="List-Unsubscribe" value="One-Click"/>');
+    expect(html.match(/<button/g)).toHaveLength(1);
     expect((await notificationSettings({ db: services.database.db, userId: "ann" })).kinds.find((k) => k.kind === "reward")?.email).toBe(true);
   });
 
