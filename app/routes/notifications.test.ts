@@ -97,7 +97,7 @@ describe("Settings › Notifications", () => {
     expect(saved.status).toBe(302);
     const settings = await notificationSettings({ db: services.database.db, userId: "bob" });
     expect(settings.digest).toBe(true);
-    const html = markup(NotificationSettings, settings);
+    const html = markup(NotificationSettings, { ...settings, hasEmail: true });
     expect(html).toMatch(/<input type="checkbox"[^>]* name="inbox:review" checked=""\/>/);
     expect(html).toMatch(/<input type="checkbox"[^>]* name="email:review"\/>/);
     expect(settings.kinds.find((k) => k.kind === "review")).toEqual({ kind: "review", inbox: true, email: false });

@@ -22,6 +22,7 @@ beforeAll(async () => {
   database = await createTestDatabase();
   db = database.db;
   await db.insert(user).values(MEMBERS.map((id) => ({ id, email: `${id}@example.com`, name: id })));
+  await db.insert(user).values({ id: "wal", email: "0xabc@wallet.questline.invalid" });
   await db.insert(project).values({ id: "p", slug: "pixel", name: "Pixel" });
   await db.insert(projectMember).values([
     { projectId: "p", userId: "own", role: "owner" },
@@ -34,6 +35,7 @@ beforeAll(async () => {
   await db.insert(completion).values([
     { id: "c-ann", taskId: "t", userId: "ann", period: "once", status: "rejected", reason: "Blurry" },
     { id: "c-bob", taskId: "t", userId: "bob", period: "once", status: "approved" },
+    { id: "c-wal", taskId: "t", userId: "wal", period: "once", status: "approved" },
   ]);
   await db.insert(campaign).values({ id: "camp", projectId: "p", slug: "season-1", name: "Season 1", startsAt: now, endsAt: now });
   await db.insert(rewardPool).values({ id: "pool", campaignId: "camp", distribution: "raffle", winners: 1, amount: 50n, status: "paid" });
@@ -190,6 +192,10 @@ describe("notifyFromEvents", () => {
     await emitEvent(db, { type: "withdrawal.confirmed", key: "bob-w", projectId: null, data: { withdrawalId: "w3", userId: "bob", txHash: null, ...money } });
     await run();
     expect(await mine("bob", "bob-ok")).toMatchObject([{ inInbox: false, mail: "digest" }]);
+    // Signed in by wallet only: no address to mail, the inbox only.
+    await emitEvent(db, { type: "completion.approved", key: "wal-ok", projectId: "p", data: completionData("c-wal", "wal", true) });
+    await run();
+    expect(await mine("wal", "wal-ok")).toMatchObject([{ inInbox: true, mail: "none" }]);
     // Both channels off: no row at all.
     expect(await mine("bob", "bob-w")).toEqual([]);
   });

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "~/lib/db.server";
 import type { ChainRegistry } from "~/modules/chain/chain-registry.server";
+import { WALLET_EMAIL_DOMAIN } from "~/modules/wallets/wallets.server";
 import { fanoutOf, type Fanout } from "./event-notifications.server";
 import { NOTIFICATION_KINDS } from "./notification-kinds";
 
@@ -16,7 +17,7 @@ export type FanoutRun = { events: number; notifications: number };
  * Each notification carries the member's choice at the time: `in_inbox` from their inbox
  * preference for its kind, `mail` `pending` (mail it), `digest` (in the day's digest) or `none`,
  * from their e-mail preference and digest switch. A member who turned both channels off for the
- * kind gets no row at all.
+ * kind gets no row at all; a member signed in by wallet only (no real address) gets no mail.
  */
 export async function notifyFromEvents({
   db,
@@ -55,7 +56,7 @@ async function insertNotifications(tx: Db, { fanout, dedupe, projectId, now }: {
     with inserted as (insert into notification (user_id, kind, dedupe, project_id, title, body, link, in_inbox, mail, created_at)
     select r.user_id, ${kind}, ${dedupe}, ${projectId}::text, r.title, r.body, r.link,
       coalesce(pi.enabled, ${inbox}::boolean),
-      case when not coalesce(pe.enabled, ${email}::boolean) then 'none'
+      case when not coalesce(pe.enabled, ${email}::boolean) or u.email like ${`%@${WALLET_EMAIL_DOMAIN}`} then 'none'
            when coalesce(s.digest, false) then 'digest'
            else 'pending' end,
       ${now.toISOString()}::timestamptz

@@ -1,4 +1,4 @@
-import { Form, useNavigation } from "react-router";
+import { Form, Link, useNavigation } from "react-router";
 import type { Route } from "./+types/notifications";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
@@ -8,6 +8,7 @@ import { route } from "~/lib/routes";
 import { requireUser } from "~/modules/auth/session.server";
 import { NOTIFICATION_KIND_NAMES, NOTIFICATION_KINDS, preferenceField } from "~/modules/notifications/notification-kinds";
 import { notificationSettings, saveNotificationSettings } from "~/modules/notifications/preferences.server";
+import { hasRealEmail } from "~/modules/wallets/wallets.server";
 import { servicesContext } from "~/services/services.server";
 
 export function meta({ matches }: Route.MetaArgs) {
@@ -16,7 +17,8 @@ export function meta({ matches }: Route.MetaArgs) {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = await requireUser(context, request);
-  return notificationSettings({ db: context.get(servicesContext).database.db, userId: user.id });
+  const settings = await notificationSettings({ db: context.get(servicesContext).database.db, userId: user.id });
+  return { ...settings, hasEmail: hasRealEmail(user.email) };
 }
 
 /**
@@ -35,7 +37,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 const checkbox = "size-4 shrink-0 cursor-pointer accent-lime-600";
 
-export default function NotificationSettings({ loaderData: { kinds, digest } }: Route.ComponentProps) {
+export default function NotificationSettings({ loaderData: { kinds, digest, hasEmail } }: Route.ComponentProps) {
   const navigation = useNavigation();
   return (
     <Card>
@@ -45,6 +47,15 @@ export default function NotificationSettings({ loaderData: { kinds, digest } }: 
       </CardHeader>
       <CardContent>
         <Form method="post" className="grid gap-6">
+          {!hasEmail && (
+            <p className="rounded-md bg-muted p-3 text-sm" role="status">
+              Your account has no e-mail address yet, so no e-mail is sent: add one in{" "}
+              <Link to={route("settings.profile")} className="underline">
+                Profile
+              </Link>
+              .
+            </p>
+          )}
           <div className="overflow-x-auto">
             <table className="w-full text-sm">
               <caption className="sr-only">Notifications by kind and channel</caption>
