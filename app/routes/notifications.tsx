@@ -1,5 +1,5 @@
 import { Bell, CheckCheck, ChevronRight, Settings } from "lucide-react";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, Link, redirect, useActionData, useNavigation } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/notifications";
 import { LocalTime } from "~/components/campaigns/local-time";
@@ -56,6 +56,7 @@ export default function Notifications({ loaderData: { items, next, paged } }: Ro
   const navigation = useNavigation();
   const busy = navigation.state === "submitting" ? navigation.formData : undefined;
   const unread = items.some((item) => !item.read);
+  const refused = useActionData<typeof action>();
   return (
     <>
       <PageHeader
@@ -78,6 +79,11 @@ export default function Notifications({ loaderData: { items, next, paged } }: Ro
           </div>
         }
       />
+      {refused && "error" in refused && (
+        <p role="alert" className="mb-4 text-sm text-destructive">
+          {refused.error}
+        </p>
+      )}
       {items.length === 0 ? (
         <EmptyState icon={Bell} title={paged ? "No older notifications" : "Nothing yet"}>
           {paged

@@ -24,8 +24,8 @@ type Handler<T extends EventType> = (event: { key: string; projectId: string | n
 const sameWords = (words: Words, from: SQL): SQL =>
   sql`select distinct r.user_id, ${words.title}::text as title, ${words.body}::text as body, ${words.link}::text as link from (${from}) r`;
 
-/** Where a project's webhook endpoints are managed (the team's notice links there). */
-export const webhooksLink = (projectSlug: string) => `/projects/${encodeURIComponent(projectSlug)}/edit`;
+/** Where a project's webhook endpoints are managed (the webhooks part's page; the team's notice links there). */
+export const webhooksLink = (projectSlug: string) => `/projects/${encodeURIComponent(projectSlug)}/webhooks`;
 
 const q = (text: string) => `“${text}”`;
 
@@ -220,7 +220,7 @@ const HANDLERS: { [T in EventType]?: Handler<T> } = {
     if (!found) return null;
     const words: Words = {
       title: `A webhook endpoint of ${found.name} was turned off`,
-      body: `${data.url} was turned off after failing for too long: ${data.reason} Fix it, then turn it back on in the project's settings.`,
+      body: `${data.url} was turned off after failing for too long: ${data.reason} Fix it, then turn it back on from the project's Webhooks page.`,
       link: webhooksLink(found.slug),
     };
     return {

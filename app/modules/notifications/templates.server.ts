@@ -16,7 +16,7 @@ const ACTIONS: Record<NotificationKind, string> = {
   withdrawal: "Open your balance",
   invitation: "See the invitation",
   campaign: "See the campaign",
-  webhook: "Open the project's settings",
+  webhook: "Open the project's webhooks",
 };
 
 /** RFC 8058: the link a mail client's "Unsubscribe" posts to, without a session. */
