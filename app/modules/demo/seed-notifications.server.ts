@@ -3,7 +3,7 @@ import { rowsOf, type Db } from "~/lib/db.server";
 import type { ChainRegistry } from "~/modules/chain/chain-registry.server";
 import { emitEvents } from "~/modules/events/emit.server";
 import { NOTIFYING_EVENT_TYPES, type NewEvent } from "~/modules/events/event-types";
-import { notifyFromEvents } from "~/modules/notifications/fanout.server";
+import { notifyPendingEvents } from "~/modules/notifications/fanout.server";
 import { followProject } from "~/modules/notifications/follows.server";
 
 /** The demo's two members one signs in as (seed.server.ts: member1 owns the first project, member2 the second). */
@@ -34,9 +34,7 @@ export async function seedNotifications({ db, now = new Date(), chains }: { db: 
 
   const [before] = rowsOf(await db.execute(sql`select coalesce(max(id), 0)::bigint as id from notification`));
   const made = sql`n.id > ${Number(before?.id ?? 0)}`;
-  let run;
-  do run = await notifyFromEvents({ db, now, chains, limit: 500 });
-  while (run.events > 0);
+  await notifyPendingEvents({ db, now, chains, limit: 500, maxBatches: 1_000 });
 
   // Dated as the events they tell of; all but each member's three newest read; none mailed.
   await db.execute(sql`update notification n set created_at = e.created_at from app_event e where e.key = n.dedupe and ${made}`);

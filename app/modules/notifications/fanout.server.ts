@@ -71,3 +71,19 @@ async function insertNotifications(tx: Db, { fanout, dedupe, projectId, now }: {
     select count(*)::int as n from inserted`);
   return Number(rowsOf(result)[0]?.n ?? 0);
 }
+
+/** A job's run: batches of `notifyFromEvents` until the outbox has no event left to notify, or `maxBatches` ran. */
+export async function notifyPendingEvents({
+  maxBatches = 20,
+  ...options
+}: Parameters<typeof notifyFromEvents>[0] & { maxBatches?: number }): Promise<FanoutRun> {
+  const limit = options.limit ?? 100;
+  const total = { events: 0, notifications: 0 };
+  for (let batch = 0; batch < maxBatches; batch++) {
+    const run = await notifyFromEvents({ ...options, limit });
+    total.events += run.events;
+    total.notifications += run.notifications;
+    if (run.events < limit) break;
+  }
+  return total;
+}
