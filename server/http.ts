@@ -174,12 +174,12 @@ export function sameOriginOnly(env: Env, logger?: Logger) {
   const logged = new Set<string>();
   return (req: Request, res: Response, next: NextFunction) => {
     if (SAFE_METHODS.has(req.method)) return next();
+    const origin = req.headers.origin ?? refererOrigin(req.headers.referer);
     // RFC 8058 one-click unsubscribe: a mail client POSTs `List-Unsubscribe=One-Click` to the
     // mail's link from no page of ours (no Origin of ours, or none). The token in the path
     // authorizes it (an HMAC of the member and kind, app/modules/notifications/unsubscribe.server.ts),
     // not a session cookie, so a forged cross-site request can do nothing the token's holder could not.
     if (req.method === "POST" && UNSUBSCRIBE_PATH.test(req.path)) return next();
-    const origin = req.headers.origin ?? refererOrigin(req.headers.referer);
     if (origin === allowed && req.headers["sec-fetch-site"] !== "cross-site") return next();
     const seen = origin ?? "(none)";
     if (logger && !logged.has(seen) && logged.size < 100) {
