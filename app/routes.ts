@@ -4,9 +4,13 @@ export default [
   index("routes/welcome.tsx"),
   route("login", "routes/login.tsx"),
   route("logout", "routes/logout.ts"),
+  // Notifications (issue #39 §1): one-click unsubscribe from a mail, no sign-in.
+  route("unsubscribe/:token", "routes/unsubscribe.tsx"),
   route("menu", "routes/menu.tsx"),
   layout("routes/app-layout.tsx", [
     route("dashboard", "routes/dashboard.tsx"),
+    // Notifications (issue #39 §1): the inbox.
+    route("notifications", "routes/notifications.tsx"),
     route("leaderboard", "routes/leaderboard.tsx"),
     route("swap", "routes/swap.tsx"),
     route("mint", "routes/mint.tsx"),
@@ -62,8 +66,6 @@ export default [
     route("operator/withdrawals", "routes/operator/withdrawals.tsx"),
     route("operator/deposits", "routes/operator/deposits.tsx"),
     route("operator/jobs", "routes/operator/jobs.tsx"),
-    // Notifications (issue #39 §1): the inbox.
-    route("notifications", "routes/notifications.tsx"),
     ...prefix("settings", [
       layout("routes/settings/layout.tsx", [
         index("routes/settings/index.ts"),
@@ -92,7 +94,5 @@ export default [
   route("projects/:project/airdrops/:airdrop/tree.json", "routes/airdrops/tree-json.ts"),
   route("projects/:project/airdrops/:airdrop/allocation.csv", "routes/airdrops/allocation-csv.ts"),
   route("dev/mail", "routes/dev.mail.tsx"),
-  // Notifications (issue #39 §1): one-click unsubscribe from a mail, no sign-in.
-  route("unsubscribe/:token", "routes/unsubscribe.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

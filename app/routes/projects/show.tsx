@@ -1,6 +1,4 @@
-import { Bell, BellRing } from "lucide-react";
-import { data, Form, useNavigation } from "react-router";
-import { z } from "zod";
+import { data } from "react-router";
 import type { Route } from "./+types/show";
 import { ProjectHeader, ProjectRewardsLink, ProjectTasksLink, ToReviewLink } from "~/components/projects/project-header";
 import { AirdropList } from "~/components/airdrops/airdrop-list";
@@ -17,9 +15,10 @@ import { projectBySlug } from "~/modules/projects/projects.server";
 import { listCampaigns, listCrusades } from "~/modules/tasks/campaigns.server";
 import { pendingReviewCount } from "~/modules/tasks/review-queue.server";
 import type { VisitorPage } from "~/lib/visitor-page";
-import { Button } from "~/components/ui/button";
+import { FollowButton } from "~/components/notifications/follow-button";
 import { redirectWithToast } from "~/lib/flash.server";
 import { requireUser } from "~/modules/auth/session.server";
+import { followSchema } from "~/modules/notifications/follow.schema";
 import { followProject, followState, unfollowProject } from "~/modules/notifications/follows.server";
 
 /** The same for every signed-out visitor: shared caches may keep it a few seconds. */
@@ -74,8 +73,6 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   };
 }
 
-const followSchema = z.object({ intent: z.enum(["follow", "unfollow"]) });
-
 /** Follow / Unfollow (a visitor is sent to sign in first, then back here). */
 export async function action({ request, context, params }: Route.ActionArgs) {
   const services = context.get(servicesContext);
@@ -89,28 +86,6 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   else await unfollowProject({ db, userId: user.id, projectId: project.id });
   const said = form.data.intent === "follow" ? `You follow ${project.name}: its new campaigns reach your inbox` : `You no longer follow ${project.name}`;
   return redirectWithToast(route("projects.show", { project: project.slug }), said, { appUrl: services.env.APP_URL });
-}
-
-/** Follow / Following, with the number of followers; a plain form, so it works before the script has loaded. */
-function FollowButton({ name, following, followers }: { name: string; following: boolean; followers: number }) {
-  const navigation = useNavigation();
-  const count = followers === 1 ? "1 follower" : `${followers.toLocaleString("en")} followers`;
-  return (
-    <Form method="post" className="flex items-center gap-2">
-      <Button
-        type="submit"
-        name="intent"
-        value={following ? "unfollow" : "follow"}
-        variant={following ? "outline" : "brand"}
-        pending={navigation.state === "submitting" && navigation.formData?.has("intent") === true}
-        aria-pressed={following}
-        aria-label={following ? `Following ${name}: unfollow` : `Follow ${name}`}
-      >
-        {following ? <BellRing aria-hidden /> : <Bell aria-hidden />} {following ? "Following" : "Follow"}
-      </Button>
-      <span className="text-sm text-muted-foreground">{count}</span>
-    </Form>
-  );
 }
 
 export default function ProjectShow({ loaderData }: Route.ComponentProps) {
