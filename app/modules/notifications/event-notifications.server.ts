@@ -111,14 +111,15 @@ const HANDLERS: { [T in EventType]?: Handler<T> } = {
     const among = `${data.winners === 1 ? "1 winner" : `${data.winners} winners`} among ${data.entrants} ${data.entrants === 1 ? "entrant" : "entrants"}`;
     const won = { title: `You won the ${data.campaignTitle} raffle`, body: `The draw is done: ${among}, and you are one of them. Check the draw yourself.` };
     const drawn = { title: `The ${data.campaignTitle} raffle was drawn`, body: `The draw is done: ${among}. See who won and check the draw yourself.` };
-    // Every entrant, in one statement whatever their number; a winner is one with a grant of the pool.
+    // Every entrant, in one statement whatever their number; a winner is one with a grant of the
+    // pool (and counts as an entrant: a raffle drawn before entrants were frozen lists none).
     return {
       kind: "raffle",
       recipients: sql`select e.user_id,
           case when g.user_id is null then ${drawn.title}::text else ${won.title}::text end as title,
           case when g.user_id is null then ${drawn.body}::text else ${won.body}::text end as body,
           ${link}::text as link
-        from (select distinct user_id from raffle_entrant where pool_id = ${data.poolId}) e
+        from (select user_id from raffle_entrant where pool_id = ${data.poolId} union select user_id from reward_grant where pool_id = ${data.poolId}) e
         left join reward_grant g on g.pool_id = ${data.poolId} and g.user_id = e.user_id`,
     };
   },

@@ -124,6 +124,13 @@ describe("notifyFromEvents", () => {
       ["cy", "The Season 1 raffle was drawn"],
     ]);
     expect(drawn.every((n) => n.link === "/rewards/raffles/pool" && n.kind === "raffle" && n.mail === "none")).toBe(true);
+
+    // A raffle drawn before entrants were frozen lists none: its winners are still told.
+    await db.insert(rewardPool).values({ id: "old", campaignId: "camp", distribution: "raffle", winners: 1, amount: 5n, status: "paid" });
+    await db.insert(rewardGrant).values({ poolId: "old", userId: "ann", position: 1, amount: 5n });
+    await emitEvent(db, { type: "raffle.drawn", key: "drawn-old", projectId: "p", data: { ...poolData, poolId: "old", winners: 1, entrants: 9 } });
+    await run();
+    expect((await byDedupe("drawn-old")).map((n) => [n.userId, n.title])).toEqual([["ann", "You won the Season 1 raffle"]]);
   });
 
   it("tells members with a share that an airdrop is claimable, and only those who have not claimed that it closes", async () => {
