@@ -4,9 +4,13 @@ export default [
   index("routes/welcome.tsx"),
   route("login", "routes/login.tsx"),
   route("logout", "routes/logout.ts"),
+  // Notifications (issue #39 §1): one-click unsubscribe from a mail, no sign-in.
+  route("unsubscribe/:token", "routes/unsubscribe.tsx"),
   route("menu", "routes/menu.tsx"),
   layout("routes/app-layout.tsx", [
     route("dashboard", "routes/dashboard.tsx"),
+    // Notifications (issue #39 §1): the inbox.
+    route("notifications", "routes/notifications.tsx"),
     route("leaderboard", "routes/leaderboard.tsx"),
     route("swap", "routes/swap.tsx"),
     route("mint", "routes/mint.tsx"),
@@ -77,6 +81,8 @@ export default [
         route("connections/:provider", "routes/settings/connection.tsx"),
         route("privacy", "routes/settings/privacy.tsx"),
         route("trust", "routes/settings/trust.tsx"),
+        // Notifications (issue #39 §1): kinds × channels, the digest.
+        route("notifications", "routes/settings/notifications.tsx"),
       ]),
     ]),
   ]),

@@ -176,6 +176,11 @@ export function sameOriginOnly(env: Env, logger?: Logger) {
     if (SAFE_METHODS.has(req.method)) return next();
     if (isKeyedApiRequest(req)) return next();
     const origin = req.headers.origin ?? refererOrigin(req.headers.referer);
+    // RFC 8058 one-click unsubscribe: a mail client POSTs `List-Unsubscribe=One-Click` to the
+    // mail's link from no page of ours (no Origin of ours, or none). The token in the path
+    // authorizes it (an HMAC of the member and kind, app/modules/notifications/unsubscribe.server.ts),
+    // not a session cookie, so a forged cross-site request can do nothing the token's holder could not.
+    if (req.method === "POST" && UNSUBSCRIBE_PATH.test(req.path)) return next();
     if (origin === allowed && req.headers["sec-fetch-site"] !== "cross-site") return next();
     const seen = origin ?? "(none)";
     if (logger && !logged.has(seen) && logged.size < 100) {
@@ -185,6 +190,9 @@ export function sameOriginOnly(env: Env, logger?: Logger) {
     res.status(403).type("text/plain").send(`Cross-site request refused: this server takes forms from ${allowed} only.`);
   };
 }
+
+/** The one-click unsubscribe link's path (`/unsubscribe/:token`), the one POST taken from any origin. */
+const UNSUBSCRIBE_PATH = /^\/unsubscribe\/[A-Za-z0-9_-]+\.[a-z_]+\.[A-Za-z0-9_-]+$/;
 
 /**
  * In the local trial (a loopback `APP_URL`), a page opened at the other loopback spelling

@@ -8,6 +8,7 @@ import { UserAvatar } from "~/components/ui/avatar";
 import { Button, buttonVariants } from "~/components/ui/button";
 import { MenuButton, menuItemClass, MenuSeparator } from "~/components/ui/menu";
 import { WalletButton } from "~/components/wallet-button";
+import { NotificationBell } from "~/components/notifications/notification-bell";
 import { useDeferredPopup } from "~/hooks/use-deferred-popup";
 import { route } from "~/lib/routes";
 import { cn } from "~/lib/utils";
@@ -62,7 +63,18 @@ function UserMenu({ user, from }: { user: ShellUser; from: string }) {
 }
 
 /** The signed-in frame: a collapsible sidebar on wide screens, a drawer on narrow ones, the user menu. */
-export function AppShell({ user, initiallyCollapsed, children }: { user: ShellUser | null; initiallyCollapsed: boolean; children: ReactNode }) {
+export function AppShell({
+  user,
+  unread = 0,
+  initiallyCollapsed,
+  children,
+}: {
+  user: ShellUser | null;
+  /** The signed-in member's unread notifications (the bell's number). */
+  unread?: number;
+  initiallyCollapsed: boolean;
+  children: ReactNode;
+}) {
   const [collapsed, setCollapsed] = useState(initiallyCollapsed);
   const drawer = useDeferredPopup(loadDrawer);
   const { pathname, search } = useLocation();
@@ -121,6 +133,7 @@ export function AppShell({ user, initiallyCollapsed, children }: { user: ShellUs
           <div className="ml-auto flex items-center gap-2">
             {user ? (
               <>
+                <NotificationBell unread={unread} />
                 <WalletButton />
                 <UserMenu user={user} from={here} />
               </>

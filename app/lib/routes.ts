@@ -73,6 +73,10 @@ export const ROUTES = {
   "settings.privacy": { path: "/settings/privacy" },
   "settings.trust": { path: "/settings/trust" },
   "tasks.verifyX": { path: "/tasks/verify-x" },
+  // Notifications (issue #39 §1)
+  notifications: { path: "/notifications" },
+  "settings.notifications": { path: "/settings/notifications" },
+  unsubscribe: { path: "/unsubscribe/:token" },
 } as const;
 
 export const route = createRouteHelper(ROUTES);

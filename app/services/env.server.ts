@@ -49,6 +49,8 @@ const envSchema = z
       .regex(/^smtps?:\/\//, "must start with smtp:// or smtps://")
       .optional(),
     MAIL_FROM: z.string().min(3).default("Questline <no-reply@questline.local>"),
+    /** Notification mails one member gets per hour at most; the rest wait for their daily digest. */
+    NOTIFY_MAILS_PER_HOUR: z.coerce.number().int().min(1).max(1_000).default(6),
     AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
     REOWN_PROJECT_ID: z
       .string()

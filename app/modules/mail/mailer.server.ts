@@ -3,7 +3,14 @@ import { devMail } from "#db/schema/mail";
 import type { Db } from "~/lib/db.server";
 import type { Logger } from "~/lib/logger.server";
 
-export type Mail = { to: string; subject: string; text: string; html: string };
+export type Mail = {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** Extra header lines (`List-Unsubscribe`, …); the dev inbox keeps none. */
+  headers?: Record<string, string>;
+};
 export type Mailer = { send: (mail: Mail) => Promise<void>; transport: "smtp" | "dev-inbox" };
 
 /**
@@ -24,7 +31,7 @@ export function createMailer({ smtpUrl, from, db, logger }: { smtpUrl?: string; 
   return {
     transport: "dev-inbox",
     async send(mail) {
-      await db.insert(devMail).values(mail);
+      await db.insert(devMail).values({ to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
       logger.info({ to: mail.to, subject: mail.subject, text: mail.text }, "mail kept in the dev inbox (/dev/mail)");
     },
   };

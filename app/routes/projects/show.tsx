@@ -17,6 +17,11 @@ import { projectBySlug } from "~/modules/projects/projects.server";
 import { listCampaigns, listCrusades } from "~/modules/tasks/campaigns.server";
 import { pendingReviewCount } from "~/modules/tasks/review-queue.server";
 import type { VisitorPage } from "~/lib/visitor-page";
+import { FollowButton } from "~/components/notifications/follow-button";
+import { redirectWithToast } from "~/lib/flash.server";
+import { requireUser } from "~/modules/auth/session.server";
+import { followSchema } from "~/modules/notifications/follow.schema";
+import { followProject, followState, unfollowProject } from "~/modules/notifications/follows.server";
 
 /** The same for every signed-out visitor: shared caches may keep it a few seconds. */
 export const handle: VisitorPage = { visitorPage: true };
@@ -38,13 +43,14 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   const role = await roleIn({ db, projectId: project.id, userId });
   const team = can(role, "drafts.view");
   const reviewer = can(role, "submissions.review");
-  const [live, crusades, airdrops, top, teamCampaigns, toReview] = await Promise.all([
+  const [live, crusades, airdrops, top, teamCampaigns, toReview, follow] = await Promise.all([
     listCampaigns({ db, projectId: project.id, status: "live", limit: 6 }),
     listCrusades({ db, projectId: project.id, withDrafts: team, userId }),
     listAirdrops({ db, projectId: project.id, withDrafts: team, limit: 6 }),
     boardPage({ db, board: boardKey({ kind: "project", projectId: project.id }, "all"), limit: 5 }),
     team ? listCampaigns({ db, projectId: project.id, withDrafts: true, limit: 20 }) : Promise.resolve([]),
     reviewer ? pendingReviewCount({ db, projectId: project.id }) : Promise.resolve(null),
+    followState({ db, userId, projectId: project.id }),
   ]);
   const { createdBy: _createdBy, ...shown } = project;
   return {
@@ -60,6 +66,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
       api: can(role, "api.manage"),
     },
     toReview,
+    follow,
     live,
     drafts: teamCampaigns.filter((c) => c.status === "draft"),
     reviewCampaigns: reviewer ? teamCampaigns.filter((c) => c.status !== "draft") : [],
@@ -69,8 +76,23 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   };
 }
 
+/** Follow / Unfollow (a visitor is sent to sign in first, then back here). */
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const services = context.get(servicesContext);
+  const { user } = await requireUser(context, request);
+  const db = services.database.db;
+  const project = await projectBySlug({ db, slug: params.project });
+  if (!project) throw data("Not found", { status: 404 });
+  const form = followSchema.safeParse(Object.fromEntries(await request.formData()));
+  if (!form.success) throw data("That action is not known.", { status: 400 });
+  if (form.data.intent === "follow") await followProject({ db, userId: user.id, projectId: project.id });
+  else await unfollowProject({ db, userId: user.id, projectId: project.id });
+  const said = form.data.intent === "follow" ? `You follow ${project.name}: its new campaigns reach your inbox` : `You no longer follow ${project.name}`;
+  return redirectWithToast(route("projects.show", { project: project.slug }), said, { appUrl: services.env.APP_URL });
+}
+
 export default function ProjectShow({ loaderData }: Route.ComponentProps) {
-  const { project, userId, role, live, drafts, reviewCampaigns, crusades, airdrops, top, toReview } = loaderData;
+  const { project, userId, role, live, drafts, reviewCampaigns, crusades, airdrops, top, toReview, follow } = loaderData;
   const slug = project.slug;
   return (
     <>
@@ -79,6 +101,7 @@ export default function ProjectShow({ loaderData }: Route.ComponentProps) {
         rewardAsset={project.rewardAsset}
         actions={
           <div className="flex flex-wrap gap-2">
+            <FollowButton name={project.name} following={follow.following} followers={follow.followers} />
             <ProjectTasksLink projectSlug={project.slug} />
             <ProjectRewardsLink projectSlug={project.slug} />
             {toReview !== null && <ToReviewLink projectSlug={project.slug} count={toReview} />}

@@ -7,6 +7,7 @@ const SECTIONS = [
   { to: route("settings.profile"), label: "Profile" },
   { to: route("settings.password"), label: "Password" },
   { to: route("settings.connections"), label: "Connections" },
+  { to: route("settings.notifications"), label: "Notifications" },
   { to: route("settings.privacy"), label: "Privacy" },
   { to: route("settings.trust"), label: "Trust" },
   { to: route("settings.appearance"), label: "Appearance" },
@@ -18,7 +19,7 @@ const SECTIONS = [
 export default function SettingsLayout() {
   return (
     <>
-      <PageHeader title="Settings" description="Your profile, sign-in, connected accounts, privacy, trust, appearance and progress." />
+      <PageHeader title="Settings" description="Your profile, sign-in, connected accounts, notifications, privacy, trust, appearance and progress." />
       <div className="flex flex-col gap-6 md:flex-row">
         <SectionNav label="Settings" links={SECTIONS} className="md:w-48 md:flex-col md:flex-nowrap" />
         <div className="min-w-0 flex-1">
