@@ -13,6 +13,9 @@ import { expireWindows } from "~/modules/leaderboards/leaderboards.server";
 import { questAsset } from "~/modules/ledger/assets";
 import { purgeExpired } from "~/modules/maintenance/purge-expired.server";
 import { emitDueEvents } from "~/modules/events/due-events.server";
+import { createMailer, type Mailer } from "~/modules/mail/mailer.server";
+import { notifyPendingEvents } from "~/modules/notifications/fanout.server";
+import { sendDigests, sendNotificationMails } from "~/modules/notifications/mail.server";
 import { countTrendingTasks, TRENDING_EVERY_MS } from "~/modules/tasks/trending.server";
 import { scoreMembers } from "~/modules/trust/scoring.server";
 import { disposableDomainOf } from "~/modules/trust/disposable-email.server";
@@ -25,7 +28,8 @@ import { withdrawalChainsOf } from "~/modules/withdrawals/withdrawal-chain.serve
 import { PROFILE_BATCH, profileWallets } from "~/modules/trust/wallet-signals.server";
 import { failureReporter } from "./failure-reporter";
 
-export type JobServices = Pick<Services, "database" | "logger" | "env" | "chains" | "jobs">;
+/** `mailer`: the notification mails' sender (by default built from the env, as the web process builds its own). */
+export type JobServices = Pick<Services, "database" | "logger" | "env" | "chains" | "jobs"> & { mailer?: Mailer };
 
 /** A job's payload: the key it runs for (a chain's id, or `all`). Parsed, like every input. */
 const payload = z.object({ key: z.string().min(1).max(40) });
@@ -68,6 +72,8 @@ const TAKEOVER_SWEEP_MS = 1_000;
 export function jobDefinitions(services: JobServices): JobDefinition[] {
   const { database, logger, env, chains } = services;
   const db = database.db;
+  const mailer = services.mailer ?? createMailer({ smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, db, logger });
+  const mailing = { db, mailer, appName: env.APP_NAME, appUrl: env.APP_URL, secret: env.AUTH_SECRET, logger };
   const vaultChains = new Map(chains.vaultChains().map((chain) => [String(chain.id), chain]));
   const withdrawalChains = withdrawalChainsOf(chains);
   const drawChains = drawChainsFrom(chains);
@@ -250,6 +256,35 @@ export function jobDefinitions(services: JobServices): JobDefinition[] {
       run: async () => {
         const kept = await countTrendingTasks({ db });
         logger.debug({ kept }, "counted trending tasks");
+      },
+    },
+    {
+      queue: "notifications",
+      keys: [ALL],
+      // Events become members' notifications within a second of their change (decision 061).
+      feed: { everyMs: 1_000 },
+      run: async () => {
+        const made = await notifyPendingEvents({ db, chains });
+        if (made.notifications > 0) logger.info(made, "notifications made from events");
+      },
+    },
+    {
+      queue: "notification-mails",
+      keys: [ALL],
+      feed: { everyMs: 10_000 },
+      run: async () => {
+        const sent = await sendNotificationMails({ ...mailing, maxPerHour: env.NOTIFY_MAILS_PER_HOUR });
+        if (Object.values(sent).some((n) => typeof n === "number" && n > 0)) logger.info(sent, "notification mails sent");
+      },
+    },
+    {
+      queue: "notification-digests",
+      keys: [ALL],
+      // A member's digest goes out once a day, in the first run after midnight UTC that finds notifications waiting for it.
+      feed: { cron: "5 * * * *" },
+      run: async () => {
+        const sent = await sendDigests(mailing);
+        logger.debug(sent, "notification digests sent");
       },
     },
     {

@@ -22,6 +22,12 @@ export const JOB_QUEUES = {
   withdrawals: { label: "Withdrawals", about: "Sends a chain's withdrawals and confirms or fails them by what their transactions did." },
   "leaderboard-windows": { label: "Leaderboard windows", about: "Takes days that left the 7- and 30-day boards off them (hourly)." },
   "trending-tasks": { label: "Trending tasks", about: "Counts each task's completions of the last 24 hours for the trending lists (every minute)." },
+  notifications: { label: "Notifications", about: "Turns what happened into members' notifications: the inbox, and mails by their choice (every second)." },
+  "notification-mails": {
+    label: "Notification mails",
+    about: "Sends notification mails, at most NOTIFY_MAILS_PER_HOUR per member an hour; the rest wait for the daily digest (every 10 s).",
+  },
+  "notification-digests": { label: "Notification digests", about: "Sends each member who chose it, or overflowed, one digest mail a day (hourly)." },
   "due-events": { label: "Due events", about: "Records airdrops whose claims close within 24 hours, for their members' notifications (every minute)." },
   purge: { label: "Purge", about: "Deletes expired codes, limits and development mail (every 10 minutes)." },
   "trust-wallets": {
