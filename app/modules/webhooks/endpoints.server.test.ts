@@ -72,8 +72,13 @@ describe("webhook endpoints", () => {
     const created = await create("http://127.0.0.1:9/c", true);
     if (!created.ok) throw new Error("refused");
     const endpointId = created.endpoint.id;
-    expect(await updateEndpoint({ db, allowLoopback: false, projectId, endpointId, input: input("http://127.0.0.1:9/c") })).toMatchObject({ ok: false, code: "invalid" });
-    expect(await updateEndpoint({ db, allowLoopback: true, projectId, endpointId, input: { ...input("http://127.0.0.1:9/d"), eventTypes: ["xp.changed"] } })).toEqual({ ok: true });
+    expect(await updateEndpoint({ db, allowLoopback: false, projectId, endpointId, input: input("http://127.0.0.1:9/c") })).toMatchObject({
+      ok: false,
+      code: "invalid",
+    });
+    expect(
+      await updateEndpoint({ db, allowLoopback: true, projectId, endpointId, input: { ...input("http://127.0.0.1:9/d"), eventTypes: ["xp.changed"] } }),
+    ).toEqual({ ok: true });
     expect(await endpointInProject({ db, projectId, endpointId })).toMatchObject({ url: "http://127.0.0.1:9/d", eventTypes: ["xp.changed"] });
     expect(await deleteEndpoint({ db, projectId: "other", endpointId })).toMatchObject({ code: "not_found" });
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { invalidFields, ok, type FieldErrors } from "~/lib/result";
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from "~/modules/events/event-types";
 
 /** The endpoint form, shared by the page and its action. Browser-safe. */
@@ -22,6 +23,15 @@ export function endpointFormValues(formData: FormData) {
     description: String(formData.get("description") ?? ""),
     eventTypes: formData.getAll("eventTypes").map(String),
   };
+}
+
+/** The endpoint form parsed, or its field errors (the first of each field; an event type's under `eventTypes`). */
+export function parseEndpointForm(formData: FormData) {
+  const parsed = endpointSchema.safeParse(endpointFormValues(formData));
+  if (parsed.success) return ok({ data: parsed.data });
+  const errors: FieldErrors = {};
+  for (const issue of parsed.error.issues) errors[String(issue.path[0] ?? "form")] ??= issue.message;
+  return invalidFields(errors);
 }
 
 /** The type of the test event the Send test event button delivers. */
