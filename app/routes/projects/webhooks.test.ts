@@ -30,7 +30,7 @@ const post = (
   body: URLSearchParams,
   path = URL_BASE,
   params: Record<string, string> = { project: "p" },
-  handler = action as typeof endpointAction,
+  handler: (args: never) => Promise<unknown> = action,
 ) => answer(() => handler(routeArgs(services, new Request(path, { method: "POST", headers: { cookie }, body }), params)));
 const addForm = (url: string) => {
   const form = new URLSearchParams({ url, description: "bot" });
