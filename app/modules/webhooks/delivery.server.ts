@@ -181,7 +181,15 @@ export async function deliverDue({
   const outcomes = await inPool(claimed, concurrency, async (delivery): Promise<Outcome> => {
     const secrets = signingSecrets({ tokenKey, now }, delivery);
     const headers = { "content-type": "application/json", ...signedHeaders({ secrets, id: delivery.id, timestamp, body: delivery.body }) };
-    const answer = await outboundRequest({ url: delivery.url, body: delivery.body, headers, timeoutMs, maxBytes: 4 * EXCERPT_CHARS, allowLoopback });
+    const answer = await outboundRequest({
+      url: delivery.url,
+      body: delivery.body,
+      headers,
+      timeoutMs,
+      maxBytes: 4 * EXCERPT_CHARS,
+      allowLoopback,
+      keepAlive: true,
+    });
     return { delivery, answer };
   });
   return recordOutcomes({ db, now, outcomes, random });
