@@ -11,14 +11,14 @@ import type { Database, Db } from "~/lib/db.server";
 import { emitEvent } from "~/modules/events/emit.server";
 import { projectSchema } from "~/modules/projects/project.schema";
 import { createProject } from "~/modules/projects/projects.server";
-import { createEndpoint, enableEndpoint, rotateEndpointSecret } from "./endpoints.server";
+import { createEndpoint, deleteEndpoint, enableEndpoint, rotateEndpointSecret } from "./endpoints.server";
 import { claimDueDeliveries, deliverDue, fanOutWebhooks, MAX_ATTEMPTS, RETRY_AFTER_MS } from "./delivery.server";
 import { listDeliveries, purgeWebhookLog } from "./delivery-log.server";
 import { redeliver, redeliverAllFailed, sendTestEvent } from "./redeliver.server";
 
 /** A receiver on this machine: answers with `answer` (null: never answers), keeps what came. */
 type Received = { headers: Record<string, string>; body: string };
-async function receiver(answer: (received: Received) => number | null) {
+async function receiver(answer: (received: Received) => number | null | Promise<number>) {
   const received: Received[] = [];
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -26,9 +26,10 @@ async function receiver(answer: (received: Received) => number | null) {
     request.on("end", () => {
       const got = { headers: request.headers as Record<string, string>, body: Buffer.concat(chunks).toString("utf8") };
       received.push(got);
-      const status = answer(got);
-      if (status === null) return; // hangs
-      response.writeHead(status, { "content-type": "text/plain" }).end(status < 300 ? "thanks" : "x".repeat(3000));
+      void Promise.resolve(answer(got)).then((status) => {
+        if (status === null) return; // hangs
+        response.writeHead(status, { "content-type": "text/plain" }).end(status < 300 ? "thanks" : "x".repeat(3000));
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -83,7 +84,7 @@ async function endpointAt(url: string, eventTypes = ["member.joined"]) {
   if (!created.ok) throw new Error(JSON.stringify(created));
   return created;
 }
-async function startReceiver(answer: (received: Received) => number | null) {
+async function startReceiver(answer: (received: Received) => number | null | Promise<number>) {
   const r = await receiver(answer);
   receivers.push(r);
   return r;
@@ -342,5 +343,25 @@ describe("delivery", () => {
     expect(purged.deliveries).toBeGreaterThanOrEqual(4);
     expect(await deliveriesOf(endpoint.id)).toHaveLength(1);
     expect(await attemptsOf(endpoint.id)).toHaveLength(0);
+  });
+
+  it("records the rest of a batch when an endpoint is deleted while its request is on the wire", async () => {
+    await db.delete(webhookEndpoint);
+    const ok = await startReceiver(() => 200);
+    let deleting = "";
+    const gone = await startReceiver(async () => {
+      await deleteEndpoint({ db, projectId, endpointId: deleting });
+      return 200;
+    });
+    const kept = await endpointAt(ok.url);
+    const deleted = await endpointAt(gone.url);
+    deleting = deleted.endpoint.id;
+    const now = new Date();
+    await memberJoined();
+    await fanOutWebhooks({ db, now });
+    expect(await send(now)).toMatchObject({ sent: 2 });
+    expect(gone.received).toHaveLength(1);
+    expect(await deliveriesOf(kept.endpoint.id)).toMatchObject([{ state: "delivered" }]);
+    expect(await attemptsOf(kept.endpoint.id)).toHaveLength(1);
   });
 });

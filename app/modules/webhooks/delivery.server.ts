@@ -195,9 +195,10 @@ export async function deliverDue({
   return recordOutcomes({ db, now, outcomes, random });
 }
 
-async function recordOutcomes({ db, now, outcomes, random }: { db: Db; now: Date; outcomes: Outcome[]; random: () => number }) {
+async function recordOutcomes({ db, now, outcomes: sent, random }: { db: Db; now: Date; outcomes: Outcome[]; random: () => number }) {
+  let outcomes = sent;
   const summary = { sent: outcomes.length, delivered: 0, retrying: 0, failed: 0, disabled: [] as string[] };
-  const updates = outcomes.map(({ delivery, answer }) => {
+  let updates = outcomes.map(({ delivery, answer }) => {
     const attempt = delivery.attempts + 1;
     const ok = delivered(answer);
     const state = ok ? "delivered" : attempt >= MAX_ATTEMPTS ? "failed" : "pending";
@@ -213,6 +214,24 @@ async function recordOutcomes({ db, now, outcomes, random }: { db: Db; now: Date
     };
   });
   await db.transaction(async (tx) => {
+    // An endpoint deleted while its requests were on the wire took its deliveries along: nothing to record for them.
+    const still = new Set(
+      (
+        await tx
+          .select({ id: webhookDelivery.id })
+          .from(webhookDelivery)
+          .where(
+            inArray(
+              webhookDelivery.id,
+              outcomes.map((o) => o.delivery.id),
+            ),
+          )
+          .for("update")
+      ).map((row) => row.id),
+    );
+    outcomes = outcomes.filter((o) => still.has(o.delivery.id));
+    updates = updates.filter((u) => still.has(u.id));
+    if (outcomes.length === 0) return;
     await tx.insert(webhookAttempt).values(
       outcomes.map(({ delivery, answer }) => ({
         deliveryId: delivery.id,

@@ -1,3 +1,6 @@
+import { createElement, type ReactNode } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { createRoutesStub } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { project, projectMember } from "#db/schema/projects";
 import type { Services } from "~/services/services.server";
@@ -6,8 +9,8 @@ import { createTestServices } from "#tests/setup/test-services";
 import { newWebhookSecret, signedHeaders } from "~/lib/webhook-signature.server";
 import { action as receive } from "../dev.webhooks-receive";
 import { loader as devPage } from "../dev.webhooks";
-import { action as endpointAction, loader as endpointLoader } from "./webhooks-endpoint";
-import { action, loader } from "./webhooks";
+import EndpointPage, { action as endpointAction, loader as endpointLoader } from "./webhooks-endpoint";
+import WebhooksPage, { action, loader } from "./webhooks";
 
 let services: Services;
 const cookies: Record<"owner" | "admin" | "reviewer" | "member", string> = { owner: "", admin: "", reviewer: "", member: "" };
@@ -38,6 +41,11 @@ const addForm = (url: string) => {
   form.append("eventTypes", "reward.paid");
   return form;
 };
+/** A page's markup as the server renders it, from its loader's (and action's) data. */
+function render(Page: (props: never) => ReactNode, loaderData: unknown, actionData?: unknown) {
+  const Stub = createRoutesStub([{ path: "/", Component: () => createElement(Page, { loaderData, actionData, params: {}, matches: [] } as never) }]);
+  return renderToStaticMarkup(createElement(Stub, { initialEntries: ["/"] }));
+}
 const statusOf = (thrown: unknown) => (thrown as { init?: { status?: number } }).init?.status ?? (thrown as Response).status;
 
 describe("the webhooks pages", () => {
@@ -71,6 +79,14 @@ describe("the webhooks pages", () => {
       routeArgs(services, new Request(`${URL_BASE}/${id}`, { headers: { cookie: cookies.owner } }), { project: "p", endpoint: id }),
     );
     for (const shown of [list, detail]) expect(JSON.stringify(shown)).not.toMatch(/whsec_|gcm1:/);
+    const listPage = render(WebhooksPage, list);
+    expect(listPage).toContain("http://127.0.0.1:9/hook");
+    expect(listPage).toContain("Add endpoint");
+    expect(listPage).toContain("standardwebhooks");
+    expect(listPage).not.toContain(secret);
+    const shownOnce = render(WebhooksPage, list, created.data);
+    expect(shownOnce).toContain(secret);
+    expect(render(EndpointPage, detail)).toContain("Delivery log");
 
     // The endpoint's page: a reviewer may not act on it; the owner sends a test event.
     const endpointUrl = `${URL_BASE}/${id}`;
