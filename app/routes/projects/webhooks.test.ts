@@ -1,4 +1,4 @@
-import { createElement, type ReactNode } from "react";
+import { createElement, type ComponentType } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { createRoutesStub } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -42,7 +42,7 @@ const addForm = (url: string) => {
   return form;
 };
 /** A page's markup as the server renders it, from its loader's (and action's) data. */
-function render(Page: (props: never) => ReactNode, loaderData: unknown, actionData?: unknown) {
+function render(Page: ComponentType<never>, loaderData: unknown, actionData?: unknown) {
   const Stub = createRoutesStub([{ path: "/", Component: () => createElement(Page, { loaderData, actionData, params: {}, matches: [] } as never) }]);
   return renderToStaticMarkup(createElement(Stub, { initialEntries: ["/"] }));
 }
