@@ -180,6 +180,12 @@ export async function deliverDue({
   const timestamp = Math.floor(now.getTime() / 1000);
   const outcomes = await inPool(claimed, concurrency, async (delivery): Promise<Outcome> => {
     const secrets = signingSecrets({ tokenKey, now }, delivery);
+    // A secret stored under another key (SOCIAL_TOKEN_KEY changed) cannot sign: nothing unsigned leaves.
+    if (secrets.length === 0)
+      return {
+        delivery,
+        answer: { ok: false, reason: "refused", message: "The endpoint's secret cannot be read with this server's key: rotate it.", durationMs: 0 },
+      };
     const headers = { "content-type": "application/json", ...signedHeaders({ secrets, id: delivery.id, timestamp, body: delivery.body }) };
     const answer = await outboundRequest({
       url: delivery.url,

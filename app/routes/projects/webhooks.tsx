@@ -1,11 +1,12 @@
 import { ArrowLeft, Webhook } from "lucide-react";
-import { data, Link } from "react-router";
+import { Link } from "react-router";
 import type { Route } from "./+types/webhooks";
 import { EmptyState } from "~/components/empty-state";
 import { PageHeader } from "~/components/page-header";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
+import { dataWithToast } from "~/lib/flash.server";
 import { pageTitle } from "~/lib/meta";
 import { formFailure } from "~/lib/result";
 import { route } from "~/lib/routes";
@@ -67,7 +68,9 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   });
   if (!created.ok) return formFailure<ActionData>(created, { values });
   // The secret goes to the browser this once, in this answer; no loader returns it.
-  return data<ActionData>({ created: { id: created.endpoint.id, url: created.endpoint.url, secret: created.secret } });
+  return dataWithToast<ActionData>({ created: { id: created.endpoint.id, url: created.endpoint.url, secret: created.secret } }, "Endpoint added", {
+    appUrl: services.env.APP_URL,
+  });
 }
 
 const EMPTY: EndpointFormValues = { url: "", description: "", eventTypes: [] };
