@@ -289,6 +289,10 @@ describe("delivery", () => {
     await db.update(webhookEndpoint).set({ url: r.url }).where(eq(webhookEndpoint.id, endpoint.id));
     expect(await send(new Date(now.getTime() + 6_000), { allowLoopback: false })).toMatchObject({ sent: 1, retrying: 1 });
     expect((await attemptsOf(endpoint.id))[1]!.error).toContain("loopback");
+    // A secret this server's key cannot read: nothing leaves unsigned.
+    const later = new Date(now.getTime() + 10 * 60_000);
+    expect(await send(later, { tokenKey: randomBytes(32) })).toMatchObject({ sent: 1, retrying: 1 });
+    expect((await attemptsOf(endpoint.id))[2]!.error).toContain("secret cannot be read");
     expect(r.received).toHaveLength(0);
   });
 
