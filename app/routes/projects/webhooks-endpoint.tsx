@@ -188,7 +188,7 @@ export default function WebhookEndpoint({ loaderData, actionData }: Route.Compon
                       {d.state === "pending" && d.attempts > 0 && ` · next try ${when(d.nextAttemptAt)}`}
                     </span>
                     <span className="ml-auto">
-                      <IntentButton intent="redeliver" id={d.id}>
+                      <IntentButton intent="redeliver" id={d.id} label={`Redeliver ${d.eventType} of ${when(d.createdAt)}`}>
                         Redeliver
                       </IntentButton>
                     </span>

@@ -26,10 +26,13 @@ export function IntentButton({
   id,
   children,
   variant = "outline",
+  label,
 }: {
   intent: string;
   id?: string;
   children: ReactNode;
+  /** The button's name for screen readers, when its text alone is ambiguous (one per row). */
+  label?: string;
   variant?: "outline" | "default" | "destructive" | "secondary";
 }) {
   const pending = usePendingIntent(intent, id);
@@ -37,7 +40,7 @@ export function IntentButton({
     <Form method="post" className="inline">
       <input type="hidden" name="intent" value={intent} />
       {id && <input type="hidden" name="id" value={id} />}
-      <Button type="submit" size="sm" variant={variant} pending={pending}>
+      <Button type="submit" size="sm" variant={variant} pending={pending} aria-label={label}>
         {children}
       </Button>
     </Form>
