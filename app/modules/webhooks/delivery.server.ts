@@ -79,7 +79,16 @@ export async function fanOutWebhooks({ db, limit = 1_000, now = new Date() }: { 
           createdAt: now,
         })),
     );
-    const inserted = rows.length ? await tx.insert(webhookDelivery).values(rows).onConflictDoNothing().returning({ id: webhookDelivery.id }) : [];
+    // In slices: a statement carries at most 65,535 parameters (1,000 events × 10 endpoints would pass it).
+    let inserted = 0;
+    for (let i = 0; i < rows.length; i += 1_000)
+      inserted += (
+        await tx
+          .insert(webhookDelivery)
+          .values(rows.slice(i, i + 1_000))
+          .onConflictDoNothing()
+          .returning({ id: webhookDelivery.id })
+      ).length;
     await tx
       .update(appEvent)
       .set({ webhookedAt: now })
@@ -89,7 +98,7 @@ export async function fanOutWebhooks({ db, limit = 1_000, now = new Date() }: { 
           events.map((e) => e.id),
         ),
       );
-    return { events: events.length, deliveries: inserted.length };
+    return { events: events.length, deliveries: inserted };
   });
 }
 
