@@ -68,6 +68,11 @@ export default [
     route("operator/withdrawals", "routes/operator/withdrawals.tsx"),
     route("operator/deposits", "routes/operator/deposits.tsx"),
     route("operator/jobs", "routes/operator/jobs.tsx"),
+    // Webhooks (issue #39 §3): the project's endpoints and delivery logs, and the local trial's receiver.
+    route("projects/:project/webhooks", "routes/projects/webhooks.tsx"),
+    route("projects/:project/webhooks/:endpoint", "routes/projects/webhooks-endpoint.tsx"),
+    route("dev/webhooks", "routes/dev.webhooks.tsx"),
+    route("dev/webhooks/receive/:endpoint", "routes/dev.webhooks-receive.ts"),
     ...prefix("settings", [
       layout("routes/settings/layout.tsx", [
         index("routes/settings/index.ts"),

@@ -6,6 +6,7 @@ import { checkOutboundUrl, outboundRequest, refusedAddress } from "./outbound-re
 describe("outbound requests to a project's URL", () => {
   let server: Server;
   let base: string;
+  let connections = 0;
   beforeAll(async () => {
     server = createServer((req, res) => {
       if (req.url === "/hang") return; // never answers
@@ -15,10 +16,11 @@ describe("outbound requests to a project's URL", () => {
         res.writeHead(201, { "content-type": "application/json" }).end(JSON.stringify({ echo: body, signature: req.headers["webhook-signature"] })),
       );
     });
+    server.on("connection", () => connections++);
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });
-  afterAll(() => new Promise((resolve) => server.close(resolve)));
+  afterAll(() => new Promise((resolve) => (server.closeAllConnections(), server.close(resolve))));
 
   it("refuses loopback, private, link-local (metadata) and reserved addresses, IPv4 written as IPv6 too", () => {
     for (const address of [
@@ -62,5 +64,18 @@ describe("outbound requests to a project's URL", () => {
     expect(byName).toMatchObject({ ok: false, reason: "refused" });
     const hung = await outboundRequest({ url: `${base}/hang`, body: "x", timeoutMs: 200, allowLoopback: true });
     expect(hung).toMatchObject({ ok: false, reason: "timeout" });
+  });
+
+  it("keeps connections open between requests when asked, and still refuses what a new connection would", async () => {
+    const before = connections;
+    for (let i = 0; i < 5; i++)
+      expect(await outboundRequest({ url: `${base}/hook`, body: "k", timeoutMs: 2000, allowLoopback: true, keepAlive: true })).toMatchObject({
+        ok: true,
+        status: 201,
+      });
+    expect(connections - before).toBe(1);
+    const refused = await outboundRequest({ url: `${base}/hook`, body: "k", timeoutMs: 2000, allowLoopback: false, keepAlive: true });
+    expect(refused).toMatchObject({ ok: false, reason: "refused" });
+    expect(connections - before).toBe(1);
   });
 });

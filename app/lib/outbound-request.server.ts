@@ -111,6 +111,30 @@ function checkedLookup(options: OutboundOptions): LookupFunction {
 }
 
 /**
+ * Connections kept open between requests (`keepAlive`), one pool per protocol and per
+ * `allowLoopback`: a connection is made only to an address `checkedLookup` allowed under the same
+ * setting, so reusing it reaches nothing a new connection could not.
+ */
+const keptAgents = new Map<string, http.Agent>();
+function keptAgent(protocol: string, options: OutboundOptions): http.Agent {
+  const key = `${protocol}${options.allowLoopback ? "+loopback" : ""}`;
+  let agent = keptAgents.get(key);
+  if (!agent) {
+    const settings = {
+      keepAlive: true,
+      maxSockets: 64,
+      maxFreeSockets: 64,
+      maxTotalSockets: 1_024,
+      scheduling: "lifo" as const,
+      lookup: checkedLookup(options),
+    };
+    agent = protocol === "https:" ? new https.Agent(settings) : new http.Agent(settings);
+    keptAgents.set(key, agent);
+  }
+  return agent;
+}
+
+/**
  * One request to a project's URL within `timeoutMs` in all (connecting, sending, the whole answer),
  * keeping at most `maxBytes` of the answer. Never throws for what the other side does.
  */
@@ -122,6 +146,7 @@ export async function outboundRequest({
   timeoutMs,
   maxBytes = 64 * 1024,
   allowLoopback,
+  keepAlive = false,
 }: {
   url: string;
   method?: "POST" | "GET";
@@ -130,6 +155,8 @@ export async function outboundRequest({
   timeoutMs: number;
   maxBytes?: number;
   allowLoopback: boolean;
+  /** Reuse connections to the same host (webhook deliveries, many to one receiver); the address checks are the same. */
+  keepAlive?: boolean;
 }): Promise<OutboundAnswer> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
@@ -151,7 +178,7 @@ export async function outboundRequest({
         method,
         headers: { "user-agent": "Questline-Webhooks/1", ...(body === undefined ? {} : { "content-length": Buffer.byteLength(body) }), ...headers },
         lookup: checkedLookup({ allowLoopback }),
-        agent: false,
+        agent: keepAlive ? keptAgent(target.protocol, { allowLoopback }) : false,
       },
       (response) => {
         const chunks: Buffer[] = [];

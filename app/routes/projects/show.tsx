@@ -1,4 +1,4 @@
-import { KeyRound } from "lucide-react";
+import { KeyRound, Webhook } from "lucide-react";
 import { data, Link } from "react-router";
 import type { Route } from "./+types/show";
 import { ProjectHeader, ProjectRewardsLink, ProjectTasksLink, ToReviewLink } from "~/components/projects/project-header";
@@ -64,6 +64,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
       review: reviewer,
       trust: can(role, "trust.view"),
       api: can(role, "api.manage"),
+      webhooks: can(role, "webhooks.manage"),
     },
     toReview,
     follow,
@@ -109,6 +110,13 @@ export default function ProjectShow({ loaderData }: Route.ComponentProps) {
               <Button asChild variant="outline" size="sm">
                 <Link to={`/projects/${slug}/api`} aria-label="API keys of this project">
                   <KeyRound aria-hidden /> API
+                </Link>
+              </Button>
+            )}
+            {loaderData.can.webhooks && (
+              <Button asChild variant="outline" size="sm">
+                <Link to={`/projects/${encodeURIComponent(slug)}/webhooks`}>
+                  <Webhook aria-hidden /> Webhooks
                 </Link>
               </Button>
             )}
