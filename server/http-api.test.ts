@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadEnv } from "~/services/env.server";
 import { sameOriginOnly } from "./http";
 
-/** The same-origin check's one exemption: /api/v1 with a Bearer key and no cookie. */
+/** The same-origin check's exemptions for server-to-server requests: /api/v1 with a Bearer key and no cookie, and the local trial's signed receivers. */
 const env = loadEnv({ DATA_DIR: "/tmp/questline-http-api-test", APP_URL: "http://localhost:3000", AUTH_SECRET: "x".repeat(40) });
 let server: Server;
 let base: string;
@@ -32,5 +32,29 @@ describe("the same-origin check and /api/v1", () => {
     expect(await post("/api/v1/xp/grants", { authorization: "Bearer ql_x", origin: "https://evil.example", cookie: "s=1" })).toBe(403);
     expect(await post("/projects/p/edit", { authorization: "Bearer ql_x" })).toBe(403);
     expect(await post("/api/auth/sign-in", { authorization: "Bearer ql_x" })).toBe(403);
+  });
+});
+
+describe("the same-origin check and the local trial's signed receivers", () => {
+  it("lets our own signed requests reach /dev/api-check and a webhook receiver in the local trial, and nothing else under /dev", async () => {
+    expect(await post("/dev/api-check", {})).toBe(200);
+    expect(await post("/dev/webhooks/receive/wh_1", {})).toBe(200);
+    expect(await post("/dev/webhooks", {})).toBe(403);
+    expect(await post("/dev/mail", {})).toBe(403);
+  });
+
+  it("refuses them like any other request when served publicly", async () => {
+    const publicEnv = { ...env, isPublic: true };
+    const app = express();
+    app.use(sameOriginOnly(publicEnv));
+    app.all("/{*path}", (_req, res) => void res.json({ passed: true }));
+    const publicServer = createServer(app);
+    await new Promise<void>((resolve) => publicServer.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(publicServer.address() as { port: number }).port}/dev/api-check`;
+    try {
+      expect((await fetch(url, { method: "POST", body: "{}" })).status).toBe(403);
+    } finally {
+      await new Promise<void>((resolve) => publicServer.close(() => resolve()));
+    }
   });
 });

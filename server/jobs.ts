@@ -16,6 +16,7 @@ import { emitDueEvents } from "~/modules/events/due-events.server";
 import { createMailer, type Mailer } from "~/modules/mail/mailer.server";
 import { notifyPendingEvents } from "~/modules/notifications/fanout.server";
 import { sendDigests, sendNotificationMails } from "~/modules/notifications/mail.server";
+import { runWebhooks } from "~/modules/webhooks/webhook-job.server";
 import { countTrendingTasks, TRENDING_EVERY_MS } from "~/modules/tasks/trending.server";
 import { scoreMembers } from "~/modules/trust/scoring.server";
 import { disposableDomainOf } from "~/modules/trust/disposable-email.server";
@@ -266,6 +267,16 @@ export function jobDefinitions(services: JobServices): JobDefinition[] {
       run: async () => {
         const made = await notifyPendingEvents({ db, chains });
         if (made.notifications > 0) logger.info(made, "notifications made from events");
+      },
+    },
+    {
+      queue: "webhooks",
+      keys: [ALL],
+      // Events become deliveries to the projects' endpoints, and due deliveries are sent, every second (decision 063).
+      feed: { everyMs: 1_000 },
+      run: async () => {
+        const done = await runWebhooks({ db, tokenKey: env.social.tokenKey, allowLoopback: !env.isPublic });
+        if (done.sent > 0 || done.disabled.length > 0) logger.info(done, "webhook deliveries sent");
       },
     },
     {

@@ -23,6 +23,10 @@ export const JOB_QUEUES = {
   "leaderboard-windows": { label: "Leaderboard windows", about: "Takes days that left the 7- and 30-day boards off them (hourly)." },
   "trending-tasks": { label: "Trending tasks", about: "Counts each task's completions of the last 24 hours for the trending lists (every minute)." },
   notifications: { label: "Notifications", about: "Turns what happened into members' notifications: the inbox, and mails by their choice (every second)." },
+  webhooks: {
+    label: "Webhooks",
+    about: "Turns what happened into deliveries to the projects' webhook endpoints and sends those due, retrying over about a day (every second).",
+  },
   "notification-mails": {
     label: "Notification mails",
     about: "Sends notification mails, at most NOTIFY_MAILS_PER_HOUR per member an hour; the rest wait for the daily digest (every 10 s).",

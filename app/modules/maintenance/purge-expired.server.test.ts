@@ -52,7 +52,16 @@ describe("purgeExpired", () => {
         event("e-old-unnotified", ago(31 * day), { notified: false, webhooked: true }),
         event("e-recent-read", ago(29 * day), { notified: true, webhooked: true }),
       ]);
-    expect(await purgeExpired({ db, now })).toEqual({ codes: 1, rateLimits: 1, cooldowns: 1, mails: 0, accessContext: 1, events: 1, apiAnswers: 0 });
+    expect(await purgeExpired({ db, now })).toEqual({
+      codes: 1,
+      rateLimits: 1,
+      cooldowns: 1,
+      mails: 0,
+      accessContext: 1,
+      events: 1,
+      apiAnswers: 0,
+      webhookLog: { deliveries: 0, attempts: 0 },
+    });
     expect((await db.select({ key: appEvent.key }).from(appEvent).orderBy(appEvent.key)).map((e) => e.key)).toEqual([
       "e-old-unnotified",
       "e-old-unwebhooked",

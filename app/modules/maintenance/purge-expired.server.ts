@@ -4,6 +4,7 @@ import { devMail } from "#db/schema/mail";
 import { appEvent } from "#db/schema/reach";
 import { type Db, rowsOf } from "~/lib/db.server";
 import { purgeIdempotency } from "~/modules/api/idempotency.server";
+import { purgeWebhookLog } from "~/modules/webhooks/delivery-log.server";
 import { purgeAccessContext } from "~/modules/trust/access-context.server";
 
 const HOUR = 60 * 60 * 1000;
@@ -29,10 +30,11 @@ async function purgeEvents(db: Db, now: Date): Promise<number> {
 /**
  * Deletes what has no use any more: expired codes and links, stale rate-limit rows, old dev mail,
  * sign-in context past its 30 days, outbox events both consumers read over 30 days ago, the API's
- * stored answers to idempotent writes after 24 hours.
+ * stored answers to idempotent writes after 24 hours, webhook attempts and delivered deliveries
+ * after 30 days.
  */
 export async function purgeExpired({ db, now = new Date() }: { db: Db; now?: Date }) {
-  const [codes, limits, cooldowns, mails, accessContext, events, apiAnswers] = await Promise.all([
+  const [codes, limits, cooldowns, mails, accessContext, events, apiAnswers, webhookLog] = await Promise.all([
     db.delete(verification).where(lt(verification.expiresAt, now)).returning({ id: verification.id }),
     db
       .delete(rateLimit)
@@ -49,6 +51,7 @@ export async function purgeExpired({ db, now = new Date() }: { db: Db; now?: Dat
     purgeAccessContext({ db, now }),
     purgeEvents(db, now),
     purgeIdempotency({ db, now }),
+    purgeWebhookLog({ db, now }),
   ]);
-  return { codes: codes.length, rateLimits: limits.length, cooldowns: cooldowns.length, mails: mails.length, accessContext, events, apiAnswers };
+  return { codes: codes.length, rateLimits: limits.length, cooldowns: cooldowns.length, mails: mails.length, accessContext, events, apiAnswers, webhookLog };
 }
