@@ -54,7 +54,7 @@ export async function start({ vite }: { vite?: ViteDevServer } = {}) {
       if (await hasProjects(db)) return;
       logger.info("empty database: seeding the demo (SEED_DEMO=false to skip)");
       const started = performance.now();
-      const seeded = await seedDemo({ db, chains: services.chains });
+      const seeded = await seedDemo({ db, chains: services.chains, reach: { tokenKey: env.social.tokenKey, appUrl: env.APP_URL, isPublic: env.isPublic } });
       logger.info({ ...seeded, ms: Math.round(performance.now() - started) }, "demo seeded");
     });
   }
@@ -211,7 +211,8 @@ export async function seed() {
   try {
     const localChainUrls = env.localChain ? localChainNodes(env) : new Map<number, string>();
     const chains = localChainUrls.size > 0 ? await createChainRegistry({ env, localChainUrls, logger, database }) : null;
-    const result = await database.exclusively((db) => seedDemo({ db, chains }));
+    const reach = { tokenKey: env.social.tokenKey, appUrl: env.APP_URL, isPublic: env.isPublic };
+    const result = await database.exclusively((db) => seedDemo({ db, chains, reach }));
     logger.info(result, result.seeded ? "demo seeded" : "the database already has projects: nothing seeded");
   } finally {
     await database.close();

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { and, count, eq, isNotNull } from "drizzle-orm";
 import { createWalletClient, http, parseEther, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
@@ -10,6 +11,7 @@ import { questTokenAbi } from "#contracts/generated/quest-token";
 import { airdrop } from "#db/schema/airdrops";
 import { deposit } from "#db/schema/ledger";
 import { project } from "#db/schema/projects";
+import { notification, projectFollow, webhookEndpoint } from "#db/schema/reach";
 import { campaign, completion, crusade, task } from "#db/schema/quests";
 import { rewardGrant, rewardPool } from "#db/schema/rewards";
 import type { Database } from "~/lib/db.server";
@@ -67,12 +69,15 @@ beforeAll(async () => {
     });
   chains = registry();
   const started = performance.now();
-  expect(await seedDemo({ db: db(), now, chains })).toMatchObject({ seeded: true, projects: 5, onChain: true });
+  expect(await seedDemo({ db: db(), now, chains, reach })).toMatchObject({ seeded: true, projects: 5, onChain: true });
   console.log(`demo seeded with the local chain in ${Math.round(performance.now() - started)} ms`);
 }, 300_000);
 afterAll(async () => {
   await Promise.all([database.close(), node.stop(), second.stop()]);
 });
+
+/** The local trial's: the demo's api_check task and webhook endpoint point at this app's /dev receivers. */
+const reach = { tokenKey: randomBytes(32), appUrl: "http://localhost:3000", isPublic: false };
 
 const lumenSwap = async () => (await db().select().from(project).where(eq(project.slug, "lumen-swap")))[0]!;
 
@@ -105,7 +110,22 @@ describe("the demo", () => {
     const pools = await db().select({ status: rewardPool.status, campaign }).from(rewardPool).innerJoin(campaign, eq(campaign.id, rewardPool.campaignId));
     expect(new Set(pools.map((p) => `${campaignStatus(p.campaign, now)}:${p.status}`))).toEqual(new Set(["live:open", "ended:paid"]));
     expect((await db().select({ n: count() }).from(rewardGrant))[0]!.n).toBeGreaterThan(20);
-    expect(await seedDemo({ db: db(), now, chains })).toEqual({ seeded: false });
+    expect(await seedDemo({ db: db(), now, chains, reach })).toEqual({ seeded: false });
+  });
+
+  it("gives members an inbox from what the demo did, member2 a followed project, and Lumen Swap a webhook endpoint on the local receiver", async () => {
+    for (const member of ["demo-member-01", "demo-member-02"]) {
+      expect((await db().select({ n: count() }).from(notification).where(eq(notification.userId, member)))[0]!.n, member).toBeGreaterThan(0);
+    }
+    expect(await db().select({ projectId: projectFollow.projectId }).from(projectFollow).where(eq(projectFollow.userId, "demo-member-02"))).toEqual([
+      { projectId: (await lumenSwap()).id },
+    ]);
+    const [endpoint] = await db()
+      .select()
+      .from(webhookEndpoint)
+      .where(eq(webhookEndpoint.projectId, (await lumenSwap()).id));
+    expect(endpoint?.url).toMatch(/^http:\/\/localhost:3000\/dev\/webhooks\/receive\//);
+    expect(endpoint?.secret).not.toMatch(/^whsec_/);
   });
 
   it("funds a project's treasury by a deposit on the local chain, and escrows a live token reward of each distribution from it", async () => {

@@ -16,6 +16,9 @@ import { saveTask, type TaskInput } from "~/modules/tasks/tasks.server";
 import { canSeedOnchainQuests, seedOnchainQuests } from "./seed-onchain-quests.server";
 import { canSeedOnChain, seedOnChain } from "./seed-tokens.server";
 import { canSeedSybilFarm, seedSybilFarm } from "./seed-sybil.server";
+import { seedApiCheck } from "./seed-api-check.server";
+import { seedNotifications } from "./seed-notifications.server";
+import { seedWebhooks } from "./seed-webhooks.server";
 
 /**
  * A believable demo: projects in several categories, live, scheduled and ended campaigns,
@@ -219,7 +222,22 @@ export async function hasProjects(db: Db) {
   return (row?.n ?? 0) > 0;
 }
 
-export async function seedDemo({ db, now = new Date(), chains = null }: { db: Db; now?: Date; chains?: ChainRegistry | null }) {
+export async function seedDemo({
+  db,
+  now = new Date(),
+  chains = null,
+  reach = null,
+}: {
+  db: Db;
+  now?: Date;
+  chains?: ChainRegistry | null;
+  /**
+   * What the demo's api_check task and webhook endpoint need: the key secrets are kept under, the
+   * app's URL (their stand-in receivers are this app's /dev routes) and whether it is served
+   * publicly (then neither is seeded: the receivers exist only in the local trial).
+   */
+  reach?: { tokenKey: Buffer; appUrl: string; isPublic: boolean } | null;
+}) {
   if (await hasProjects(db)) return { seeded: false as const };
   /** The local chain, when the demo can use it. */
   const onChain = chains && canSeedOnChain(chains) ? chains : null;
@@ -435,7 +453,13 @@ export async function seedDemo({ db, now = new Date(), chains = null }: { db: Db
           now,
         });
     }
+    // A task Lumen Swap's own server confirms (the local trial's /dev/api-check), done by members through the real check.
+    if (p === 0 && reach && !reach.isPublic)
+      await seedApiCheck({ db, tokenKey: reach.tokenKey, appUrl: reach.appUrl, projectId, memberIds: members.map((m) => m.id), now });
   }
+  // Lumen Swap's webhook endpoint (the local trial's receiver, /dev/webhooks) is added before the
+  // launch weeks pay, so their payouts and draws are among its first deliveries when the worker starts.
+  if (reach) await seedWebhooks({ db, ...reach });
   // The launch weeks' rewards, paid a minute after they ended, as the worker would have: a raffle
   // takes two runs (its entrants frozen, then drawn from a later block of the local chain).
   const paidAt = new Date(now.getTime() - 73 * DAY + 60_000);
@@ -444,6 +468,8 @@ export async function seedDemo({ db, now = new Date(), chains = null }: { db: Db
     throw new Error(`demo reward ${poolId} was not paid`, { cause: error });
   };
   for (let run = 0; run < (onChain ? 2 : 1); run++) await distributeEndedCampaigns({ db, chains: drawChains, now: paidAt, onPoolError: fail });
+  // The members' inbox, from what the demo did (reviews, rewards, draws, a followed project's campaign).
+  await seedNotifications({ db, now, chains: onChain ?? undefined });
   return { seeded: true as const, projects: PROJECTS.length, members: members.length, onChain: onChain !== null };
 }
 

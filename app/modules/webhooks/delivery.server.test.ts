@@ -121,6 +121,19 @@ describe("fan-out", () => {
       .where(sql`${appEvent.webhookedAt} is null`);
     expect(left!.n).toBe(0);
   });
+
+  it("sends an endpoint what happens from when it was added, never the project's history", async () => {
+    const r = await startReceiver(() => 204);
+    await memberJoined("before");
+    await db.execute(sql`update app_event set created_at = now() - interval '1 minute' where key = ${`joined:${projectId}:before`}`);
+    const added = await endpointAt(r.url, ["member.joined"]);
+    await onlyThis(added.endpoint.id);
+    await memberJoined("after");
+    await fanOutWebhooks({ db });
+    expect((await deliveriesOf(added.endpoint.id)).map((d) => JSON.parse(d.body).data.userId)).toEqual(["after"]);
+    // (a project has at most 10 endpoints: the other tests need their places)
+    await db.delete(webhookEndpoint).where(eq(webhookEndpoint.id, added.endpoint.id));
+  });
 });
 
 describe("delivery", () => {

@@ -62,13 +62,19 @@ export async function fanOutWebhooks({ db, limit = 1_000, now = new Date() }: { 
     const projectIds = [...new Set(events.map((e) => e.projectId).filter((id): id is string => id !== null))];
     const endpoints = projectIds.length
       ? await tx
-          .select({ id: webhookEndpoint.id, projectId: webhookEndpoint.projectId, eventTypes: webhookEndpoint.eventTypes })
+          .select({
+            id: webhookEndpoint.id,
+            projectId: webhookEndpoint.projectId,
+            eventTypes: webhookEndpoint.eventTypes,
+            createdAt: webhookEndpoint.createdAt,
+          })
           .from(webhookEndpoint)
           .where(and(inArray(webhookEndpoint.projectId, projectIds), eq(webhookEndpoint.enabled, true)))
       : [];
     const rows = events.flatMap((event) =>
       endpoints
-        .filter((endpoint) => endpoint.projectId === event.projectId && endpoint.eventTypes.includes(event.type))
+        // An endpoint hears what happens from when it was added, never the project's history.
+        .filter((endpoint) => endpoint.projectId === event.projectId && endpoint.eventTypes.includes(event.type) && event.createdAt >= endpoint.createdAt)
         .map((endpoint) => ({
           id: newDeliveryId(),
           endpointId: endpoint.id,
