@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { task } from "#db/schema/quests";
 import type { Services } from "~/services/services.server";
 import { createTestServices } from "#tests/setup/test-services";
-import { listTasks } from "~/routes/api/v1/tasks";
+import { listTasks } from "~/modules/api/endpoints/tasks.server";
 import { apiTestProject, callApi } from "./api-test-kit.server";
 import { afterCursor, decodeCursor, encodeCursor, pageOf, pageQuerySchema, sortText } from "./cursor";
 
