@@ -88,5 +88,13 @@ export default [
   route("projects/:project/airdrops/:airdrop/tree.json", "routes/airdrops/tree-json.ts"),
   route("projects/:project/airdrops/:airdrop/allocation.csv", "routes/airdrops/allocation-csv.ts"),
   route("dev/mail", "routes/dev.mail.tsx"),
+  // Public API (issue #39, api-core): /api/v1, a project API key per request (app/modules/api).
+  route("api/v1/openapi.json", "routes/api/v1/openapi-json.ts"),
+  route("api/v1/project", "routes/api/v1/project.ts"),
+  route("api/v1/campaigns", "routes/api/v1/campaigns.ts"),
+  route("api/v1/campaigns/:id", "routes/api/v1/campaign.ts"),
+  route("api/v1/crusades", "routes/api/v1/crusades.ts"),
+  route("api/v1/tasks", "routes/api/v1/tasks.ts"),
+  route("api/v1/airdrops", "routes/api/v1/airdrops.ts"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -174,6 +174,7 @@ export function sameOriginOnly(env: Env, logger?: Logger) {
   const logged = new Set<string>();
   return (req: Request, res: Response, next: NextFunction) => {
     if (SAFE_METHODS.has(req.method)) return next();
+    if (isKeyedApiRequest(req)) return next();
     const origin = req.headers.origin ?? refererOrigin(req.headers.referer);
     if (origin === allowed && req.headers["sec-fetch-site"] !== "cross-site") return next();
     const seen = origin ?? "(none)";
@@ -212,6 +213,16 @@ export function oneLoopbackName(env: Env) {
 }
 
 const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/**
+ * A public API request (/api/v1) with a Bearer key and no cookie: exempt from the same-origin
+ * check. API clients authenticate with a key, never a cookie, so there is no ambient authority to
+ * forge (a browser never adds an Authorization header on its own), and /api/v1 never reads a
+ * session. A request that carries a cookie is checked like any other.
+ */
+function isKeyedApiRequest(req: Request) {
+  return req.path.startsWith("/api/v1/") && /^Bearer\s+\S/i.test(req.headers.authorization ?? "") && req.headers.cookie === undefined;
+}
 
 function refererOrigin(referer: string | undefined) {
   if (!referer) return undefined;

@@ -2,7 +2,12 @@ import { sql } from "drizzle-orm";
 import { againAfterFirstInsertRace } from "./db-errors";
 import { rowsOf, type Db } from "./db.server";
 
-export type RateLimitClaim = { ok: true } | { ok: false; retryAfterSeconds: number };
+/**
+ * Whether a request was taken, with what the standard rate-limit headers say: the places left in
+ * the window and the seconds until it closes (`resetSeconds`); when refused, the wait.
+ */
+export type RateLimitClaim =
+  { ok: true; remaining: number; resetSeconds: number } | { ok: false; retryAfterSeconds: number; remaining: 0; resetSeconds: number };
 
 /**
  * Counts a request against `key` in the database (the `rate_limit` table better-auth uses too, so
@@ -24,18 +29,20 @@ export async function takeRateLimit({
   now?: number;
 }): Promise<RateLimitClaim> {
   const windowStart = now - windowSeconds * 1000;
-  const count = () =>
+  const countOne = () =>
     db.execute(sql`
       insert into rate_limit (id, key, count, last_request) values (${key}, ${key}, 1, ${now})
       on conflict (key) do update set
         count = case when rate_limit.last_request <= ${windowStart} then 1 else rate_limit.count + 1 end,
         last_request = case when rate_limit.last_request <= ${windowStart} then ${now} else rate_limit.last_request end
       returning count, last_request`);
-  const result = await againAfterFirstInsertRace(count);
+  const result = await againAfterFirstInsertRace(countOne);
   const [row] = rowsOf(result);
-  if (Number(row!.count) <= max) return { ok: true };
+  const count = Number(row!.count);
   const closes = Number(row!.last_request) + windowSeconds * 1000;
-  return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((closes - now) / 1000)) };
+  const resetSeconds = Math.max(1, Math.ceil((closes - now) / 1000));
+  if (count <= max) return { ok: true, remaining: max - count, resetSeconds };
+  return { ok: false, retryAfterSeconds: resetSeconds, remaining: 0, resetSeconds };
 }
 
 /** `takeRateLimit` as a yes or no. */

@@ -122,6 +122,8 @@ const envSchema = z
     INVITE_RESEND_COOLDOWN_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
     /** Projects one member may create per day. */
     PROJECTS_PER_MEMBER_PER_DAY: z.coerce.number().int().min(1).max(10_000).default(10),
+    /** Requests one API key may make per minute (/api/v1); more are answered 429 with Retry-After. */
+    API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
   })
   .transform((raw) => {
     /**
