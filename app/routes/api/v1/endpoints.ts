@@ -9,3 +9,13 @@ import "./campaign";
 import "./crusades";
 import "./tasks";
 import "./airdrops";
+// api-data: completions, leaderboards, members, XP, reward pools.
+import "./completions";
+import "./leaderboard";
+import "./leaderboard-member";
+import "./members";
+import "./member";
+import "./xp-grants";
+import "./xp-revocations";
+import "./reward-pools";
+import "./reward-pool-payouts";
