@@ -64,8 +64,9 @@ export async function listProjectPools({
     .select({
       pool: rewardPool,
       campaign: { name: campaign.name, publishedAt: campaign.publishedAt, startsAt: campaign.startsAt, endsAt: campaign.endsAt },
-      paidTo: sql<number>`(select count(*)::int from ${rewardGrant} g where g.pool_id = ${rewardPool.id})`,
-      paidTotal: sql<string>`(select coalesce(sum(g.amount), 0)::text from ${rewardGrant} g where g.pool_id = ${rewardPool.id})`,
+      // Qualified by hand: Drizzle leaves a selected column's table out where one table is read.
+      paidTo: sql<number>`(select count(*)::int from ${rewardGrant} g where g.pool_id = reward_pool.id)`,
+      paidTotal: sql<string>`(select coalesce(sum(g.amount), 0)::text from ${rewardGrant} g where g.pool_id = reward_pool.id)`,
       key: sql<string>`${rewardPool.createdAt}::text`,
     })
     .from(rewardPool)
@@ -128,10 +129,11 @@ export async function listPoolPayouts({
     .innerJoin(campaign, eq(campaign.id, rewardPool.campaignId))
     .where(and(eq(rewardPool.id, poolId), eq(campaign.projectId, projectId)));
   if (!pool) return null;
+  // Qualified by hand: Drizzle leaves a selected column's table out where one table is read.
   const paidAt =
     pool.kind === "token"
-      ? sql<Date | null>`(select ${journalEntry.createdAt} from ${journalEntry} where ${journalEntry.id} = ${rewardGrant.entryId})`
-      : sql<Date | null>`(select e.created_at from xp_event e where e.source_type = 'reward' and e.source_id = ${rewardGrant.poolId} and e.user_id = ${rewardGrant.userId})`;
+      ? sql<Date | null>`(select j.created_at from ${journalEntry} j where j.id = reward_grant.entry_id)`
+      : sql<Date | null>`(select e.created_at from xp_event e where e.source_type = 'reward' and e.source_id = reward_grant.pool_id and e.user_id = reward_grant.user_id)`;
   const found = await db
     .select({
       userId: rewardGrant.userId,
