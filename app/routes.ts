@@ -45,6 +45,8 @@ export default [
       route(":project/airdrops/:airdrop", "routes/airdrops/show.tsx"),
       route(":project/airdrops/:airdrop/edit", "routes/airdrops/edit.tsx"),
       route(":project/airdrops/:airdrop/leaderboard", "routes/airdrops/leaderboard.tsx"),
+      // Public API (issue #39, api-core): the project's API keys page.
+      route(":project/api", "routes/projects/api.tsx"),
     ]),
     route("categories/:category", "routes/categories/show.tsx"),
     ...prefix("tasks", [
@@ -90,6 +92,8 @@ export default [
   route("dev/mail", "routes/dev.mail.tsx"),
   // Public API (issue #39, api-core): /api/v1, a project API key per request (app/modules/api).
   route("api/v1/openapi.json", "routes/api/v1/openapi-json.ts"),
+  route("api/v1/reference", "routes/api/v1/reference.ts"),
+  route("api/v1/reference/standalone.js", "routes/api/v1/reference-script.ts"),
   route("api/v1/project", "routes/api/v1/project.ts"),
   route("api/v1/campaigns", "routes/api/v1/campaigns.ts"),
   route("api/v1/campaigns/:id", "routes/api/v1/campaign.ts"),

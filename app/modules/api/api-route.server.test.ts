@@ -1,12 +1,14 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiKey } from "#db/schema/reach";
-import { campaign } from "#db/schema/quests";
+import { airdrop } from "#db/schema/airdrops";
+import { campaign, crusade, task } from "#db/schema/quests";
 import type { Services } from "~/services/services.server";
 import { createTestServices } from "#tests/setup/test-services";
 import { getCampaign } from "~/routes/api/v1/campaign";
 import { listCampaigns } from "~/routes/api/v1/campaigns";
 import { getProject } from "~/routes/api/v1/project";
+import { listTasks } from "~/routes/api/v1/tasks";
 import "~/routes/api/v1/endpoints";
 import { revokeApiKey } from "./api-keys.server";
 import { apiOperations } from "./api-route.server";
@@ -103,6 +105,55 @@ describe("the /api/v1 pipeline", () => {
     const other = await callApi(services, getCampaign, { key, path: "/campaigns/c-theirs", params: { id: "c-theirs" }, now: freshMinute() });
     expect(other.status).toBe(404);
     expect(other.body).toEqual({ error: { code: "not_found", message: "This project has no campaign with this id." } });
+  });
+
+  it("never lists another project's campaigns, crusades, tasks or airdrops, drafts or published", async () => {
+    const db = services.database.db;
+    const dates = { startsAt: new Date("2026-01-01T00:00:00Z"), endsAt: new Date("2027-01-01T00:00:00Z") };
+    for (const [who, project] of [
+      ["mine", mine],
+      ["theirs", theirs],
+    ] as const) {
+      await db.insert(crusade).values({ id: `cr-${who}`, projectId: project.projectId, slug: `cr-${who}`, name: "Crusade", publishedAt: dates.startsAt });
+      await db
+        .insert(task)
+        .values({ id: `t-${who}`, projectId: project.projectId, campaignId: `c-${who}`, title: "Task", type: "visit_link", xp: 10, verification: "none" });
+      await db.insert(airdrop).values({
+        id: `a-${who}`,
+        projectId: project.projectId,
+        slug: `a-${who}`,
+        name: "Airdrop",
+        asset: "QUEST:31337",
+        rule: "pro_rata",
+        total: 10n ** 18n,
+        claimDeadline: new Date("2027-02-01T00:00:00Z"),
+        publishedAt: dates.startsAt,
+        ...dates,
+      });
+    }
+    const key = await mine.keyWith(["read"]);
+    const lists = apiOperations.filter((operation) => operation.method === "get" && !operation.path.includes("{") && operation.path !== "/project");
+    expect(lists.map((operation) => operation.path)).toEqual(expect.arrayContaining(["/campaigns", "/crusades", "/tasks", "/airdrops"]));
+    for (const operation of lists) {
+      const answer = await callApi(services, operation, { key, now: freshMinute() });
+      expect(answer.status, operation.path).toBe(200);
+      expect(JSON.stringify(answer.body), operation.path).not.toMatch(/-theirs|theirs-owner/);
+    }
+    for (const path of ["/campaigns", "/crusades", "/tasks", "/airdrops"]) {
+      const answer = await callApi(
+        services,
+        apiOperations.find((operation) => operation.path === path)!,
+        { key, now: freshMinute() },
+      );
+      expect(
+        (answer.body as { data: { id: string }[] }).data.map((row) => row.id),
+        path,
+      ).toEqual([expect.stringMatching(/-mine$/)]);
+    }
+    const theirTasks = await callApi(services, listTasks, { key, path: "/tasks?campaign_id=c-theirs", now: freshMinute() });
+    expect(theirTasks.body).toEqual({ data: [], next_cursor: null });
+    const byCampaign = await callApi(services, listTasks, { key, path: "/tasks?campaign_id=c-mine", now: freshMinute() });
+    expect((byCampaign.body as { data: { id: string }[] }).data.map((row) => row.id)).toEqual(["t-mine"]);
   });
 
   it("refuses a bad query with field errors", async () => {

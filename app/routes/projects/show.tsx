@@ -1,9 +1,11 @@
-import { data } from "react-router";
+import { KeyRound } from "lucide-react";
+import { data, Link } from "react-router";
 import type { Route } from "./+types/show";
 import { ProjectHeader, ProjectRewardsLink, ProjectTasksLink, ToReviewLink } from "~/components/projects/project-header";
 import { AirdropList } from "~/components/airdrops/airdrop-list";
 import { CampaignList, CrusadeList, Section, TopMembers } from "~/components/projects/project-sections";
 import { TeamPanel } from "~/components/projects/team-panel";
+import { Button } from "~/components/ui/button";
 import { dataPageMeta } from "~/lib/meta";
 import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
@@ -55,6 +57,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
       quests: can(role, "quests.manage"),
       review: reviewer,
       trust: can(role, "trust.view"),
+      api: can(role, "api.manage"),
     },
     toReview,
     live,
@@ -79,6 +82,13 @@ export default function ProjectShow({ loaderData }: Route.ComponentProps) {
             <ProjectTasksLink projectSlug={project.slug} />
             <ProjectRewardsLink projectSlug={project.slug} />
             {toReview !== null && <ToReviewLink projectSlug={project.slug} count={toReview} />}
+            {loaderData.can.api && (
+              <Button asChild variant="outline" size="sm">
+                <Link to={`/projects/${slug}/api`} aria-label="API keys of this project">
+                  <KeyRound aria-hidden /> API
+                </Link>
+              </Button>
+            )}
           </div>
         }
       />

@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Services } from "~/services/services.server";
 import { apiOperations } from "~/modules/api/api-route.server";
@@ -11,7 +13,30 @@ beforeAll(async () => {
 });
 afterAll(() => services.close());
 
-type Operation = { security?: unknown; responses: Record<string, { headers?: Record<string, unknown> }>; "x-scope"?: string };
+/** Every `$ref` in the document, with where it is. */
+function refsOf(value: unknown, at = "#"): [string, string][] {
+  if (!value || typeof value !== "object") return [];
+  if (Array.isArray(value)) return value.flatMap((item, i) => refsOf(item, `${at}/${i}`));
+  return Object.entries(value).flatMap(([key, item]) =>
+    key === "$ref" && typeof item === "string" ? [[at, item] as [string, string]] : refsOf(item, `${at}/${key}`),
+  );
+}
+const resolve = (document: object, ref: string) =>
+  ref
+    .slice(2)
+    .split("/")
+    .reduce<unknown>(
+      (node, part) => (node && typeof node === "object" ? (node as Record<string, unknown>)[part.replace(/~1/g, "/").replace(/~0/g, "~")] : undefined),
+      document,
+    );
+
+type Operation = {
+  operationId?: string;
+  security?: unknown;
+  parameters?: { in: string; name: string; required?: boolean }[];
+  responses: Record<string, { description?: string; headers?: Record<string, unknown> }>;
+  "x-scope"?: string;
+};
 
 describe("GET /api/v1/openapi.json", () => {
   it("is an OpenAPI 3.1 document, public, with the key scheme, the error schema, the rate-limit headers and every registered operation", async () => {
@@ -37,6 +62,30 @@ describe("GET /api/v1/openapi.json", () => {
       expect(described!["x-scope"]).toBe(operation.scope);
       expect(described!.responses["429"]?.headers).toHaveProperty("Retry-After");
       expect(Object.keys(described!.responses["200"]?.headers ?? described!.responses["201"]?.headers ?? {})).toContain("RateLimit-Remaining");
+    }
+    // The document holds together: every reference resolves, every path template's name is a
+    // required path parameter, every answer has words, operation ids are unique.
+    for (const [at, ref] of refsOf(document)) expect(resolve(document, ref), `${ref} at ${at}`).toBeDefined();
+    const operationIds: string[] = [];
+    for (const [path, item] of Object.entries(document.paths)) {
+      expect(path).toMatch(/^\/[a-z0-9/{}_.-]*$/);
+      const names = [...path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => name);
+      for (const [method, operation] of Object.entries(item)) {
+        const pathParameters = (operation.parameters ?? []).filter((parameter) => parameter.in === "path");
+        expect(pathParameters.map((parameter) => parameter.name).sort(), `${method} ${path}`).toEqual([...names].sort());
+        expect(pathParameters.every((parameter) => parameter.required === true)).toBe(true);
+        for (const response of Object.values(operation.responses)) expect(response.description).toBeTruthy();
+        if (operation.operationId) operationIds.push(operation.operationId);
+      }
+    }
+    expect(new Set(operationIds).size).toBe(operationIds.length);
+  });
+
+  it("has a route in app/routes.ts for every registered operation's path", () => {
+    const routes = readFileSync(path.resolve("app/routes.ts"), "utf8");
+    for (const operation of apiOperations) {
+      const routePath = `api/v1${operation.path.replace(/\{([^}]+)\}/g, ":$1")}`;
+      expect(routes, `${operation.method} ${operation.path}`).toContain(`route("${routePath}", "routes/api/v1/`);
     }
   });
 });
