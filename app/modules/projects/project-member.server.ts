@@ -1,9 +1,9 @@
-import { eq, sql, type AnyColumn } from "drizzle-orm";
+import { and, eq, inArray, sql, type AnyColumn } from "drizzle-orm";
 import { user } from "#db/schema/auth";
 import { projectFollow } from "#db/schema/reach";
 import { completion, task } from "#db/schema/quests";
 import { leaderboardEntry } from "#db/schema/xp";
-import type { Db } from "~/lib/db.server";
+import { rowsOf, type Db } from "~/lib/db.server";
 import { boardKey, rankOf } from "~/modules/leaderboards/leaderboards.server";
 import { memberOfWallet } from "~/modules/tasks/project-completions.server";
 import { emailSharedWith, memberIdentities, type MemberIdentity } from "./member-identity.server";
@@ -42,42 +42,60 @@ export async function knowsMember({ db, projectId, userId }: { db: Db; projectId
   return row?.yes === true;
 }
 
-/** The member by id, as the project sees them; null when the project does not know them. */
-export async function projectMember({ db, projectId, userId }: { db: Db; projectId: string; userId: string }): Promise<ProjectMember | null> {
-  const [found] = await db
-    .select({
-      id: user.id,
-      name: user.name,
-      username: user.username,
-      image: user.image,
-      email: emailSharedWith(projectId),
-    })
+/** Members by id as the project sees them, in the order given; those it does not know are left out. */
+export async function projectMembers({ db, projectId, userIds }: { db: Db; projectId: string; userIds: string[] }): Promise<ProjectMember[]> {
+  if (userIds.length === 0) return [];
+  const board = boardKey({ kind: "project", projectId }, "all");
+  const found = await db
+    .select({ id: user.id, name: user.name, username: user.username, image: user.image, email: emailSharedWith(projectId) })
     .from(user)
-    .where(sql`${user.id} = ${userId} and ${isMemberOf(projectId, user.id)}`);
-  if (!found) return null;
-  const [identities, rank, counts] = await Promise.all([
-    memberIdentities({ db, userIds: [userId] }),
-    rankOf({ db, board: boardKey({ kind: "project", projectId }, "all"), userId }),
+    .where(and(inArray(user.id, userIds), isMemberOf(projectId, user.id)));
+  const ids = found.map((m) => m.id);
+  if (ids.length === 0) return [];
+  const [identities, ranks, counts] = await Promise.all([
+    memberIdentities({ db, userIds: ids }),
+    // The board's own exact rank, one prepared lookup per member.
+    Promise.all(ids.map((userId) => rankOf({ db, board, userId }))),
     db
-      .select({ status: completion.status, n: sql<number>`count(*)::int` })
+      .select({ userId: completion.userId, status: completion.status, n: sql<number>`count(*)::int` })
       .from(completion)
       .innerJoin(task, eq(task.id, completion.taskId))
-      .where(sql`${completion.userId} = ${userId} and ${task.projectId} = ${projectId}`)
-      .groupBy(completion.status),
+      .where(and(inArray(completion.userId, ids), eq(task.projectId, projectId)))
+      .groupBy(completion.userId, completion.status),
   ]);
-  const completions = { pending: 0, approved: 0, rejected: 0 };
-  for (const c of counts) completions[c.status] = Number(c.n);
-  return {
-    id: found.id,
-    name: found.name,
-    username: found.username,
-    image: found.image,
-    email: found.email,
-    ...identities.get(userId)!,
-    xp: rank?.score ?? 0,
-    rank: rank?.rank ?? null,
-    completions,
-  };
+  const byId = new Map(
+    found.map((m, i): [string, ProjectMember] => [
+      m.id,
+      { ...m, ...identities.get(m.id)!, xp: ranks[i]?.score ?? 0, rank: ranks[i]?.rank ?? null, completions: { pending: 0, approved: 0, rejected: 0 } },
+    ]),
+  );
+  for (const c of counts) byId.get(c.userId)!.completions[c.status] = Number(c.n);
+  return userIds.flatMap((id) => byId.get(id) ?? []);
+}
+
+/** The member by id, as the project sees them; null when the project does not know them. */
+export async function projectMember({ db, projectId, userId }: { db: Db; projectId: string; userId: string }): Promise<ProjectMember | null> {
+  return (await projectMembers({ db, projectId, userIds: [userId] }))[0] ?? null;
+}
+
+/**
+ * A page of the project's members by id after `after`: those with XP on its board, a completion
+ * on one of its tasks, or a follow, each found through its own index; and the next page's id.
+ */
+export async function listProjectMembers({ db, projectId, after = null, limit }: { db: Db; projectId: string; after?: string | null; limit: number }) {
+  const from = after === null ? sql`true` : sql`user_id > ${after}`;
+  const rows = rowsOf(
+    await db.execute(sql`
+      select user_id from (
+        select ${leaderboardEntry.userId} as user_id from ${leaderboardEntry} where ${leaderboardEntry.board} = ${boardKey({ kind: "project", projectId }, "all")}
+        union select ${completion.userId} from ${completion} join ${task} on ${task.id} = ${completion.taskId} where ${task.projectId} = ${projectId}
+        union select ${projectFollow.userId} from ${projectFollow} where ${projectFollow.projectId} = ${projectId}
+      ) m where ${from} order by user_id limit ${limit + 1}`),
+  );
+  const ids = rows.map((r) => String(r.user_id));
+  const more = ids.length > limit;
+  const page = more ? ids.slice(0, limit) : ids;
+  return { rows: await projectMembers({ db, projectId, userIds: page }), next: more ? page.at(-1)! : null };
 }
 
 /** The member a linked wallet belongs to (any case), as the project sees them; null when none or not the project's. */

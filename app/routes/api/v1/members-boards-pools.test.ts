@@ -14,7 +14,7 @@ import { createTestServices } from "#tests/setup/test-services";
 import { getLeaderboard } from "./leaderboard";
 import { getLeaderboardMember } from "./leaderboard-member";
 import { getMember } from "./member";
-import { findMembers } from "./members";
+import { listMembers } from "./members";
 import { listPayouts } from "./reward-pool-payouts";
 import { listRewardPools } from "./reward-pools";
 
@@ -120,15 +120,26 @@ describe("GET /api/v1/members/{id} and ?wallet=", () => {
 
   it("finds a member by linked wallet in any case; a wallet of someone who never took part finds nobody", async () => {
     for (const wallet of [WALLET, WALLET.toLowerCase(), `0x${WALLET.slice(2).toUpperCase()}`]) {
-      const found = await call(findMembers, `/members?wallet=${wallet}`);
+      const found = await call(listMembers, `/members?wallet=${wallet}`);
       expect(found.status).toBe(200);
       expect(found.body).toEqual({ data: [expect.objectContaining({ id: "a", wallets: [WALLET] })], next_cursor: null });
     }
-    expect((await call(findMembers, `/members?wallet=${STRANGER_WALLET}`)).body).toEqual({ data: [], next_cursor: null });
-    const bad = await call(findMembers, "/members?wallet=0xnope");
+    expect((await call(listMembers, `/members?wallet=${STRANGER_WALLET}`)).body).toEqual({ data: [], next_cursor: null });
+    const bad = await call(listMembers, "/members?wallet=0xnope");
     expect(bad.status).toBe(400);
     expect(bad.body).toEqual({
       error: { code: "invalid", message: "The query is refused: see fields.", fields: { wallet: "wallet must be an address: 0x and 40 hex digits" } },
+    });
+  });
+
+  it("lists the project's members by cursor: XP, completions or a follow make one", async () => {
+    const first = await call(listMembers, "/members?limit=4");
+    const body = first.body as { data: { id: string }[]; next_cursor: string };
+    expect(body.data.map((m) => m.id)).toEqual(["a", "b", "c", "d"]);
+    const rest = await call(listMembers, `/members?limit=4&cursor=${body.next_cursor}`);
+    expect(rest.body).toEqual({
+      data: [expect.objectContaining({ id: "e" }), expect.objectContaining({ id: "follower" }), expect.objectContaining({ id: "hidden" })],
+      next_cursor: null,
     });
   });
 
