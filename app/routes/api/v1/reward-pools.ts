@@ -1,26 +1,6 @@
-import { ok } from "~/lib/result";
-import { apiEndpoint, apiRoute } from "~/modules/api/api-route.server";
-import { decodeCursor, encodeCursor, pageQuerySchema, pageSchema } from "~/modules/api/cursor";
-import { rewardPoolOut, rewardPoolSchema } from "~/modules/api/data-resources.server";
-import { listProjectPools } from "~/modules/rewards/project-pools.server";
-
-export const listRewardPools = apiEndpoint({
-  method: "get",
-  path: "/reward-pools",
-  scope: "read",
-  tags: ["Rewards"],
-  operationId: "listRewardPools",
-  summary: "The project's reward pools",
-  description: "Every pool of the project's campaigns, oldest first, with its state and what it has paid so far.",
-  query: pageQuerySchema,
-  response: pageSchema(rewardPoolSchema),
-  handler: async ({ db, projectId, query, now }) => {
-    const cursor = query.cursor === undefined ? null : decodeCursor(query.cursor);
-    const page = await listProjectPools({ db, projectId, after: cursor ? { createdAt: String(cursor.sort), id: cursor.id } : null, limit: query.limit, now });
-    const next_cursor = page.next ? encodeCursor({ sort: page.next.createdAt, id: page.next.id }) : null;
-    return ok({ body: { data: page.rows.map(rewardPoolOut), next_cursor } });
-  },
-});
+import { rewardPoolsRoute } from "~/modules/api/endpoints/reward-pools.server";
+import type { Route } from "./+types/reward-pools";
 
 /** GET /api/v1/reward-pools */
-export const { loader, action } = apiRoute(listRewardPools);
+export const loader = (args: Route.LoaderArgs) => rewardPoolsRoute.loader(args);
+export const action = (args: Route.ActionArgs) => rewardPoolsRoute.action(args);

@@ -11,12 +11,12 @@ import { apiTestProject, callApi } from "~/modules/api/api-test-kit.server";
 import { awardXp, setLeaderboardVisibility } from "~/modules/leaderboards/leaderboards.server";
 import { setEmailShare } from "~/modules/projects/member-identity.server";
 import { createTestServices } from "#tests/setup/test-services";
-import { getLeaderboard } from "./leaderboard";
-import { getLeaderboardMember } from "./leaderboard-member";
-import { getMember } from "./member";
-import { listMembers } from "./members";
-import { listPayouts } from "./reward-pool-payouts";
-import { listRewardPools } from "./reward-pools";
+import { getLeaderboard } from "~/modules/api/endpoints/leaderboard.server";
+import { getLeaderboardMember } from "~/modules/api/endpoints/leaderboard-member.server";
+import { getMember } from "~/modules/api/endpoints/member.server";
+import { listMembers } from "~/modules/api/endpoints/members.server";
+import { listPayouts } from "~/modules/api/endpoints/reward-pool-payouts.server";
+import { listRewardPools } from "~/modules/api/endpoints/reward-pools.server";
 
 let services: Services;
 let mine: Awaited<ReturnType<typeof apiTestProject>>;

@@ -9,8 +9,8 @@ import { apiTestProject, callApi } from "~/modules/api/api-test-kit.server";
 import { API_GRANT_SOURCE, grantApiXp } from "~/modules/leaderboards/api-grants.server";
 import { rankOf } from "~/modules/leaderboards/leaderboards.server";
 import { createTestServices } from "#tests/setup/test-services";
-import { grantXp } from "./xp-grants";
-import { revokeXp } from "./xp-revocations";
+import { grantXp } from "~/modules/api/endpoints/xp-grants.server";
+import { revokeXp } from "~/modules/api/endpoints/xp-revocations.server";
 
 let services: Services;
 let mine: Awaited<ReturnType<typeof apiTestProject>>;

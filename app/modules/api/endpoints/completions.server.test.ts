@@ -7,7 +7,7 @@ import type { Services } from "~/services/services.server";
 import { apiTestProject, callApi } from "~/modules/api/api-test-kit.server";
 import { listProjectCompletions, type CompletionKey } from "~/modules/tasks/project-completions.server";
 import { createTestServices } from "#tests/setup/test-services";
-import { createCompletion, listCompletions } from "./completions";
+import { createCompletion, listCompletions } from "~/modules/api/endpoints/completions.server";
 
 let services: Services;
 let big: Awaited<ReturnType<typeof apiTestProject>>;
