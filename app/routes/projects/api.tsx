@@ -29,6 +29,14 @@ export function meta({ matches, loaderData }: Route.MetaArgs) {
   return [{ title: pageTitle(matches[0].loaderData.appName, loaderData ? `API - ${loaderData.project.name}` : "API") }];
 }
 
+/** The page that shows a new key (a form posted without JavaScript) is never cached. */
+export function headers({ parentHeaders, actionHeaders }: Route.HeadersArgs) {
+  const headers = new Headers(parentHeaders);
+  const cacheControl = actionHeaders.get("Cache-Control");
+  if (cacheControl) headers.set("Cache-Control", cacheControl);
+  return headers;
+}
+
 const REFERENCE = "/api/v1/reference";
 const apiPage = (slug: string) => `/projects/${slug}/api`;
 
