@@ -34,6 +34,19 @@ export const cursorNumber = (cursor: string | undefined) => {
   return typeof sort === "number" && Number.isSafeInteger(sort) && sort >= 0 ? sort : null;
 };
 
+/** PostgreSQL's text of a timestamptz, as `sortText` gives it to a cursor. */
+const TIMESTAMP_TEXT = /^\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(\.\d{1,6})?([+-]\d\d(:\d\d)?|Z)$/;
+
+/**
+ * The (creation time, id) key a cursor holds, null without a cursor; "invalid" for one whose time
+ * is not a timestamp's text (only a hand-made cursor: ours always hold one), refused as bad input.
+ */
+export function cursorTimeKey(cursor: string | undefined): { createdAt: string; id: string } | null | "invalid" {
+  const decoded = cursor === undefined ? null : decodeCursor(cursor);
+  if (!decoded) return null;
+  return typeof decoded.sort === "string" && TIMESTAMP_TEXT.test(decoded.sort) ? { createdAt: decoded.sort, id: decoded.id } : "invalid";
+}
+
 export const completionSchema = z
   .object({
     id: z.string(),

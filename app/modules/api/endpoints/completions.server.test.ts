@@ -142,6 +142,11 @@ describe("GET /api/v1/completions", () => {
         },
       },
     });
+    // A cursor made by hand, well-formed but not holding a time: refused, not a database error.
+    const forged = Buffer.from(JSON.stringify(["yesterday", "s1"])).toString("base64url");
+    expect((await list(`/completions?cursor=${forged}`)).body).toEqual({
+      error: { code: "invalid", message: "cursor is not one this API gave", fields: { cursor: "cursor is not one this API gave" } },
+    });
   });
 });
 

@@ -1,7 +1,7 @@
-import { ok } from "~/lib/result";
+import { invalid, ok } from "~/lib/result";
 import { apiEndpoint, apiRoute } from "~/modules/api/api-route.server";
-import { decodeCursor, encodeCursor, pageQuerySchema, pageSchema } from "~/modules/api/cursor";
-import { completionOut, completionSchema, idParam, walletParam } from "~/modules/api/data-resources.server";
+import { encodeCursor, pageQuerySchema, pageSchema } from "~/modules/api/cursor";
+import { completionOut, completionSchema, cursorTimeKey, idParam, walletParam } from "~/modules/api/data-resources.server";
 import { z } from "~/modules/api/openapi-zod";
 import { pushCompletion } from "~/modules/tasks/api-check.server";
 import { COMPLETION_STATUSES, listProjectCompletions } from "~/modules/tasks/project-completions.server";
@@ -33,7 +33,8 @@ export const listCompletions = apiEndpoint({
   }),
   response: pageSchema(completionSchema),
   handler: async ({ db, projectId, query }) => {
-    const cursor = query.cursor === undefined ? null : decodeCursor(query.cursor);
+    const after = cursorTimeKey(query.cursor);
+    if (after === "invalid") return invalid("cursor", "cursor is not one this API gave");
     const page = await listProjectCompletions({
       db,
       projectId,
@@ -45,7 +46,7 @@ export const listCompletions = apiEndpoint({
         wallet: query.wallet,
         since: query.since === undefined ? undefined : new Date(query.since),
       },
-      after: cursor ? { createdAt: String(cursor.sort), id: cursor.id } : null,
+      after,
       limit: query.limit,
     });
     const next_cursor = page.next ? encodeCursor({ sort: page.next.createdAt, id: page.next.id }) : null;

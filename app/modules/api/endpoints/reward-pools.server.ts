@@ -1,7 +1,7 @@
-import { ok } from "~/lib/result";
+import { invalid, ok } from "~/lib/result";
 import { apiEndpoint, apiRoute } from "~/modules/api/api-route.server";
-import { decodeCursor, encodeCursor, pageQuerySchema, pageSchema } from "~/modules/api/cursor";
-import { rewardPoolOut, rewardPoolSchema } from "~/modules/api/data-resources.server";
+import { encodeCursor, pageQuerySchema, pageSchema } from "~/modules/api/cursor";
+import { cursorTimeKey, rewardPoolOut, rewardPoolSchema } from "~/modules/api/data-resources.server";
 import { listProjectPools } from "~/modules/rewards/project-pools.server";
 
 export const listRewardPools = apiEndpoint({
@@ -15,8 +15,9 @@ export const listRewardPools = apiEndpoint({
   query: pageQuerySchema,
   response: pageSchema(rewardPoolSchema),
   handler: async ({ db, projectId, query, now }) => {
-    const cursor = query.cursor === undefined ? null : decodeCursor(query.cursor);
-    const page = await listProjectPools({ db, projectId, after: cursor ? { createdAt: String(cursor.sort), id: cursor.id } : null, limit: query.limit, now });
+    const after = cursorTimeKey(query.cursor);
+    if (after === "invalid") return invalid("cursor", "cursor is not one this API gave");
+    const page = await listProjectPools({ db, projectId, after, limit: query.limit, now });
     const next_cursor = page.next ? encodeCursor({ sort: page.next.createdAt, id: page.next.id }) : null;
     return ok({ body: { data: page.rows.map(rewardPoolOut), next_cursor } });
   },
