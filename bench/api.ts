@@ -12,6 +12,7 @@
 //   BENCH api_leaderboard_rps / api_leaderboard_p99_ms / api_leaderboard_errors
 //   BENCH api_project_rps / api_unauthorized_rps / bare_node_rps
 //   BENCH api_leaderboard_ratio_to_bare (%)   goal ≥ 10 %
+// `--cpu-prof <folder>` writes the app processes' CPU profiles there.
 // Then, when bench/webhook-deliveries.ts exists, it runs as a child and prints its own
 // `BENCH webhook_deliveries_per_s`.
 
@@ -37,6 +38,7 @@ const { values: options } = parseArgs({
     warmup: { type: "string", default: "3" },
     rounds: { type: "string", default: "3" },
     members: { type: "string", default: "10000" },
+    "cpu-prof": { type: "string" },
   },
 });
 const whole = (name: keyof typeof options, min: number) => {
@@ -50,6 +52,8 @@ const WARMUP = whole("warmup", 0);
 const ROUNDS = whole("rounds", 1);
 const MEMBERS = whole("members", 100);
 const BOARD_PATH = "/api/v1/leaderboard?limit=50";
+/** A folder for the app processes' CPU profiles (`node --cpu-prof`, written when they stop), when asked for. */
+const CPU_PROFILE_DIR = options["cpu-prof"] ? path.resolve(String(options["cpu-prof"])) : null;
 
 const { cleanups, cleanUp } = cleanupList();
 
@@ -127,7 +131,8 @@ try {
   const dataDir = mkdtempSync(path.join(tmpdir(), "questline-api-data."));
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
   // The key's per-minute limit above what the run can ask: the limit is counted on every request as in use, never reached.
-  const env = { ...appEnv(databaseUrl, dataDir), API_RATE_LIMIT_PER_MINUTE: "1000000" };
+  const env: Record<string, string> = { ...appEnv(databaseUrl, dataDir), API_RATE_LIMIT_PER_MINUTE: "1000000" };
+  if (CPU_PROFILE_DIR) env.NODE_OPTIONS = `--cpu-prof --cpu-prof-dir=${CPU_PROFILE_DIR}`;
   // The app's start applies the migrations; the project is seeded once they are in.
   const target = await timed("the app started (as npm start)", () => startTarget("single", { databaseUrl, env }));
   cleanups.push(() => target!.stop());
