@@ -115,5 +115,15 @@ export default [
   route("api/v1/crusades", "routes/api/v1/crusades.ts"),
   route("api/v1/tasks", "routes/api/v1/tasks.ts"),
   route("api/v1/airdrops", "routes/api/v1/airdrops.ts"),
+  // Public API (issue #39, api-data): completions, leaderboards, members, XP, reward pools.
+  route("api/v1/completions", "routes/api/v1/completions.ts"),
+  route("api/v1/leaderboard", "routes/api/v1/leaderboard.ts"),
+  route("api/v1/leaderboard/members/:member_id", "routes/api/v1/leaderboard-member.ts"),
+  route("api/v1/members", "routes/api/v1/members.ts"),
+  route("api/v1/members/:id", "routes/api/v1/member.ts"),
+  route("api/v1/xp/grants", "routes/api/v1/xp-grants.ts"),
+  route("api/v1/xp/revocations", "routes/api/v1/xp-revocations.ts"),
+  route("api/v1/reward-pools", "routes/api/v1/reward-pools.ts"),
+  route("api/v1/reward-pools/:id/payouts", "routes/api/v1/reward-pool-payouts.ts"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

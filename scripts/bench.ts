@@ -6,6 +6,10 @@ import { spawnSync } from "node:child_process";
 import path from "node:path";
 
 const GROUPS: Record<string, { script: string; about: string }> = {
+  api: {
+    script: "bench/api.ts",
+    about: "the public API: a project leaderboard read through the API against bare node:http, and webhook deliveries per second",
+  },
   airdrop: { script: "bench/airdrop.ts", about: "freezing an airdrop of 1,000,000 members and looking up proofs (PostgreSQL with DATABASE_URL, else PGlite)" },
   bundle: { script: "scripts/bundle-report.ts", about: "JavaScript that Welcome, Dashboard and the wallet modal download (measures build/)" },
   gas: { script: "scripts/contracts-gas.ts", about: "gas per contract function, from receipts on a fresh anvil chain (optimized bytecode)" },

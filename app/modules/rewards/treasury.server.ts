@@ -11,7 +11,7 @@ import { ledgerKey } from "~/modules/ledger/keys";
 import { balanceOf, balancesOf, InsufficientFunds, memberAvailable, move, projectTreasury } from "~/modules/ledger/ledger.server";
 import { authorize, can, type ProjectRole } from "~/modules/projects/permissions.server";
 import { campaignStatus } from "~/modules/tasks/campaign-status";
-import type { PoolState } from "./pool-types";
+import { poolStateOf } from "./project-pools.server";
 import { publicPool } from "./reward-pools.server";
 
 /**
@@ -119,21 +119,7 @@ export async function projectRewards({
     .filter((r) => r.campaign.publishedAt || seesDrafts)
     .map(({ pool, campaign: c }) => {
       const paid = totals.find((t) => t.poolId === pool.id);
-      const status = campaignStatus(c, now);
-      const state: PoolState =
-        pool.status === "paid"
-          ? "paid"
-          : pool.status === "distributing"
-            ? "paying"
-            : pool.status === "frozen"
-              ? "drawing"
-              : status === "draft"
-                ? "draft"
-                : status === "scheduled"
-                  ? "funded"
-                  : status === "live"
-                    ? "live"
-                    : "paying";
+      const state = poolStateOf(pool.status, campaignStatus(c, now));
       return { ...publicPool(pool), campaign: { slug: c.slug, name: c.name }, state, paidTo: paid?.members ?? 0, paidTotal: BigInt(paid?.total ?? 0) };
     });
   const manages = can(viewerRole, "treasury.fund");

@@ -9,6 +9,15 @@ import "./campaign.server";
 import "./crusades.server";
 import "./tasks.server";
 import "./airdrops.server";
+import "./completions.server";
+import "./leaderboard.server";
+import "./leaderboard-member.server";
+import "./members.server";
+import "./member.server";
+import "./xp-grants.server";
+import "./xp-revocations.server";
+import "./reward-pools.server";
+import "./reward-pool-payouts.server";
 
 import { openApiDocument } from "../openapi-registry.server";
 
