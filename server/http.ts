@@ -1,6 +1,7 @@
 import { randomFillSync, randomUUID } from "node:crypto";
 import type { RequestListener } from "node:http";
 import type { NextFunction, Request, Response } from "express";
+import { isSignedReceiverPath } from "~/lib/signed-receivers";
 import type { Env } from "~/services/env.server";
 import type { Logger } from "~/lib/logger.server";
 import { hasControlCharacter } from "~/lib/form-text";
@@ -181,10 +182,9 @@ export function sameOriginOnly(env: Env, logger?: Logger) {
     // authorizes it (an HMAC of the member and kind, app/modules/notifications/unsubscribe.server.ts),
     // not a session cookie, so a forged cross-site request can do nothing the token's holder could not.
     if (req.method === "POST" && UNSUBSCRIBE_PATH.test(req.path)) return next();
-    // The local trial's stand-ins for a project's server (/dev/api-check, /dev/webhooks/receive/…)
-    // take our own signed server-to-server requests, which carry no Origin: each checks the
-    // Standard Webhooks signature instead, and neither exists when served publicly.
-    if (!env.isPublic && req.method === "POST" && SIGNED_DEV_RECEIVERS.test(req.path)) return next();
+    // The local trial's stand-ins for a project's server take our own signed requests, which carry
+    // no Origin: each checks the signature instead (lib/signed-receivers.ts).
+    if (!env.isPublic && req.method === "POST" && isSignedReceiverPath(req.path)) return next();
     if (origin === allowed && req.headers["sec-fetch-site"] !== "cross-site") return next();
     const seen = origin ?? "(none)";
     if (logger && !logged.has(seen) && logged.size < 100) {
@@ -194,9 +194,6 @@ export function sameOriginOnly(env: Env, logger?: Logger) {
     res.status(403).type("text/plain").send(`Cross-site request refused: this server takes forms from ${allowed} only.`);
   };
 }
-
-/** The local trial's receivers of signed requests (an api_check task's check, a webhook delivery). */
-const SIGNED_DEV_RECEIVERS = /^\/dev\/(api-check|webhooks\/receive\/[A-Za-z0-9_-]+)$/;
 
 /** The one-click unsubscribe link's path (`/unsubscribe/:token`), the one POST taken from any origin. */
 const UNSUBSCRIBE_PATH = /^\/unsubscribe\/[A-Za-z0-9_-]+\.[a-z_]+\.[A-Za-z0-9_-]+$/;

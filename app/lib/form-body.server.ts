@@ -1,11 +1,13 @@
 import { data } from "react-router";
 import { hasControlCharacter } from "./form-text";
+import { isSignedReceiverPath } from "./signed-receivers";
 
 const FORM_TYPES = /^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i;
 
 /**
- * The one gate for bodies sent to the app's pages (not `/api/*`, whose endpoints read JSON
- * themselves): a page's action takes a form, and only a form it can read.
+ * The one gate for bodies sent to the app's pages (not `/api/*` nor the local trial's signed
+ * receivers, whose endpoints read JSON themselves): a page's action takes a form, and only a form
+ * it can read.
  * - another body (JSON, text…) is refused with 415;
  * - a form that cannot be read (broken multipart, a cut-off body) with 400;
  * - a form with a control character in a field (NUL and the like, which the database cannot
@@ -13,7 +15,8 @@ const FORM_TYPES = /^(application\/x-www-form-urlencoded|multipart\/form-data)\b
  */
 export async function checkFormBody(request: Request) {
   if (request.method === "GET" || request.method === "HEAD") return;
-  if (new URL(request.url).pathname.startsWith("/api/")) return;
+  const path = new URL(request.url).pathname;
+  if (path.startsWith("/api/") || isSignedReceiverPath(path)) return;
   if (!FORM_TYPES.test(request.headers.get("content-type") ?? "")) {
     throw data("This page takes a form. Send it as application/x-www-form-urlencoded or multipart/form-data.", { status: 415 });
   }
