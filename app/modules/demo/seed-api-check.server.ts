@@ -105,8 +105,8 @@ export async function seedApiCheck({
   try {
     const stand = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}${DEMO_API_CHECK_PATH}`;
     const input = {
-      title: "Open the demo dApp's dashboard",
-      description: "Our own server confirms this one: it is asked whether you did it when you press Check.",
+      title: "Bring a wallet to Lumen Swap",
+      description: "Lumen Swap's own server confirms this one: when you press Check it is asked whether you have a wallet linked.",
       type: "api_check" as const,
       config: { url: stand, instructions: "Link a wallet to your account in Settings › Profile, then press Check: our server answers done once it sees one." },
       xp: 35,
