@@ -98,6 +98,25 @@ describe("POST /api/v1/tasks", () => {
     // saveTask's own refusal (a campaign that is not the project's), on the API's field name.
     const otherCampaign = await create({ ...visitLink, campaign_id: "nope" }, "bad-campaign");
     expect(otherCampaign.body).toMatchObject({ error: { code: "invalid", fields: { campaign_id: "Choose one of this project's campaigns" } } });
+    // The form's reading of an event's declaration: the member's argument must be an indexed address of it.
+    const event = await create(
+      {
+        title: "Swap on our pool",
+        type: "event_emitted",
+        xp: 30,
+        config: {
+          chainId: 31337,
+          contract: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+          event: "Swap(address indexed sender, uint256 amount)",
+          memberArg: "amount",
+        },
+      },
+      "bad-event",
+    );
+    expect(event.status).toBe(400);
+    expect((event.body as { error: { fields: Record<string, string> } }).error.fields).toMatchObject({
+      "config.memberArg": "amount is not an indexed address argument of Swap: choose sender",
+    });
     const unknownField = await create({ ...visitLink, crusade_id: "cr" }, "unknown-field");
     expect(unknownField.status).toBe(400);
     expect((await tasksOf(mine.projectId)).length).toBe(before);

@@ -11,7 +11,8 @@ import { taskOut, taskSchema } from "~/modules/api/resources.server";
 import { can } from "~/modules/projects/permissions.server";
 import type { Task } from "~/modules/tasks/completions.server";
 import { endAlreadyPast } from "~/modules/tasks/quest-forms";
-import { onchainNetworks, taskFormRefusals } from "~/modules/tasks/task-form.server";
+import { readOnchainFields } from "~/modules/tasks/onchain-targets.server";
+import { onchainNetworks, taskFormRefusals, taskFormValues } from "~/modules/tasks/task-form.server";
 import { taskConfigSchemas, taskFormSchema, VERIFICATION_MODES } from "~/modules/tasks/task.schema";
 import { isOnchainChecked } from "~/modules/tasks/task-checks";
 import { TASK_TYPES, type TaskType } from "~/modules/tasks/task-types";
@@ -127,8 +128,39 @@ function readTaskWrite(write: TaskWrite & { type: TaskType }, chainIds: number[]
     const chainId = Number((config.data as Record<string, unknown>).chainId);
     if (!chainIds.includes(chainId)) errors["config.chainId"] = `This server has no node for chain ${chainId}: use one of ${chainIds.join(", ") || "none"}`;
   }
-  if (!common.success || !config.success || Object.keys(errors).length > 0) return refused(errors);
-  return { ok: true, input: { ...common.data, config: config.data as Record<string, unknown>, published: write.published ?? false } };
+  const read = config.success ? readOnchainConfig(write.type, config.data as Record<string, unknown>) : null;
+  if (read) Object.assign(errors, read.errors);
+  if (!common.success || !read || Object.keys(errors).length > 0) return refused(errors);
+  return { ok: true, input: { ...common.data, config: read.config, published: write.published ?? false } };
+}
+
+/** The form's typed on-chain fields, by the stored config's names. */
+const ONCHAIN_FIELDS: Record<string, string> = {
+  "config.signatures": "config.functions",
+  "config.abi": "config.functions",
+  "config.transferToken": "config.transfer.token",
+  "config.transferMinAmount": "config.transfer.minAmount",
+  "config.minArgName": "config.minArg.name",
+  "config.minArgMin": "config.minArg.min",
+};
+
+/**
+ * The form reads a contract_call's functions from typed signatures and an event_emitted's event and
+ * arguments from its declaration (`readOnchainFields`: the member's argument an indexed address, the
+ * minimum's a number, amounts above 0). The API is given the stored shape, so it is turned back into
+ * the form's fields (`taskFormValues`) and read the same way: the same refusals, and what is stored is
+ * what the form would store (each function's selector is its signature's own).
+ */
+function readOnchainConfig(type: TaskType, config: Record<string, unknown>): { config: Record<string, unknown>; errors: FieldErrors } {
+  if (type !== "contract_call" && type !== "event_emitted") return { config, errors: {} };
+  const values = taskFormValues({ type, config } as Task);
+  const normalized = new FormData();
+  for (const [name, value] of Object.entries(values)) normalized.set(name, value);
+  const errors = apiFields(readOnchainFields(type, values, normalized));
+  const mapped = Object.fromEntries(Object.entries(errors).map(([field, message]) => [ONCHAIN_FIELDS[field] ?? field, message]));
+  if (Object.keys(mapped).length > 0) return { config, errors: mapped };
+  if (type === "event_emitted") return { config: { ...config, event: normalized.get("config.event") }, errors: {} };
+  return { config: { ...config, functions: JSON.parse(String(normalized.get("config.functions"))) as unknown }, errors: {} };
 }
 
 /** Asks what the form asks before saving (and, for a new task, that its end is still ahead), then saves through `saveTask`. */
