@@ -125,5 +125,7 @@ export default [
   route("api/v1/xp/revocations", "routes/api/v1/xp-revocations.ts"),
   route("api/v1/reward-pools", "routes/api/v1/reward-pools.ts"),
   route("api/v1/reward-pools/:id/payouts", "routes/api/v1/reward-pool-payouts.ts"),
+  // Public API (issue #39, api-tasks): PATCH a task (tasks:write); POST /api/v1/tasks shares the tasks route above.
+  route("api/v1/tasks/:id", "routes/api/v1/task.ts"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -8,6 +8,7 @@ import "./campaigns.server";
 import "./campaign.server";
 import "./crusades.server";
 import "./tasks.server";
+import "./task-writes.server";
 import "./airdrops.server";
 import "./completions.server";
 import "./leaderboard.server";
