@@ -17,6 +17,7 @@ import { createMetrics } from "./metrics";
 import { pagesRenderedOnce, pathsReadingNothing } from "./pages-rendered-once";
 import { answerScrapes } from "./cluster-metrics";
 import { announceListening, supervise } from "./processes";
+import { apiRequests } from "./api-requests";
 import { withServerRouteMatching } from "./route-matching";
 import { routePatternContext, type RoutePatternSlot } from "~/lib/route-pattern.server";
 import { hasProjects, seedDemo } from "~/modules/demo/seed.server";
@@ -141,6 +142,8 @@ async function serveApp(app: Express, services: Services, vite: ViteDevServer | 
   // rebuild its route tables from the result, on every request.
   const build: ServerBuild | null = vite ? null : withServerRouteMatching(await import("virtual:react-router/server-build"));
   if (build) {
+    // The public API from its route modules, ahead of the pages' request handler (decision 062).
+    app.use(apiRequests({ build, context: (nonce) => loadContext(nonce, {}) }));
     const renderDocument = createDocumentHandler(build, process.env.NODE_ENV);
     app.use(
       pagesRenderedOnce({
