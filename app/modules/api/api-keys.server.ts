@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { and, desc, eq, isNull, lt, or } from "drizzle-orm";
+import { and, desc, eq, isNull, lt, or, sql } from "drizzle-orm";
 import { apiKey } from "#db/schema/reach";
-import type { Db } from "~/lib/db.server";
+import { type Db, preparedPerDb } from "~/lib/db.server";
 import { failure, ok, type Result } from "~/lib/result";
 import { authorize } from "~/modules/projects/permissions.server";
 import type { ApiScope } from "./api-scopes";
@@ -100,13 +100,19 @@ export async function listApiKeys({ db, projectId }: { db: Db; projectId: string
 /** The live key a request presents, or null (malformed, unknown or revoked). */
 export async function findApiCaller({ db, key }: { db: Db; key: string }): Promise<ApiCaller | null> {
   if (!KEY_PATTERN.test(key)) return null;
-  const [row] = await db
-    .select({ keyId: apiKey.id, projectId: apiKey.projectId, scopes: apiKey.scopes, lastUsedAt: apiKey.lastUsedAt, revokedAt: apiKey.revokedAt })
-    .from(apiKey)
-    .where(eq(apiKey.hash, hashApiKey(key)));
+  const [row] = await callerStatement(db).execute({ hash: hashApiKey(key) });
   if (!row || row.revokedAt) return null;
   return { keyId: row.keyId, projectId: row.projectId, scopes: row.scopes as ApiScope[], lastUsedAt: row.lastUsedAt };
 }
+
+/** Read on every API request: prepared once per connection (a revoked key is refused at its next request). */
+const callerStatement = preparedPerDb((db) =>
+  db
+    .select({ keyId: apiKey.id, projectId: apiKey.projectId, scopes: apiKey.scopes, lastUsedAt: apiKey.lastUsedAt, revokedAt: apiKey.revokedAt })
+    .from(apiKey)
+    .where(eq(apiKey.hash, sql.placeholder("hash")))
+    .prepare("questline_api_caller"),
+);
 
 /** How often a key's `last_used_at` is written at most. */
 const LAST_USED_EVERY_MS = 60_000;
