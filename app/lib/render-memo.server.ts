@@ -52,10 +52,13 @@ export class RenderMemo {
   readonly #kept = new Map<string, KeptRender>();
   #bytes = 0;
 
-  constructor(
-    readonly maxEntries = RENDER_MEMO_ENTRIES,
-    readonly maxBytes = RENDER_MEMO_BYTES,
-  ) {}
+  readonly maxEntries: number;
+  readonly maxBytes: number;
+
+  constructor(maxEntries = RENDER_MEMO_ENTRIES, maxBytes = RENDER_MEMO_BYTES) {
+    this.maxEntries = maxEntries;
+    this.maxBytes = maxBytes;
+  }
 
   /** The page kept under this key, with the nonce of this request put in. */
   get(key: string, nonce: string | undefined): { body: Buffer; etag: string } | null {

@@ -16,8 +16,11 @@ export type IdempotentOutcome =
 
 /** Thrown inside the claim's transaction to undo it while keeping the answer (a 5xx is not kept: a retry runs again). */
 class NotKept extends Error {
-  constructor(readonly answer: StoredAnswer) {
+  // (A field, not a parameter property: Node runs this file as it is in the job processes, stripping types only.)
+  readonly answer: StoredAnswer;
+  constructor(answer: StoredAnswer) {
     super("not kept");
+    this.answer = answer;
   }
 }
 

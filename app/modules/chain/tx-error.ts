@@ -9,13 +9,11 @@ export type TxFailureKind = "rejected" | "revert" | "network" | "chain" | "funds
  */
 export class TxError extends Error {
   override name = "TxError";
+  readonly kind: TxFailureKind;
   readonly final: boolean;
-  constructor(
-    readonly kind: TxFailureKind,
-    message: string,
-    options?: { cause?: unknown; final?: boolean },
-  ) {
+  constructor(kind: TxFailureKind, message: string, options?: { cause?: unknown; final?: boolean }) {
     super(message, options);
+    this.kind = kind;
     this.final = options?.final ?? false;
   }
 }
