@@ -7,7 +7,7 @@ import { apiKey } from "#db/schema/reach";
 import type { Services } from "~/services/services.server";
 import { createTestServices } from "#tests/setup/test-services";
 import { answer } from "#tests/setup/route-call";
-import { createApiKey, findApiCaller, listApiKeys, revokeApiKey, touchApiKey } from "./api-keys.server";
+import { createApiKey, findApiCaller, keyLimitRefusal, listApiKeys, MAX_LIVE_KEYS, revokeApiKey, touchApiKey } from "./api-keys.server";
 import { apiTestProject } from "./api-test-kit.server";
 
 let services: Services;
@@ -81,5 +81,18 @@ describe("project API keys", () => {
     const t1 = new Date(t0.getTime() + 61_000);
     await touchApiKey({ db, caller: (await findApiCaller({ db, key }))!, now: t1 });
     expect(await lastUsed()).toEqual(t1);
+  });
+
+  it("refuses a key past the live ones a project may hold (a flood of keys), until one is revoked", async () => {
+    const db = services.database.db;
+    const other = await apiTestProject(services, "keys-flood");
+    const made = [];
+    for (let i = 0; i < MAX_LIVE_KEYS; i++)
+      made.push(await createApiKey({ db, projectId: other.projectId, name: `k${i}`, scopes: ["read"], createdBy: other.ownerId }));
+    const refused = await answer(() => createApiKey({ db, projectId: other.projectId, name: "one more", scopes: ["read"], createdBy: other.ownerId }));
+    expect((refused as unknown as { init: { status: number } }).init.status).toBe(409);
+    expect(await keyLimitRefusal({ db, projectId: other.projectId })).toMatchObject({ code: "conflict" });
+    await revokeApiKey({ db, projectId: other.projectId, keyId: made[0]!.apiKey.id, revokedBy: other.ownerId });
+    expect(await keyLimitRefusal({ db, projectId: other.projectId })).toBeNull();
   });
 });

@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { data } from "react-router";
 import { and, desc, eq, isNull, lt, or, sql } from "drizzle-orm";
 import { apiKey } from "#db/schema/reach";
 import { type Db, preparedPerDb } from "~/lib/db.server";
@@ -55,12 +56,26 @@ export async function createApiKey({
   createdBy: string;
 }): Promise<{ key: string; apiKey: ApiKeySummary }> {
   await authorize({ db, projectId, userId: createdBy, action: "api.manage" });
+  const refused = await keyLimitRefusal({ db, projectId });
+  if (refused) throw data(refused.message, { status: 409 });
   const key = `ql_${randomBytes(32).toString("base64url")}`;
   const [row] = await db
     .insert(apiKey)
     .values({ id: randomUUID(), projectId, name, prefix: key.slice(0, PREFIX_LENGTH), hash: hashApiKey(key), scopes: [...new Set(scopes)], createdBy })
     .returning(summaryColumns);
   return { key, apiKey: row as ApiKeySummary };
+}
+
+/** Live (unrevoked) keys a project may hold at once: keys are made by hand, so more is a flood or forgotten keys. */
+export const MAX_LIVE_KEYS = 20;
+
+/** Why the project may not have another key now, or null. */
+export async function keyLimitRefusal({ db, projectId }: { db: Db; projectId: string }) {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(apiKey)
+    .where(and(eq(apiKey.projectId, projectId), isNull(apiKey.revokedAt)));
+  return (row?.n ?? 0) >= MAX_LIVE_KEYS ? failure("conflict", `This project has ${MAX_LIVE_KEYS} live keys, the most it may hold: revoke one first.`) : null;
 }
 
 /** Revokes one of the project's keys (`api.manage`): requests with it are refused from now on. */

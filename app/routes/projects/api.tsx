@@ -18,7 +18,7 @@ import { pageTitle } from "~/lib/meta";
 import { failureMessage, type FieldErrors } from "~/lib/result";
 import { route } from "~/lib/routes";
 import { apiKeyFormSchema } from "~/modules/api/api-key.schema";
-import { createApiKey, listApiKeys, revokeApiKey } from "~/modules/api/api-keys.server";
+import { createApiKey, keyLimitRefusal, listApiKeys, revokeApiKey } from "~/modules/api/api-keys.server";
 import { API_SCOPE_WORDS, API_SCOPES } from "~/modules/api/api-scopes";
 import { requireUser } from "~/modules/auth/session.server";
 import { authorize } from "~/modules/projects/permissions.server";
@@ -78,6 +78,8 @@ export async function action(args: Route.ActionArgs) {
     const values = { name: String(formData.get("name") ?? ""), scopes: API_SCOPES.filter((scope) => formData.get(`scope.${scope}`) === "on") };
     return data<ActionData>({ ok: false, errors: form.errors, values }, { status: 400 });
   }
+  const full = await keyLimitRefusal({ db, projectId: project.id });
+  if (full) return data<ActionData>({ ok: false, errors: { form: full.message }, values: form.data }, { status: 409 });
   const created = await createApiKey({ db, projectId: project.id, ...form.data, createdBy: user.id });
   // The whole key, this once: the loader never has it again.
   return data<ActionData>({ ok: true, key: created.key, name: created.apiKey.name }, { headers: { "Cache-Control": "no-store" } });
