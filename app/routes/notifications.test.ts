@@ -118,5 +118,9 @@ describe("Follow on a project's page", () => {
     expect((await projectLoader(routeArgs(services, get("/projects/pixel"), { project: "pixel" }))).follow).toEqual({ followers: 1, following: false });
     await followAction(routeArgs(services, post("/projects/pixel", "ann", { intent: "unfollow" }), { project: "pixel" }));
     expect(await services.database.db.select().from(projectFollow)).toEqual([]);
+    // A flood of toggles stops at 30 an hour: the 31st changes nothing.
+    for (let i = 4; i <= 30; i++) await followAction(routeArgs(services, post("/projects/pixel", "ann", { intent: "unfollow" }), { project: "pixel" }));
+    await followAction(routeArgs(services, post("/projects/pixel", "ann", { intent: "follow" }), { project: "pixel" }));
+    expect(await services.database.db.select().from(projectFollow)).toEqual([]);
   });
 });

@@ -17,6 +17,7 @@ import { projectBySlug } from "~/modules/projects/projects.server";
 import { listCampaigns, listCrusades } from "~/modules/tasks/campaigns.server";
 import { pendingReviewCount } from "~/modules/tasks/review-queue.server";
 import type { VisitorPage } from "~/lib/visitor-page";
+import { takeRateLimit } from "~/lib/rate-limit.server";
 import { FollowButton } from "~/components/notifications/follow-button";
 import { redirectWithToast } from "~/lib/flash.server";
 import { requireUser } from "~/modules/auth/session.server";
@@ -86,6 +87,16 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (!project) throw data("Not found", { status: 404 });
   const form = followSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!form.success) throw data("That action is not known.", { status: 400 });
+  // Following is idempotent, but a flood of toggles is still work: 30 an hour per member.
+  const claim = await takeRateLimit({ db, key: `follow:${user.id}`, max: 30, windowSeconds: 3600 });
+  if (!claim.ok)
+    return redirectWithToast(
+      route("projects.show", { project: project.slug }),
+      `Too many follow changes: try again in ${Math.ceil(claim.retryAfterSeconds / 60)} min`,
+      {
+        appUrl: services.env.APP_URL,
+      },
+    );
   if (form.data.intent === "follow") await followProject({ db, userId: user.id, projectId: project.id });
   else await unfollowProject({ db, userId: user.id, projectId: project.id });
   const said = form.data.intent === "follow" ? `You follow ${project.name}: its new campaigns reach your inbox` : `You no longer follow ${project.name}`;
