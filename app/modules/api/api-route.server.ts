@@ -185,6 +185,14 @@ function errorResponses(spec: { params?: unknown; query?: unknown; body?: unknow
   };
 }
 
+/** Whether any string in a parsed JSON value holds a NUL character. */
+const holdsNul = (value: unknown): boolean =>
+  typeof value === "string"
+    ? value.includes("\0")
+    : typeof value === "object" && value !== null
+      ? Object.entries(value).some(([k, v]) => k.includes("\0") || holdsNul(v))
+      : false;
+
 const unauthorized = (message: string, invalidToken: boolean) =>
   apiError("unauthorized", message, { headers: { "WWW-Authenticate": invalidToken ? `Bearer realm="api", error="invalid_token"` : `Bearer realm="api"` } });
 
@@ -240,6 +248,12 @@ async function runPipeline<P extends AnyObject, Q extends AnyObject, B extends Z
     } catch {
       return apiError("invalid", "The body must be JSON.", { fields: { body: "The body must be JSON." }, headers });
     }
+    // A NUL character (`\u0000` in JSON) cannot be stored in a text column: refused here, for every write, not as a 500 later.
+    if (holdsNul(json))
+      return apiError("invalid", "The body holds a NUL character (\\u0000), which cannot be saved.", {
+        fields: { body: "Remove the NUL character (\\u0000)." },
+        headers,
+      });
     const parsedBody = spec.body.safeParse(json);
     if (!parsedBody.success) return apiError("invalid", "The body is refused: see fields.", { fields: fieldErrors(parsedBody.error), headers });
     body = parsedBody.data;

@@ -168,6 +168,8 @@ describe("POST /api/v1/completions", () => {
     const bad = await push(writer, { task_id: "", done: "yes", reason: "x".repeat(501) });
     expect(bad.status).toBe(400);
     expect(Object.keys((bad.body as { error: { fields: object } }).error.fields).sort()).toEqual(["done", "member_id", "reason", "task_id"]);
+    const nul = await push(writer, { task_id: "t-a", member_id: "u7", done: true, reason: "bad\u0000byte" });
+    expect(nul).toMatchObject({ status: 400, body: { error: { code: "invalid", fields: { body: "Remove the NUL character (\\u0000)." } } } });
     const notJson = await push(writer, "{not json");
     expect(notJson.body).toMatchObject({ error: { code: "invalid", fields: { body: "The body must be JSON." } } });
   });
