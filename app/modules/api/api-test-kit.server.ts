@@ -21,7 +21,7 @@ export async function apiTestProject(services: Services, name: string) {
   if (!created.ok) throw new Error(`apiTestProject: ${JSON.stringify(created.errors)}`);
   const projectId = created.project.id;
   const keyWith = async (scopes: readonly ApiScope[] = API_SCOPES) =>
-    (await createApiKey({ db, projectId, name: `key ${scopes.join(" ")}`, scopes: [...scopes], createdBy: ownerId })).key;
+    (await createApiKey({ db, projectId, name: `key ${scopes.join(" ")}`, scopes: [...scopes], createdBy: ownerId, maxLive: Infinity })).key;
   return { projectId, ownerId, keyWith };
 }
 

@@ -5,7 +5,8 @@ import { rowsOf, type Db } from "~/lib/db.server";
 import { failure, ok } from "~/lib/result";
 import type { Services } from "~/services/services.server";
 import { createTestServices } from "#tests/setup/test-services";
-import { apiEndpoint } from "./api-route.server";
+import { apiEndpoint, apiOperations } from "./api-route.server";
+import { apiRegistry } from "./openapi-registry.server";
 import { apiTestProject, callApi } from "./api-test-kit.server";
 import { purgeIdempotency } from "./idempotency.server";
 import { z } from "./openapi-zod";
@@ -17,7 +18,14 @@ beforeAll(async () => {
   key = await (await apiTestProject(services, "idem")).keyWith(["xp:write"]);
   await services.database.db.execute(sql`create table effect (id serial primary key, amount int not null)`);
 });
-afterAll(() => services.close());
+afterAll(async () => {
+  // Test files share a worker's modules (isolate: false): this file's test operation leaves the
+  // registry, so another file's walk over every registered operation never meets it.
+  apiOperations.splice(apiOperations.indexOf(grant), 1);
+  const definitions = apiRegistry.definitions as { type: string; route?: { path: string } }[];
+  definitions.splice(0, definitions.length, ...definitions.filter((d) => !(d.type === "route" && d.route?.path === "/test-grants")));
+  await services.close();
+});
 
 const effects = async (db: Db = services.database.db) => Number(rowsOf(await db.execute(sql`select count(*) as n from effect`))[0]!.n);
 
