@@ -57,11 +57,22 @@ const follow = (timing: OutboxTiming) => followOperatorTxs(database.db, signer, 
 const rowOf = async (intentKey: string) => (await operatorTxOf(database.db, intentKey))!;
 const allowance = () => signer.client.readContract({ address: token, abi: questTokenAbi, functionName: "allowance", args: [operator.address, spender] });
 
-/** Prepares, stores and broadcasts the operator's `approve(spender, amount)` under `intentKey`. */
-async function send(intentKey: string, amount: bigint, { broadcast = true } = {}) {
+/**
+ * Until the node answers for the transaction's receipt: an automining node mines as it accepts,
+ * but a loaded one may answer for the receipt a moment later.
+ */
+const mined = (row: { txHash: string }) => signer.client.waitForTransactionReceipt({ hash: row.txHash as Hex, pollingInterval: 10 });
+
+/**
+ * Prepares, stores and broadcasts the operator's `approve(spender, amount)` under `intentKey`,
+ * and (on an automining node) sees it mined.
+ */
+async function send(intentKey: string, amount: bigint, { broadcast = true, automine = true } = {}) {
   const prepared = await prepareOperatorCall(signer, { address: token, abi: questTokenAbi, functionName: "approve", args: [spender, amount] });
   const stored = await database.db.transaction((tx) => storeOperatorTx(tx as unknown as Db, signer, { intentKey, prepared }));
-  if (broadcast) expect(await broadcastOperatorTx(database.db, signer.client, stored, T0)).toBe("accepted");
+  if (!broadcast) return stored;
+  expect(await broadcastOperatorTx(database.db, signer.client, stored, T0)).toBe("accepted");
+  if (automine) await mined(stored);
   return stored;
 }
 
@@ -75,6 +86,7 @@ describe("the operator's outbox", () => {
     await follow(at(0));
     expect((await rowOf("test:confirm")).state).toBe("stored");
     expect(await broadcastOperatorTx(database.db, signer.client, stored, T0)).toBe("accepted");
+    await mined(stored);
     expect(await follow(at(1))).toMatchObject({ included: 1 });
     expect(await rowOf("test:confirm")).toMatchObject({ state: "included", includedBlock: expect.any(Number) });
     await rpc(node.url, "evm_mine");
@@ -88,6 +100,7 @@ describe("the operator's outbox", () => {
     const second = await send("test:nonce-b", 22n, { broadcast: false });
     expect(second.nonce).toBe(first.nonce + 1);
     for (const row of [first, second]) await broadcastOperatorTx(database.db, signer.client, row, T0);
+    await Promise.all([first, second].map(mined));
     await rpc(node.url, "evm_mine");
     await follow(at(3));
     expect((await rowOf("test:nonce-b")).state).toBe("confirmed");
@@ -114,7 +127,7 @@ describe("the operator's outbox", () => {
   it("replaces a transaction stuck unmined with a higher fee after the wait: mined once, under the new hash", async () => {
     await rpc(node.url, "evm_setAutomine", [false]);
     try {
-      const stuck = await send("test:stuck", 41n);
+      const stuck = await send("test:stuck", 41n, { automine: false });
       const before = await signer.client.getTransaction({ hash: stuck.txHash as Hex });
       expect(await follow(at(60))).toMatchObject({ bumped: 0 });
       expect(await follow(at(130))).toMatchObject({ bumped: 1 });
@@ -142,7 +155,7 @@ describe("the operator's outbox", () => {
     await rpc(node.url, "evm_setAutomine", [false]);
     let nonce: number;
     try {
-      nonce = (await send("test:taken", 51n)).nonce;
+      nonce = (await send("test:taken", 51n, { automine: false })).nonce;
       // The operator's key sends something else with the same nonce, paying more: it replaces ours.
       await signer.wallet.writeContract({
         address: token,
