@@ -59,6 +59,11 @@ export const notification = pgTable(
       .default("none"),
     mailedAt: timestamp("mailed_at", { withTimezone: true }),
     mailAttempts: integer("mail_attempts").notNull().default(0),
+    /** By Telegram, the member's choice: `pending` (to send), `sent`, `none` (not sent that way), `failed`. Sent at most once, as mail is. */
+    telegram: text("telegram", { enum: ["pending", "sent", "none", "failed"] })
+      .notNull()
+      .default("none"),
+    telegramSentAt: timestamp("telegram_sent_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -70,10 +75,13 @@ export const notification = pgTable(
     index("notification_mail_idx")
       .on(t.mail, t.id)
       .where(sql`${t.mail} in ('pending', 'digest')`),
+    index("notification_telegram_idx")
+      .on(t.id)
+      .where(sql`${t.telegram} = 'pending'`),
   ],
 );
 
-/** A member's choice for one kind on one channel (`inbox`, `email`); no row: the kind's default. */
+/** A member's choice for one kind on one channel (`inbox`, `email`, `telegram`); no row: the kind's default. */
 export const notificationPreference = pgTable(
   "notification_preference",
   {
@@ -81,7 +89,7 @@ export const notificationPreference = pgTable(
       .notNull()
       .references(() => user.id, { onDelete: "cascade" }),
     kind: text("kind").notNull(),
-    channel: text("channel", { enum: ["inbox", "email"] }).notNull(),
+    channel: text("channel", { enum: ["inbox", "email", "telegram"] }).notNull(),
     enabled: boolean("enabled").notNull(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -17,8 +17,8 @@ export const socialAccount = pgTable(
     handle: text("handle").notNull().default(""),
     displayName: text("display_name").notNull().default(""),
     avatarUrl: text("avatar_url"),
-    /** `oauth` when connected through the provider, `code` when proven by a post carrying a code. */
-    method: text("method", { enum: ["oauth", "code"] })
+    /** `oauth` when connected through the provider, `code` when proven by a post carrying a code, `widget` by Telegram's Login Widget. */
+    method: text("method", { enum: ["oauth", "code", "widget"] })
       .notNull()
       .default("oauth"),
     status: text("status", { enum: SOCIAL_ACCOUNT_STATUSES }).notNull().default("active"),

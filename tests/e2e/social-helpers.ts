@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from "@playwright/test";
 import type { ControlCommand, ControlCommands } from "../fakes/social/control.ts";
 import type { ApiRequestRecord, FakeAccount, TokenRequestRecord } from "../fakes/social/social-fakes.ts";
-import type { SocialProvider } from "../../app/modules/social/providers.ts";
+import type { FakeProvider } from "../fakes/social/endpoints.ts";
 import { expect, SAME_ORIGIN } from "./fixtures.ts";
 import { uniqueSuffix } from "./quest-helpers.ts";
 import { SOCIAL_CONTROL_URL } from "./urls.ts";
@@ -44,14 +44,14 @@ export const socialFakes = {
   tiktok: { setVideos: (...args: ControlCommands["tiktok.setVideos"]) => command("tiktok.setVideos", ...args) },
   instagram: { setMedia: (...args: ControlCommands["instagram.setMedia"]) => command("instagram.setMedia", ...args) },
   /** Every request the fakes answered since they started (or were reset). */
-  async requests(): Promise<{ apiRequests: Record<SocialProvider, ApiRequestRecord[]>; tokenRequests: Record<SocialProvider, TokenRequestRecord[]> }> {
+  async requests(): Promise<{ apiRequests: Record<FakeProvider, ApiRequestRecord[]>; tokenRequests: Record<FakeProvider, TokenRequestRecord[]> }> {
     const response = await fetch(`${SOCIAL_CONTROL_URL}/__control/requests`);
     expect(response.ok, "the social fakes list their requests").toBe(true);
     return (await response.json()) as Awaited<ReturnType<typeof socialFakes.requests>>;
   },
 };
 
-export const PROVIDER_LABELS: Record<SocialProvider, string> = { x: "X", youtube: "YouTube", tiktok: "TikTok", instagram: "Instagram" };
+export const PROVIDER_LABELS: Record<FakeProvider, string> = { x: "X", youtube: "YouTube", tiktok: "TikTok", instagram: "Instagram" };
 
 let counter = 0;
 /** A number no other account of this run has (X, Instagram and TikTok ids are digits). */
@@ -62,7 +62,7 @@ export const uniqueNumber = () => `${Date.now()}${String(++counter).padStart(3, 
  * characters (X's limit), a YouTube channel id of UC and 22 characters, a picture on the
  * provider's own CDN (see `serveAvatars`).
  */
-export function fakeAccount(provider: SocialProvider, name = "Member", options: Pick<FakeAccount, "accountType"> = {}): FakeAccount {
+export function fakeAccount(provider: FakeProvider, name = "Member", options: Pick<FakeAccount, "accountType"> = {}): FakeAccount {
   const handle = `${name
     .toLowerCase()
     .replace(/[^a-z]/g, "")
@@ -84,7 +84,7 @@ export function fakeAccount(provider: SocialProvider, name = "Member", options: 
 }
 
 /** The handle as the app shows it: @name, or a YouTube channel's name as it is. */
-export const shownHandle = (provider: SocialProvider, account: FakeAccount) => (provider === "youtube" ? account.handle : `@${account.handle}`);
+export const shownHandle = (provider: FakeProvider, account: FakeAccount) => (provider === "youtube" ? account.handle : `@${account.handle}`);
 
 const AVATAR = /^https:\/\/(pbs\.twimg\.com|yt3\.ggpht\.com|[^/]+\.tiktokcdn(-us)?\.com|[^/]+\.cdninstagram\.com|[^/]+\.fbcdn\.net)\//;
 
@@ -102,7 +102,7 @@ export async function serveAvatars(context: BrowserContext) {
  * button, the provider's authorize endpoint, the app's callback; lands on the provider's page with
  * the handle shown.
  */
-export async function connectAccount(page: Page, provider: SocialProvider, account: FakeAccount) {
+export async function connectAccount(page: Page, provider: FakeProvider, account: FakeAccount) {
   const label = PROVIDER_LABELS[provider];
   await page.goto(`/settings/connections/${provider}`);
   await socialFakes.nextAccount(provider, account);

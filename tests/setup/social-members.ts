@@ -2,13 +2,13 @@ import { randomUUID } from "node:crypto";
 import { account, user } from "#db/schema/auth";
 import { socialAccount } from "#db/schema/social";
 import type { Db } from "~/lib/db.server";
-import type { SocialProvider } from "~/modules/social/providers";
+import type { FakeProvider } from "#tests/fakes/social/endpoints";
 import type { SocialConfig } from "~/modules/social/social-config.server";
 import { encryptToken } from "~/lib/secret-box.server";
 import type { FakeAccount, SocialFakes } from "#tests/fakes/social/social-fakes";
 
 /** Every scope each provider's tasks need, as the provider reports them granted. */
-const GRANTED: Record<SocialProvider, string> = {
+const GRANTED: Record<FakeProvider, string> = {
   x: "users.read tweet.read follows.read like.read offline.access",
   youtube: "https://www.googleapis.com/auth/youtube.readonly",
   tiktok: "user.info.basic,video.list",
@@ -36,7 +36,7 @@ export async function connectedMember({
   db: Db;
   fakes: SocialFakes;
   social: SocialConfig;
-  provider: SocialProvider;
+  provider: FakeProvider;
   who: FakeAccount;
   now: Date;
   tokenExpiresAt?: Date;

@@ -15,6 +15,8 @@ export function ProviderMark({ provider, className }: { provider: SocialProvider
     youtube: "bg-red-600 text-white",
     tiktok: "bg-cyan-600 text-white",
     instagram: "bg-fuchsia-600 text-white",
+    discord: "bg-indigo-600 text-white",
+    telegram: "bg-sky-600 text-white",
   };
   return (
     <span aria-hidden className={cn("inline-flex size-9 shrink-0 items-center justify-center rounded-lg text-sm font-bold", tints[provider], className)}>
@@ -33,7 +35,7 @@ export type ConnectedAccount = {
   displayName: string;
   avatarUrl: string | null;
   connectedAt: Date | string;
-  method: "oauth" | "code";
+  method: "oauth" | "code" | "widget";
   status: SocialAccountStatus;
   statusReason: string | null;
   checkedAt: Date | string | null;

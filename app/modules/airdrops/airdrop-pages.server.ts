@@ -231,7 +231,7 @@ export async function airdropShow({
   role: ProjectRole | null;
   userId: string | null;
   /** The social providers configured on this server (a social task of one that is not says so instead of Start). */
-  socialProviders?: SocialConfig["providers"];
+  socialProviders?: SocialConfig["connectable"];
   now?: Date;
 }) {
   const tasks = await listTasks({ db, airdropId: a.id, withDrafts: can(role, "drafts.view") });

@@ -1,4 +1,4 @@
-import { SOCIAL_PROVIDERS } from "~/modules/social/providers";
+import { OAUTH_PROVIDERS } from "~/modules/social/providers";
 
 /**
  * The authentication endpoints the browser may call directly, by method: the link in the sign-in
@@ -7,7 +7,7 @@ import { SOCIAL_PROVIDERS } from "~/modules/social/providers";
  * Nothing else of the library is reachable over HTTP (see decisions 018 and 029).
  */
 const PUBLIC_AUTH_ENDPOINTS: Record<string, ReadonlySet<string>> = {
-  GET: new Set(["/magic-link/verify", "/wallet/session", ...SOCIAL_PROVIDERS.map((provider) => `/callback/${provider}`)]),
+  GET: new Set(["/magic-link/verify", "/wallet/session", ...OAUTH_PROVIDERS.map((provider) => `/callback/${provider}`)]),
   POST: new Set(["/siwe/nonce", "/siwe/verify", "/wallet/link"]),
 };
 

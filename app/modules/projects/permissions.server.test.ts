@@ -18,6 +18,7 @@ const EXPECTED: Record<ProjectAction, Record<(typeof ROLES)[number] | "none", bo
   "trust.act": { owner: true, admin: true, reviewer: false, none: false },
   "api.manage": { owner: true, admin: true, reviewer: false, none: false },
   "webhooks.manage": { owner: true, admin: true, reviewer: false, none: false },
+  "community.manage": { owner: true, admin: true, reviewer: false, none: false },
 };
 
 describe("project permissions", () => {

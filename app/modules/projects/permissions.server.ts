@@ -27,6 +27,8 @@ export const PERMISSIONS = {
   "api.manage": ["owner", "admin"],
   /** Add, change and remove webhook endpoints, rotate their secrets, read their delivery logs and redeliver. */
   "webhooks.manage": ["owner", "admin"],
+  /** A project's Discord and Telegram bots, and the roles it grants. */
+  "community.manage": ["owner", "admin"],
 } as const satisfies Record<string, readonly ProjectRole[]>;
 
 export type ProjectAction = keyof typeof PERMISSIONS;

@@ -5,7 +5,7 @@ import { socialAccount } from "#db/schema/social";
 import type { Db } from "~/lib/db.server";
 import type { ProviderCall } from "./checks/outcome";
 import { PROVIDER_LABELS, type SocialProvider } from "./providers";
-import type { ProviderConfig, SocialConfig } from "./social-config.server";
+import { oauthConfigOf, type ProviderConfig, type SocialConfig } from "./social-config.server";
 import { decryptToken, encryptToken } from "~/lib/secret-box.server";
 import { refreshInstagramToken } from "./checks/instagram.server";
 
@@ -75,7 +75,7 @@ export async function socialAccess({
   now?: Date;
   fetchFn?: typeof fetch;
 }): Promise<SocialAccess> {
-  const config = social.providers[provider];
+  const config = oauthConfigOf(social, provider);
   if (!config) return accessRefusals.notSetUp(provider);
   const [row] = await db
     .select({ account, profile: socialAccount })

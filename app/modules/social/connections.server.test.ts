@@ -45,6 +45,8 @@ describe("social connections", () => {
       ["youtube", false, null],
       ["tiktok", false, null],
       ["instagram", false, null],
+      ["discord", false, null],
+      ["telegram", false, null],
     ]);
     expect(connections[0]!.account?.missingScopes).toEqual(["follows.read", "like.read", "offline.access"]);
   });

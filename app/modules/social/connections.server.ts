@@ -5,7 +5,7 @@ import type { Db } from "~/lib/db.server";
 import { failure, ok, type Result } from "~/lib/result";
 import { scopesOf } from "./access.server";
 import { PROVIDER_LABELS, PROVIDER_SCOPES, RELINK_WAIT_DAYS, SOCIAL_PROVIDERS, type SocialAccountStatus, type SocialProvider } from "./providers";
-import type { SocialConfig } from "./social-config.server";
+import { isConnectable, type SocialConfig } from "./social-config.server";
 import { LINK_ERRORS } from "./social-oauth.server";
 
 /** One provider on the member's Connections pages. Never carries a token. */
@@ -20,7 +20,7 @@ export type Connection = {
     displayName: string;
     avatarUrl: string | null;
     connectedAt: Date;
-    method: "oauth" | "code";
+    method: "oauth" | "code" | "widget";
     status: SocialAccountStatus;
     statusReason: string | null;
     /** When the token last worked (connected, renewed or used). */
@@ -44,7 +44,7 @@ export async function listConnections({ db, social, userId }: { db: Db; social: 
     return {
       provider,
       label: PROVIDER_LABELS[provider],
-      configured: Boolean(social.providers[provider]),
+      configured: isConnectable(social, provider),
       account: row
         ? {
             accountId: row.account.accountId,
@@ -56,7 +56,7 @@ export async function listConnections({ db, social, userId }: { db: Db; social: 
             status: row.profile?.status ?? "active",
             statusReason: row.profile?.statusReason ?? null,
             checkedAt: row.profile?.checkedAt ?? null,
-            missingScopes: method === "code" ? [] : PROVIDER_SCOPES[provider].filter((scope) => !granted.includes(scope)),
+            missingScopes: method !== "oauth" ? [] : PROVIDER_SCOPES[provider].filter((scope) => !granted.includes(scope)),
           }
         : null,
     };

@@ -2,8 +2,16 @@
  * The social networks a member can connect, named so components and the database share them.
  * Nothing here reaches a server or a secret: the browser may import it.
  */
-export const SOCIAL_PROVIDERS = ["x", "youtube", "tiktok", "instagram"] as const;
+export const SOCIAL_PROVIDERS = ["x", "youtube", "tiktok", "instagram", "discord", "telegram"] as const;
 export type SocialProvider = (typeof SOCIAL_PROVIDERS)[number];
+
+/**
+ * The providers connected through OAuth 2 (better-auth's generic OAuth). Telegram has no OAuth: a
+ * member proves their account with the Login Widget's signed data (`telegram-login.server.ts`).
+ */
+export const OAUTH_PROVIDERS = ["x", "youtube", "tiktok", "instagram", "discord"] as const;
+export type OAuthProvider = (typeof OAUTH_PROVIDERS)[number];
+export const isOAuthProvider = (value: string): value is OAuthProvider => (OAUTH_PROVIDERS as readonly string[]).includes(value);
 
 export const isSocialProvider = (value: string): value is SocialProvider => (SOCIAL_PROVIDERS as readonly string[]).includes(value);
 
@@ -12,6 +20,8 @@ export const PROVIDER_LABELS: Record<SocialProvider, string> = {
   youtube: "YouTube",
   tiktok: "TikTok",
   instagram: "Instagram",
+  discord: "Discord",
+  telegram: "Telegram",
 };
 
 /** The scopes asked for when connecting: what the social tasks need, nothing more. */
@@ -21,6 +31,10 @@ export const PROVIDER_SCOPES: Record<SocialProvider, readonly string[]> = {
   // `username` is a user.info.profile field; user.info.basic gives only open_id, avatar and display name.
   tiktok: ["user.info.basic", "user.info.profile", "video.list"],
   instagram: ["instagram_business_basic"],
+  // Who the member is, which servers they are in, and their roles in one (the Discord tasks' check).
+  discord: ["identify", "guilds", "guilds.members.read"],
+  // The Login Widget grants no scopes: it proves the account, and the project's bot reads the group.
+  telegram: [],
 };
 
 /** How a completion was checked: through a provider's API, by a code posted from the account, by the team, by Questline itself (quiz, chain, referrals), or not at all. */
@@ -41,6 +55,8 @@ export const PROVIDER_READS: Record<SocialProvider, string> = {
   youtube: "your channel's name and your subscriptions",
   tiktok: "your profile and your recent videos' descriptions",
   instagram: "your professional account's profile and your recent posts' captions",
+  discord: "your username, the servers you are in and your roles in them",
+  telegram: "your name, username and picture; projects' bots read whether you are in their groups",
 };
 
 /** Hosts the providers serve profile pictures from: the only outside images a page may show (server/http.ts's CSP). */
@@ -51,6 +67,8 @@ export const AVATAR_HOSTS = [
   "https://*.tiktokcdn-us.com",
   "https://*.cdninstagram.com",
   "https://*.fbcdn.net",
+  "https://cdn.discordapp.com",
+  "https://t.me",
 ] as const;
 
 /** A provider's profile picture, if it comes from one of `AVATAR_HOSTS` over https (else the page shows initials). */

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { FakeProvider } from "#tests/fakes/social/endpoints";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -25,7 +26,6 @@ import { histogramDrift } from "#tests/setup/board-checks";
 import { connectedMember } from "#tests/setup/social-members";
 import { createTestDatabase } from "#tests/setup/test-db";
 import { startSocialFakes, type FakeAccount, type SocialFakes } from "#tests/fakes/social/social-fakes";
-import type { SocialProvider } from "./providers";
 import { recheckFollowsBeforeRewards } from "./recheck.server";
 import { socialConfigFromEnv, type SocialConfig } from "./social-config.server";
 
@@ -81,7 +81,7 @@ beforeEach(() => {
 
 let next = 0;
 /** A member connected to `provider` with an account of their own. */
-async function member(provider: SocialProvider) {
+async function member(provider: FakeProvider) {
   next += 1;
   const who: FakeAccount =
     provider === "youtube"

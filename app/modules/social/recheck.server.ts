@@ -7,7 +7,7 @@ import type { Task } from "~/modules/tasks/completions.server";
 import { taskConfigSchemas } from "~/modules/tasks/task.schema";
 import { RECHECKED_TYPES, socialProviderOf } from "~/modules/tasks/task-checks";
 import { voidApproval } from "~/modules/tasks/void-approval.server";
-import type { SocialConfig } from "./social-config.server";
+import { isConnectable, type SocialConfig } from "./social-config.server";
 import { checkSocialTask } from "./social-tasks.server";
 
 /**
@@ -79,7 +79,7 @@ export async function recheckFollowsBeforeRewards({
     .where(and(eq(task.campaignId, campaignId), inArray(task.type, [...RECHECKED_TYPES])))
     .orderBy(asc(task.id));
   for (const t of tasks) {
-    if (!rechecked(t) || !social.providers[socialProviderOf(t.type)!]) continue;
+    if (!rechecked(t) || !isConnectable(social, socialProviderOf(t.type)!)) continue;
     const at = now.toISOString();
     let after = "";
     for (;;) {

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { z } from "zod";
 import { keptSecret } from "~/lib/kept-secret.server";
-import { SOCIAL_PROVIDERS, type SocialProvider } from "./providers";
+import { OAUTH_PROVIDERS, isOAuthProvider, type OAuthProvider, type SocialProvider } from "./providers";
 
 /** Where one provider's OAuth server and REST API live, and our client's credentials there. Secrets never leave the server. */
 /** The profile of a connecting account is read through the REST API (`apiUrl`), as every check is. */
@@ -14,17 +14,39 @@ export type ProviderConfig = {
   apiUrl: string;
 };
 
+/**
+ * The platform's own Telegram bot: the Login Widget is bound to it (its token's hash keys the
+ * widget's signature) and it sends members their notifications when they start it.
+ */
+export type TelegramConfig = {
+  botToken: string;
+  /** Without the @, as the Login Widget and t.me links name it. */
+  botUsername: string;
+  /** The numeric id the token starts with: the Login Widget's `bot_id`. */
+  botId: string;
+};
+
 export type SocialConfig = {
-  /** The AES-256-GCM key that encrypts social tokens at rest (32 bytes). */
+  /** The AES-256-GCM key that encrypts social tokens and projects' bot tokens at rest (32 bytes). */
   tokenKey: Buffer;
-  /** The providers with a client id and secret: the only ones members can connect. */
-  providers: Partial<Record<SocialProvider, ProviderConfig>>;
+  /** The providers with a client id and secret: the only ones members can connect through OAuth. */
+  providers: Partial<Record<OAuthProvider, ProviderConfig>>;
+  /** The providers members can connect here: the configured OAuth clients, and Telegram with the platform's bot. */
+  connectable: Partial<Record<SocialProvider, true>>;
+  /** Connecting Telegram and notifications by Telegram: offered only with the platform's bot. */
+  telegram: TelegramConfig | null;
+  /** Discord's REST API (v10): members' checks and projects' bots (`DISCORD_API_URL`). */
+  discordApiUrl: string;
+  /** Telegram's Bot API (`TELEGRAM_API_URL`): projects' bots and the platform's. */
+  telegramApiUrl: string;
+  /** Telegram's login page the Connect button opens (`TELEGRAM_OAUTH_URL`). */
+  telegramOAuthUrl: string;
   /** X's app-only token: reads a public post when a member proves their X account by a posted code. */
   xBearerToken: string | null;
 };
 
 /** The providers' real endpoints; each can be pointed elsewhere (`X_TOKEN_URL`, …) by self-hosters and the tests. */
-export const PROVIDER_DEFAULTS: Record<SocialProvider, Omit<ProviderConfig, "clientId" | "clientSecret">> = {
+export const PROVIDER_DEFAULTS: Record<OAuthProvider, Omit<ProviderConfig, "clientId" | "clientSecret">> = {
   x: {
     authorizeUrl: "https://x.com/i/oauth2/authorize",
     tokenUrl: "https://api.x.com/2/oauth2/token",
@@ -45,10 +67,20 @@ export const PROVIDER_DEFAULTS: Record<SocialProvider, Omit<ProviderConfig, "cli
     tokenUrl: "https://api.instagram.com/oauth/access_token",
     apiUrl: "https://graph.instagram.com",
   },
+  discord: {
+    authorizeUrl: "https://discord.com/oauth2/authorize",
+    tokenUrl: "https://discord.com/api/oauth2/token",
+    apiUrl: "https://discord.com/api/v10",
+  },
 };
 
+export const TELEGRAM_DEFAULTS = { apiUrl: "https://api.telegram.org", oauthUrl: "https://oauth.telegram.org" } as const;
+
 /** The environment variable prefix of each provider: `X_CLIENT_ID`, `YOUTUBE_TOKEN_URL`, … */
-export const PROVIDER_ENV_PREFIX: Record<SocialProvider, string> = { x: "X", youtube: "YOUTUBE", tiktok: "TIKTOK", instagram: "INSTAGRAM" };
+export const PROVIDER_ENV_PREFIX: Record<OAuthProvider, string> = { x: "X", youtube: "YOUTUBE", tiktok: "TIKTOK", instagram: "INSTAGRAM", discord: "DISCORD" };
+
+/** A Telegram bot token as @BotFather gives it: the bot's id, a colon, 35 characters. */
+export const TELEGRAM_BOT_TOKEN = /^(\d{1,20}):[A-Za-z0-9_-]{30,}$/;
 
 const url = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
 /** 32 bytes, as 64 hex digits or base64. */
@@ -74,7 +106,7 @@ export function socialConfigFromEnv(source: Record<string, string | undefined>, 
     return value ? value : undefined;
   };
   const providers: SocialConfig["providers"] = {};
-  for (const provider of SOCIAL_PROVIDERS) {
+  for (const provider of OAUTH_PROVIDERS) {
     const prefix = PROVIDER_ENV_PREFIX[provider];
     const clientId = read(`${prefix}_CLIENT_ID`);
     const clientSecret = read(`${prefix}_CLIENT_SECRET`);
@@ -99,7 +131,13 @@ export function socialConfigFromEnv(source: Record<string, string | undefined>, 
     };
   }
 
-  const configured = Object.keys(providers).length > 0;
+  const apiUrl = (name: string, fallback: string) => {
+    const parsed = url.safeParse(read(name) ?? fallback);
+    if (!parsed.success) throw new SocialConfigError(`Invalid configuration: ${name} ${parsed.error.issues[0]!.message}`);
+    return parsed.data.replace(/\/$/, "");
+  };
+  const telegram = telegramConfig(read);
+  const configured = Object.keys(providers).length > 0 || telegram !== null;
   const given = read("SOCIAL_TOKEN_KEY");
   let tokenKey: Buffer;
   if (given) {
@@ -113,7 +151,32 @@ export function socialConfigFromEnv(source: Record<string, string | undefined>, 
   } else {
     tokenKey = localTokenKey(dataDir);
   }
-  return { tokenKey, providers, xBearerToken: read("X_BEARER_TOKEN") ?? null };
+  const connectable: SocialConfig["connectable"] = Object.fromEntries([...Object.keys(providers), ...(telegram ? ["telegram"] : [])].map((p) => [p, true]));
+  return {
+    tokenKey,
+    providers,
+    connectable,
+    telegram,
+    discordApiUrl: apiUrl("DISCORD_API_URL", providers.discord?.apiUrl ?? PROVIDER_DEFAULTS.discord.apiUrl),
+    telegramApiUrl: apiUrl("TELEGRAM_API_URL", TELEGRAM_DEFAULTS.apiUrl),
+    telegramOAuthUrl: apiUrl("TELEGRAM_OAUTH_URL", TELEGRAM_DEFAULTS.oauthUrl),
+    xBearerToken: read("X_BEARER_TOKEN") ?? null,
+  };
+}
+
+/** The platform's Telegram bot: `TELEGRAM_BOT_TOKEN` with `TELEGRAM_BOT_USERNAME`, both or neither. */
+function telegramConfig(read: (name: string) => string | undefined): TelegramConfig | null {
+  const botToken = read("TELEGRAM_BOT_TOKEN");
+  const botUsername = read("TELEGRAM_BOT_USERNAME")?.replace(/^@/, "");
+  if (!botToken && !botUsername) return null;
+  if (!botToken || !botUsername) {
+    const [missing, given] = botToken ? ["TELEGRAM_BOT_USERNAME", "TELEGRAM_BOT_TOKEN"] : ["TELEGRAM_BOT_TOKEN", "TELEGRAM_BOT_USERNAME"];
+    throw new SocialConfigError(`Invalid configuration: ${missing} is required with ${given}`);
+  }
+  const id = TELEGRAM_BOT_TOKEN.exec(botToken);
+  if (!id) throw new SocialConfigError("Invalid configuration: TELEGRAM_BOT_TOKEN must be a bot token as @BotFather gives it (123456:ABC…)");
+  if (!/^[A-Za-z][A-Za-z0-9_]{3,31}$/.test(botUsername)) throw new SocialConfigError("Invalid configuration: TELEGRAM_BOT_USERNAME must be the bot's username");
+  return { botToken, botUsername, botId: id[1]! };
 }
 
 /** Outside public production the key is generated once and kept in the data folder, beside the auth secret. */
@@ -122,4 +185,14 @@ function localTokenKey(dataDir: string) {
     keptSecret(path.join(dataDir, "social-token-key"), () => randomBytes(32).toString("hex")),
     "hex",
   );
+}
+
+/** A provider's OAuth client, when it is an OAuth provider and configured. */
+export function oauthConfigOf(social: SocialConfig, provider: SocialProvider): ProviderConfig | undefined {
+  return isOAuthProvider(provider) ? social.providers[provider] : undefined;
+}
+
+/** Whether members can connect `provider` on this server: its OAuth client, or for Telegram the platform's bot. */
+export function isConnectable(social: Pick<SocialConfig, "connectable">, provider: SocialProvider): boolean {
+  return social.connectable[provider] === true;
 }

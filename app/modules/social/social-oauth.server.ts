@@ -11,7 +11,8 @@ import type { ProfileOutcome, ProviderCall } from "./checks/outcome";
 import { fetchTiktokProfile } from "./checks/tiktok.server";
 import { fetchXProfile } from "./checks/x.server";
 import { fetchYoutubeProfile } from "./checks/youtube.server";
-import { PROVIDER_SCOPES, RELINK_WAIT_DAYS, isSocialProvider, type SocialProvider } from "./providers";
+import { fetchDiscordProfile } from "./checks/discord.server";
+import { OAUTH_PROVIDERS, PROVIDER_SCOPES, RELINK_WAIT_DAYS, isSocialProvider, type OAuthProvider, type SocialProvider } from "./providers";
 import type { ProviderConfig, SocialConfig } from "./social-config.server";
 import { encryptToken, isEncryptedToken } from "~/lib/secret-box.server";
 
@@ -24,11 +25,12 @@ export const LINK_ERRORS = {
   youtubeNoChannel: "youtube_no_channel",
 } as const;
 
-const PROFILE_FETCHERS: Record<SocialProvider, (call: ProviderCall) => Promise<ProfileOutcome>> = {
+const PROFILE_FETCHERS: Record<OAuthProvider, (call: ProviderCall) => Promise<ProfileOutcome>> = {
   x: fetchXProfile,
   youtube: fetchYoutubeProfile,
   tiktok: fetchTiktokProfile,
   instagram: fetchInstagramProfile,
+  discord: fetchDiscordProfile,
 };
 
 /** What `getUserInfo` hands better-auth: the account's id, and why it cannot link when it cannot. */
@@ -48,7 +50,7 @@ export async function readProfile({
   logger,
 }: {
   db: Db;
-  provider: SocialProvider;
+  provider: OAuthProvider;
   config: ProviderConfig;
   accessToken: string;
   logger: Logger;
@@ -121,7 +123,7 @@ const form = (body: Record<string, string>) => ({
 /** The four providers' OAuth settings for better-auth's generic OAuth plugin: only the configured ones. */
 function providerConfigs({ db, social, logger }: { db: Db; social: SocialConfig; logger: Logger }): GenericOAuthConfig[] {
   const configs: GenericOAuthConfig[] = [];
-  const base = (provider: SocialProvider, config: ProviderConfig) => ({
+  const base = (provider: OAuthProvider, config: ProviderConfig) => ({
     providerId: provider,
     clientId: config.clientId,
     clientSecret: config.clientSecret,
@@ -138,9 +140,11 @@ function providerConfigs({ db, social, logger }: { db: Db; social: SocialConfig;
     },
   });
 
-  const { x, youtube, tiktok, instagram } = social.providers;
+  const { x, youtube, tiktok, instagram, discord } = social.providers;
   if (x) configs.push({ ...base("x", x), authentication: "basic", pkce: true });
   if (youtube) configs.push({ ...base("youtube", youtube), pkce: true, accessType: "offline", prompt: "consent" });
+  // Discord: the authorization code with PKCE; `prompt=none` would skip the consent a relink needs.
+  if (discord) configs.push({ ...base("discord", discord), pkce: true, prompt: "consent" });
   if (tiktok) {
     configs.push({
       ...base("tiktok", tiktok),
@@ -206,7 +210,7 @@ export function socialOAuthPlugin(deps: { db: Db; social: SocialConfig; logger: 
 }
 
 /** better-auth's `account.trustedProviders`: linking a social account needs no matching e-mail (X and TikTok give none). */
-export const SOCIAL_TRUSTED_PROVIDERS = ["x", "youtube", "tiktok", "instagram"];
+export const SOCIAL_TRUSTED_PROVIDERS: string[] = [...OAUTH_PROVIDERS, "telegram"];
 
 /**
  * Called by better-auth before it links a social account to a member (`user.validateUserInfo`).
@@ -299,7 +303,7 @@ export async function recordSocialLink({
   providerId: string;
   accountId: string;
   userId: string;
-  method?: "oauth" | "code";
+  method?: "oauth" | "code" | "widget";
   /** Known here only for a code (a connection's profile was kept when it was read). */
   handle?: string;
   now?: Date;

@@ -12,7 +12,7 @@ import { attemptTask, type AttemptInput, type Task } from "~/modules/tasks/compl
 import { taskContext } from "~/modules/tasks/task-page.server";
 import { createTestDatabase } from "#tests/setup/test-db";
 import { startSocialFakes, type FakeAccount, type SocialFakes } from "#tests/fakes/social/social-fakes";
-import type { SocialProvider } from "./providers";
+import type { FakeProvider } from "#tests/fakes/social/endpoints";
 import { socialConfigFromEnv, type SocialConfig } from "./social-config.server";
 import { SOCIAL_CHECKS_PER_5_MINUTES, checkSocialTask, socialTaskAccess } from "./social-tasks.server";
 import { connectedMember } from "#tests/setup/social-members";
@@ -22,7 +22,7 @@ import { connectedMember } from "#tests/setup/social-members";
 const NOW = new Date("2026-03-01T12:00:00Z");
 const PUBLISHED = new Date("2026-01-01T00:00:00Z");
 const CHANNEL = "UCprojectChannelAAAAAAAA";
-const ada: Record<SocialProvider, FakeAccount> = {
+const ada: Record<FakeProvider, FakeAccount> = {
   x: { id: "1500", handle: "ada", name: "Ada", avatarUrl: "https://pbs.twimg.com/ada.png" },
   youtube: { id: "UCadaAAAAAAAAAAAAAAAAAAA", handle: "ada", name: "Ada", avatarUrl: "https://yt3.ggpht.com/ada" },
   tiktok: { id: "-000adaOpenId", handle: "ada.tt", name: "Ada", avatarUrl: "https://p16.tiktokcdn.com/ada.jpeg" },
@@ -57,7 +57,7 @@ beforeEach(() => {
 
 /** A member with their account on `provider` connected (tests/setup/social-members.ts), its token good for an hour. */
 const member = (
-  provider: SocialProvider,
+  provider: FakeProvider,
   options: { scope?: string; status?: "active" | "needs_reconnect"; method?: "oauth" | "code"; who?: FakeAccount } = {},
 ) =>
   connectedMember({
@@ -73,7 +73,7 @@ const member = (
 
 /** Each member holds their own account, so the one-account-one-member rule never trips the next test. */
 let next = 0;
-const fresh = (provider: SocialProvider): FakeAccount => {
+const fresh = (provider: FakeProvider): FakeAccount => {
   next += 1;
   const base = ada[provider];
   return { ...base, id: provider === "youtube" ? `UCfresh${String(next).padStart(17, "0")}` : `${base.id}${next}`, handle: `${base.handle}${next}` };

@@ -31,6 +31,10 @@ export const ATTEMPT_KINDS = {
   instagram_follow: "proof",
   // The project's own server is asked when the member presses Check.
   api_check: "check",
+  // Read through Discord with the member's token, or by the project's Telegram bot.
+  discord_join: "check",
+  discord_role: "check",
+  telegram_join: "check",
 } as const satisfies Record<TaskType, AttemptKind>;
 export type AttemptKind = "visit" | "answer" | "text" | "url" | "image" | "check" | "proof" | "transaction" | "find";
 

@@ -147,14 +147,7 @@ describe("a social task whose provider is not set up on this server", () => {
   });
 
   it("is listed in the task form, marked not set up", async () => {
-    const tiktokConfig = {
-      clientId: "id",
-      clientSecret: "secret",
-      authorizeUrl: "http://t",
-      tokenUrl: "http://t",
-      apiUrl: "http://t",
-    };
-    const { types } = await taskFormOptions({ db: database.db, projectId: "p", chainIds: [], socialProviders: { tiktok: tiktokConfig } });
+    const { types } = await taskFormOptions({ db: database.db, projectId: "p", chainIds: [], socialProviders: { tiktok: true } });
     expect(types.find((t) => t.value === "x_follow")?.notSetUp).toBe("x");
     expect(types.find((t) => t.value === "tiktok_post")?.notSetUp).toBeNull();
     // Proof needs no provider: never marked.

@@ -92,6 +92,17 @@ export function parseInstagramHandleInput(input: string): string | null {
   return handleFrom(input, INSTAGRAM_HANDLE, ["instagram.com"]);
 }
 
+/** A Telegram group or channel: `@publicname` (5–32 characters) or a chat's numeric id (`-100…` for supergroups and channels). */
+export const TELEGRAM_CHAT_ID = /^(?:@[A-Za-z][A-Za-z0-9_]{4,31}|-?\d{5,20})$/;
+
+/** `@name`, `name`, `t.me/name` or a numeric id → `@name` or the id; null otherwise (an invite link `t.me/+…` names no chat a bot can ask about). */
+export function parseTelegramChatInput(input: string): string | null {
+  const text = input.trim();
+  if (/^-?\d{5,20}$/.test(text)) return text;
+  const name = handleFrom(text, /^[A-Za-z][A-Za-z0-9_]{4,31}$/, ["t.me", "telegram.me"]);
+  return name ? `@${name}` : null;
+}
+
 /** A profile's public link, for the task page. */
 export const profileUrl = {
   x: (handle: string) => `https://x.com/${handle}`,

@@ -18,6 +18,9 @@ export const SOCIAL_TASK_PROVIDERS = {
   instagram_post: "instagram",
   tiktok_follow: "tiktok",
   instagram_follow: "instagram",
+  discord_join: "discord",
+  discord_role: "discord",
+  telegram_join: "telegram",
 } as const satisfies Partial<Record<TaskType, SocialProvider>>;
 
 export type SocialTaskType = keyof typeof SOCIAL_TASK_PROVIDERS;
@@ -25,7 +28,18 @@ export const isSocialTask = (type: TaskType): type is SocialTaskType => type in 
 export const socialProviderOf = (type: TaskType): SocialProvider | null => (isSocialTask(type) ? SOCIAL_TASK_PROVIDERS[type] : null);
 
 /** Social tasks checked through the provider's API with the member's connected account. */
-export const API_CHECKED_TYPES = ["x_follow", "x_like", "x_repost", "x_post", "youtube_subscribe", "tiktok_post", "instagram_post"] as const;
+export const API_CHECKED_TYPES = [
+  "x_follow",
+  "x_like",
+  "x_repost",
+  "x_post",
+  "youtube_subscribe",
+  "tiktok_post",
+  "instagram_post",
+  "discord_join",
+  "discord_role",
+  "telegram_join",
+] as const;
 export type ApiCheckedType = (typeof API_CHECKED_TYPES)[number];
 export const isApiChecked = (type: TaskType): type is ApiCheckedType => (API_CHECKED_TYPES as readonly string[]).includes(type);
 
@@ -34,7 +48,7 @@ export const PROOF_ONLY_TYPES = ["tiktok_follow", "instagram_follow"] as const;
 export const isProofOnly = (type: TaskType) => (PROOF_ONLY_TYPES as readonly string[]).includes(type);
 
 /** Follows re-checked once before a campaign's rewards are paid (when the task asks for it). */
-export const RECHECKED_TYPES = ["x_follow", "youtube_subscribe"] as const;
+export const RECHECKED_TYPES = ["x_follow", "youtube_subscribe", "discord_join", "discord_role", "telegram_join"] as const;
 
 /**
  * Tasks checked on a chain through the server's node (issue #37): a holding read at the check (or a

@@ -236,7 +236,7 @@ export async function taskFormOptions({
   projectId: string;
   chainIds: number[];
   /** The social providers configured on this server: the others' task types are offered, marked not set up. */
-  socialProviders?: SocialConfig["providers"];
+  socialProviders?: SocialConfig["connectable"];
   keepAirdropId?: string | null;
   now?: Date;
 }) {

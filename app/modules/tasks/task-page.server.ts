@@ -128,6 +128,18 @@ function briefOf(t: Task, inviteLink: string | null): TaskBrief {
     }
     case "api_check":
       return { type: t.type, instructions: taskConfigSchemas.api_check.parse(t.config).instructions };
+    case "discord_join": {
+      const { guildName, inviteUrl } = taskConfigSchemas.discord_join.parse(t.config);
+      return { type: t.type, guildName, inviteUrl };
+    }
+    case "discord_role": {
+      const { guildName, roleName, inviteUrl } = taskConfigSchemas.discord_role.parse(t.config);
+      return { type: t.type, guildName, roleName, inviteUrl };
+    }
+    case "telegram_join": {
+      const { chatTitle, inviteUrl } = taskConfigSchemas.telegram_join.parse(t.config);
+      return { type: t.type, chatTitle, inviteUrl };
+    }
   }
 }
 
@@ -165,7 +177,7 @@ export async function taskContext({
     found: state?.status === "approved" && userId ? await foundEvidence(db, t, userId, now) : null,
     onchain: isOnchainChecked(t.type) ? await onchainState(db, t, userId, state, now) : null,
     social: await socialTaskAccess({ db, social, task: t, userId }),
-    block: await taskBlock({ db, task: t, campaignStatus: status, airdropStatus, state, userId, socialProviders: social?.providers ?? {}, now }),
+    block: await taskBlock({ db, task: t, campaignStatus: status, airdropStatus, state, userId, socialProviders: social?.connectable ?? {}, now }),
   };
 }
 
@@ -235,7 +247,7 @@ export async function taskBlock({
   state: MemberState;
   userId: string | null;
   /** The social providers configured on this server (`env.social.providers`); left out, social tasks are not blocked for it. */
-  socialProviders?: SocialConfig["providers"];
+  socialProviders?: SocialConfig["connectable"];
   now?: Date;
 }): Promise<TaskBlock | null> {
   if (!t.publishedAt) return { kind: "draft" };
@@ -271,7 +283,7 @@ export async function crusadeStepBlocks({
   steps: { task: Task; state: "done" | "available" | "locked" }[];
   userId: string | null;
   /** The social providers configured on this server (see taskBlock). */
-  socialProviders?: SocialConfig["providers"];
+  socialProviders?: SocialConfig["connectable"];
   now?: Date;
 }) {
   const blocks = new Map<string, TaskBlock>();

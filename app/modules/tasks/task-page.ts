@@ -50,7 +50,10 @@ export type TaskBrief =
   | { type: "youtube_subscribe"; channelId: string; channelName: string | null; channelUrl: string }
   | { type: "tiktok_follow" | "instagram_follow"; handle: string; profileUrl: string }
   /** The project's server confirms it; its URL stays the team's. */
-  | { type: "api_check"; instructions: string };
+  | { type: "api_check"; instructions: string }
+  | { type: "discord_join"; guildName: string; inviteUrl: string }
+  | { type: "discord_role"; guildName: string; roleName: string; inviteUrl: string }
+  | { type: "telegram_join"; chatTitle: string; inviteUrl: string };
 
 /** An on-chain task's side of the member's page: their linked wallets, and once approved what the chain showed. */
 export type OnchainState = {

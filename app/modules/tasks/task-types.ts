@@ -22,6 +22,9 @@ export const TASK_TYPES = [
   "tiktok_follow",
   "instagram_follow",
   "api_check",
+  "discord_join",
+  "discord_role",
+  "telegram_join",
 ] as const;
 export type TaskType = (typeof TASK_TYPES)[number];
 
@@ -48,4 +51,7 @@ export const TASK_TYPE_LABELS: Record<TaskType, string> = {
   tiktok_follow: "Follow on TikTok",
   instagram_follow: "Follow on Instagram",
   api_check: "Checked by the project's server",
+  discord_join: "Join a Discord server",
+  discord_role: "Hold a Discord role",
+  telegram_join: "Join on Telegram",
 };

@@ -3,10 +3,12 @@ import { FORM_DATE_RANGE_MESSAGE, isFormDate } from "./local-datetime";
 import {
   INSTAGRAM_HANDLE,
   parseInstagramHandleInput,
+  parseTelegramChatInput,
   parseTiktokHandleInput,
   parseXHandleInput,
   parseXPostInput,
   parseYoutubeChannelInput,
+  TELEGRAM_CHAT_ID,
   TIKTOK_HANDLE,
   X_HANDLE,
   X_POST_URL,
@@ -43,6 +45,25 @@ const actionUrl = z
   .default("");
 
 /** Each task type's settings, as stored in `task.config`. */
+const discordId = (message: string) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d{17,20}$/, message);
+const communityName = (message: string) => z.string().trim().min(1, message).max(100, "Keep the name under 100 characters");
+/** Where members join: a discord.gg or discord.com/invite link. */
+const discordInvite = z
+  .string()
+  .trim()
+  .regex(/^https:\/\/(?:discord\.gg|discord\.com\/invite)\/[A-Za-z0-9-]{2,32}$/, "Enter the server's invite link: https://discord.gg/…");
+/** Where members join: a t.me link (public name or invite). */
+const telegramInvite = z
+  .string()
+  .trim()
+  .regex(
+    /^https:\/\/t\.me\/(?:\+[A-Za-z0-9_-]{8,40}|joinchat\/[A-Za-z0-9_-]{8,40}|[A-Za-z][A-Za-z0-9_]{4,31})$/,
+    "Enter the group's or channel's link: https://t.me/…",
+  );
 const channelName = z.string().trim().min(1, "Enter the channel's name, as YouTube shows it").max(100, "Keep the name under 100 characters");
 
 export const taskConfigSchemas = {
@@ -166,6 +187,30 @@ export const taskConfigSchemas = {
     /** What members do before they press Check, in the project's words. */
     instructions: z.string().trim().max(1000, "Keep the instructions under 1000 characters").default(""),
   }),
+  /** In the server: the member's own Discord token reads their membership (`guilds.members.read`). */
+  discord_join: z.object({
+    guildId: discordId("Enter the server's id: 17 to 20 digits (Server Settings › Widget, or Copy Server ID)"),
+    guildName: communityName("Enter the server's name as members see it"),
+    inviteUrl: discordInvite,
+    recheckBeforeRewards,
+  }),
+  /** Holds a role in the server (read like `discord_join`, with the member's roles). */
+  discord_role: z.object({
+    guildId: discordId("Enter the server's id: 17 to 20 digits (Server Settings › Widget, or Copy Server ID)"),
+    guildName: communityName("Enter the server's name as members see it"),
+    roleId: discordId("Enter the role's id: 17 to 20 digits (Server Settings › Roles › Copy Role ID)"),
+    roleName: communityName("Enter the role's name as members see it"),
+    inviteUrl: discordInvite,
+    recheckBeforeRewards,
+  }),
+  /** In the group or channel: read by the project's Telegram bot (`getChatMember`), which must be in it. */
+  telegram_join: z.object({
+    /** `@publicname` or the chat's numeric id (-100…); the project's bot must be an administrator there. */
+    chatId: z.string().trim().regex(TELEGRAM_CHAT_ID, "Enter the group or channel: @name, its t.me/name link, or its id (-100…)"),
+    chatTitle: communityName("Enter the group's or channel's name as members see it"),
+    inviteUrl: telegramInvite,
+    recheckBeforeRewards,
+  }),
 } satisfies Record<TaskType, z.ZodType>;
 
 export type TaskConfig<T extends TaskType> = z.output<(typeof taskConfigSchemas)[T]>;
@@ -196,6 +241,9 @@ export const VERIFICATION_MODES: Record<TaskType, readonly ("auto" | "review" | 
   tiktok_follow: ["review"],
   instagram_follow: ["review"],
   api_check: ["auto"],
+  discord_join: ["auto"],
+  discord_role: ["auto"],
+  telegram_join: ["auto"],
 };
 
 const optionalDate = z
@@ -335,6 +383,26 @@ export function parseTaskConfig(type: TaskType, form: FormData) {
     tiktok_follow: () => ({ handle: normalized("handle", parseTiktokHandleInput) }),
     instagram_follow: () => ({ handle: normalized("handle", parseInstagramHandleInput) }),
     api_check: () => ({ url: get("url"), instructions: get("instructions") }),
+    discord_join: () => ({
+      guildId: get("guildId"),
+      guildName: get("guildName"),
+      inviteUrl: get("inviteUrl"),
+      recheckBeforeRewards: checked("recheckBeforeRewards"),
+    }),
+    discord_role: () => ({
+      guildId: get("guildId"),
+      guildName: get("guildName"),
+      roleId: get("roleId"),
+      roleName: get("roleName"),
+      inviteUrl: get("inviteUrl"),
+      recheckBeforeRewards: checked("recheckBeforeRewards"),
+    }),
+    telegram_join: () => ({
+      chatId: normalized("chatId", parseTelegramChatInput),
+      chatTitle: get("chatTitle"),
+      inviteUrl: get("inviteUrl"),
+      recheckBeforeRewards: checked("recheckBeforeRewards"),
+    }),
   };
   // The form asks for a YouTube channel's name, so members know the channel they look for.
   if (type === "youtube_subscribe") return taskConfigSchemas.youtube_subscribe.required({ channelName: true }).safeParse(raw[type]());

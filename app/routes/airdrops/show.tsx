@@ -59,7 +59,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     now,
     // Who may take part: its rules, with the member's state ("what you still need").
     gate: await gatePanelOf({ db, chains: services.chains, gate: airdrop.gate, userId, projectId: project.id, now }),
-    ...(await airdropShow({ db, airdrop, role, userId, socialProviders: services.env.social.providers, now })),
+    ...(await airdropShow({ db, airdrop, role, userId, socialProviders: services.env.social.connectable, now })),
     onTeam: role !== null,
     // Edited and given tasks while it takes them: not frozen, not ended (saveAirdrop and the task form refuse then).
     canManage: can(role, "quests.manage") && airdropOpen(airdrop, now),

@@ -64,7 +64,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     tasks: await Promise.all(
       tasks.map(async (t) => {
         const state = states.get(t.id) ?? null;
-        const block = await taskBlock({ db, task: t, campaignStatus: status, state, userId, socialProviders: env.social.providers, now });
+        const block = await taskBlock({ db, task: t, campaignStatus: status, state, userId, socialProviders: env.social.connectable, now });
         // Never the task's settings: a quiz's answers stay on the server.
         const { id, title, type, verification, xp, recurrence } = t;
         return { id, title, type, verification, xp, recurrence, published: t.publishedAt !== null, state, block };

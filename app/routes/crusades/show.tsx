@@ -38,7 +38,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const { project, role, crusade } = await crusadePage({ db, projectSlug: params.project, crusadeSlug: params.crusade, userId });
   const steps = await crusadeSteps({ db, crusadeId: crusade.id, userId });
   const states = await memberStates({ db, userId, tasks: steps.map((s) => s.task) });
-  const blocks = await crusadeStepBlocks({ db, steps, userId, socialProviders: env.social.providers });
+  const blocks = await crusadeStepBlocks({ db, steps, userId, socialProviders: env.social.connectable });
   return {
     project: { slug: project.slug, name: project.name },
     crusade,

@@ -6,7 +6,7 @@ import { answer, routeArgs, signedInMember } from "#tests/setup/route-call";
 import { createTestServices } from "#tests/setup/test-services";
 import { startSocialFakes, type FakeAccount, type SocialFakes } from "#tests/fakes/social/social-fakes";
 import { socialAccess } from "~/modules/social/access.server";
-import { SOCIAL_PROVIDERS, type SocialProvider } from "~/modules/social/providers";
+import { FAKE_PROVIDERS, type FakeProvider } from "#tests/fakes/social/endpoints";
 import { decryptToken } from "~/lib/secret-box.server";
 import type { Services } from "~/services/services.server";
 import { createAuth } from "~/modules/auth/auth.server";
@@ -32,7 +32,7 @@ afterAll(async () => {
 });
 beforeEach(() => fakes.reset());
 
-const page = (provider: SocialProvider, query = "") => `${services.env.APP_URL}/settings/connections/${provider}${query}`;
+const page = (provider: FakeProvider, query = "") => `${services.env.APP_URL}/settings/connections/${provider}${query}`;
 const cookiesOf = (response: Response) => response.headers.getSetCookie().map((c) => c.split(";")[0]!);
 
 /**
@@ -40,7 +40,7 @@ const cookiesOf = (response: Response) => response.headers.getSetCookie().map((c
  * provider (with better-auth's state cookie), the provider sends the browser back to the callback,
  * and better-auth links the account and redirects to the page. Returns where the browser lands.
  */
-async function connect(member: { cookie: string }, provider: SocialProvider, who: FakeAccount, options?: { scopes?: string[] }) {
+async function connect(member: { cookie: string }, provider: FakeProvider, who: FakeAccount, options?: { scopes?: string[] }) {
   fakes.nextAccount(provider, who, options);
   const request = new Request(page(provider), {
     method: "POST",
@@ -60,7 +60,7 @@ async function connect(member: { cookie: string }, provider: SocialProvider, who
   return new URL(linked.headers.get("location")!, services.env.APP_URL);
 }
 
-async function view(member: { cookie: string }, provider: SocialProvider, query = "") {
+async function view(member: { cookie: string }, provider: FakeProvider, query = "") {
   const request = new Request(page(provider, query), { headers: { cookie: member.cookie } });
   return loader(routeArgs(services, request, { provider }));
 }
@@ -74,7 +74,7 @@ const person = (id: string, handle: string, accountType?: FakeAccount["accountTy
 });
 
 describe("connecting social accounts through each provider's redirect", () => {
-  it.each(SOCIAL_PROVIDERS)("connects %s, shows the handle, keeps the tokens encrypted, and disconnects", async (provider) => {
+  it.each(FAKE_PROVIDERS)("connects %s, shows the handle, keeps the tokens encrypted, and disconnects", async (provider) => {
     const who = person(`${provider}-1`, `ann_${provider}`, provider === "instagram" ? "BUSINESS" : undefined);
     const landed = await connect(ann, provider, who);
     expect(landed.pathname + landed.search).toBe(`/settings/connections/${provider}?connected=1`);

@@ -14,6 +14,7 @@ import { callAuth, describeAuthError } from "~/modules/auth/auth-call.server";
 import { requireUser } from "~/modules/auth/session.server";
 import { disconnect, linkErrorMessage, listConnections } from "~/modules/social/connections.server";
 import { LINK_ERRORS } from "~/modules/social/social-oauth.server";
+import { isConnectable } from "~/modules/social/social-config.server";
 import { PROVIDER_LABELS, PROVIDER_READS, allowedAvatar, isSocialProvider, type SocialProvider } from "~/modules/social/providers";
 import { servicesContext } from "~/services/services.server";
 
@@ -65,7 +66,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     return redirectWithToast(page, `${label} disconnected`, { appUrl: services.env.APP_URL });
   }
 
-  if (!services.env.social.providers[provider]) return formFailure(failure("unavailable", `${label} is not set up on this server.`));
+  if (!isConnectable(services.env.social, provider)) return formFailure(failure("unavailable", `${label} is not set up on this server.`));
   // better-auth starts the provider's authorization (state and PKCE kept server-side) and gives the URL to send the member to.
   const started = await callAuth(services, request, "/link-social", {
     provider,

@@ -33,7 +33,7 @@ export async function loader(args: Route.LoaderArgs) {
     db: services.database.db,
     projectId: project.id,
     chainIds: onchainNetworks(services.chains),
-    socialProviders: services.env.social.providers,
+    socialProviders: services.env.social.connectable,
     keepAirdropId: task.airdropId,
   });
   return {

@@ -35,7 +35,7 @@ export async function loader(args: Route.LoaderArgs) {
     db: services.database.db,
     projectId: project.id,
     chainIds: onchainNetworks(services.chains),
-    socialProviders: services.env.social.providers,
+    socialProviders: services.env.social.connectable,
   });
   // "Add task" on a campaign's or an airdrop's page preselects it (when it is one the form offers).
   const search = new URL(args.request.url).searchParams;

@@ -14,7 +14,7 @@
  * is not one of the four, 400.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { SocialProvider } from "../../../app/modules/social/providers.ts";
+import type { FakeProvider } from "./endpoints.ts";
 import { readBody } from "./http.ts";
 import type { FakeFault, SocialFakes } from "./social-fakes.ts";
 import { PROVIDERS } from "./state.ts";
@@ -26,7 +26,7 @@ export type ControlCommands = {
   nextAccount: Parameters<SocialFakes["nextAccount"]>;
   issueToken: Parameters<SocialFakes["issueToken"]>;
   revoke: Parameters<SocialFakes["revoke"]>;
-  failNext: [provider: SocialProvider, fault: JsonFault, options?: { times?: number; path?: string }];
+  failNext: [provider: FakeProvider, fault: JsonFault, options?: { times?: number; path?: string }];
   reset: [];
   "x.addUsers": Parameters<SocialFakes["x"]["addUsers"]>;
   "x.setFollowing": Parameters<SocialFakes["x"]["setFollowing"]>;
@@ -44,9 +44,9 @@ export type JsonFault = Exclude<FakeFault, { kind: "rate_limited" }> | (Omit<Ext
 
 class BadRequest extends Error {}
 
-const provider = (value: unknown): SocialProvider => {
+const provider = (value: unknown): FakeProvider => {
   if (!(PROVIDERS as readonly unknown[]).includes(value)) throw new BadRequest(`unknown provider ${JSON.stringify(value)}`);
-  return value as SocialProvider;
+  return value as FakeProvider;
 };
 
 /** Each command applied to the fakes; what it returns is sent back as `result`. */

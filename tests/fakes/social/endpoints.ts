@@ -4,13 +4,18 @@
  * given origins. Plain data, no server code: playwright.config.ts reads it to configure the app
  * before the fakes run (tests/fakes/social/serve.ts).
  */
-import type { SocialProvider } from "../../../app/modules/social/providers.ts";
+import type { OAuthProvider } from "../../../app/modules/social/providers.ts";
+
+/** The providers the social fakes stand in for. */
+export type FakeProvider = Exclude<OAuthProvider, "discord">;
 
 export type OAuthClient = { clientId: string; clientSecret: string };
 
-const PROVIDER_ORDER = ["x", "youtube", "tiktok", "instagram"] as const satisfies readonly SocialProvider[];
+const PROVIDER_ORDER = ["x", "youtube", "tiktok", "instagram"] as const satisfies readonly FakeProvider[];
+/** The providers the fakes serve, in port order. */
+export const FAKE_PROVIDERS: readonly FakeProvider[] = PROVIDER_ORDER;
 
-export const OAUTH_PATHS: Record<SocialProvider, { authorize: string; token: string }> = {
+export const OAUTH_PATHS: Record<FakeProvider, { authorize: string; token: string }> = {
   x: { authorize: "/i/oauth2/authorize", token: "/2/oauth2/token" },
   youtube: { authorize: "/o/oauth2/v2/auth", token: "/token" },
   tiktok: { authorize: "/v2/auth/authorize/", token: "/v2/oauth/token/" },
@@ -18,7 +23,7 @@ export const OAUTH_PATHS: Record<SocialProvider, { authorize: string; token: str
 };
 
 /** The fixed test clients. */
-export const FAKE_CLIENTS: Record<SocialProvider, OAuthClient> = {
+export const FAKE_CLIENTS: Record<FakeProvider, OAuthClient> = {
   x: { clientId: "fake-x-client", clientSecret: "fake-x-secret" },
   youtube: { clientId: "fake-youtube-client.apps.googleusercontent.com", clientSecret: "fake-youtube-secret" },
   tiktok: { clientId: "fakettclientkey", clientSecret: "fake-tiktok-secret" },
@@ -27,22 +32,22 @@ export const FAKE_CLIENTS: Record<SocialProvider, OAuthClient> = {
 export const FAKE_X_BEARER_TOKEN = "fake-x-app-bearer-token";
 
 /** Where the app's configuration points, relative to each fake's origin (the real hosts' paths). */
-const ENDPOINTS: Record<SocialProvider, { api: string }> = {
+const ENDPOINTS: Record<FakeProvider, { api: string }> = {
   x: { api: "" },
   youtube: { api: "/youtube/v3" },
   tiktok: { api: "" },
   instagram: { api: "" },
 };
 
-const ENV_PREFIX: Record<SocialProvider, string> = { x: "X", youtube: "YOUTUBE", tiktok: "TIKTOK", instagram: "INSTAGRAM" };
+const ENV_PREFIX: Record<FakeProvider, string> = { x: "X", youtube: "YOUTUBE", tiktok: "TIKTOK", instagram: "INSTAGRAM" };
 
 /** The fakes' origins when they run on fixed ports from `base` (X, then YouTube, TikTok, Instagram). */
-export function fakeOrigins(base: number, host = "127.0.0.1"): Record<SocialProvider, string> {
-  return Object.fromEntries(PROVIDER_ORDER.map((provider, i) => [provider, `http://${host}:${base + i}`])) as Record<SocialProvider, string>;
+export function fakeOrigins(base: number, host = "127.0.0.1"): Record<FakeProvider, string> {
+  return Object.fromEntries(PROVIDER_ORDER.map((provider, i) => [provider, `http://${host}:${base + i}`])) as Record<FakeProvider, string>;
 }
 
 /** `P_CLIENT_ID`, `P_CLIENT_SECRET`, `P_AUTHORIZE_URL`, `P_TOKEN_URL`, `P_API_URL` for each provider, and `X_BEARER_TOKEN`. */
-export function fakesEnv(origins: Record<SocialProvider, string>): Record<string, string> {
+export function fakesEnv(origins: Record<FakeProvider, string>): Record<string, string> {
   const env: Record<string, string> = { X_BEARER_TOKEN: FAKE_X_BEARER_TOKEN };
   for (const provider of PROVIDER_ORDER) {
     const prefix = ENV_PREFIX[provider];

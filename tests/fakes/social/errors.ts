@@ -2,7 +2,7 @@
  * The providers' error answers, as their APIs write them: status, body and headers. Used by the
  * routers (a refused token, a missing scope) and by injected faults (`failNext`).
  */
-import type { SocialProvider } from "../../../app/modules/social/providers.ts";
+import type { FakeProvider } from "./endpoints.ts";
 import { json, logId, type Answer } from "./http.ts";
 import type { FakeFault } from "./state.ts";
 
@@ -31,7 +31,7 @@ const graphError = (status: number, code: number, message: string, extra: Record
   json(status, { error: { message, type: "OAuthException", code, ...extra, fbtrace_id: `A${logId()}` } }, headers);
 
 /** A token refused: unknown, expired or revoked. */
-export function unauthorized(provider: SocialProvider, why: "missing" | "invalid" | "expired" = "invalid"): Answer {
+export function unauthorized(provider: FakeProvider, why: "missing" | "invalid" | "expired" = "invalid"): Answer {
   switch (provider) {
     case "x":
       return xProblem(401, "Unauthorized");
@@ -53,7 +53,7 @@ export function unauthorized(provider: SocialProvider, why: "missing" | "invalid
 }
 
 /** The token lacks a scope the endpoint needs. */
-export function missingScope(provider: SocialProvider, scopes: readonly string[]): Answer {
+export function missingScope(provider: FakeProvider, scopes: readonly string[]): Answer {
   switch (provider) {
     case "x":
       return xProblem(403, "Forbidden");
@@ -91,7 +91,7 @@ const INSTAGRAM_LIMITS = {
 } as const;
 
 /** An injected fault, in the provider's words. */
-export function faultAnswer(provider: SocialProvider, fault: FakeFault, now: number): Answer {
+export function faultAnswer(provider: FakeProvider, fault: FakeFault, now: number): Answer {
   switch (fault.kind) {
     case "unauthorized":
       return unauthorized(provider);
@@ -106,7 +106,7 @@ export function faultAnswer(provider: SocialProvider, fault: FakeFault, now: num
   }
 }
 
-function rateLimited(provider: SocialProvider, fault: Extract<FakeFault, { kind: "rate_limited" }>, now: number): Answer {
+function rateLimited(provider: FakeProvider, fault: Extract<FakeFault, { kind: "rate_limited" }>, now: number): Answer {
   const retryAfter: Record<string, string> = fault.retryAfterSeconds === undefined ? {} : { "retry-after": String(fault.retryAfterSeconds) };
   switch (provider) {
     case "x":
@@ -138,7 +138,7 @@ function rateLimited(provider: SocialProvider, fault: Extract<FakeFault, { kind:
   }
 }
 
-export function serverError(provider: SocialProvider, status: number): Answer {
+export function serverError(provider: FakeProvider, status: number): Answer {
   const unavailable = status === 503;
   switch (provider) {
     case "x":

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { SocialProvider } from "../../../app/modules/social/providers.ts";
+import type { FakeProvider } from "./endpoints.ts";
 import type { FakeState } from "./state.ts";
 
 /** One answer of a fake endpoint: JSON, or raw text (a malformed body). */
@@ -7,7 +7,7 @@ export type Answer = { status: number; json?: unknown; text?: string; headers?: 
 
 /** One API request as a provider's router sees it. */
 export type ApiRequest = {
-  provider: SocialProvider;
+  provider: FakeProvider;
   method: string;
   url: URL;
   /** The JSON body, when there is one. */

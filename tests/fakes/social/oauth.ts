@@ -31,7 +31,7 @@ import {
   type MutableToken,
   type TokenRequestIncomingMessage,
 } from "oauth2-mock-server";
-import type { SocialProvider } from "../../../app/modules/social/providers.ts";
+import type { FakeProvider } from "./endpoints.ts";
 import { OAUTH_PATHS, type OAuthClient } from "./endpoints.ts";
 import { faultAnswer } from "./errors.ts";
 import { basicCredentials, json, listOf, logId, readBody, send } from "./http.ts";
@@ -40,7 +40,7 @@ import type { FakeFault, FakeGrant, FakeState } from "./state.ts";
 export { OAUTH_PATHS, type OAuthClient } from "./endpoints.ts";
 
 /** How long the providers' access tokens live, in seconds. */
-const ACCESS_SECONDS: Record<SocialProvider, number> = { x: 7200, youtube: 3599, tiktok: 86_400, instagram: 3600 };
+const ACCESS_SECONDS: Record<FakeProvider, number> = { x: 7200, youtube: 3599, tiktok: 86_400, instagram: 3600 };
 const TIKTOK_REFRESH_SECONDS = 31_536_000;
 
 type CodeRecord = { grant: FakeGrant; redirectUri: string; pkce: boolean };
@@ -57,7 +57,7 @@ export async function createOAuthEndpoints({
   client,
   instagramTokenShape = "flat",
 }: {
-  provider: SocialProvider;
+  provider: FakeProvider;
   state: FakeState;
   origin: string;
   client: OAuthClient;
@@ -165,7 +165,7 @@ export async function createOAuthEndpoints({
 }
 
 /** What the provider's consent page would refuse to show (it has no way to redirect back with an error). */
-function authorizeRefusal(provider: SocialProvider, client: OAuthClient, query: URLSearchParams): string | null {
+function authorizeRefusal(provider: FakeProvider, client: OAuthClient, query: URLSearchParams): string | null {
   const clientId = query.get(provider === "tiktok" ? "client_key" : "client_id");
   if (clientId !== client.clientId) return `Unknown ${provider === "tiktok" ? "client_key" : "client_id"}.`;
   if (!query.get("redirect_uri")) return "Missing redirect_uri.";
@@ -176,7 +176,7 @@ function authorizeRefusal(provider: SocialProvider, client: OAuthClient, query: 
 }
 
 function checkClient(
-  provider: SocialProvider,
+  provider: FakeProvider,
   client: OAuthClient,
   basic: { id: string; secret: string } | null,
   field: (name: string) => string | null,
@@ -199,7 +199,7 @@ function checkClient(
   }
 }
 
-function tokenError(provider: SocialProvider, error: string, description: string): Record<string, unknown> {
+function tokenError(provider: FakeProvider, error: string, description: string): Record<string, unknown> {
   if (provider === "instagram") return { error_type: "OAuthException", code: 400, error_message: description };
   if (provider === "tiktok") return { error, error_description: description, log_id: logId() };
   return { error, error_description: description };
@@ -207,7 +207,7 @@ function tokenError(provider: SocialProvider, error: string, description: string
 
 /** The token endpoint's success answer, in the provider's shape. */
 function tokenAnswer(
-  provider: SocialProvider,
+  provider: FakeProvider,
   state: FakeState,
   grant: FakeGrant,
   accessToken: string,
@@ -244,7 +244,7 @@ function tokenAnswer(
   }
 }
 
-function recordTokenRequest(provider: SocialProvider, state: FakeState, req: IncomingMessage, body: Record<string, unknown>, status: number) {
+function recordTokenRequest(provider: FakeProvider, state: FakeState, req: IncomingMessage, body: Record<string, unknown>, status: number) {
   const basic = basicCredentials(req);
   const text = (name: string) => (typeof body[name] === "string" ? (body[name] as string) : null);
   state.tokenRequests[provider].push({
@@ -260,7 +260,7 @@ function recordTokenRequest(provider: SocialProvider, state: FakeState, req: Inc
 }
 
 /** An injected fault at the token endpoint: a refused grant or scope in OAuth's words, the rest as the API would. */
-async function answerFault(provider: SocialProvider, state: FakeState, fault: FakeFault, req: IncomingMessage, res: ServerResponse) {
+async function answerFault(provider: FakeProvider, state: FakeState, fault: FakeFault, req: IncomingMessage, res: ServerResponse) {
   const body = Object.fromEntries(new URLSearchParams(await readBody(req)));
   const answer =
     fault.kind === "unauthorized"
@@ -276,7 +276,7 @@ async function answerFault(provider: SocialProvider, state: FakeState, fault: Fa
  * Records each token request as it is answered, and rewrites the library's own refusals
  * (problem+json, e.g. a PKCE verifier that does not match) into the provider's error body.
  */
-function reshapeLibraryErrors(provider: SocialProvider, state: FakeState, req: IncomingMessage, res: ServerResponse) {
+function reshapeLibraryErrors(provider: FakeProvider, state: FakeState, req: IncomingMessage, res: ServerResponse) {
   const end = res.end.bind(res) as (chunk?: unknown) => ServerResponse;
   res.end = ((chunk?: unknown) => {
     recordTokenRequest(provider, state, req, ((req as { body?: unknown }).body ?? {}) as Record<string, unknown>, res.statusCode);

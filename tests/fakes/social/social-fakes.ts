@@ -16,7 +16,7 @@
  * `node scripts/social-fakes.ts` runs them on fixed ports for `npm run dev`.
  */
 import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { SocialProvider } from "../../../app/modules/social/providers.ts";
+import type { FakeProvider } from "./endpoints.ts";
 import { FAKE_CLIENTS, FAKE_X_BEARER_TOKEN, fakesEnv, type OAuthClient } from "./endpoints.ts";
 import { faultAnswer } from "./errors.ts";
 import { bearerToken, json, readBody, send, type ApiRouter } from "./http.ts";
@@ -50,24 +50,24 @@ export type SocialFakes = {
   /** `P_CLIENT_ID`, `P_CLIENT_SECRET`, `P_AUTHORIZE_URL`, `P_TOKEN_URL`, `P_API_URL` for each provider, and `X_BEARER_TOKEN`. */
   env: Record<string, string>;
   /** Each fake's origin, `http://127.0.0.1:<port>`. */
-  origins: Record<SocialProvider, string>;
-  clients: Record<SocialProvider, OAuthClient>;
+  origins: Record<FakeProvider, string>;
+  clients: Record<FakeProvider, OAuthClient>;
   /** Who the next authorization (browser redirect through /authorize) logs in as; `scopes`: what they grant (default: what was asked). */
-  nextAccount(provider: SocialProvider, account: FakeAccount, options?: { scopes?: string[] }): void;
+  nextAccount(provider: FakeProvider, account: FakeAccount, options?: { scopes?: string[] }): void;
   /** A token pair for `account`, without the browser (`scope`: default every scope the fake checks). */
   issueToken(
-    provider: SocialProvider,
+    provider: FakeProvider,
     account: FakeAccount,
     options?: { scope?: string | readonly string[]; expiresInSeconds?: number },
   ): { accessToken: string; refreshToken: string };
   /** The account's tokens stop working: API calls 401 (Instagram: error 190), refresh `invalid_grant`. */
-  revoke(provider: SocialProvider, accountId: string): void;
+  revoke(provider: FakeProvider, accountId: string): void;
   /**
    * The next `times` (default 1) API answers of the provider, or of paths starting with `path`, are
    * this failure. The token endpoint fails only when named by `path` (e.g. X_TOKEN_URL's path):
    * `unauthorized` is then `invalid_grant`, `missing_scope` `invalid_scope`.
    */
-  failNext(provider: SocialProvider, fault: FakeFault, options?: { times?: number; path?: string }): void;
+  failNext(provider: FakeProvider, fault: FakeFault, options?: { times?: number; path?: string }): void;
   x: {
     /** Users for /2/users/by/username and the lists (accounts that logged in are known already). */
     addUsers(...users: XUser[]): void;
@@ -84,9 +84,9 @@ export type SocialFakes = {
   tiktok: { setVideos(openId: string, videos: TiktokVideo[]): void };
   instagram: { setMedia(userId: string, media: InstagramMedia[]): void };
   /** Every token endpoint request, as answered (Instagram's exchange and refresh included). */
-  tokenRequests: Record<SocialProvider, TokenRequestRecord[]>;
+  tokenRequests: Record<FakeProvider, TokenRequestRecord[]>;
   /** Every API request, as answered. */
-  apiRequests: Record<SocialProvider, ApiRequestRecord[]>;
+  apiRequests: Record<FakeProvider, ApiRequestRecord[]>;
   /** Forgets accounts, tokens, data, faults and records; the servers keep running. */
   reset(): void;
   stop(): Promise<void>;
@@ -94,7 +94,7 @@ export type SocialFakes = {
 
 export type SocialFakesOptions = {
   /** Fixed ports (the dev script); random ones by default. */
-  ports?: Partial<Record<SocialProvider, number>>;
+  ports?: Partial<Record<FakeProvider, number>>;
   /** The fakes' clock, for token expiry (default Date.now). */
   now?: () => number;
   /** Instagram's token answer: `{access_token, user_id, permissions}` (default) or wrapped in `{data:[…]}` as newer docs show. */
@@ -103,9 +103,9 @@ export type SocialFakesOptions = {
 
 export async function startSocialFakes(options: SocialFakesOptions = {}): Promise<SocialFakes> {
   const state = new FakeState({ ...(options.now ? { now: options.now } : {}), xAppToken: FAKE_X_BEARER_TOKEN });
-  const routers: Record<SocialProvider, ApiRouter> = { x: xApi, youtube: youtubeApi, tiktok: tiktokApi, instagram: createInstagramApi(FAKE_CLIENTS.instagram) };
+  const routers: Record<FakeProvider, ApiRouter> = { x: xApi, youtube: youtubeApi, tiktok: tiktokApi, instagram: createInstagramApi(FAKE_CLIENTS.instagram) };
   const servers: Server[] = [];
-  const origins = {} as Record<SocialProvider, string>;
+  const origins = {} as Record<FakeProvider, string>;
   try {
     for (const provider of PROVIDERS) {
       const server = createServer();
@@ -172,7 +172,7 @@ export async function startSocialFakes(options: SocialFakesOptions = {}): Promis
 }
 
 /** Records the request, answers an injected fault if one is due, else the provider's router. */
-async function serveApi(provider: SocialProvider, state: FakeState, router: ApiRouter, req: IncomingMessage, origin: string) {
+async function serveApi(provider: FakeProvider, state: FakeState, router: ApiRouter, req: IncomingMessage, origin: string) {
   const url = new URL(req.url ?? "/", origin);
   const raw = req.method === "POST" || req.method === "PUT" ? await readBody(req) : "";
   const body = parseJson(raw);

@@ -4,9 +4,9 @@
  * request received. One instance is shared by the four providers' servers.
  */
 import { randomBytes } from "node:crypto";
-import type { SocialProvider } from "../../../app/modules/social/providers.ts";
+import type { FakeProvider } from "./endpoints.ts";
 
-export const PROVIDERS = ["x", "youtube", "tiktok", "instagram"] as const satisfies readonly SocialProvider[];
+export const PROVIDERS = ["x", "youtube", "tiktok", "instagram"] as const satisfies readonly FakeProvider[];
 
 export type FakeAccount = {
   id: string;
@@ -88,7 +88,7 @@ export type ApiRequestRecord = {
 };
 
 /** What each provider's fake checks its endpoints against; `issueToken` grants all of it by default. */
-export const FULL_SCOPES: Record<SocialProvider, string[]> = {
+export const FULL_SCOPES: Record<FakeProvider, string[]> = {
   x: ["users.read", "tweet.read", "follows.read", "like.read", "offline.access"],
   youtube: ["https://www.googleapis.com/auth/youtube.readonly"],
   tiktok: ["user.info.basic", "user.info.profile", "video.list"],
@@ -96,7 +96,7 @@ export const FULL_SCOPES: Record<SocialProvider, string[]> = {
 };
 
 /** Who logs in when no test said (`nextAccount`): also the dev script's demo member. */
-export const DEFAULT_ACCOUNTS: Record<SocialProvider, FakeAccount> = {
+export const DEFAULT_ACCOUNTS: Record<FakeProvider, FakeAccount> = {
   x: { id: "1790000000000000001", handle: "questline_member", name: "Questline Member", avatarUrl: "https://pbs.twimg.com/profile_images/1/member_normal.png" },
   youtube: { id: "UCmemberAAAAAAAAAAAAAAAA", handle: "questlinemember", name: "Questline Member", avatarUrl: "https://yt3.ggpht.com/member=s88" },
   tiktok: { id: "-000memberOpenId", handle: "questline.member", name: "Questline Member", avatarUrl: "https://p16-sign.tiktokcdn.com/member.jpeg" },
@@ -111,7 +111,7 @@ export const DEFAULT_ACCOUNTS: Record<SocialProvider, FakeAccount> = {
 
 type IssuedToken = FakeGrant & { expiresAt: number };
 type Fault = { fault: FakeFault; times: number; path?: string };
-const perProvider = <T>(make: () => T) => Object.fromEntries(PROVIDERS.map((p) => [p, make()])) as Record<SocialProvider, T>;
+const perProvider = <T>(make: () => T) => Object.fromEntries(PROVIDERS.map((p) => [p, make()])) as Record<FakeProvider, T>;
 
 export const newToken = (prefix: string) => `${prefix}${randomBytes(24).toString("base64url")}`;
 
@@ -151,7 +151,7 @@ export class FakeState {
     for (const map of [...Object.values(this.x), ...Object.values(this.youtube), ...Object.values(this.tiktok), ...Object.values(this.instagram)]) map.clear();
   }
 
-  remember(provider: SocialProvider, account: FakeAccount) {
+  remember(provider: FakeProvider, account: FakeAccount) {
     this.accounts[provider].set(account.id, account);
     if (provider === "x")
       this.x.users.set(account.id, {
@@ -165,26 +165,26 @@ export class FakeState {
   }
 
   /** Who the next authorization logs in as, and the scopes they grant (null: what the app asked for). */
-  takeLogin(provider: SocialProvider): { account: FakeAccount; scopes: string[] | null } {
+  takeLogin(provider: FakeProvider): { account: FakeAccount; scopes: string[] | null } {
     const next = this.pendingLogins[provider].shift();
     const account = next?.account ?? DEFAULT_ACCOUNTS[provider];
     this.remember(provider, account);
     return { account, scopes: next?.scopes ?? null };
   }
 
-  issueAccess(provider: SocialProvider, grant: FakeGrant, expiresInSeconds: number, token = newToken(`${provider}-at-`)) {
+  issueAccess(provider: FakeProvider, grant: FakeGrant, expiresInSeconds: number, token = newToken(`${provider}-at-`)) {
     this.accessTokens[provider].set(token, { ...grant, expiresAt: this.now() + expiresInSeconds * 1000 });
     return token;
   }
 
-  issueRefresh(provider: SocialProvider, grant: FakeGrant) {
+  issueRefresh(provider: FakeProvider, grant: FakeGrant) {
     const token = newToken(`${provider}-rt-`);
     this.refreshTokens[provider].set(token, grant);
     return token;
   }
 
   /** The grant behind an access token, if it is known and not expired. */
-  grantOf(provider: SocialProvider, token: string | null): { ok: true; grant: FakeGrant } | { ok: false; why: "missing" | "invalid" | "expired" } {
+  grantOf(provider: FakeProvider, token: string | null): { ok: true; grant: FakeGrant } | { ok: false; why: "missing" | "invalid" | "expired" } {
     if (!token) return { ok: false, why: "missing" };
     const issued = this.accessTokens[provider].get(token);
     if (!issued) return { ok: false, why: "invalid" };
@@ -192,13 +192,13 @@ export class FakeState {
     return { ok: true, grant: issued };
   }
 
-  revoke(provider: SocialProvider, accountId: string) {
+  revoke(provider: FakeProvider, accountId: string) {
     for (const tokens of [this.accessTokens[provider], this.refreshTokens[provider]]) {
       for (const [token, grant] of tokens) if (grant.account.id === accountId) tokens.delete(token);
     }
   }
 
-  failNext(provider: SocialProvider, fault: FakeFault, { times = 1, path }: { times?: number; path?: string } = {}) {
+  failNext(provider: FakeProvider, fault: FakeFault, { times = 1, path }: { times?: number; path?: string } = {}) {
     this.faults[provider].push({ fault, times, ...(path ? { path } : {}) });
   }
 
@@ -206,7 +206,7 @@ export class FakeState {
    * The failure this request answers with, if one is queued for its path (a trailing slash aside).
    * OAuth endpoints (`named`) take only faults queued with their path; API endpoints any.
    */
-  takeFault(provider: SocialProvider, path: string, { named = false }: { named?: boolean } = {}): FakeFault | null {
+  takeFault(provider: FakeProvider, path: string, { named = false }: { named?: boolean } = {}): FakeFault | null {
     const queue = this.faults[provider];
     const bare = (p: string) => (p.length > 1 ? p.replace(/\/$/, "") : p);
     const at = queue.findIndex((f) => (f.path ? bare(path).startsWith(bare(f.path)) : !named));

@@ -9,15 +9,17 @@ export type ProviderRequest<S extends z.ZodType> = {
   /** Appended to the call's `apiUrl`: `/2/users/me`, `/channels`, … */
   path: string;
   query?: Record<string, string | number | undefined>;
-  method?: "GET" | "POST";
+  method?: "GET" | "POST" | "PUT" | "DELETE";
   /** A JSON body (TikTok's list endpoints take their options this way). */
   json?: unknown;
   /** What a success answer must look like. */
   schema: S;
   /** The scope this endpoint needs: named in `missing_scope` (the providers' 403s seldom name it). */
   scope: string;
-  /** `bearer` (default): the token in the Authorization header; `none`: the caller put it in `query`. */
-  auth?: "bearer" | "none";
+  /** `bearer` (default): the token in the Authorization header; `bot`: Discord's `Bot <token>`; `none`: the caller put it in the path or `query`. */
+  auth?: "bearer" | "bot" | "none";
+  /** Extra headers (Discord's `X-Audit-Log-Reason`). */
+  headers?: Record<string, string>;
 };
 
 const TIMEOUT_MS = 10_000;
@@ -31,10 +33,30 @@ const RATE_LIMIT_FALLBACK_MS = 60_000;
  * never a token nor a query string, which may hold one).
  */
 export async function providerRequest<S extends z.ZodType>(call: ProviderCall, request: ProviderRequest<S>): Promise<ProviderAnswer<z.output<S>>> {
+  const answer = await providerRequestOrRefusal(call, { ...request, refusals: [] });
+  if (answer.kind === "refused") throw new Error("unreachable: no refusals were asked for");
+  return answer;
+}
+
+/** An error answer the caller asked to read itself: Discord's 404 Unknown Member, Telegram's 400 "chat not found". */
+export type Refusal = { kind: "refused"; status: number; body: unknown };
+
+/**
+ * `providerRequest`, except that an answer with one of `refusals`' statuses comes back as it is
+ * (after the provider's own reader had its say on rate limits and refused tokens), for the
+ * caller that knows what such an answer means for what it asked.
+ */
+export async function providerRequestOrRefusal<S extends z.ZodType>(
+  call: ProviderCall,
+  request: ProviderRequest<S> & { refusals: readonly number[] },
+): Promise<ProviderAnswer<z.output<S>> | Refusal> {
   const url = new URL(call.apiUrl + request.path);
   for (const [name, value] of Object.entries(request.query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
   const headers: Record<string, string> = { accept: "application/json" };
-  if ((request.auth ?? "bearer") === "bearer") headers.authorization = `Bearer ${call.accessToken}`;
+  const auth = request.auth ?? "bearer";
+  if (auth === "bearer") headers.authorization = `Bearer ${call.accessToken}`;
+  if (auth === "bot") headers.authorization = `Bot ${call.accessToken}`;
+  Object.assign(headers, request.headers);
   if (request.json !== undefined) headers["content-type"] = "application/json";
 
   let status: number;
@@ -56,10 +78,14 @@ export async function providerRequest<S extends z.ZodType>(call: ProviderCall, r
   }
 
   const where = `${call.provider} ${request.method ?? "GET"} ${request.path}`;
-  const body = parseJson(text);
+  // 204 No Content (Discord's role grants and removals) is read as `null`.
+  const body = status === 204 && text === "" ? null : parseJson(text);
   const answer: Answer = { status, headers: responseHeaders, body, now: call.now ?? new Date(), scope: request.scope };
-  const failure = FAILURE_READERS[call.provider](answer) ?? httpFailure(answer, where, text);
+  const failure = FAILURE_READERS[call.provider](answer);
   if (failure) return failure;
+  if (request.refusals.includes(status)) return { kind: "refused", status, body };
+  const httpFailed = httpFailure(answer, where, text);
+  if (httpFailed) return httpFailed;
   if (body === undefined) return { kind: "malformed", detail: `${where}: HTTP ${status} with a body that is not JSON: ${excerpt(text)}` };
   const parsed = request.schema.safeParse(body);
   if (!parsed.success) return { kind: "malformed", detail: `${where}: unexpected answer: ${z.prettifyError(parsed.error)}` };
@@ -220,9 +246,57 @@ function instagramRetryAt(headers: Headers, now: Date): Date {
   return minutes > 0 ? new Date(now.getTime() + minutes * 60_000) : retryAtFrom(headers, now);
 }
 
+const discordError = z.object({ code: z.number().optional(), message: z.string().optional(), retry_after: z.number().optional() }).loose();
+
+/**
+ * Discord (REST v10): 429 carries `retry_after` in seconds (fractional) in the body as well as the
+ * header; 403 with code 50001 (Missing Access) or 50013 (Missing Permissions) is the bot's or the
+ * token's standing, named by the caller's scope. A 404's code (10004 Unknown Guild, 10007 Unknown
+ * Member, 10011 Unknown Role) is left to the caller, which knows what it asked about.
+ */
+function discordFailure({ status, body, headers, now, scope }: Answer): ProviderFailure | null {
+  const parsed = discordError.safeParse(body);
+  if (status === 429) {
+    const seconds = parsed.success ? parsed.data.retry_after : undefined;
+    return { kind: "rate_limited", retryAt: seconds !== undefined ? new Date(now.getTime() + Math.ceil(seconds * 1000)) : retryAtFrom(headers, now) };
+  }
+  if (status === 401) return { kind: "needs_reconnect" };
+  if (status === 403) return { kind: "missing_scope", scope };
+  return null;
+}
+
+const telegramError = z
+  .object({
+    ok: z.literal(false),
+    error_code: z.number(),
+    description: z.string().optional(),
+    parameters: z.object({ retry_after: z.number().optional() }).loose().optional(),
+  })
+  .loose();
+
+/**
+ * Telegram's Bot API: every answer is `{ok, result}` or `{ok:false, error_code, description}`; 429
+ * names `parameters.retry_after` in seconds; 401 is a token Telegram does not know (revoked);
+ * 400 and 403 are about what was asked (a chat or user the bot cannot see), left to the caller.
+ */
+function telegramFailure({ body, now, headers }: Answer): ProviderFailure | null {
+  const parsed = telegramError.safeParse(body);
+  if (!parsed.success) return null;
+  const { error_code, parameters } = parsed.data;
+  if (error_code === 429) {
+    const seconds = parameters?.retry_after;
+    return { kind: "rate_limited", retryAt: seconds !== undefined ? new Date(now.getTime() + seconds * 1000) : retryAtFrom(headers, now) };
+  }
+  if (error_code === 401) return { kind: "needs_reconnect" };
+  if (error_code >= 500) return { kind: "unavailable" };
+  return null;
+}
+
 const FAILURE_READERS: Record<SocialProvider, (answer: Answer) => ProviderFailure | null> = {
   x: xFailure,
   youtube: youtubeFailure,
   tiktok: tiktokFailure,
   instagram: instagramFailure,
+  discord: discordFailure,
+  telegram: telegramFailure,
 };

@@ -4,9 +4,9 @@
  * /authorize and the token endpoint over real HTTP, then the profile read with the token.
  */
 import { createHash, randomBytes } from "node:crypto";
+import type { FakeProvider } from "#tests/fakes/social/endpoints";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startSocialFakes, type SocialFakes } from "#tests/fakes/social/social-fakes";
-import type { SocialProvider } from "../providers";
 import { fetchInstagramProfile } from "./instagram.server";
 import type { ProviderCall } from "./outcome";
 import { fetchTiktokProfile } from "./tiktok.server";
@@ -23,11 +23,11 @@ beforeAll(async () => {
 afterAll(() => fakes.stop());
 beforeEach(() => fakes.reset());
 
-const env = (provider: SocialProvider, name: string) => fakes.env[`${provider === "x" ? "X" : provider.toUpperCase()}_${name}`]!;
-const callFor = (provider: SocialProvider, accessToken: string): ProviderCall => ({ provider, apiUrl: env(provider, "API_URL"), accessToken });
+const env = (provider: FakeProvider, name: string) => fakes.env[`${provider === "x" ? "X" : provider.toUpperCase()}_${name}`]!;
+const callFor = (provider: FakeProvider, accessToken: string): ProviderCall => ({ provider, apiUrl: env(provider, "API_URL"), accessToken });
 
 /** What the browser does: follow /authorize, which redirects straight back with a code. */
-async function authorize(provider: SocialProvider, params: Record<string, string>) {
+async function authorize(provider: FakeProvider, params: Record<string, string>) {
   const url = new URL(env(provider, "AUTHORIZE_URL"));
   for (const [name, value] of Object.entries({ response_type: "code", redirect_uri: REDIRECT, state: "st4te", ...params })) url.searchParams.set(name, value);
   const response = await fetch(url, { redirect: "manual" });
@@ -38,7 +38,7 @@ async function authorize(provider: SocialProvider, params: Record<string, string
   return { code: back.searchParams.get("code")!, callback: back };
 }
 
-async function token(provider: SocialProvider, form: Record<string, string>, headers: Record<string, string> = {}) {
+async function token(provider: FakeProvider, form: Record<string, string>, headers: Record<string, string> = {}) {
   const response = await fetch(env(provider, "TOKEN_URL"), {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json", ...headers },
@@ -51,7 +51,7 @@ const pkce = () => {
   const verifier = randomBytes(32).toString("base64url");
   return { verifier, challenge: createHash("sha256").update(verifier).digest("base64url") };
 };
-const basic = (provider: SocialProvider) => ({
+const basic = (provider: FakeProvider) => ({
   authorization: `Basic ${Buffer.from(`${fakes.clients[provider].clientId}:${fakes.clients[provider].clientSecret}`).toString("base64")}`,
 });
 
