@@ -1,0 +1,289 @@
+import { sql, type SQL } from "drizzle-orm";
+import { discordRoleLog } from "#db/schema/community";
+import { rowsOf, type Db } from "~/lib/db.server";
+import type { ROLE_REWARD_TRIGGERS } from "#db/schema/community";
+import type { SocialConfig } from "~/modules/social/social-config.server";
+import { setMemberRole, refusalCode } from "./discord-bot.server";
+import { projectBot } from "./discord-settings.server";
+
+/**
+ * Discord roles as rewards, granted and taken back through each project's bot. Who should hold
+ * each rule's role is recomputed from the facts, set-based (one query per rule kind, never a loop
+ * over members), into `discord_role_grant`; the job then asks Discord for each due change and marks
+ * it done only when Discord confirmed it, logging every attempt in `discord_role_log`.
+ */
+
+type Trigger = (typeof ROLE_REWARD_TRIGGERS)[number];
+
+/** How long a claimed row is the run's: a run that dies mid-call leaves it due again after this. */
+const LEASE_MS = 5 * 60_000;
+const FIRST_BACKOFF_MS = 30_000;
+const MAX_BACKOFF_MS = 3_600_000;
+
+/** After the `attempts`th failure: 30 s, 1, 2, 4 … minutes, at most an hour. */
+export const backoffMs = (attempts: number) => Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** Math.max(0, attempts - 1));
+
+/**
+ * Each kind's members who earned the rule's role, with the words why: `live` is the rules in force
+ * of projects with a bot (`reward_id`, `project_id`, `campaign_id`, …).
+ */
+const EARNED: Record<Trigger, (now: string) => SQL> = {
+  // Every published task of the campaign approved (as the eligibility rule "campaigns completed" counts).
+  campaign: (now) => sql`
+    select l.reward_id, c.user_id, 'Completed ' || cp.name as reason
+    from live l
+    join campaign cp on cp.id = l.campaign_id
+    join task t on t.campaign_id = l.campaign_id and t.published_at is not null and t.published_at <= ${now}::timestamptz
+    join completion c on c.task_id = t.id and c.status = 'approved'
+    where l.trigger = 'campaign'
+    group by l.reward_id, l.campaign_id, c.user_id, cp.name
+    having count(distinct c.task_id) = (
+      select count(*) from task t2 where t2.campaign_id = l.campaign_id and t2.published_at is not null and t2.published_at <= ${now}::timestamptz)`,
+  // Every step approved: steps unlock in order, so this is the last step approved, and a voided earlier step takes it back.
+  crusade: (now) => sql`
+    select l.reward_id, c.user_id, 'Finished ' || cr.name as reason
+    from live l
+    join crusade cr on cr.id = l.crusade_id
+    join task t on t.crusade_id = l.crusade_id and t.published_at is not null and t.published_at <= ${now}::timestamptz
+    join completion c on c.task_id = t.id and c.status = 'approved'
+    where l.trigger = 'crusade'
+    group by l.reward_id, l.crusade_id, c.user_id, cr.name
+    having count(distinct c.task_id) = (
+      select count(*) from task t2 where t2.crusade_id = l.crusade_id and t2.published_at is not null and t2.published_at <= ${now}::timestamptz)`,
+  // The project's all-time board (every XP earned in the project: tasks, crusade bonuses, XP rewards, less what was taken back); level L at 50·L·(L−1) XP (leaderboards/progress.ts).
+  level: () => sql`
+    select l.reward_id, e.user_id, 'Reached level ' || l.level as reason
+    from live l
+    join leaderboard_entry e on e.board = 'p:' || l.project_id || '|all' and e.score >= 50 * l.level * (l.level - 1)
+    where l.trigger = 'level'`,
+  // A grant of the pool: the member was paid by it.
+  pool: () => sql`
+    select l.reward_id, g.user_id, 'Won in the ' || cp.name || ' reward' as reason
+    from live l
+    join reward_grant g on g.pool_id = l.pool_id
+    join reward_pool rp on rp.id = l.pool_id
+    join campaign cp on cp.id = rp.campaign_id
+    where l.trigger = 'pool'`,
+};
+
+/**
+ * Who should hold each rule's role: earned, with a connected Discord account (better-auth's
+ * `account`, provider `discord`: its account id is the member's Discord id), and not excluded by
+ * the project's team (a project-wide exclusion takes every role; a pool's, that pool's role).
+ */
+function wanted(now: string, triggers: readonly Trigger[]) {
+  const earned = sql.join(
+    triggers.map((t) => EARNED[t](now)),
+    sql` union all `,
+  );
+  return sql`
+    live as (
+      select r.id as reward_id, r.project_id, r.trigger, r.campaign_id, r.crusade_id, r.pool_id, r.level, r.role_id, pd.guild_id
+      from discord_role_reward r join project_discord pd on pd.project_id = r.project_id
+      where r.removed_at is null
+    ),
+    earned as (${earned}),
+    wanted as (
+      select distinct on (e.reward_id, e.user_id) e.reward_id, l.project_id, e.user_id, a.account_id as discord_user_id, l.guild_id, l.role_id, e.reason
+      from earned e
+      join live l on l.reward_id = e.reward_id
+      join account a on a.user_id = e.user_id and a.provider_id = 'discord'
+      where not exists (
+        select 1 from member_exclusion x
+        where x.project_id = l.project_id and x.user_id = e.user_id and x.lifted_at is null
+          and ((x.scope = 'project' and x.scope_id = l.project_id) or (x.scope = 'pool' and x.scope_id = l.pool_id)))
+      order by e.reward_id, e.user_id, a.created_at
+    )`;
+}
+
+const TRIGGERS: readonly Trigger[] = ["campaign", "crusade", "level", "pool"];
+
+/**
+ * Recomputes every project's grants: a member who now should hold a role they do not (or whose
+ * Discord account changed) gets a pending grant; one who held it and no longer should gets a
+ * pending removal, with the reason in words. Rows whose want did not change are left as they are,
+ * so a confirmed grant is never asked for again.
+ */
+export async function recomputeRoleGrants({ db, now = new Date() }: { db: Db; now?: Date }) {
+  const at = now.toISOString();
+  const held = await db.execute(sql`
+    with ${wanted(at, TRIGGERS)}
+    insert into discord_role_grant as g
+      (reward_id, project_id, user_id, discord_user_id, guild_id, role_id, want, state, reason, attempts, next_attempt_at, created_at, updated_at)
+    select reward_id, project_id, user_id, discord_user_id, guild_id, role_id, 'held', 'pending', reason, 0, ${at}::timestamptz, ${at}::timestamptz, ${at}::timestamptz
+    from wanted
+    on conflict (reward_id, user_id) do update set
+      want = 'held', state = 'pending', reason = excluded.reason, discord_user_id = excluded.discord_user_id, guild_id = excluded.guild_id,
+      role_id = excluded.role_id, attempts = 0, next_attempt_at = excluded.next_attempt_at, last_error = null, confirmed_at = null,
+      updated_at = excluded.updated_at
+    where g.want <> 'held' or g.discord_user_id <> excluded.discord_user_id or g.guild_id <> excluded.guild_id
+    returning g.id`);
+  const removed = await db.execute(sql`
+    with ${wanted(at, TRIGGERS)},
+    gone as (
+      select g.id, case
+        when r.removed_at is not null then 'The rule was removed'
+        when x.reason is not null then 'Excluded from ' || p.name || ': ' || x.reason
+        when not exists (select 1 from account a where a.user_id = g.user_id and a.provider_id = 'discord') then 'Disconnected Discord'
+        when v.reason is not null then 'Approval voided: ' || v.reason
+        when r.trigger = 'level' then 'Below level ' || r.level || ' now'
+        else 'No longer meets the rule'
+      end as reason
+      from discord_role_grant g
+      join discord_role_reward r on r.id = g.reward_id
+      join project p on p.id = r.project_id
+      join project_discord pd on pd.project_id = r.project_id
+      left join lateral (
+        select x.reason from member_exclusion x
+        where x.project_id = r.project_id and x.user_id = g.user_id and x.lifted_at is null
+          and ((x.scope = 'project' and x.scope_id = r.project_id) or (x.scope = 'pool' and x.scope_id = r.pool_id))
+        order by x.created_at desc limit 1
+      ) x on true
+      left join lateral (
+        select c.reason from completion c join task t on t.id = c.task_id
+        where c.user_id = g.user_id and c.status = 'rejected' and c.reason is not null
+          and (t.campaign_id = r.campaign_id or t.crusade_id = r.crusade_id)
+        order by c.updated_at desc limit 1
+      ) v on true
+      where g.want = 'held' and not exists (select 1 from wanted w where w.reward_id = g.reward_id and w.user_id = g.user_id)
+    )
+    update discord_role_grant as g set
+      want = 'removed', state = 'pending', attempts = 0, next_attempt_at = ${at}::timestamptz, last_error = null, confirmed_at = null,
+      updated_at = ${at}::timestamptz, reason = gone.reason
+    from gone where g.id = gone.id
+    returning g.id`);
+  return { held: rowsOf(held).length, removed: rowsOf(removed).length };
+}
+
+type Claimed = {
+  id: number;
+  want: "held" | "removed";
+  projectId: string;
+  discordUserId: string;
+  guildId: string;
+  roleId: string;
+  roleName: string;
+  reason: string;
+  attempts: number;
+};
+
+/** Takes up to `batch` due rows for this run: locked rows are another run's, and each taken row is leased. */
+async function claimDue(db: Db, now: Date, batch: number): Promise<Claimed[]> {
+  const at = now.toISOString();
+  const rows = rowsOf(
+    await db.execute(sql`
+      with due as (
+        select g.id from discord_role_grant g
+        where g.state = 'pending' and g.next_attempt_at <= ${at}::timestamptz
+          and exists (select 1 from project_discord pd where pd.project_id = g.project_id)
+        order by g.next_attempt_at, g.id
+        limit ${batch}
+        for update of g skip locked
+      )
+      update discord_role_grant g set
+        attempts = g.attempts + 1,
+        next_attempt_at = ${new Date(now.getTime() + LEASE_MS).toISOString()}::timestamptz,
+        updated_at = ${at}::timestamptz
+      from due, discord_role_reward r
+      where g.id = due.id and r.id = g.reward_id
+      returning g.id, g.want, g.project_id, g.discord_user_id, g.guild_id, g.role_id, r.role_name, g.reason, g.attempts`),
+  );
+  return rows.map((r) => ({
+    id: Number(r.id),
+    want: r.want as Claimed["want"],
+    projectId: String(r.project_id),
+    discordUserId: String(r.discord_user_id),
+    guildId: String(r.guild_id),
+    roleId: String(r.role_id),
+    roleName: String(r.role_name),
+    reason: String(r.reason),
+    attempts: Number(r.attempts),
+  }));
+}
+
+/** What one attempt came to: done (Discord confirmed), or again at `retryAt`, with the words for the page and the log. */
+type Attempt = { outcome: "confirmed"; detail: string } | { outcome: "retry"; detail: string; retryAt: Date };
+
+const clock = (at: Date) => at.toISOString().slice(0, 16).replace("T", " ") + " UTC";
+
+async function attempt(row: Claimed, bot: Awaited<ReturnType<typeof projectBot>>, now: Date): Promise<Attempt> {
+  const later = new Date(now.getTime() + backoffMs(row.attempts));
+  const action = row.want === "held" ? "grant" : "remove";
+  if (!bot) return { outcome: "retry", detail: "The project's Discord bot could not be read: save its token again.", retryAt: later };
+  const server = bot.guildName || "the server";
+  const answer = await setMemberRole(bot.call, { guildId: row.guildId, userId: row.discordUserId, roleId: row.roleId, action, reason: row.reason });
+  switch (answer.kind) {
+    case "ok":
+      return { outcome: "confirmed", detail: action === "grant" ? `Discord confirmed: ${row.roleName} granted` : `Discord confirmed: ${row.roleName} removed` };
+    case "refused": {
+      const code = refusalCode(answer);
+      if (code === 10007) {
+        // A member who left the server holds no role: nothing is left to take back.
+        if (action === "remove") return { outcome: "confirmed", detail: `Not in ${server} any more: ${row.roleName} is not held` };
+        return { outcome: "retry", detail: `Join ${server} to receive the role`, retryAt: later };
+      }
+      if (code === 10011) return { outcome: "retry", detail: `The role ${row.roleName} no longer exists in ${server}: remove its rule`, retryAt: later };
+      return { outcome: "retry", detail: `The bot is not in ${server}: invite it again from the Discord page`, retryAt: later };
+    }
+    case "rate_limited":
+      return { outcome: "retry", detail: `Discord's rate limit: trying again at ${clock(answer.retryAt)}`, retryAt: answer.retryAt };
+    case "missing_scope":
+      return {
+        outcome: "retry",
+        detail: `The bot may not ${action} ${row.roleName}: it needs Manage Roles and its role above ${row.roleName} in Server Settings › Roles`,
+        retryAt: later,
+      };
+    case "needs_reconnect":
+      return { outcome: "retry", detail: "Discord refused the bot's token: save a new one on the Discord page", retryAt: later };
+    case "unavailable":
+      return { outcome: "retry", detail: `Discord did not answer: trying again at ${clock(later)}`, retryAt: later };
+    case "malformed":
+      return { outcome: "retry", detail: `Discord answered something unexpected: trying again at ${clock(later)}`, retryAt: later };
+  }
+}
+
+/**
+ * The `discord-roles` job: recompute, then ask Discord for each due change (a batch), PUT to grant
+ * and DELETE to remove, logging each attempt. A grant is done only when Discord confirmed it (204;
+ * removing a role from a member who left is done too); anything else stays pending, due again at
+ * Discord's `retry_after` or after a backoff of at most an hour, with the words why.
+ */
+export async function runDiscordRoles({
+  db,
+  social,
+  now = new Date(),
+  batch = 50,
+  fetch,
+  log,
+}: {
+  db: Db;
+  social: Pick<SocialConfig, "tokenKey" | "discordApiUrl">;
+  now?: Date;
+  batch?: number;
+  fetch?: typeof globalThis.fetch;
+  log?: { warn: (fields: object, message?: string) => void };
+}) {
+  const recomputed = await recomputeRoleGrants({ db, now });
+  const claimed = await claimDue(db, now, batch);
+  const bots = new Map<string, Awaited<ReturnType<typeof projectBot>>>();
+  let confirmed = 0;
+  for (const row of claimed) {
+    if (!bots.has(row.projectId)) bots.set(row.projectId, await projectBot({ db, social, projectId: row.projectId, now, fetch }));
+    const result = await attempt(row, bots.get(row.projectId)!, now);
+    const action = row.want === "held" ? "grant" : "remove";
+    if (result.outcome === "confirmed") confirmed++;
+    else if (result.detail.startsWith("Discord answered something unexpected"))
+      log?.warn({ grantId: row.id, projectId: row.projectId }, "discord-roles: unexpected answer");
+    // Only if the want is still the one acted on: a flip meanwhile made the row due again.
+    await db.execute(sql`
+      update discord_role_grant set
+        state = ${result.outcome === "confirmed" ? "done" : "pending"},
+        confirmed_at = ${result.outcome === "confirmed" ? now.toISOString() : null}::timestamptz,
+        last_error = ${result.outcome === "confirmed" ? null : result.detail},
+        next_attempt_at = ${(result.outcome === "confirmed" ? now : result.retryAt).toISOString()}::timestamptz,
+        updated_at = ${now.toISOString()}::timestamptz
+      where id = ${row.id} and want = ${row.want}`);
+    await db.insert(discordRoleLog).values({ grantId: row.id, projectId: row.projectId, action, outcome: result.outcome, detail: result.detail, at: now });
+  }
+  return { ...recomputed, attempted: claimed.length, confirmed };
+}
