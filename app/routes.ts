@@ -51,6 +51,8 @@ export default [
       route(":project/airdrops/:airdrop/leaderboard", "routes/airdrops/leaderboard.tsx"),
       // Public API (issue #39, api-core): the project's API keys page.
       route(":project/api", "routes/projects/api.tsx"),
+      // Discord and Telegram (issue #40, discord-roles): the project's Discord bot and roles as rewards.
+      route(":project/discord", "routes/projects/discord.tsx"),
     ]),
     route("categories/:category", "routes/categories/show.tsx"),
     ...prefix("tasks", [

@@ -34,6 +34,8 @@ export const ROUTES = {
   "projects.api": { path: "/projects/:project/api", bindings: { project: "slug" } },
   "projects.webhooks": { path: "/projects/:project/webhooks", bindings: { project: "slug" } },
   "projects.webhooks.endpoint": { path: "/projects/:project/webhooks/:endpoint", bindings: { project: "slug" } },
+  // Discord and Telegram (issue #40, discord-roles): the project's Discord bot and roles as rewards.
+  "projects.discord": { path: "/projects/:project/discord", bindings: { project: "slug" } },
   "projects.trust": { path: "/projects/:project/trust", bindings: { project: "slug" } },
   "projects.trust.cluster": { path: "/projects/:project/trust/clusters/:cluster", bindings: { project: "slug" } },
   "projects.campaigns": { path: "/projects/:project/campaigns", bindings: { project: "slug" } },
