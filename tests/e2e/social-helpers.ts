@@ -51,7 +51,7 @@ export const socialFakes = {
   },
 };
 
-export const PROVIDER_LABELS: Record<FakeProvider, string> = { x: "X", youtube: "YouTube", tiktok: "TikTok", instagram: "Instagram" };
+export const PROVIDER_LABELS: Record<FakeProvider, string> = { x: "X", youtube: "YouTube", tiktok: "TikTok", instagram: "Instagram", discord: "Discord" };
 
 let counter = 0;
 /** A number no other account of this run has (X, Instagram and TikTok ids are digits). */
@@ -73,6 +73,7 @@ export function fakeAccount(provider: FakeProvider, name = "Member", options: Pi
     youtube: `https://yt3.ggpht.com/${id}=s88`,
     tiktok: `https://p16-sign.tiktokcdn.com/${id}.jpeg`,
     instagram: `https://scontent.cdninstagram.com/${id}.jpg`,
+    discord: `https://cdn.discordapp.com/avatars/${id}/a${id.slice(-6)}.png`,
   }[provider];
   return {
     id,
@@ -86,7 +87,7 @@ export function fakeAccount(provider: FakeProvider, name = "Member", options: Pi
 /** The handle as the app shows it: @name, or a YouTube channel's name as it is. */
 export const shownHandle = (provider: FakeProvider, account: FakeAccount) => (provider === "youtube" ? account.handle : `@${account.handle}`);
 
-const AVATAR = /^https:\/\/(pbs\.twimg\.com|yt3\.ggpht\.com|[^/]+\.tiktokcdn(-us)?\.com|[^/]+\.cdninstagram\.com|[^/]+\.fbcdn\.net)\//;
+const AVATAR = /^https:\/\/(pbs\.twimg\.com|yt3\.ggpht\.com|[^/]+\.tiktokcdn(-us)?\.com|[^/]+\.cdninstagram\.com|[^/]+\.fbcdn\.net|cdn\.discordapp\.com)\//;
 
 /** The providers' picture CDNs answered from here (the tests run offline): a round mark with the host's first letter. */
 export async function serveAvatars(context: BrowserContext) {

@@ -13,6 +13,7 @@ const GRANTED: Record<FakeProvider, string> = {
   youtube: "https://www.googleapis.com/auth/youtube.readonly",
   tiktok: "user.info.basic,video.list",
   instagram: "instagram_business_basic",
+  discord: "identify guilds guilds.members.read",
 };
 
 /**

@@ -27,6 +27,7 @@ const ada: Record<FakeProvider, FakeAccount> = {
   youtube: { id: "UCadaAAAAAAAAAAAAAAAAAAA", handle: "ada", name: "Ada", avatarUrl: "https://yt3.ggpht.com/ada" },
   tiktok: { id: "-000adaOpenId", handle: "ada.tt", name: "Ada", avatarUrl: "https://p16.tiktokcdn.com/ada.jpeg" },
   instagram: { id: "17841400000000042", handle: "ada.ig", name: "Ada", avatarUrl: "https://scontent.cdninstagram.com/ada.jpg", accountType: "BUSINESS" },
+  discord: { id: "800000000000004200", handle: "ada", name: "Ada", avatarUrl: "https://cdn.discordapp.com/avatars/800000000000004200/ada1.png" },
 };
 const lumen = { id: "2000", username: "LumenSwap", name: "Lumen Swap" };
 const warn: { detail: unknown }[] = [];

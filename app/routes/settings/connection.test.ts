@@ -75,7 +75,8 @@ const person = (id: string, handle: string, accountType?: FakeAccount["accountTy
 
 describe("connecting social accounts through each provider's redirect", () => {
   it.each(FAKE_PROVIDERS)("connects %s, shows the handle, keeps the tokens encrypted, and disconnects", async (provider) => {
-    const who = person(`${provider}-1`, `ann_${provider}`, provider === "instagram" ? "BUSINESS" : undefined);
+    // Discord's ids are snowflakes (17 to 20 digits).
+    const who = person(provider === "discord" ? "800000000000000101" : `${provider}-1`, `ann_${provider}`, provider === "instagram" ? "BUSINESS" : undefined);
     const landed = await connect(ann, provider, who);
     expect(landed.pathname + landed.search).toBe(`/settings/connections/${provider}?connected=1`);
 

@@ -13,7 +13,7 @@ export const DEMO_X_POST = "1";
 export const DEMO_YOUTUBE_CHANNEL = "UCquestlineDemoChannel00";
 
 export async function startDemoSocialFakes(base: number) {
-  const fakes = await startSocialFakes({ ports: { x: base, youtube: base + 1, tiktok: base + 2, instagram: base + 3 } });
+  const fakes = await startSocialFakes({ ports: { x: base, youtube: base + 1, tiktok: base + 2, instagram: base + 3, discord: base + 5 } });
   const member = DEFAULT_ACCOUNTS;
   const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();
 

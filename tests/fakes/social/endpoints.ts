@@ -7,11 +7,11 @@
 import type { OAuthProvider } from "../../../app/modules/social/providers.ts";
 
 /** The providers the social fakes stand in for. */
-export type FakeProvider = Exclude<OAuthProvider, "discord">;
+export type FakeProvider = OAuthProvider;
 
 export type OAuthClient = { clientId: string; clientSecret: string };
 
-const PROVIDER_ORDER = ["x", "youtube", "tiktok", "instagram"] as const satisfies readonly FakeProvider[];
+const PROVIDER_ORDER = ["x", "youtube", "tiktok", "instagram", "discord"] as const satisfies readonly FakeProvider[];
 /** The providers the fakes serve, in port order. */
 export const FAKE_PROVIDERS: readonly FakeProvider[] = PROVIDER_ORDER;
 
@@ -20,6 +20,7 @@ export const OAUTH_PATHS: Record<FakeProvider, { authorize: string; token: strin
   youtube: { authorize: "/o/oauth2/v2/auth", token: "/token" },
   tiktok: { authorize: "/v2/auth/authorize/", token: "/v2/oauth/token/" },
   instagram: { authorize: "/oauth/authorize", token: "/oauth/access_token" },
+  discord: { authorize: "/oauth2/authorize", token: "/api/oauth2/token" },
 };
 
 /** The fixed test clients. */
@@ -28,6 +29,7 @@ export const FAKE_CLIENTS: Record<FakeProvider, OAuthClient> = {
   youtube: { clientId: "fake-youtube-client.apps.googleusercontent.com", clientSecret: "fake-youtube-secret" },
   tiktok: { clientId: "fakettclientkey", clientSecret: "fake-tiktok-secret" },
   instagram: { clientId: "990000000000001", clientSecret: "fake-instagram-secret" },
+  discord: { clientId: "1200000000000000001", clientSecret: "fake-discord-secret" },
 };
 export const FAKE_X_BEARER_TOKEN = "fake-x-app-bearer-token";
 
@@ -37,13 +39,14 @@ const ENDPOINTS: Record<FakeProvider, { api: string }> = {
   youtube: { api: "/youtube/v3" },
   tiktok: { api: "" },
   instagram: { api: "" },
+  discord: { api: "/api/v10" },
 };
 
-const ENV_PREFIX: Record<FakeProvider, string> = { x: "X", youtube: "YOUTUBE", tiktok: "TIKTOK", instagram: "INSTAGRAM" };
+const ENV_PREFIX: Record<FakeProvider, string> = { x: "X", youtube: "YOUTUBE", tiktok: "TIKTOK", instagram: "INSTAGRAM", discord: "DISCORD" };
 
-/** The fakes' origins when they run on fixed ports from `base` (X, then YouTube, TikTok, Instagram). */
+/** The fakes' origins when they run on fixed ports from `base` (X, then YouTube, TikTok, Instagram, and Discord at +5: +4 is the control API). */
 export function fakeOrigins(base: number, host = "127.0.0.1"): Record<FakeProvider, string> {
-  return Object.fromEntries(PROVIDER_ORDER.map((provider, i) => [provider, `http://${host}:${base + i}`])) as Record<FakeProvider, string>;
+  return Object.fromEntries(PROVIDER_ORDER.map((provider, i) => [provider, `http://${host}:${base + (i >= 4 ? i + 1 : i)}`])) as Record<FakeProvider, string>;
 }
 
 /** `P_CLIENT_ID`, `P_CLIENT_SECRET`, `P_AUTHORIZE_URL`, `P_TOKEN_URL`, `P_API_URL` for each provider, and `X_BEARER_TOKEN`. */

@@ -2,6 +2,7 @@
  * The providers' error answers, as their APIs write them: status, body and headers. Used by the
  * routers (a refused token, a missing scope) and by injected faults (`failNext`).
  */
+import type { RESTError, RESTRateLimit } from "discord-api-types/v10";
 import type { FakeProvider } from "./endpoints.ts";
 import { json, logId, type Answer } from "./http.ts";
 import type { FakeFault } from "./state.ts";
@@ -30,6 +31,31 @@ const tiktokError = (status: number, code: string, message: string, headers?: Re
 const graphError = (status: number, code: number, message: string, extra: Record<string, unknown> = {}, headers?: Record<string, string>) =>
   json(status, { error: { message, type: "OAuthException", code, ...extra, fbtrace_id: `A${logId()}` } }, headers);
 
+/** Discord's JSON error: `{code, message}` (code 0 for the HTTP-level ones, "401: Unauthorized"). */
+export const discordError = (status: number, code: number, message: string, headers?: Record<string, string>): Answer =>
+  json(status, { message, code } satisfies RESTError, headers);
+
+/** Discord's `X-RateLimit-*` headers for a bucket, sent with every answer (`remaining` 0 and `resetAfter` the wait on a 429). */
+export function discordRateHeaders(now: number, { remaining = 4, resetAfter = 1 }: { remaining?: number; resetAfter?: number } = {}) {
+  return {
+    "x-ratelimit-limit": "5",
+    "x-ratelimit-remaining": String(remaining),
+    "x-ratelimit-reset": ((now + resetAfter * 1000) / 1000).toFixed(3),
+    "x-ratelimit-reset-after": resetAfter.toFixed(3),
+    "x-ratelimit-bucket": "f0a1b2c3d4e5f60718293a4b5c6d7e8f",
+  };
+}
+
+/** Discord's 429: `retry_after` (seconds, fractional) in the body, `Retry-After` (whole seconds) and the bucket's headers. */
+export function discordRateLimited(retryAfterSeconds: number, now: number): Answer {
+  const body: RESTRateLimit = { message: "You are being rate limited.", retry_after: retryAfterSeconds, global: false };
+  return json(429, body, {
+    ...discordRateHeaders(now, { remaining: 0, resetAfter: retryAfterSeconds }),
+    "retry-after": String(Math.ceil(retryAfterSeconds)),
+    "x-ratelimit-scope": "user",
+  });
+}
+
 /** A token refused: unknown, expired or revoked. */
 export function unauthorized(provider: FakeProvider, why: "missing" | "invalid" | "expired" = "invalid"): Answer {
   switch (provider) {
@@ -49,6 +75,8 @@ export function unauthorized(provider: FakeProvider, why: "missing" | "invalid" 
       if (why === "missing") return graphError(400, 2500, "An active access token must be used to query information about the current user.");
       if (why === "expired") return graphError(400, 190, "Error validating access token: Session has expired.", { error_subcode: 463 });
       return graphError(400, 190, "Invalid OAuth access token - Cannot parse access token");
+    case "discord":
+      return discordError(401, 0, "401: Unauthorized");
   }
 }
 
@@ -71,6 +99,8 @@ export function missingScope(provider: FakeProvider, scopes: readonly string[]):
       return tiktokError(401, "scope_not_authorized", "The user did not authorize the scope required for completing this request.");
     case "instagram":
       return graphError(403, 10, "(#10) Application does not have permission for this action");
+    case "discord":
+      return discordError(403, 50001, "Missing Access");
   }
 }
 
@@ -135,6 +165,8 @@ function rateLimited(provider: FakeProvider, fault: Extract<FakeFault, { kind: "
       };
       return graphError(400, code, INSTAGRAM_LIMITS[code], { is_transient: true }, usage);
     }
+    case "discord":
+      return discordRateLimited(fault.retryAfterSeconds ?? 1, now);
   }
 }
 
@@ -156,5 +188,7 @@ export function serverError(provider: FakeProvider, status: number): Answer {
       return graphError(status, unavailable ? 2 : 1, unavailable ? "Service temporarily unavailable" : "An unknown error has occurred.", {
         is_transient: true,
       });
+    case "discord":
+      return discordError(status, 0, unavailable ? "503: Service Unavailable" : "500: Internal Server Error");
   }
 }

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import type { FakeProvider } from "./endpoints.ts";
 import type { FakeState } from "./state.ts";
 
@@ -14,6 +14,9 @@ export type ApiRequest = {
   body: unknown;
   /** The bearer token (or Instagram's `access_token` parameter). */
   token: string | null;
+  /** Discord's `Authorization: Bot <token>`. */
+  botToken: string | null;
+  headers: IncomingHttpHeaders;
   state: FakeState;
 };
 
@@ -34,6 +37,7 @@ export async function readBody(req: IncomingMessage): Promise<string> {
 }
 
 export const bearerToken = (req: IncomingMessage) => /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? "")?.[1] ?? null;
+export const botToken = (req: IncomingMessage) => /^Bot\s+(\S+)$/i.exec(req.headers.authorization ?? "")?.[1] ?? null;
 
 /** `Authorization: Basic base64(id:secret)` (each part form-encoded, RFC 6749 §2.3.1). */
 export function basicCredentials(req: IncomingMessage): { id: string; secret: string } | null {

@@ -10,6 +10,8 @@
  *              in the form): answers with `open_id`, `refresh_expires_in`, comma-separated scopes
  *   Instagram  /oauth/authorize, POST /oauth/access_token: a one-hour token as {access_token, user_id,
  *              permissions} (or wrapped in {data:[…]}), no refresh grant (see instagram-api.ts)
+ *   Discord    /oauth2/authorize, POST /api/oauth2/token: client auth in the form or Basic, PKCE S256
+ *              required, a week-long token, refresh tokens rotate on use
  *
  * The library checks a PKCE verifier against its challenge itself; everything else (the client's
  * credentials, the code's owner and redirect_uri, refresh tokens, revocation) is checked here, in
@@ -40,7 +42,7 @@ import type { FakeFault, FakeGrant, FakeState } from "./state.ts";
 export { OAUTH_PATHS, type OAuthClient } from "./endpoints.ts";
 
 /** How long the providers' access tokens live, in seconds. */
-const ACCESS_SECONDS: Record<FakeProvider, number> = { x: 7200, youtube: 3599, tiktok: 86_400, instagram: 3600 };
+const ACCESS_SECONDS: Record<FakeProvider, number> = { x: 7200, youtube: 3599, tiktok: 86_400, instagram: 3600, discord: 604_800 };
 const TIKTOK_REFRESH_SECONDS = 31_536_000;
 
 type CodeRecord = { grant: FakeGrant; redirectUri: string; pkce: boolean };
@@ -170,8 +172,8 @@ function authorizeRefusal(provider: FakeProvider, client: OAuthClient, query: UR
   if (clientId !== client.clientId) return `Unknown ${provider === "tiktok" ? "client_key" : "client_id"}.`;
   if (!query.get("redirect_uri")) return "Missing redirect_uri.";
   if (query.get("response_type") !== "code") return "response_type must be code.";
-  if (provider === "x" && (query.get("code_challenge_method") !== "S256" || !query.get("code_challenge")))
-    return "X requires PKCE with code_challenge_method=S256.";
+  if ((provider === "x" || provider === "discord") && (query.get("code_challenge_method") !== "S256" || !query.get("code_challenge")))
+    return `${provider === "x" ? "X" : "Discord"} requires PKCE with code_challenge_method=S256.`;
   return null;
 }
 
@@ -187,6 +189,7 @@ function checkClient(
       if (!basic) return { status: 401, error: "unauthorized_client", description: "Missing valid authorization header" };
       return matches(basic.id, basic.secret) ? null : { status: 401, error: "invalid_client", description: "Client authentication failed." };
     case "youtube":
+    case "discord":
       return matches(basic?.id ?? field("client_id"), basic?.secret ?? field("client_secret"))
         ? null
         : { status: 401, error: "invalid_client", description: "Unauthorized" };
@@ -240,6 +243,12 @@ function tokenAnswer(
     case "instagram": {
       const token = { access_token: accessToken, user_id: account.id, permissions: scopes.join(",") };
       return instagramTokenShape === "wrapped" ? { data: [token] } : token;
+    }
+    case "discord": {
+      // Discord rotates refresh tokens: the one used is spent.
+      if (usedRefreshToken) state.refreshTokens.discord.delete(usedRefreshToken);
+      const refresh = state.issueRefresh("discord", grant);
+      return { access_token: accessToken, token_type: "Bearer", expires_in: ACCESS_SECONDS.discord, refresh_token: refresh, scope: scopes.join(" ") };
     }
   }
 }

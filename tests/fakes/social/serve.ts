@@ -4,20 +4,20 @@
  *
  *   SOCIAL_FAKES_PORT=4650 node tests/fakes/social/serve.ts
  *
- * X on the base port, YouTube +1, TikTok +2, Instagram +3 (see `fakeOrigins`), and the control API
- * (control.ts, with GET /health) on +4; all on 127.0.0.1 only. The app's configuration for them
+ * X on the base port, YouTube +1, TikTok +2, Instagram +3, Discord +5 (see `fakeOrigins`), and the
+ * control API (control.ts, with GET /health) on +4; all on 127.0.0.1 only. The app's configuration for them
  * is `fakesEnv(fakeOrigins(base))` (endpoints.ts).
  */
 import { startSocialControl } from "./control.ts";
 import { startSocialFakes } from "./social-fakes.ts";
 
 const base = Number(process.env.SOCIAL_FAKES_PORT ?? 4650);
-if (!Number.isInteger(base) || base < 1 || base > 65531) {
+if (!Number.isInteger(base) || base < 1 || base > 65530) {
   console.error(`SOCIAL_FAKES_PORT must be a port number, not ${process.env.SOCIAL_FAKES_PORT}`);
   process.exit(1);
 }
 
-const fakes = await startSocialFakes({ ports: { x: base, youtube: base + 1, tiktok: base + 2, instagram: base + 3 } });
+const fakes = await startSocialFakes({ ports: { x: base, youtube: base + 1, tiktok: base + 2, instagram: base + 3, discord: base + 5 } });
 const control = await startSocialControl(fakes, { port: base + 4 });
 console.log(`social-fakes: ${Object.values(fakes.origins).join(", ")}; control on http://127.0.0.1:${base + 4}`);
 

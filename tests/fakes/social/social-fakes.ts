@@ -1,5 +1,5 @@
 /**
- * Local stand-ins for X, YouTube (Google), TikTok and Instagram: each an OAuth 2.0 server (oauth.ts)
+ * Local stand-ins for X, YouTube (Google), TikTok, Instagram and Discord: each an OAuth 2.0 server (oauth.ts)
  * and the REST endpoints Questline reads, with the real paths, JSON shapes, error bodies and
  * rate-limit headers, over real HTTP on 127.0.0.1. One server per provider, as each provider's
  * paths do not collide with each other:
@@ -11,6 +11,7 @@
  *   fakes.x.setFollowing("42", ["1001", "1002"]);
  *   fakes.failNext("x", { kind: "rate_limited", resetAt }, { path: "/2/users/42/following" });
  *   fakes.revoke("x", "42");                              // its tokens answer 401, refresh invalid_grant
+ *   fakes.discord.addGuild({ id, name, roles });          // Discord's guilds, bots, members: discord-api.ts
  *   await fakes.stop();
  *
  * `node scripts/social-fakes.ts` runs them on fixed ports for `npm run dev`.
@@ -19,7 +20,9 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { FakeProvider } from "./endpoints.ts";
 import { FAKE_CLIENTS, FAKE_X_BEARER_TOKEN, fakesEnv, type OAuthClient } from "./endpoints.ts";
 import { faultAnswer } from "./errors.ts";
-import { bearerToken, json, readBody, send, type ApiRouter } from "./http.ts";
+import { discordApi } from "./discord-api.ts";
+import type { DiscordBotSpec, DiscordGuildSpec, DiscordMemberSpec, DiscordRoleRequest, DiscordRoleSpec } from "./discord-state.ts";
+import { bearerToken, botToken, json, readBody, send, type ApiRouter } from "./http.ts";
 import { createInstagramApi } from "./instagram-api.ts";
 import { createOAuthEndpoints } from "./oauth.ts";
 import {
@@ -41,6 +44,7 @@ import { xApi } from "./x-api.ts";
 import { youtubeApi } from "./youtube-api.ts";
 
 export type { ApiRequestRecord, FakeAccount, FakeFault, InstagramMedia, TiktokVideo, TokenRequestRecord, XPost, XUser, YoutubeSubscription };
+export type { DiscordBotSpec, DiscordGuildSpec, DiscordMemberSpec, DiscordRoleRequest, DiscordRoleSpec };
 
 const HOST = "127.0.0.1";
 
@@ -83,6 +87,24 @@ export type SocialFakes = {
   youtube: { setSubscriptions(channelId: string, subscriptions: YoutubeSubscription[]): void };
   tiktok: { setVideos(openId: string, videos: TiktokVideo[]): void };
   instagram: { setMedia(userId: string, media: InstagramMedia[]): void };
+  discord: {
+    /** A server with its roles (`permissions` as Discord writes them: a decimal bit set). */
+    addGuild(guild: DiscordGuildSpec): void;
+    /** A bot token the fake knows (`Authorization: Bot <token>`); it acts in a guild once it joined it. */
+    addBot(bot: DiscordBotSpec): void;
+    /** The bot joins the guild holding these roles (its permissions and its highest role come from them). */
+    joinBot(guildId: string, botUserId: string, roleIds: string[]): void;
+    /** A user is a member of the guild with exactly these roles. */
+    setMember(guildId: string, discordUserId: string, member: DiscordMemberSpec): void;
+    /** The user left the guild (or was kicked). */
+    removeMember(guildId: string, discordUserId: string): void;
+    /** The member's roles now; null when not a member. */
+    memberRoles(guildId: string, discordUserId: string): string[] | null;
+    /** The next `count` Discord API requests answer 429 with this `retry_after`. */
+    rateLimitNext(count: number, retryAfterSeconds: number): void;
+    /** Every PUT and DELETE of a member's role, as answered. */
+    roleRequests: DiscordRoleRequest[];
+  };
   /** Every token endpoint request, as answered (Instagram's exchange and refresh included). */
   tokenRequests: Record<FakeProvider, TokenRequestRecord[]>;
   /** Every API request, as answered. */
@@ -103,7 +125,13 @@ export type SocialFakesOptions = {
 
 export async function startSocialFakes(options: SocialFakesOptions = {}): Promise<SocialFakes> {
   const state = new FakeState({ ...(options.now ? { now: options.now } : {}), xAppToken: FAKE_X_BEARER_TOKEN });
-  const routers: Record<FakeProvider, ApiRouter> = { x: xApi, youtube: youtubeApi, tiktok: tiktokApi, instagram: createInstagramApi(FAKE_CLIENTS.instagram) };
+  const routers: Record<FakeProvider, ApiRouter> = {
+    x: xApi,
+    youtube: youtubeApi,
+    tiktok: tiktokApi,
+    instagram: createInstagramApi(FAKE_CLIENTS.instagram),
+    discord: discordApi,
+  };
   const servers: Server[] = [];
   const origins = {} as Record<FakeProvider, string>;
   try {
@@ -164,6 +192,16 @@ export async function startSocialFakes(options: SocialFakesOptions = {}): Promis
     youtube: { setSubscriptions: (channelId, subscriptions) => void state.youtube.subscriptions.set(channelId, subscriptions) },
     tiktok: { setVideos: (openId, videos) => void state.tiktok.videos.set(openId, videos) },
     instagram: { setMedia: (userId, media) => void state.instagram.media.set(userId, media) },
+    discord: {
+      addGuild: (guild) => state.discord.addGuild(guild),
+      addBot: (bot) => state.discord.addBot(bot),
+      joinBot: (guildId, botUserId, roleIds) => state.discord.joinBot(guildId, botUserId, roleIds),
+      setMember: (guildId, userId, member) => state.discord.setMember(guildId, userId, member),
+      removeMember: (guildId, userId) => state.discord.removeMember(guildId, userId),
+      memberRoles: (guildId, userId) => state.discord.memberRoles(guildId, userId),
+      rateLimitNext: (count, retryAfterSeconds) => state.discord.rateLimitNext(count, retryAfterSeconds),
+      roleRequests: state.discord.roleRequests,
+    },
     tokenRequests: state.tokenRequests,
     apiRequests: state.apiRequests,
     reset: () => state.reset(),
@@ -177,13 +215,14 @@ async function serveApi(provider: FakeProvider, state: FakeState, router: ApiRou
   const raw = req.method === "POST" || req.method === "PUT" ? await readBody(req) : "";
   const body = parseJson(raw);
   const bearer = bearerToken(req);
+  const bot = provider === "discord" ? botToken(req) : null;
   const queryToken = provider === "instagram" ? url.searchParams.get("access_token") : null;
   const query = Object.fromEntries([...url.searchParams].filter(([name]) => name !== "access_token" && name !== "client_secret"));
   const record: ApiRequestRecord = {
     method: req.method ?? "GET",
     path: url.pathname,
     query,
-    authorization: bearer ? "bearer" : queryToken ? "query" : "none",
+    authorization: bearer ? "bearer" : bot ? "bot" : queryToken ? "query" : "none",
     body,
     status: 0,
   };
@@ -191,7 +230,7 @@ async function serveApi(provider: FakeProvider, state: FakeState, router: ApiRou
   const fault = state.takeFault(provider, url.pathname);
   const answer = fault
     ? faultAnswer(provider, fault, state.now())
-    : router({ provider, method: req.method ?? "GET", url, body, token: bearer ?? queryToken, state });
+    : router({ provider, method: req.method ?? "GET", url, body, token: bearer ?? queryToken, botToken: bot, headers: req.headers, state });
   record.status = answer.status;
   return answer;
 }

@@ -1,12 +1,13 @@
 /**
  * What the social fakes know: accounts, the tokens they issued and whose they are, what each
- * account did (follows, likes, posts, subscriptions), the failures to answer next, and every
- * request received. One instance is shared by the four providers' servers.
+ * account did (follows, likes, posts, subscriptions; Discord's guilds and members), the failures
+ * to answer next, and every request received. One instance is shared by the providers' servers.
  */
 import { randomBytes } from "node:crypto";
+import { DiscordState } from "./discord-state.ts";
 import type { FakeProvider } from "./endpoints.ts";
 
-export const PROVIDERS = ["x", "youtube", "tiktok", "instagram"] as const satisfies readonly FakeProvider[];
+export const PROVIDERS = ["x", "youtube", "tiktok", "instagram", "discord"] as const satisfies readonly FakeProvider[];
 
 export type FakeAccount = {
   id: string;
@@ -81,8 +82,8 @@ export type ApiRequestRecord = {
   method: string;
   path: string;
   query: Record<string, string>;
-  /** How the token came: `Authorization: Bearer`, Instagram's `access_token` query parameter, or not at all. */
-  authorization: "bearer" | "query" | "none";
+  /** How the token came: `Authorization: Bearer`, Discord's `Authorization: Bot`, Instagram's `access_token` query parameter, or not at all. */
+  authorization: "bearer" | "bot" | "query" | "none";
   body: unknown;
   status: number;
 };
@@ -93,6 +94,7 @@ export const FULL_SCOPES: Record<FakeProvider, string[]> = {
   youtube: ["https://www.googleapis.com/auth/youtube.readonly"],
   tiktok: ["user.info.basic", "user.info.profile", "video.list"],
   instagram: ["instagram_business_basic"],
+  discord: ["identify", "guilds", "guilds.members.read"],
 };
 
 /** Who logs in when no test said (`nextAccount`): also the dev script's demo member. */
@@ -106,6 +108,12 @@ export const DEFAULT_ACCOUNTS: Record<FakeProvider, FakeAccount> = {
     name: "Questline Member",
     avatarUrl: "https://scontent.cdninstagram.com/member.jpg",
     accountType: "BUSINESS",
+  },
+  discord: {
+    id: "800000000000000001",
+    handle: "questline_member",
+    name: "Questline Member",
+    avatarUrl: "https://cdn.discordapp.com/avatars/800000000000000001/a1b2c3d4.png",
   },
 };
 
@@ -136,6 +144,8 @@ export class FakeState {
   readonly youtube = { subscriptions: new Map<string, YoutubeSubscription[]>() };
   readonly tiktok = { videos: new Map<string, TiktokVideo[]>() };
   readonly instagram = { media: new Map<string, InstagramMedia[]>() };
+  /** Guilds, bots, members and their roles, rate limits, role requests (discord-state.ts). */
+  readonly discord = new DiscordState(() => this.now());
 
   constructor({ now = () => Date.now(), xAppToken = "x-app-bearer-token" }: { now?: () => number; xAppToken?: string } = {}) {
     this.now = now;
@@ -149,6 +159,7 @@ export class FakeState {
       for (const list of [this.pendingLogins, this.faults, this.tokenRequests, this.apiRequests]) list[p].length = 0;
     }
     for (const map of [...Object.values(this.x), ...Object.values(this.youtube), ...Object.values(this.tiktok), ...Object.values(this.instagram)]) map.clear();
+    this.discord.reset();
   }
 
   remember(provider: FakeProvider, account: FakeAccount) {
