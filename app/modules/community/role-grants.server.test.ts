@@ -6,7 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { account, user } from "#db/schema/auth";
 import { discordRoleGrant, discordRoleLog, projectDiscord } from "#db/schema/community";
 import { project, projectMember } from "#db/schema/projects";
-import { campaign, completion, task } from "#db/schema/quests";
+import { campaign, completion, crusade, task } from "#db/schema/quests";
+import { rewardGrant, rewardPool } from "#db/schema/rewards";
+import { leaderboardEntry } from "#db/schema/xp";
 import { memberExclusion } from "#db/schema/trust";
 import type { Database } from "~/lib/db.server";
 import { socialConfigFromEnv, type SocialConfig } from "~/modules/social/social-config.server";
@@ -242,5 +244,60 @@ describe("the role job", () => {
       .slice(before)
       .map((r) => `${r.userId}/${r.roleId}`);
     expect(puts.sort()).toEqual(["600000000000000004", "600000000000000005", "600000000000000006"].map((u) => `${u}/${ROLE.mods}`));
+  });
+
+  it("grants for a level, a crusade and a reward won, and keeps a role another rule still grants", async () => {
+    await db().insert(user).values({ id: "gus", email: "gus@example.com", name: "gus" });
+    await db().insert(account).values({ id: "acc-gus", userId: "gus", providerId: "discord", accountId: "600000000000000007" });
+    fakes.discord.setMember(GUILD, "600000000000000007", { roles: [] });
+    // Level 3 at 300 XP on the project's all-time board.
+    await db()
+      .insert(leaderboardEntry)
+      .values({ board: "p:p|all", userId: "gus", score: 300, reachedAt: at(600) });
+    await db()
+      .insert(crusade)
+      .values({ id: "k", projectId: "p", slug: "k", name: "Deep dive", publishedAt: at(-86_400) });
+    await db()
+      .insert(task)
+      .values({
+        id: "k1",
+        projectId: "p",
+        crusadeId: "k",
+        crusadePosition: 1,
+        title: "k1",
+        type: "visit_link",
+        xp: 5,
+        verification: "none",
+        publishedAt: at(-86_400),
+      });
+    await db().insert(completion).values({ id: "gus-k1", taskId: "k1", userId: "gus", period: "once", status: "approved" });
+    await db().insert(rewardPool).values({ id: "pool", campaignId: "c", distribution: "everyone", amount: "100" });
+    await db().insert(rewardGrant).values({ poolId: "pool", userId: "gus", position: 1, amount: "100" });
+    const rule = (input: Record<string, string>) =>
+      addRoleReward({ db: db(), social, projectId: "p", userId: "own", input: { roleId: ROLE.holder, ...input } });
+    const level = await rule({ trigger: "level", level: "3" });
+    expect(await rule({ trigger: "level", level: "4" })).toMatchObject({ ok: true });
+    expect(await rule({ trigger: "pool", poolId: "pool" })).toMatchObject({ ok: true });
+    expect(await rule({ trigger: "crusade", crusadeId: "k", roleId: ROLE.mods })).toMatchObject({ ok: true });
+
+    await run(at(600));
+    const reasons = await db()
+      .select({ reason: discordRoleGrant.reason, state: discordRoleGrant.state })
+      .from(discordRoleGrant)
+      .where(eq(discordRoleGrant.userId, "gus"));
+    expect(reasons.map((r) => `${r.reason}: ${r.state}`).sort()).toEqual([
+      "Finished Deep dive: done",
+      "Reached level 3: done",
+      "Won in the Launch week reward: done",
+    ]);
+    expect(fakes.discord.memberRoles(GUILD, "600000000000000007")?.sort()).toEqual([ROLE.holder, ROLE.mods].sort());
+
+    // The level rule goes; the reward's rule still grants Holder: no DELETE.
+    const before = requests().length;
+    if (!level.ok) throw new Error("rule refused");
+    await removeRoleReward({ db: db(), projectId: "p", rewardId: level.id, now: at(700) });
+    await run(at(700));
+    expect(requests().length).toBe(before);
+    expect(fakes.discord.memberRoles(GUILD, "600000000000000007")).toContain(ROLE.holder);
   });
 });

@@ -148,7 +148,12 @@ export async function recomputeRoleGrants({ db, now = new Date() }: { db: Db; no
       where g.want = 'held' and not exists (select 1 from wanted w where w.reward_id = g.reward_id and w.user_id = g.user_id)
     )
     update discord_role_grant as g set
-      want = 'removed', state = 'pending', attempts = 0, next_attempt_at = ${at}::timestamptz, last_error = null, confirmed_at = null,
+      want = 'removed', attempts = 0,
+      -- Another rule still grants the member the same role: nothing to ask of Discord.
+      state = case when exists (
+        select 1 from discord_role_grant o
+        where o.user_id = g.user_id and o.guild_id = g.guild_id and o.role_id = g.role_id and o.id <> g.id and o.want = 'held'
+      ) then 'done' else 'pending' end, next_attempt_at = ${at}::timestamptz, last_error = null, confirmed_at = null,
       updated_at = ${at}::timestamptz, reason = gone.reason
     from gone where g.id = gone.id
     returning g.id`);
@@ -202,7 +207,7 @@ async function claimDue(db: Db, now: Date, batch: number): Promise<Claimed[]> {
 }
 
 /** What one attempt came to: done (Discord confirmed), or again at `retryAt`, with the words for the page and the log. */
-type Attempt = { outcome: "confirmed"; detail: string } | { outcome: "retry"; detail: string; retryAt: Date };
+type Attempt = { outcome: "confirmed"; detail: string } | { outcome: "retry"; detail: string; retryAt: Date; rateLimited?: true };
 
 const clock = (at: Date) => at.toISOString().slice(0, 16).replace("T", " ") + " UTC";
 
@@ -226,7 +231,7 @@ async function attempt(row: Claimed, bot: Awaited<ReturnType<typeof projectBot>>
       return { outcome: "retry", detail: `The bot is not in ${server}: invite it again from the Discord page`, retryAt: later };
     }
     case "rate_limited":
-      return { outcome: "retry", detail: `Discord's rate limit: trying again at ${clock(answer.retryAt)}`, retryAt: answer.retryAt };
+      return { outcome: "retry", detail: `Discord's rate limit: trying again at ${clock(answer.retryAt)}`, retryAt: answer.retryAt, rateLimited: true };
     case "missing_scope":
       return {
         outcome: "retry",
@@ -267,11 +272,23 @@ export async function runDiscordRoles({
   const claimed = await claimDue(db, now, batch);
   const bots = new Map<string, Awaited<ReturnType<typeof projectBot>>>();
   let confirmed = 0;
+  let attempted = 0;
+  /** A bot Discord rate-limited in this run: its other rows wait until then, unasked. */
+  const limited = new Map<string, Date>();
   for (const row of claimed) {
+    const until = limited.get(row.projectId);
+    if (until) {
+      await db.execute(sql`
+        update discord_role_grant set attempts = greatest(attempts - 1, 0), next_attempt_at = ${until.toISOString()}::timestamptz
+        where id = ${row.id} and want = ${row.want}`);
+      continue;
+    }
     if (!bots.has(row.projectId)) bots.set(row.projectId, await projectBot({ db, social, projectId: row.projectId, now, fetch }));
     const result = await attempt(row, bots.get(row.projectId)!, now);
+    attempted++;
     const action = row.want === "held" ? "grant" : "remove";
     if (result.outcome === "confirmed") confirmed++;
+    else if (result.rateLimited) limited.set(row.projectId, result.retryAt);
     else if (result.detail.startsWith("Discord answered something unexpected"))
       log?.warn({ grantId: row.id, projectId: row.projectId }, "discord-roles: unexpected answer");
     // Only if the want is still the one acted on: a flip meanwhile made the row due again.
@@ -285,5 +302,5 @@ export async function runDiscordRoles({
       where id = ${row.id} and want = ${row.want}`);
     await db.insert(discordRoleLog).values({ grantId: row.id, projectId: row.projectId, action, outcome: result.outcome, detail: result.detail, at: now });
   }
-  return { ...recomputed, attempted: claimed.length, confirmed };
+  return { ...recomputed, attempted, confirmed };
 }
