@@ -271,8 +271,8 @@ describe("the role job", () => {
         publishedAt: at(-86_400),
       });
     await db().insert(completion).values({ id: "gus-k1", taskId: "k1", userId: "gus", period: "once", status: "approved" });
-    await db().insert(rewardPool).values({ id: "pool", campaignId: "c", distribution: "everyone", amount: "100" });
-    await db().insert(rewardGrant).values({ poolId: "pool", userId: "gus", position: 1, amount: "100" });
+    await db().insert(rewardPool).values({ id: "pool", campaignId: "c", distribution: "everyone", amount: 100n });
+    await db().insert(rewardGrant).values({ poolId: "pool", userId: "gus", position: 1, amount: 100n });
     const rule = (input: Record<string, string>) =>
       addRoleReward({ db: db(), social, projectId: "p", userId: "own", input: { roleId: ROLE.holder, ...input } });
     const level = await rule({ trigger: "level", level: "3" });
