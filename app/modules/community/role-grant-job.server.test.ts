@@ -16,7 +16,7 @@ import { voidApproval } from "~/modules/tasks/void-approval.server";
 import { createTestDatabase } from "#tests/setup/test-db";
 import { startSocialFakes, type SocialFakes } from "#tests/fakes/social/social-fakes";
 import { checkDiscordBot, NOT_IN_SERVER, saveDiscordBot } from "./discord-settings.server";
-import { runDiscordRoles } from "./role-grants.server";
+import { runDiscordRoles } from "./role-grant-job.server";
 import { addRoleReward, listRoleRewards, removeRoleReward } from "./role-rewards.server";
 
 /**
