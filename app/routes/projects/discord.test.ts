@@ -2,7 +2,10 @@ import { createElement, type ComponentType } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { createRoutesStub } from "react-router";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { account, user } from "#db/schema/auth";
 import { project, projectMember } from "#db/schema/projects";
+import { campaign, completion, task } from "#db/schema/quests";
+import { runDiscordRoles } from "~/modules/community/role-grant-job.server";
 import type { Services } from "~/services/services.server";
 import { answer, routeArgs, signedInMember } from "#tests/setup/route-call";
 import { createTestServices } from "#tests/setup/test-services";
@@ -30,7 +33,15 @@ beforeAll(async () => {
     { projectId: "p", userId: "owner", role: "owner" },
     { projectId: "p", userId: "reviewer", role: "reviewer" },
   ]);
-  fakes.discord.addGuild({ id: GUILD, name: "Lumen", roles: [{ id: "500000000000000001", name: "Questline", position: 5, permissions: "0" }] });
+  fakes.discord.addGuild({
+    id: GUILD,
+    name: "Lumen",
+    roles: [
+      { id: "500000000000000001", name: "Questline", position: 5, permissions: "0" },
+      { id: "500000000000000002", name: "Holder", position: 2, permissions: "0" },
+      { id: "500000000000000003", name: "Managers", position: 4, permissions: String(1 << 28) },
+    ],
+  });
   fakes.discord.addBot({ token: BOT_TOKEN, userId: BOT, username: "QuestBot" });
 });
 afterAll(async () => {
@@ -72,4 +83,31 @@ it("refuses a token Discord does not know, and never sends a saved token back", 
   fakes.discord.joinBot(GUILD, BOT, ["500000000000000001"]);
   await post(cookies.owner, { intent: "check" });
   expect(render(await load(cookies.owner))).toContain("The bot lacks Manage Roles");
+});
+
+it("adds a rule from the server's roles and shows what Discord confirmed", async () => {
+  const db = services.database.db;
+  fakes.discord.joinBot(GUILD, BOT, ["500000000000000001", "500000000000000003"]);
+  await db
+    .insert(campaign)
+    .values({ id: "c", projectId: "p", slug: "c", name: "Launch week", startsAt: new Date(0), endsAt: new Date(), publishedAt: new Date(0) });
+  await db
+    .insert(task)
+    .values({ id: "t", projectId: "p", campaignId: "c", title: "t", type: "visit_link", xp: 1, verification: "none", publishedAt: new Date(0) });
+  await db.insert(user).values({ id: "ann", email: "ann@example.com", name: "Ann" });
+  await db.insert(account).values({ id: "a", userId: "ann", providerId: "discord", accountId: "600000000000000001" });
+  await db.insert(completion).values({ id: "ct", taskId: "t", userId: "ann", period: "once", status: "approved" });
+  fakes.discord.setMember(GUILD, "600000000000000001", { roles: [] });
+
+  const before = render(await load(cookies.owner));
+  expect(before).toContain("@Holder");
+  expect(before).not.toContain("@@everyone");
+  const added = (await post(cookies.owner, { intent: "add-rule", roleId: "500000000000000002", trigger: "campaign", campaignId: "c" })) as Response;
+  expect(added.status).toBe(302);
+  expect(render(await load(cookies.owner))).toContain("0 members hold it");
+
+  await runDiscordRoles({ db, social: services.env.social });
+  const after = render(await load(cookies.owner));
+  expect(after).toContain("1 member holds it");
+  expect(after).toContain("Discord confirmed: Holder granted");
 });
