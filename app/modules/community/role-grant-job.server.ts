@@ -160,6 +160,10 @@ export async function runDiscordRoles({
         next_attempt_at = ${(result.outcome === "confirmed" ? now : result.retryAt).toISOString()}::timestamptz,
         updated_at = ${now.toISOString()}::timestamptz
       where id = ${row.id} and want = ${row.want}`);
+    // Flipped while Discord was asked: the other change is asked again after this one, so Discord ends as the row wants.
+    await db.execute(sql`
+      update discord_role_grant set state = 'pending', next_attempt_at = ${now.toISOString()}::timestamptz
+      where id = ${row.id} and want <> ${row.want}`);
     await db.insert(discordRoleLog).values({ grantId: row.id, projectId: row.projectId, action, outcome: result.outcome, detail: result.detail, at: now });
   }
   return { ...recomputed, attempted, confirmed };
