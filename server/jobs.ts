@@ -6,6 +6,7 @@ import { freezeEndedAirdrops } from "~/modules/airdrops/freeze.server";
 import { processAirdropRounds, roundChainsOf } from "~/modules/airdrops/round.server";
 import { followHeads, type HeadFollowers } from "~/modules/chain/head-follower.server";
 import { followOperatorOutbox } from "~/modules/chain/operator-outbox.server";
+import { runDiscordRoles } from "~/modules/community/role-grant-job.server";
 import { scanDeposits } from "~/modules/deposits/scanner.server";
 import { JOB_QUEUE_NAMES, type JobQueueName, type JobRun } from "~/modules/jobs/queues";
 import { openRunLeases, stillClaimed, takeoverSweep } from "~/modules/jobs/takeover.server";
@@ -277,6 +278,16 @@ export function jobDefinitions(services: JobServices): JobDefinition[] {
       run: async () => {
         const done = await runWebhooks({ db, tokenKey: env.social.tokenKey, allowLoopback: !env.isPublic });
         if (done.sent > 0 || done.disabled.length > 0) logger.info(done, "webhook deliveries sent");
+      },
+    },
+    {
+      queue: "discord-roles",
+      keys: [ALL],
+      // Who should hold each project's reward roles is recomputed, and due grants and removals are asked of Discord, every 30 s.
+      feed: { everyMs: 30_000 },
+      run: async () => {
+        const done = await runDiscordRoles({ db, social: env.social, log: logger });
+        if (done.attempted > 0 || done.held > 0 || done.removed > 0) logger.info(done, "discord roles");
       },
     },
     {

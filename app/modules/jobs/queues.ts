@@ -27,6 +27,10 @@ export const JOB_QUEUES = {
     label: "Webhooks",
     about: "Turns what happened into deliveries to the projects' webhook endpoints and sends those due, retrying over about a day (every second).",
   },
+  "discord-roles": {
+    label: "Discord roles",
+    about: "Grants and takes back projects' Discord reward roles through their bots, retrying until Discord confirms each (every 30 s).",
+  },
   "notification-mails": {
     label: "Notification mails",
     about: "Sends notification mails, at most NOTIFY_MAILS_PER_HOUR per member an hour; the rest wait for the daily digest (every 10 s).",

@@ -1,4 +1,4 @@
-import { KeyRound, Webhook } from "lucide-react";
+import { KeyRound, MessagesSquare, Webhook } from "lucide-react";
 import { data, Link } from "react-router";
 import type { Route } from "./+types/show";
 import { ProjectHeader, ProjectRewardsLink, ProjectTasksLink, ToReviewLink } from "~/components/projects/project-header";
@@ -66,6 +66,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
       trust: can(role, "trust.view"),
       api: can(role, "api.manage"),
       webhooks: can(role, "webhooks.manage"),
+      community: can(role, "community.manage"),
     },
     toReview,
     follow,
@@ -128,6 +129,13 @@ export default function ProjectShow({ loaderData }: Route.ComponentProps) {
               <Button asChild variant="outline" size="sm">
                 <Link to={`/projects/${encodeURIComponent(slug)}/webhooks`}>
                   <Webhook aria-hidden /> Webhooks
+                </Link>
+              </Button>
+            )}
+            {loaderData.can.community && (
+              <Button asChild variant="outline" size="sm">
+                <Link to={route("projects.discord", { project: slug })} aria-label="Discord bot and roles of this project">
+                  <MessagesSquare aria-hidden /> Discord
                 </Link>
               </Button>
             )}
