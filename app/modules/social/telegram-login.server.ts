@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomUUID, timingSafeEqual } from "node:crypto";
-import { and, eq } from "drizzle-orm";
+import { and, eq, ne } from "drizzle-orm";
 import { z } from "zod";
 import { account } from "#db/schema/auth";
 import { telegramChat } from "#db/schema/community";
@@ -78,6 +78,8 @@ export function verifyTelegramLogin(raw: unknown, botToken: string, now: Date): 
   return ok({ data: parsed.data });
 }
 
+const ALREADY_HELD = failure("conflict", "This Telegram account is already connected to another member. One account belongs to one member.");
+
 /** The Connect link: Telegram's login page for the platform's bot, coming back to `returnTo`. */
 export function telegramLoginUrl({ social, telegram, origin, returnTo }: { social: SocialConfig; telegram: TelegramConfig; origin: string; returnTo: string }) {
   const url = new URL(`${social.telegramOAuthUrl}/auth`);
@@ -120,6 +122,12 @@ export async function connectTelegram({
     .select({ accountId: account.accountId })
     .from(account)
     .where(and(eq(account.userId, userId), eq(account.providerId, "telegram")));
+  // account_social_key does not cover telegram yet (migration 0028): asked here as well.
+  const [held] = await db
+    .select({ userId: account.userId })
+    .from(account)
+    .where(and(eq(account.providerId, "telegram"), eq(account.accountId, accountId), ne(account.userId, userId)));
+  if (held) return ALREADY_HELD;
   if (linked && linked.accountId !== accountId)
     return failure("conflict", "You already have a Telegram account connected. Disconnect it first to connect another.");
   if (await waitsToRelink({ db, provider: "telegram", accountId, userId, now }))
