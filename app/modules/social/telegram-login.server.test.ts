@@ -6,7 +6,7 @@ import { user } from "#db/schema/auth";
 import type { Database } from "~/lib/db.server";
 import { createTestDatabase } from "#tests/setup/test-db";
 import { FAKE_PLATFORM_BOT, telegramFakeEnv } from "#tests/fakes/telegram/endpoints";
-import { signedLogin, startTelegramFake, type TelegramFake } from "#tests/fakes/telegram/telegram-fake";
+import { signedLogin, startTelegramFake, type FakeTelegramUser, type TelegramFake } from "#tests/fakes/telegram/telegram-fake";
 import { disconnect, listConnections } from "./connections.server";
 import { socialConfigFromEnv, type SocialConfig } from "./social-config.server";
 import { connectTelegram, decodeAuthResult, telegramLoginUrl, verifyTelegramLogin } from "./telegram-login.server";
@@ -32,7 +32,7 @@ afterAll(async () => {
 });
 
 /** Goes through the fake's login page as a browser would and returns the decoded `#tgAuthResult`. */
-async function logIn(account = tess, fault: "bad_hash" | "old_auth_date" | null = null) {
+async function logIn(account: FakeTelegramUser = tess, fault: "bad_hash" | "old_auth_date" | null = null) {
   fake.state.nextLogin(account);
   fake.state.setLoginFault(fault);
   const url = telegramLoginUrl({
