@@ -90,6 +90,14 @@ export function telegramLoginUrl({ social, telegram, origin, returnTo }: { socia
   return url.toString();
 }
 
+/** Where Connect sends the member: Telegram's login page for the platform's bot, back to /settings/connections/telegram/callback. */
+export function telegramConnectUrl(social: SocialConfig, appUrl: string) {
+  if (!social.telegram) throw new Error("Telegram is not set up");
+  return telegramLoginUrl({ social, telegram: social.telegram, origin: new URL(appUrl).origin, returnTo: new URL(TELEGRAM_CALLBACK_PATH, appUrl).toString() });
+}
+
+export const TELEGRAM_CALLBACK_PATH = "/settings/connections/telegram/callback";
+
 /**
  * Links the Telegram account the widget's data proves to the member: one Telegram account per
  * member, not one another member holds or let go less than 30 days ago. The member's chat with
