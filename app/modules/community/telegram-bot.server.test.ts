@@ -15,6 +15,8 @@ import { providerRequest } from "~/modules/social/checks/http.server";
 import { getChatMember, getMe, sendMessage, telegramBot } from "~/modules/social/checks/telegram.server";
 import { socialConfigFromEnv, type SocialConfig } from "~/modules/social/social-config.server";
 import { z } from "zod";
+import { task } from "#db/schema/quests";
+import { checkSocialTask } from "~/modules/social/social-tasks.server";
 import { checkTelegramJoin } from "./telegram-join.server";
 import { recheckTelegramBot, removeTelegramBot, saveTelegramBot } from "./telegram-bot.server";
 
@@ -148,5 +150,25 @@ describe("telegram_join", () => {
     expect(await check()).toMatchObject({ code: "not_met", message: expect.stringContaining("You are not in Orbit Chat on Telegram yet") });
     fake.state.rateLimitNext(5);
     expect(await check()).toMatchObject({ code: "limited", retryAfterSeconds: 5 });
+  });
+});
+
+describe("checkSocialTask for telegram_join", () => {
+  it("asks the project's bot, and says not found in the task's words", async () => {
+    await saveTelegramBot({ db: database.db, social, projectId: "p1", userId: "own", token: projectBot.token, chat: String(GROUP), now });
+    fake.state.setBotInChat(GROUP, projectBot.id, { admin: true });
+    const config = { chatId: String(GROUP), chatTitle: "Orbit Chat", inviteUrl: "https://t.me/orbitchat", recheckBeforeRewards: true };
+    const [t] = await database.db
+      .insert(task)
+      .values({ id: "tg-task", projectId: "p1", title: "Join Orbit Chat", type: "telegram_join", verification: "auto", xp: 10, config })
+      .returning();
+    const check = () => checkSocialTask({ db: database.db, social, task: t!, userId: "mia", now });
+    expect(await check()).toMatchObject({ ok: false, code: "not_met", message: expect.stringContaining("You are not in Orbit Chat on Telegram yet") });
+    fake.state.setMembership(GROUP, member.id, { status: "member" });
+    expect(await check()).toMatchObject({ ok: true, verifiedBy: "api", submission: { account: "mia_tg" } });
+    expect(await checkSocialTask({ db: database.db, social, task: t!, userId: "own", now })).toMatchObject({
+      code: "conflict",
+      message: expect.stringContaining("Connect your Telegram account"),
+    });
   });
 });
