@@ -114,9 +114,10 @@ export class TelegramFakeState {
   setLoginFault(fault: LoginFault) {
     this.loginFault = fault;
   }
+  /** Forgets everything but the bots (the app's configuration names them) and the clock. */
   reset() {
     const fresh = new TelegramFakeState();
-    Object.assign(this, { ...fresh, now: this.now });
+    Object.assign(this, { ...fresh, bots: this.bots, now: this.now });
   }
 
   findChat(chatId: string): FakeChat | undefined {
