@@ -150,7 +150,11 @@ export function TaskConfigFields({ type, values, errors, networks, apiCheck = nu
           {text("chatTitle", "Group or channel name", { placeholder: "Questline Community", hint: "As Telegram shows it: members look for this name." })}
           {text("chatId", "Group or channel", { placeholder: "@questline or -100…", hint: "@name, its t.me/name link, or its id (-100…)." })}
           {text("inviteUrl", "Link to join", { type: "url", placeholder: "https://t.me/…", hint: "Where members join: its t.me link or an invite link." })}
-          {recheck}
+          {checkbox(
+            "recheckBeforeRewards",
+            "Check again before rewards are paid",
+            "Once, when the campaign's rewards are paid: a member who left the group or channel loses this task's approval and its XP, and is told why.",
+          )}
         </>
       );
   }
