@@ -74,6 +74,8 @@ export default [
     route("projects/:project/webhooks", "routes/projects/webhooks.tsx"),
     route("projects/:project/webhooks/:endpoint", "routes/projects/webhooks-endpoint.tsx"),
     route("dev/webhooks", "routes/dev.webhooks.tsx"),
+    // Telegram (issue #40): a project's bot and its group or channel.
+    route("projects/:project/telegram", "routes/projects/telegram.tsx"),
     route("dev/webhooks/receive/:endpoint", "routes/dev.webhooks-receive.ts"),
     ...prefix("settings", [
       layout("routes/settings/layout.tsx", [
@@ -85,6 +87,8 @@ export default [
         route("speedometer", "routes/settings/speedometer.tsx"),
         route("starboard", "routes/settings/starboard.tsx"),
         route("connections", "routes/settings/connections.tsx"),
+        // Telegram (issue #40): the login page comes back here with #tgAuthResult.
+        route("connections/telegram/callback", "routes/settings/connection-telegram-callback.tsx"),
         route("connections/:provider", "routes/settings/connection.tsx"),
         route("privacy", "routes/settings/privacy.tsx"),
         route("trust", "routes/settings/trust.tsx"),

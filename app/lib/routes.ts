@@ -77,6 +77,9 @@ export const ROUTES = {
   "settings.starboard": { path: "/settings/starboard" },
   "settings.connections": { path: "/settings/connections" },
   "settings.connection": { path: "/settings/connections/:provider" },
+  // Telegram (issue #40): the login's way back, and a project's bot.
+  "settings.connection.telegram-callback": { path: "/settings/connections/telegram/callback" },
+  "projects.telegram": { path: "/projects/:project/telegram", bindings: { project: "slug" } },
   "settings.privacy": { path: "/settings/privacy" },
   "settings.trust": { path: "/settings/trust" },
   "tasks.verifyX": { path: "/tasks/verify-x" },

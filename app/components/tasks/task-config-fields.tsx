@@ -1,3 +1,4 @@
+import { Link, useParams } from "react-router";
 import { CheckboxField } from "~/components/ui/form-parts";
 import { Field, fieldProps } from "~/components/ui/field";
 import { Input } from "~/components/ui/input";
@@ -142,5 +143,36 @@ export function TaskConfigFields({ type, values, errors, networks, apiCheck = nu
       });
     case "api_check":
       return <ApiCheckFields values={values} errors={errors} tools={apiCheck} />;
+    case "telegram_join":
+      return (
+        <>
+          <TelegramBotNote />
+          {text("chatTitle", "Group or channel name", { placeholder: "Questline Community", hint: "As Telegram shows it: members look for this name." })}
+          {text("chatId", "Group or channel", { placeholder: "@questline or -100…", hint: "@name, its t.me/name link, or its id (-100…)." })}
+          {text("inviteUrl", "Link to join", { type: "url", placeholder: "https://t.me/…", hint: "Where members join: its t.me link or an invite link." })}
+          {checkbox(
+            "recheckBeforeRewards",
+            "Check again before rewards are paid",
+            "Once, when the campaign's rewards are paid: a member who left the group or channel loses this task's approval and its XP, and is told why.",
+          )}
+        </>
+      );
   }
+}
+
+/** Telegram tasks are read by the project's own bot: where to set it up. */
+function TelegramBotNote() {
+  const { project } = useParams();
+  return (
+    <p className="rounded-lg border p-3 text-sm text-muted-foreground">
+      Checked with Telegram by your project&apos;s bot, which must be an administrator of the group or channel.{" "}
+      {project ? (
+        <Link className="underline underline-offset-4" to={`/projects/${encodeURIComponent(project)}/telegram`}>
+          Set up the project&apos;s Telegram bot
+        </Link>
+      ) : (
+        "Set it up on the project's Telegram page."
+      )}
+    </p>
+  );
 }

@@ -168,5 +168,14 @@ export function TaskInstructions({ brief, signedIn }: { brief: TaskBrief; signed
           </p>
         </div>
       );
+    case "telegram_join":
+      return (
+        <div className="grid gap-2">
+          <p>
+            Join <Outbound href={brief.inviteUrl}>{brief.chatTitle}</Outbound> on Telegram with the account you connected, then press Check.
+          </p>
+          <p className="text-sm text-muted-foreground">Checked with Telegram: the project&apos;s bot asks Telegram whether your account is in it.</p>
+        </div>
+      );
   }
 }

@@ -18,6 +18,8 @@ export type FanoutRun = { events: number; notifications: number };
  * preference for its kind, `mail` `pending` (mail it), `digest` (in the day's digest) or `none`,
  * from their e-mail preference and digest switch. A member who turned both channels off for the
  * kind gets no row at all; a member signed in by wallet only (no real address) gets no mail.
+ * `telegram` is `pending` when the member chose Telegram for the kind and their chat with the
+ * platform's bot is open (started, not blocked): sendTelegramNotifications sends it.
  */
 export async function notifyFromEvents({
   db,
@@ -53,19 +55,23 @@ async function insertNotifications(tx: Db, { fanout, dedupe, projectId, now }: {
   const { kind } = fanout;
   const { inbox, email } = NOTIFICATION_KINDS[kind].defaults;
   const result = await tx.execute(sql`
-    with inserted as (insert into notification (user_id, kind, dedupe, project_id, title, body, link, in_inbox, mail, created_at)
+    with inserted as (insert into notification (user_id, kind, dedupe, project_id, title, body, link, in_inbox, mail, telegram, created_at)
     select r.user_id, ${kind}, ${dedupe}, ${projectId}::text, r.title, r.body, r.link,
       coalesce(pi.enabled, ${inbox}::boolean),
       case when not coalesce(pe.enabled, ${email}::boolean) or u.email like ${`%@${WALLET_EMAIL_DOMAIN}`} then 'none'
            when coalesce(s.digest, false) then 'digest'
            else 'pending' end,
+      case when coalesce(pt.enabled, false) and tc.started_at is not null and tc.blocked_at is null then 'pending' else 'none' end,
       ${now.toISOString()}::timestamptz
     from (${fanout.recipients}) r
     join "user" u on u.id = r.user_id
     left join notification_preference pi on pi.user_id = r.user_id and pi.kind = ${kind} and pi.channel = 'inbox'
     left join notification_preference pe on pe.user_id = r.user_id and pe.kind = ${kind} and pe.channel = 'email'
     left join notification_setting s on s.user_id = r.user_id
+    left join notification_preference pt on pt.user_id = r.user_id and pt.kind = ${kind} and pt.channel = 'telegram'
+    left join telegram_chat tc on tc.user_id = r.user_id
     where coalesce(pi.enabled, ${inbox}::boolean) or coalesce(pe.enabled, ${email}::boolean)
+      or (coalesce(pt.enabled, false) and tc.started_at is not null and tc.blocked_at is null)
     on conflict (user_id, dedupe) do nothing
     returning 1)
     select count(*)::int as n from inserted`);

@@ -3,7 +3,8 @@ import { notificationPreference, notificationSetting } from "#db/schema/reach";
 import type { Db } from "~/lib/db.server";
 import { NOTIFICATION_KIND_NAMES, NOTIFICATION_KINDS, type KindPreference, type NotificationKind } from "./notification-kinds";
 
-export type NotificationSettings = { kinds: KindPreference[]; digest: boolean };
+/** `telegram`: the kinds the member chose to get by Telegram (off unless chosen). */
+export type NotificationSettings = { kinds: KindPreference[]; digest: boolean; telegram: NotificationKind[] };
 
 /** A member's choice for every kind in both channels (the kind's default where they made none), and the digest switch. */
 export async function notificationSettings({ db, userId }: { db: Db; userId: string }): Promise<NotificationSettings> {
@@ -17,26 +18,31 @@ export async function notificationSettings({ db, userId }: { db: Db; userId: str
     inbox: chosen.get(`inbox:${kind}`) ?? NOTIFICATION_KINDS[kind].defaults.inbox,
     email: chosen.get(`email:${kind}`) ?? NOTIFICATION_KINDS[kind].defaults.email,
   }));
-  return { kinds, digest: setting?.digest ?? false };
+  const telegram = NOTIFICATION_KIND_NAMES.filter((kind) => chosen.get(`telegram:${kind}`) === true);
+  return { kinds, digest: setting?.digest ?? false, telegram };
 }
 
-/** Saves the whole table (every kind, both channels) and the digest switch, in one transaction. */
+/** Saves the whole table (every kind, both channels; Telegram's kinds when given) and the digest switch, in one transaction. */
 export async function saveNotificationSettings({
   db,
   userId,
   kinds,
   digest,
+  telegram,
   now = new Date(),
 }: {
   db: Db;
   userId: string;
   kinds: KindPreference[];
   digest: boolean;
+  /** The kinds to get by Telegram; left as they were when not given (the member cannot choose Telegram here). */
+  telegram?: NotificationKind[];
   now?: Date;
 }) {
   const rows = kinds.flatMap(({ kind, inbox, email }) => [
     { userId, kind, channel: "inbox" as const, enabled: inbox, updatedAt: now },
     { userId, kind, channel: "email" as const, enabled: email, updatedAt: now },
+    ...(telegram ? [{ userId, kind, channel: "telegram" as const, enabled: telegram.includes(kind), updatedAt: now }] : []),
   ]);
   await db.transaction(async (tx) => {
     if (rows.length)

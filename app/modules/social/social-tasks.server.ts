@@ -16,6 +16,7 @@ import { checkXFollow, checkXLike, checkXPost, checkXRepost } from "./checks/x.s
 import { checkYoutubeSubscription } from "./checks/youtube.server";
 import { PROVIDER_LABELS, PROVIDER_SCOPES, type SocialProvider } from "./providers";
 import { isConnectable, type SocialConfig } from "./social-config.server";
+import { checkTelegramJoin, notInChat } from "~/modules/community/telegram-join.server";
 
 /**
  * Social tasks checked through the provider's API: which provider and scopes each type needs, the
@@ -80,6 +81,23 @@ export async function checkSocialTask({
   // Each check spends the member's (or the platform's) quota at the provider: a flood is held back here.
   const limit = await takeRateLimit({ db, key: `social-check:${userId}`, max: SOCIAL_CHECKS_PER_5_MINUTES, windowSeconds: 300, now: now.getTime() });
   if (!limit.ok) return failure("limited", `Too many checks in a row. Try again in ${waitText(limit.retryAfterSeconds)}.`, limit.retryAfterSeconds);
+  if (type === "telegram_join") {
+    // Read by the project's bot: the member's Telegram connection only says who they are.
+    const { chatId, chatTitle } = taskConfigSchemas.telegram_join.parse(t.config);
+    const joined = await checkTelegramJoin({
+      db,
+      social,
+      projectId: t.projectId,
+      userId,
+      chatId,
+      chatTitle,
+      now,
+      ...(fetchFn ? { fetchFn } : {}),
+      ...(log ? { log } : {}),
+    });
+    if (!joined.ok) return joined;
+    return ok({ verifiedBy: "api" as const, evidence: joined.evidence, submission: { account: joined.handle, checkedAt: now.toISOString() } });
+  }
   const access = await socialAccess({ db, social, userId, provider, needs: TASK_SCOPES[type], now, ...(fetchFn ? { fetchFn } : {}) });
   if (!access.ok) return failure(access.reason === "not_set_up" || access.reason === "unavailable" ? "unavailable" : "conflict", access.message);
   if (access.method === "code" && type === "x_like") {
@@ -143,8 +161,9 @@ function runCheck(type: ApiCheckedType, config: unknown, call: ProviderCall, mem
       return checkInstagramPost(call, { phrase: taskConfigSchemas.instagram_post.parse(config).phrase });
     case "discord_join":
     case "discord_role":
-    case "telegram_join":
       throw new Error(`${type}: its check is being built`);
+    case "telegram_join":
+      throw new Error("telegram_join is checked by the project's bot (checkTelegramJoin)");
   }
 }
 
@@ -168,6 +187,8 @@ export function notFoundMessage(t: Pick<Task, "type" | "config">): string {
       return `None of your recent TikTok videos has “${taskConfigSchemas.tiktok_post.parse(t.config).phrase}” in its description.`;
     case "instagram_post":
       return `None of your recent Instagram posts has “${taskConfigSchemas.instagram_post.parse(t.config).phrase}” in its caption. Only professional (business or creator) accounts can be checked.`;
+    case "telegram_join":
+      return notInChat(taskConfigSchemas.telegram_join.parse(t.config).chatTitle);
     default:
       return "Not found.";
   }

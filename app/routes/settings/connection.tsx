@@ -17,6 +17,7 @@ import { LINK_ERRORS } from "~/modules/social/social-oauth.server";
 import { isConnectable } from "~/modules/social/social-config.server";
 import { PROVIDER_LABELS, PROVIDER_READS, allowedAvatar, isSocialProvider, type SocialProvider } from "~/modules/social/providers";
 import { servicesContext } from "~/services/services.server";
+import { telegramConnectUrl } from "~/modules/social/telegram-login.server";
 
 export function meta({ matches, loaderData }: Route.MetaArgs) {
   return [{ title: pageTitle(matches[0].loaderData.appName, loaderData ? `${loaderData.label} · Connections` : "Connections") }];
@@ -67,6 +68,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   }
 
   if (!isConnectable(services.env.social, provider)) return formFailure(failure("unavailable", `${label} is not set up on this server.`));
+  // Telegram: its login page signs who the member is and comes back to our callback (no OAuth).
+  if (provider === "telegram") return redirect(telegramConnectUrl(services.env.social, services.env.APP_URL));
   // better-auth starts the provider's authorization (state and PKCE kept server-side) and gives the URL to send the member to.
   const started = await callAuth(services, request, "/link-social", {
     provider,

@@ -1,4 +1,5 @@
-import { Form, Link, useNavigation } from "react-router";
+import { Form, Link, useActionData, useNavigation } from "react-router";
+import { FormError } from "~/components/ui/form-error";
 import type { Route } from "./+types/notifications";
 import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "~/components/ui/card";
@@ -8,6 +9,9 @@ import { route } from "~/lib/routes";
 import { requireUser } from "~/modules/auth/session.server";
 import { NOTIFICATION_KIND_NAMES, NOTIFICATION_KINDS, preferenceField } from "~/modules/notifications/notification-kinds";
 import { notificationSettings, saveNotificationSettings } from "~/modules/notifications/preferences.server";
+import { sendTelegramTest, telegramNotificationState } from "~/modules/notifications/telegram.server";
+import { dataWithToast } from "~/lib/flash.server";
+import { formFailure } from "~/lib/result";
 import { hasRealEmail } from "~/modules/wallets/wallets.server";
 import { servicesContext } from "~/services/services.server";
 
@@ -17,8 +21,14 @@ export function meta({ matches }: Route.MetaArgs) {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = await requireUser(context, request);
-  const settings = await notificationSettings({ db: context.get(servicesContext).database.db, userId: user.id });
-  return { ...settings, hasEmail: hasRealEmail(user.email) };
+  const services = context.get(servicesContext);
+  const db = services.database.db;
+  const [settings, telegram] = await Promise.all([
+    notificationSettings({ db, userId: user.id }),
+    // Hidden without the platform's bot or the member's Telegram connection.
+    telegramNotificationState({ db, social: services.env.social, userId: user.id }),
+  ]);
+  return { ...settings, hasEmail: hasRealEmail(user.email), telegramChat: telegram };
 }
 
 /**
@@ -29,23 +39,37 @@ export async function action({ request, context }: Route.ActionArgs) {
   const services = context.get(servicesContext);
   const { user } = await requireUser(context, request);
   const form = await request.formData();
+  const db = services.database.db;
+  if (form.get("intent") === "telegram-test") {
+    const tested = await sendTelegramTest({ db, social: services.env.social, appUrl: services.env.APP_URL, userId: user.id, logger: services.logger });
+    if (!tested.ok) return formFailure(tested);
+    return dataWithToast({ errors: {} }, "Test message sent: choose what comes by Telegram below", { appUrl: services.env.APP_URL });
+  }
   const on = (name: string) => form.get(name) === "on";
   const kinds = NOTIFICATION_KIND_NAMES.map((kind) => ({ kind, inbox: on(preferenceField("inbox", kind)), email: on(preferenceField("email", kind)) }));
-  await saveNotificationSettings({ db: services.database.db, userId: user.id, kinds, digest: on("digest") });
+  // Telegram's column is read only when the member can use it (its boxes are on the page).
+  const telegram = (await telegramNotificationState({ db, social: services.env.social, userId: user.id }))?.started
+    ? NOTIFICATION_KIND_NAMES.filter((kind) => on(`telegram:${kind}`))
+    : undefined;
+  await saveNotificationSettings({ db, userId: user.id, kinds, digest: on("digest"), ...(telegram ? { telegram } : {}) });
   return redirectWithToast(route("settings.notifications"), "Notification settings saved", { appUrl: services.env.APP_URL });
 }
 
 const checkbox = "size-4 shrink-0 cursor-pointer accent-lime-600";
 
-export default function NotificationSettings({ loaderData: { kinds, digest, hasEmail } }: Route.ComponentProps) {
+export default function NotificationSettings({ loaderData: { kinds, digest, hasEmail, telegram, telegramChat } }: Route.ComponentProps) {
   const navigation = useNavigation();
+  const actionData = useActionData<{ errors: Record<string, string> }>();
+  const canTelegram = telegramChat?.started === true;
+  const saving = navigation.state === "submitting" && navigation.formData?.get("intent") !== "telegram-test";
   return (
     <Card>
       <CardHeader>
         <CardTitle>Notifications</CardTitle>
         <CardDescription>What you are told, in your inbox (the bell) and by e-mail. Every e-mail also has a link to stop that kind.</CardDescription>
       </CardHeader>
-      <CardContent>
+      <CardContent className="grid gap-6">
+        {telegramChat && <TelegramSetup chat={telegramChat} error={actionData?.errors.form} />}
         <Form method="post" className="grid gap-6">
           {!hasEmail && (
             <p className="rounded-md bg-muted p-3 text-sm" role="status">
@@ -70,6 +94,11 @@ export default function NotificationSettings({ loaderData: { kinds, digest, hasE
                   <th scope="col" className="w-16 px-2 py-2 text-center font-medium">
                     E-mail
                   </th>
+                  {canTelegram && (
+                    <th scope="col" className="w-16 px-2 py-2 text-center font-medium">
+                      Telegram
+                    </th>
+                  )}
                 </tr>
               </thead>
               <tbody className="divide-y">
@@ -99,6 +128,17 @@ export default function NotificationSettings({ loaderData: { kinds, digest, hasE
                           aria-label={`${spec.label} by e-mail`}
                         />
                       </td>
+                      {canTelegram && (
+                        <td className="px-2 py-3 text-center">
+                          <input
+                            type="checkbox"
+                            name={`telegram:${row.kind}`}
+                            defaultChecked={telegram.includes(row.kind)}
+                            className={checkbox}
+                            aria-label={`${spec.label} by Telegram`}
+                          />
+                        </td>
+                      )}
                     </tr>
                   );
                 })}
@@ -115,12 +155,40 @@ export default function NotificationSettings({ loaderData: { kinds, digest, hasE
             </span>
           </label>
           <div>
-            <Button type="submit" pending={navigation.state === "submitting"}>
+            <Button type="submit" pending={saving}>
               Save
             </Button>
           </div>
         </Form>
       </CardContent>
     </Card>
+  );
+}
+
+/** Telegram's messages come from the platform's bot once the member pressed Start in it: the test proves it. */
+function TelegramSetup({ chat, error }: { chat: { botUsername: string; started: boolean; blocked: boolean }; error?: string }) {
+  const navigation = useNavigation();
+  const testing = navigation.state === "submitting" && navigation.formData?.get("intent") === "telegram-test";
+  const bot = `@${chat.botUsername}`;
+  return (
+    <Form method="post" className="grid gap-3 rounded-lg border p-3 text-sm">
+      <input type="hidden" name="intent" value="telegram-test" />
+      <p>
+        {chat.started
+          ? `Telegram messages come from ${bot}. Tick the kinds you want there.`
+          : chat.blocked
+            ? `You blocked ${bot} in Telegram, so nothing is sent there. Unblock it, press Start, then send a test message.`
+            : `To get notifications by Telegram, open ${bot} in Telegram and press Start, then send a test message.`}
+      </p>
+      <FormError message={error} />
+      <div className="flex flex-wrap items-center gap-3">
+        <Button type="submit" variant="outline" pending={testing}>
+          Send a test message
+        </Button>
+        <a className="underline underline-offset-4" href={`https://t.me/${encodeURIComponent(chat.botUsername)}`} target="_blank" rel="noreferrer">
+          Open {bot} in Telegram
+        </a>
+      </div>
+    </Form>
   );
 }

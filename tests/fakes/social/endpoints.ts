@@ -5,6 +5,7 @@
  * before the fakes run (tests/fakes/social/serve.ts).
  */
 import type { OAuthProvider } from "../../../app/modules/social/providers.ts";
+import { telegramFakeEnv } from "../telegram/endpoints.ts";
 
 /** The providers the social fakes stand in for. */
 export type FakeProvider = OAuthProvider;
@@ -52,6 +53,8 @@ export function fakeOrigins(base: number, host = "127.0.0.1"): Record<FakeProvid
 /** `P_CLIENT_ID`, `P_CLIENT_SECRET`, `P_AUTHORIZE_URL`, `P_TOKEN_URL`, `P_API_URL` for each provider, and `X_BEARER_TOKEN`. */
 export function fakesEnv(origins: Record<FakeProvider, string>): Record<string, string> {
   const env: Record<string, string> = { X_BEARER_TOKEN: FAKE_X_BEARER_TOKEN };
+  // Telegram's fake (tests/fakes/telegram) runs 6 ports above X's.
+  Object.assign(env, telegramFakeEnv(origins.x.replace(/:(\d+)$/, (_, port: string) => `:${Number(port) + 6}`)));
   for (const provider of PROVIDER_ORDER) {
     const prefix = ENV_PREFIX[provider];
     const origin = origins[provider];
