@@ -7,6 +7,7 @@ import { processAirdropRounds, roundChainsOf } from "~/modules/airdrops/round.se
 import { followHeads, type HeadFollowers } from "~/modules/chain/head-follower.server";
 import { followOperatorOutbox } from "~/modules/chain/operator-outbox.server";
 import { runDiscordRoles } from "~/modules/community/role-grant-job.server";
+import { sendTelegramNotifications } from "~/modules/notifications/telegram.server";
 import { scanDeposits } from "~/modules/deposits/scanner.server";
 import { JOB_QUEUE_NAMES, type JobQueueName, type JobRun } from "~/modules/jobs/queues";
 import { openRunLeases, stillClaimed, takeoverSweep } from "~/modules/jobs/takeover.server";
@@ -288,6 +289,16 @@ export function jobDefinitions(services: JobServices): JobDefinition[] {
       run: async () => {
         const done = await runDiscordRoles({ db, social: env.social, log: logger });
         if (done.attempted > 0 || done.held > 0 || done.removed > 0) logger.info(done, "discord roles");
+      },
+    },
+    {
+      queue: "notification-telegram",
+      keys: [ALL],
+      // Notifications members chose to read on Telegram, sent by the platform's bot at most once each, every 5 s.
+      feed: { everyMs: 5_000 },
+      run: async () => {
+        const done = await sendTelegramNotifications({ db, social: env.social, appUrl: env.APP_URL, logger });
+        if (done.sent > 0 || done.failed > 0) logger.info(done, "telegram notifications sent");
       },
     },
     {

@@ -76,6 +76,7 @@ CREATE TABLE "telegram_chat" (
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+DROP INDEX "account_social_key";--> statement-breakpoint
 ALTER TABLE "notification" ADD COLUMN "telegram" text DEFAULT 'none' NOT NULL;--> statement-breakpoint
 ALTER TABLE "notification" ADD COLUMN "telegram_sent_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "discord_role_grant" ADD CONSTRAINT "discord_role_grant_reward_id_discord_role_reward_id_fk" FOREIGN KEY ("reward_id") REFERENCES "public"."discord_role_reward"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -98,4 +99,5 @@ CREATE INDEX "discord_role_grant_user_idx" ON "discord_role_grant" USING btree (
 CREATE INDEX "discord_role_grant_due_idx" ON "discord_role_grant" USING btree ("next_attempt_at") WHERE "discord_role_grant"."state" = 'pending';--> statement-breakpoint
 CREATE INDEX "discord_role_log_project_idx" ON "discord_role_log" USING btree ("project_id","id");--> statement-breakpoint
 CREATE INDEX "discord_role_reward_project_idx" ON "discord_role_reward" USING btree ("project_id");--> statement-breakpoint
-CREATE INDEX "notification_telegram_idx" ON "notification" USING btree ("id") WHERE "notification"."telegram" = 'pending';
+CREATE INDEX "notification_telegram_idx" ON "notification" USING btree ("id") WHERE "notification"."telegram" = 'pending';--> statement-breakpoint
+CREATE UNIQUE INDEX "account_social_key" ON "account" USING btree ("provider_id","account_id") WHERE provider_id in ('x', 'youtube', 'tiktok', 'instagram', 'discord', 'telegram');

@@ -61,7 +61,7 @@ export const account = pgTable(
     // One social account belongs to one member (the platform's first sybil guard).
     uniqueIndex("account_social_key")
       .on(t.providerId, t.accountId)
-      .where(sql`provider_id in ('x', 'youtube', 'tiktok', 'instagram')`),
+      .where(sql`provider_id in ('x', 'youtube', 'tiktok', 'instagram', 'discord', 'telegram')`),
   ],
 );
 

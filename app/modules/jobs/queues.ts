@@ -31,6 +31,10 @@ export const JOB_QUEUES = {
     label: "Discord roles",
     about: "Grants and takes back projects' Discord reward roles through their bots, retrying until Discord confirms each (every 30 s).",
   },
+  "notification-telegram": {
+    label: "Notifications by Telegram",
+    about: "Sends the notifications members chose to read on Telegram through the platform's bot, each at most once (every 5 s).",
+  },
   "notification-mails": {
     label: "Notification mails",
     about: "Sends notification mails, at most NOTIFY_MAILS_PER_HOUR per member an hour; the rest wait for the daily digest (every 10 s).",

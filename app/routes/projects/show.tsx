@@ -1,4 +1,4 @@
-import { KeyRound, MessagesSquare, Webhook } from "lucide-react";
+import { KeyRound, MessagesSquare, Send, Webhook } from "lucide-react";
 import { data, Link } from "react-router";
 import type { Route } from "./+types/show";
 import { ProjectHeader, ProjectRewardsLink, ProjectTasksLink, ToReviewLink } from "~/components/projects/project-header";
@@ -136,6 +136,13 @@ export default function ProjectShow({ loaderData }: Route.ComponentProps) {
               <Button asChild variant="outline" size="sm">
                 <Link to={route("projects.discord", { project: slug })} aria-label="Discord bot and roles of this project">
                   <MessagesSquare aria-hidden /> Discord
+                </Link>
+              </Button>
+            )}
+            {loaderData.can.community && (
+              <Button asChild variant="outline" size="sm">
+                <Link to={route("projects.telegram", { project: slug })} aria-label="Telegram bot of this project">
+                  <Send aria-hidden /> Telegram
                 </Link>
               </Button>
             )}
