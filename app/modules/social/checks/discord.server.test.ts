@@ -1,6 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
+import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startSocialFakes, type FakeAccount, type SocialFakes } from "#tests/fakes/social/social-fakes";
+import { controlHandler } from "#tests/fakes/social/control";
 import { checkDiscordMembership, fetchDiscordProfile } from "./discord.server";
 import type { ProviderCall } from "./outcome";
 
@@ -127,5 +129,89 @@ describe("Discord's OAuth as the fake speaks it", () => {
       ["refresh_token", true, false, false],
       ["refresh_token", true, false, false],
     ]);
+  });
+});
+
+describe("the Discord fake's bot endpoints, driven through the control API as the e2e tests drive it", () => {
+  let control: Server;
+  let controlUrl: string;
+  beforeAll(async () => {
+    const handle = controlHandler(fakes);
+    control = createServer((req, res) => void handle(req, res));
+    await new Promise<void>((resolve) => control.listen(0, "127.0.0.1", resolve));
+    controlUrl = `http://127.0.0.1:${(control.address() as { port: number }).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => control.close(() => resolve())));
+
+  const drive = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(controlUrl + path, { method, ...(body ? { body: JSON.stringify(body) } : {}) });
+    return { status: response.status, body: (await response.json()) as unknown };
+  };
+  const bot = async (method: string, path: string, headers: Record<string, string> = {}) => {
+    const response = await fetch(fakes.env.DISCORD_API_URL + path, { method, headers: { authorization: "Bot bot-token", ...headers } });
+    const text = await response.text();
+    return { status: response.status, body: text ? (JSON.parse(text) as unknown) : null, retryAfter: response.headers.get("retry-after") };
+  };
+
+  it("grants and removes roles below the bot's own with MANAGE_ROLES, refuses the rest in Discord's words, and logs every request", async () => {
+    const BOT_ROLE = "900000000000000020";
+    const MOD = "900000000000000030";
+    const guild = {
+      id: "900000000000000002",
+      name: "Nova",
+      roles: [
+        { id: HOLDER, name: "Holder", position: 1, permissions: "0" },
+        { id: BOT_ROLE, name: "Nova Bot", position: 2, permissions: String(1n << 28n) },
+        { id: MOD, name: "Mod", position: 3, permissions: "0" },
+      ],
+    };
+    expect((await drive("POST", "/discord/guilds", guild)).status).toBe(201);
+    expect((await drive("POST", "/discord/bots", { token: "bot-token", userId: "910000000000000001", username: "NovaBot" })).status).toBe(201);
+    expect(await bot("GET", `/guilds/${guild.id}`)).toMatchObject({ status: 403, body: { code: 50001, message: "Missing Access" } });
+    await drive("POST", "/discord/bots", { token: "bot-token", userId: "910000000000000001", username: "NovaBot", guildId: guild.id, roleIds: [BOT_ROLE] });
+    await drive("POST", "/discord/members", { guildId: guild.id, userId: ada.id, roles: [] });
+
+    expect(await bot("GET", "/users/@me")).toMatchObject({ status: 200, body: { id: "910000000000000001", username: "NovaBot", bot: true } });
+    expect(await bot("GET", `/guilds/${guild.id}`)).toMatchObject({ status: 200, body: { id: guild.id, name: "Nova", owner_id: expect.any(String) } });
+    expect((await bot("GET", `/guilds/${guild.id}/roles`)).body).toEqual(
+      expect.arrayContaining([expect.objectContaining({ id: guild.id, name: "@everyone", position: 0 }), expect.objectContaining({ id: MOD, position: 3 })]),
+    );
+    const grant = (role: string, user = ada.id, method = "PUT") =>
+      bot(method, `/guilds/${guild.id}/members/${user}/roles/${role}`, { "x-audit-log-reason": encodeURIComponent("Questline: Season 1 — done") });
+    expect(await grant(HOLDER)).toMatchObject({ status: 204, body: null });
+    expect(await drive("GET", `/discord/members/${guild.id}/${ada.id}`)).toEqual({ status: 200, body: { roles: [HOLDER] } });
+    expect(await grant(MOD)).toMatchObject({ status: 403, body: { code: 50013, message: "Missing Permissions" } });
+    expect(await grant("900000000000000099")).toMatchObject({ status: 404, body: { code: 10011, message: "Unknown Role" } });
+    expect(await grant(HOLDER, "800000000000000077")).toMatchObject({ status: 404, body: { code: 10007, message: "Unknown Member" } });
+    expect(await bot("GET", `/guilds/${guild.id}/members/800000000000000077`)).toMatchObject({ status: 404, body: { code: 10007 } });
+
+    await drive("POST", "/discord/rate-limit", { count: 1, retryAfterSeconds: 0.75 });
+    expect(await grant(HOLDER, ada.id, "DELETE")).toEqual({
+      status: 429,
+      body: { message: "You are being rate limited.", retry_after: 0.75, global: false },
+      retryAfter: "1",
+    });
+    expect(await grant(HOLDER, ada.id, "DELETE")).toMatchObject({ status: 204 });
+    expect(fakes.discord.memberRoles(guild.id, ada.id)).toEqual([]);
+
+    // Without MANAGE_ROLES (nor ADMINISTRATOR) the bot may change nothing.
+    await drive("POST", "/discord/bots", { token: "bot-token", userId: "910000000000000001", username: "NovaBot", guildId: guild.id, roleIds: [] });
+    expect(await grant(HOLDER)).toMatchObject({ status: 403, body: { code: 50013 } });
+
+    const log = (await drive("GET", "/discord/role-requests")).body as { method: string; roleId: string; reason: string; status: number }[];
+    expect(log.map((r) => [r.method, r.roleId, r.status])).toEqual([
+      ["PUT", HOLDER, 204],
+      ["PUT", MOD, 403],
+      ["PUT", "900000000000000099", 404],
+      ["PUT", HOLDER, 404],
+      ["DELETE", HOLDER, 429],
+      ["DELETE", HOLDER, 204],
+      ["PUT", HOLDER, 403],
+    ]);
+    expect(log[0]!.reason).toBe("Questline: Season 1 — done");
+
+    expect(await drive("DELETE", `/discord/members/${guild.id}/${ada.id}`)).toMatchObject({ status: 200 });
+    expect(fakes.discord.memberRoles(guild.id, ada.id)).toBeNull();
+    expect((await drive("POST", "/discord/members", { guildId: guild.id })).status).toBe(400);
   });
 });
