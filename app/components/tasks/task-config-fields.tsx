@@ -45,10 +45,30 @@ export function TaskConfigFields({ type, values, errors, networks, apiCheck = nu
   const checkbox = (name: string, label: string, hint: string) => (
     <CheckboxField name={`config.${name}`} label={label} hint={hint} defaultChecked={values[`config.${name}`] === "on"} />
   );
+  const stopped: Partial<Record<TaskType, string>> = {
+    youtube_subscribe: "stopped subscribing",
+    discord_join: "left the server",
+    discord_role: "lost the role (or left the server)",
+  };
   const recheck = checkbox(
     "recheckBeforeRewards",
     "Check again before rewards are paid",
-    `Once, when the campaign's rewards are paid: a member who stopped ${type === "youtube_subscribe" ? "subscribing" : "following"} loses this task's approval and its XP, and is told why.`,
+    `Once, when the campaign's rewards are paid: a member who ${stopped[type] ?? "stopped following"} loses this task's approval and its XP, and is told why.`,
+  );
+  const discordServer = (
+    <>
+      {text("guildName", "Server name", { placeholder: "Questline", hint: "As Discord shows it: members look for this name." })}
+      {text("guildId", "Server id", {
+        inputMode: "numeric",
+        placeholder: "1234567890123456789",
+        hint: "17 to 20 digits: in Discord, turn on Developer Mode (Settings › Advanced), then right-click the server › Copy Server ID.",
+      })}
+      {text("inviteUrl", "Invite link", {
+        type: "url",
+        placeholder: "https://discord.gg/…",
+        hint: "A discord.gg or discord.com/invite link that does not expire: members join with it.",
+      })}
+    </>
   );
   const phrase = (where: string) =>
     text("phrase", "Phrase or link the post must contain", { placeholder: "#Questline", hint: `Found in ${where}, ignoring capitals.` });
@@ -155,6 +175,26 @@ export function TaskConfigFields({ type, values, errors, networks, apiCheck = nu
             "Check again before rewards are paid",
             "Once, when the campaign's rewards are paid: a member who left the group or channel loses this task's approval and its XP, and is told why.",
           )}
+        </>
+      );
+    case "discord_join":
+      return (
+        <>
+          {discordServer}
+          {recheck}
+        </>
+      );
+    case "discord_role":
+      return (
+        <>
+          {discordServer}
+          {text("roleName", "Role name", { placeholder: "Holder", hint: "As Discord shows it: members look for this name." })}
+          {text("roleId", "Role id", {
+            inputMode: "numeric",
+            placeholder: "1234567890123456789",
+            hint: "17 to 20 digits: Server Settings › Roles, then right-click the role › Copy Role ID (Developer Mode on).",
+          })}
+          {recheck}
         </>
       );
   }

@@ -159,6 +159,32 @@ export function TaskInstructions({ brief, signedIn }: { brief: TaskBrief; signed
         </p>
       );
     }
+    case "discord_join":
+    case "discord_role":
+      return (
+        <div className="grid gap-3">
+          {brief.type === "discord_join" ? (
+            <p>
+              Join <strong className="wrap-anywhere">{brief.guildName}</strong> on Discord with the account you connected, then press Check. Discord is asked
+              whether your account is in the server.
+            </p>
+          ) : (
+            <p>
+              Get the <strong className="wrap-anywhere">{brief.roleName}</strong> role in <strong className="wrap-anywhere">{brief.guildName}</strong> on
+              Discord with the account you connected, then press Check. Discord is asked whether your account holds the role.
+            </p>
+          )}
+          <div>
+            <Button asChild variant="outline">
+              <a href={brief.inviteUrl} target="_blank" rel="noopener noreferrer">
+                <ExternalLink aria-hidden />
+                Join {brief.guildName}
+                <span className="sr-only"> on Discord (opens in a new tab)</span>
+              </a>
+            </Button>
+          </div>
+        </div>
+      );
     case "api_check":
       return (
         <div className="grid gap-2">

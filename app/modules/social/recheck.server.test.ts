@@ -86,7 +86,14 @@ async function member(provider: FakeProvider) {
   const who: FakeAccount =
     provider === "youtube"
       ? { id: `UCmember${String(next).padStart(16, "0")}`, handle: `yt${next}`, name: `Member ${next}`, avatarUrl: "https://yt3.ggpht.com/m" }
-      : { id: `15${next}`, handle: `member${next}`, name: `Member ${next}`, avatarUrl: "https://pbs.twimg.com/m.png" };
+      : provider === "discord"
+        ? {
+            id: `81${String(next).padStart(16, "0")}`,
+            handle: `member${next}`,
+            name: `Member ${next}`,
+            avatarUrl: "https://cdn.discordapp.com/avatars/1/m.png",
+          }
+        : { id: `15${next}`, handle: `member${next}`, name: `Member ${next}`, avatarUrl: "https://pbs.twimg.com/m.png" };
   return { who, userId: await connectedMember({ db: db(), fakes, social, provider, who, now: START }) };
 }
 
@@ -238,6 +245,50 @@ describe("re-checking follows before a campaign's rewards", () => {
     });
     expect(await completionRow(staysId)).toMatchObject({ status: "approved", evidence: { id: `sub-${stays.who.id}`, recheck: "found" } });
     expect(await scores(leaves.userId, c.id)).toEqual(Object.fromEntries(Object.keys(await scores(leaves.userId, c.id)).map((b) => [b, null])));
+    expect(await histogramDrift(db())).toEqual([]);
+  });
+
+  it("voids a Discord approval of a member who left the server or lost the role, with its own words; keeps the rest; a rate limit skips", async () => {
+    const GUILD = "900000000000000001";
+    const HOLDER = "900000000000000011";
+    fakes.discord.addGuild({ id: GUILD, name: "Lumen", roles: [{ id: HOLDER, name: "Holder", position: 1, permissions: "0" }] });
+    const server = { guildId: GUILD, guildName: "Lumen", inviteUrl: "https://discord.gg/lumen" };
+    const c = await makeCampaign([
+      { key: "join", type: "discord_join", config: server, xp: 10 },
+      { key: "role", type: "discord_role", config: { ...server, roleId: HOLDER, roleName: "Holder" }, xp: 20 },
+    ]);
+    const { join, role } = c.tasks as Record<string, Task>;
+    const stays = await member("discord");
+    const leaves = await member("discord");
+    const demoted = await member("discord");
+    /** Each completion's id, and its status once re-checked. */
+    const expected = new Map<string, "approved" | "rejected">();
+    for (const [i, m] of [stays, leaves, demoted].entries()) {
+      fakes.discord.setMember(GUILD, m.who.id, { roles: [HOLDER] });
+      expected.set(await complete(join!, m.userId, -40 + i), m === leaves ? "rejected" : "approved");
+      expected.set(await complete(role!, m.userId, -30 + i), m === stays ? "approved" : "rejected");
+    }
+    fakes.discord.removeMember(GUILD, leaves.who.id);
+    fakes.discord.setMember(GUILD, demoted.who.id, { roles: [] });
+
+    // Discord limits the first re-check: the first task's (by id) first completion (by id) stands, skipped.
+    const first = [join!, role!].sort((a, b) => a.id.localeCompare(b.id))[0]!;
+    const firstChecked = (await db().select({ id: completion.id }).from(completion).where(eq(completion.taskId, first.id)).orderBy(asc(completion.id)))[0]!.id;
+    const firstVoided = expected.get(firstChecked) === "rejected";
+    expected.set(firstChecked, "approved");
+    fakes.discord.rateLimitNext(1, 5);
+    expect(await recheck(c.id)).toEqual({ checked: 6, kept: firstVoided ? 3 : 2, voided: firstVoided ? 2 : 3, skipped: 1 });
+
+    for (const [id, status] of expected) expect((await completionRow(id)).status, id).toBe(status);
+    expect(await completionRow(firstChecked)).toMatchObject({ evidence: { recheck: "skipped", recheckReason: "Discord is busy: try again in 5 seconds." } });
+    const reasons = await db().select({ taskId: completion.taskId, reason: completion.reason }).from(completion).where(eq(completion.status, "rejected"));
+    for (const r of reasons.filter((r) => r.taskId === join!.id)) {
+      expect(r.reason).toBe("You left Lumen on Discord before the rewards were paid, so this task no longer counts.");
+    }
+    for (const r of reasons.filter((r) => r.taskId === role!.id)) {
+      expect(r.reason).toBe("You no longer had the Holder role in Lumen on Discord when the rewards were paid, so this task no longer counts.");
+    }
+    expect(reasons.filter((r) => r.taskId === join!.id || r.taskId === role!.id)).toHaveLength(firstVoided ? 2 : 3);
     expect(await histogramDrift(db())).toEqual([]);
   });
 

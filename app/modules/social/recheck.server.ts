@@ -12,7 +12,8 @@ import { checkSocialTask } from "./social-tasks.server";
 
 /**
  * Follows re-checked once before a campaign's rewards are paid (decision 030). Every approved
- * completion of the campaign's X follow and YouTube subscription tasks that asks for it
+ * completion of the campaign's X follow, YouTube subscription, Discord server and role, and
+ * Telegram group tasks that asks for it
  * (`recheckBeforeRewards`, on by default), that the provider's API found (it has evidence) and
  * that was not re-checked yet is checked again through the member's connection:
  *  - still there: `evidence.recheckedAt` (the first check's evidence is kept);
@@ -31,17 +32,27 @@ const PAGE = 100;
 
 /** Why the member's approval no longer counts, as the task page shows it. */
 export function voidReason(t: Pick<Task, "type" | "config">): string {
-  if (t.type === "x_follow") {
-    return `You unfollowed @${taskConfigSchemas.x_follow.parse(t.config).handle} before the rewards were paid, so this task no longer counts.`;
+  switch (t.type) {
+    case "x_follow":
+      return `You unfollowed @${taskConfigSchemas.x_follow.parse(t.config).handle} before the rewards were paid, so this task no longer counts.`;
+    case "discord_join":
+      return `You left ${taskConfigSchemas.discord_join.parse(t.config).guildName} on Discord before the rewards were paid, so this task no longer counts.`;
+    case "discord_role": {
+      const { roleName, guildName } = taskConfigSchemas.discord_role.parse(t.config);
+      return `You no longer had the ${roleName} role in ${guildName} on Discord when the rewards were paid, so this task no longer counts.`;
+    }
+    case "telegram_join":
+      return `You left ${taskConfigSchemas.telegram_join.parse(t.config).chatTitle} on Telegram before the rewards were paid, so this task no longer counts.`;
+    default:
+      return "You unsubscribed from the YouTube channel before the rewards were paid, so this task no longer counts.";
   }
-  return "You unsubscribed from the YouTube channel before the rewards were paid, so this task no longer counts.";
 }
 
-/** Whether the task's completions are re-checked: a follow or subscription whose team left the re-check on (a setting that cannot be read checks nothing). */
+/** Whether the task's completions are re-checked: a follow, subscription or membership whose team left the re-check on (a setting that cannot be read checks nothing). */
 function rechecked(t: Task) {
-  if (t.type === "x_follow") return taskConfigSchemas.x_follow.safeParse(t.config).data?.recheckBeforeRewards === true;
-  if (t.type === "youtube_subscribe") return taskConfigSchemas.youtube_subscribe.safeParse(t.config).data?.recheckBeforeRewards === true;
-  return false;
+  if (!(RECHECKED_TYPES as readonly string[]).includes(t.type)) return false;
+  const settings = taskConfigSchemas[t.type as (typeof RECHECKED_TYPES)[number]].safeParse(t.config);
+  return settings.success && settings.data.recheckBeforeRewards === true;
 }
 
 /** Not re-checked yet: its evidence has no `recheckedAt`. */

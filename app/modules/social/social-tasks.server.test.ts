@@ -10,6 +10,7 @@ import { socialAccount } from "#db/schema/social";
 import type { Database } from "~/lib/db.server";
 import { attemptTask, type AttemptInput, type Task } from "~/modules/tasks/completions.server";
 import { taskContext } from "~/modules/tasks/task-page.server";
+import { howChecked } from "~/modules/tasks/task-checks";
 import { createTestDatabase } from "#tests/setup/test-db";
 import { startSocialFakes, type FakeAccount, type SocialFakes } from "#tests/fakes/social/social-fakes";
 import type { FakeProvider } from "#tests/fakes/social/endpoints";
@@ -216,6 +217,64 @@ describe("checking social tasks through the providers' APIs", () => {
       at: "2026-02-27T08:00:00.000Z",
       url: "https://www.instagram.com/p/m1/",
     });
+  });
+});
+
+describe("Discord's server and role tasks, checked with the member's own token", () => {
+  const GUILD = "900000000000000001";
+  const HOLDER = "900000000000000011";
+  const server = { guildId: GUILD, guildName: "Lumen", inviteUrl: "https://discord.gg/lumen" };
+
+  it("finds the member in the server and with the role, says in words what is missing, and never counts Discord's problems against them", async () => {
+    fakes.discord.addGuild({ id: GUILD, name: "Lumen", roles: [{ id: HOLDER, name: "Holder", position: 1, permissions: "0" }] });
+    const who = fresh("discord");
+    const userId = await member("discord", { who });
+    const join = await makeTask("discord_join", server, { cap: 10 });
+    const role = await makeTask("discord_role", { ...server, roleId: HOLDER, roleName: "Holder" });
+    expect(howChecked(join)).toBe("Checked with Discord");
+
+    expect(await attempt(join, userId)).toEqual({
+      ok: false,
+      code: "not_met",
+      message: "You are not in Lumen on Discord yet. Join with the invite, then check again.",
+    });
+    await expectNothingChanged(join, userId);
+    fakes.discord.setMember(GUILD, who.id, { roles: [], joinedAt: "2026-02-28T09:00:00.000Z" });
+    expect(await attempt(role, userId)).toEqual({ ok: false, code: "not_met", message: "You do not have the Holder role in Lumen yet." });
+
+    // Discord is busy: the member waits out its retry_after, nothing changes.
+    fakes.discord.rateLimitNext(1, 2.5);
+    expect(await attempt(join, userId)).toEqual({ ok: false, code: "limited", message: "Discord is busy: try again in 3 seconds.", retryAfterSeconds: 3 });
+    await expectNothingChanged(join, userId);
+
+    expect(await attempt(join, userId)).toMatchObject({ ok: true, status: "approved", xpAwarded: 25 });
+    expect(await completionOf(join, userId)).toMatchObject({
+      verifiedBy: "api",
+      evidence: { id: GUILD, at: "2026-02-28T09:00:00.000Z" },
+      submission: { account: who.handle },
+    });
+    fakes.discord.setMember(GUILD, who.id, { roles: [HOLDER] });
+    expect(await attempt(role, userId)).toMatchObject({ ok: true, status: "approved" });
+    expect((await completionOf(role, userId))?.evidence).toEqual({ id: HOLDER, at: "2026-02-28T09:00:00.000Z" });
+    const page = await taskContext({ db: database.db, task: role, userId, social, now: NOW });
+    expect(page).toMatchObject({ block: null, state: { status: "approved" }, found: { id: HOLDER } });
+
+    // A token Discord refuses: reconnect, the connection marked.
+    const other = fresh("discord");
+    const otherUser = await member("discord", { who: other });
+    fakes.revoke("discord", other.id);
+    expect(await attempt(join, otherUser)).toMatchObject({
+      ok: false,
+      code: "conflict",
+      message: expect.stringMatching(/Reconnect it in Settings › Connections › Discord/),
+    });
+    expect(await completionOf(join, otherUser)).toBeUndefined();
+
+    // A connection without guilds.members.read is asked to reconnect before Discord is called.
+    const calls = fakes.apiRequests.discord.length;
+    const narrow = await member("discord", { who: fresh("discord"), scope: "identify guilds" });
+    expect(await attempt(join, narrow)).toMatchObject({ ok: false, code: "conflict", message: expect.stringMatching(/guilds\.members\.read/) });
+    expect(fakes.apiRequests.discord).toHaveLength(calls);
   });
 });
 

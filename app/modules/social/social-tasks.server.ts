@@ -10,6 +10,7 @@ import { taskConfigSchemas } from "~/modules/tasks/task.schema";
 import { isApiChecked, isProofOnly, socialProviderOf, type ApiCheckedType, type SocialTaskAccess } from "~/modules/tasks/task-checks";
 import { accessRefusals, markNeedsReconnect, recordTokenWorked, scopesOf, socialAccess } from "./access.server";
 import type { CheckOutcome, Evidence, ProviderCall } from "./checks/outcome";
+import { checkDiscordMembership } from "./checks/discord.server";
 import { checkInstagramPost } from "./checks/instagram.server";
 import { checkTiktokPost } from "./checks/tiktok.server";
 import { checkXFollow, checkXLike, checkXPost, checkXRepost } from "./checks/x.server";
@@ -160,8 +161,11 @@ function runCheck(type: ApiCheckedType, config: unknown, call: ProviderCall, mem
     case "instagram_post":
       return checkInstagramPost(call, { phrase: taskConfigSchemas.instagram_post.parse(config).phrase });
     case "discord_join":
-    case "discord_role":
-      throw new Error(`${type}: its check is being built`);
+      return checkDiscordMembership(call, { guildId: taskConfigSchemas.discord_join.parse(config).guildId });
+    case "discord_role": {
+      const { guildId, roleId } = taskConfigSchemas.discord_role.parse(config);
+      return checkDiscordMembership(call, { guildId, roleId });
+    }
     case "telegram_join":
       throw new Error("telegram_join is checked by the project's bot (checkTelegramJoin)");
   }
@@ -189,6 +193,12 @@ export function notFoundMessage(t: Pick<Task, "type" | "config">): string {
       return `None of your recent Instagram posts has “${taskConfigSchemas.instagram_post.parse(t.config).phrase}” in its caption. Only professional (business or creator) accounts can be checked.`;
     case "telegram_join":
       return notInChat(taskConfigSchemas.telegram_join.parse(t.config).chatTitle);
+    case "discord_join":
+      return `You are not in ${taskConfigSchemas.discord_join.parse(t.config).guildName} on Discord yet. Join with the invite, then check again.`;
+    case "discord_role": {
+      const { roleName, guildName } = taskConfigSchemas.discord_role.parse(t.config);
+      return `You do not have the ${roleName} role in ${guildName} yet.`;
+    }
     default:
       return "Not found.";
   }

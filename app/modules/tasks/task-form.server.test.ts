@@ -96,4 +96,50 @@ describe("the task form", () => {
     } as unknown as Task);
     expect(values).toMatchObject({ "config.minBalance": "1.5", "config.tokenAddress": "", startsAt: "2030-01-02T10:00:00.000Z", published: "on", cap: "" });
   });
+
+  it("reads a Discord role task's server, role and invite, refuses ids that are not Discord's, and shows them again to edit", () => {
+    const fields = {
+      type: "discord_role",
+      verification: "auto",
+      "config.guildId": "900000000000000001",
+      "config.guildName": "Lumen",
+      "config.roleId": "900000000000000011",
+      "config.roleName": "Holder",
+      "config.inviteUrl": "https://discord.gg/lumen",
+    };
+    const read = readTaskForm(form(fields), { chainIds });
+    const config = {
+      guildId: "900000000000000001",
+      guildName: "Lumen",
+      roleId: "900000000000000011",
+      roleName: "Holder",
+      inviteUrl: "https://discord.gg/lumen",
+    };
+    expect(read.ok && read.input.config).toEqual({ ...config, recheckBeforeRewards: false });
+    const wrong = readTaskForm(form({ ...fields, "config.roleId": "Holder", "config.inviteUrl": "https://example.com/lumen" }), { chainIds });
+    expect(!wrong.ok && Object.keys(wrong.errors)).toEqual(expect.arrayContaining(["config.roleId", "config.inviteUrl"]));
+
+    const values = taskFormValues({
+      title: "Hold the role",
+      description: "",
+      type: "discord_role",
+      xp: 5,
+      verification: "auto",
+      recurrence: "once",
+      startsAt: null,
+      endsAt: null,
+      cap: null,
+      campaignId: null,
+      publishedAt: null,
+      config: { ...config, recheckBeforeRewards: true },
+    } as unknown as Task);
+    expect(values).toMatchObject({
+      "config.guildId": "900000000000000001",
+      "config.guildName": "Lumen",
+      "config.roleId": "900000000000000011",
+      "config.roleName": "Holder",
+      "config.inviteUrl": "https://discord.gg/lumen",
+      "config.recheckBeforeRewards": "on",
+    });
+  });
 });

@@ -179,12 +179,20 @@ export function taskFormValues(t: Task): TaskFormValues {
     "minTxCount",
     "minAgeDays",
     "instructions",
+    // Discord and Telegram tasks: the server, role or group, and its invite.
+    "guildId",
+    "guildName",
+    "roleId",
+    "roleName",
+    "chatId",
+    "chatTitle",
+    "inviteUrl",
   ]) {
     if (key in config) values[`config.${key}`] = text(key);
   }
   // Checkboxes: on or off as saved (a follow's re-check is on unless turned off).
   if (t.type === "x_follow") values["config.allowProof"] = config.allowProof === true ? "on" : "";
-  if (t.type === "x_follow" || t.type === "youtube_subscribe" || t.type === "hold_token" || t.type === "nft_hold") {
+  if ((["x_follow", "youtube_subscribe", "hold_token", "nft_hold", "discord_join", "discord_role", "telegram_join"] as string[]).includes(t.type)) {
     values["config.recheckBeforeRewards"] = config.recheckBeforeRewards === false ? "" : "on";
   }
   Object.assign(values, onchainFormValues(config));

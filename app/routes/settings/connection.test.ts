@@ -237,6 +237,70 @@ describe("connecting social accounts through each provider's redirect", () => {
   });
 });
 
+describe("Discord", () => {
+  const discordPerson = (n: number, handle: string) => ({ ...person(`80000000000000${String(n).padStart(4, "0")}`, handle), avatarUrl: "" });
+  const post = (member: { cookie: string }, intent: string, svc: Services = services) =>
+    action(
+      routeArgs(
+        svc,
+        new Request(page("discord"), {
+          method: "POST",
+          headers: { origin: svc.env.APP_URL, cookie: member.cookie, "content-type": "application/x-www-form-urlencoded" },
+          body: `intent=${intent}`,
+        }),
+        { provider: "discord" },
+      ),
+    );
+
+  it("connects with PKCE, names a missing guilds.members.read, keeps one account to one member, and renews the week-long token", async () => {
+    const dana = await signedInMember(services, "dana");
+    const eve = await signedInMember(services, "eve");
+    const who = discordPerson(1, "dana_dc");
+    const landed = await connect(dana, "discord", who, { scopes: ["identify", "guilds"] });
+    expect(landed.searchParams.get("connected")).toBe("1");
+    expect(fakes.tokenRequests.discord.at(-1)).toMatchObject({ grantType: "authorization_code", codeVerifier: true, status: 200 });
+    expect((await view(dana, "discord")).account).toMatchObject({ handle: "dana_dc", status: "active", missingScopes: ["guilds.members.read"] });
+    const list = await connectionsList(routeArgs(services, new Request(`${services.env.APP_URL}/settings/connections`, { headers: { cookie: dana.cookie } })));
+    expect(list.connections.find((c) => c.provider === "discord")).toEqual({
+      provider: "discord",
+      label: "Discord",
+      configured: true,
+      handle: "dana_dc",
+      status: "active",
+    });
+
+    // Reconnecting grants everything; the same account is refused to another member, then waits 30 days once let go.
+    await connect(dana, "discord", who);
+    expect((await view(dana, "discord")).account?.missingScopes).toEqual([]);
+    const refused = await connect(eve, "discord", who);
+    expect((await view(eve, "discord", refused.search)).linkError).toBe(
+      "This Discord account is already connected to another member. One account belongs to one member.",
+    );
+    expect(((await post(dana, "disconnect")) as Response).status).toBe(302);
+    expect((await connect(eve, "discord", who)).searchParams.get("error")).toBe("relink_wait");
+
+    // Discord's tokens live a week: the next use after that renews it with the (rotating) refresh token.
+    await connect(dana, "discord", who);
+    const later = new Date(Date.now() + 8 * 86_400_000);
+    const access = await socialAccess({ db: services.database.db, social: services.env.social, userId: "dana", provider: "discord", now: later });
+    expect(access).toMatchObject({ ok: true });
+    expect(fakes.tokenRequests.discord.at(-1)).toMatchObject({ grantType: "refresh_token", status: 200 });
+  });
+
+  it("says Discord is not set up on this server without DISCORD_CLIENT_ID, and starts no connection", async () => {
+    const { discord: _client, ...providers } = services.env.social.providers;
+    const { discord: _on, ...connectable } = services.env.social.connectable;
+    const unset = { ...services, env: { ...services.env, social: { ...services.env.social, providers, connectable } } } as Services;
+    const shown = await loader(routeArgs(unset, new Request(page("discord"), { headers: { cookie: ann.cookie } }), { provider: "discord" }));
+    expect(shown).toMatchObject({ configured: false, account: null });
+    const list = await connectionsList(routeArgs(unset, new Request(`${services.env.APP_URL}/settings/connections`, { headers: { cookie: ann.cookie } })));
+    expect(list.connections.find((c) => c.provider === "discord")).toMatchObject({ configured: false, handle: null });
+    const refused = await post(ann, "connect", unset);
+    expect(JSON.stringify(refused)).toContain("Discord is not set up on this server.");
+    expect(fakes.tokenRequests.discord).toEqual([]);
+  });
+});
+
 describe("tokens in use", () => {
   it("refreshes an expiring token before use, and marks the account for reconnecting when the provider refuses", async () => {
     const who = person("yt-refresh", "refresher");

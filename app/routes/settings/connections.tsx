@@ -37,7 +37,10 @@ export default function Connections({ loaderData }: Route.ComponentProps) {
     <Card>
       <CardHeader>
         <CardTitle>Connections</CardTitle>
-        <CardDescription>Your social accounts. Tasks on X, YouTube, TikTok and Instagram are checked with the account you connect here.</CardDescription>
+        <CardDescription>
+          Your social accounts. Tasks on {new Intl.ListFormat("en", { type: "conjunction" }).format(loaderData.connections.map((c) => c.label))} are checked
+          with the account you connect here.
+        </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-3">
         {loaderData.connectError && (

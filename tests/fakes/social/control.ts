@@ -22,7 +22,7 @@
  *   GET    /discord/role-requests         every PUT and DELETE of a member's role, as answered
  *
  * A command that is not known answers 404; arguments that are not a JSON array, or a provider that
- * is not one of the four, 400.
+ * is not one the fakes serve, 400; a Discord resource with a field missing or mistyped, 400.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { FakeProvider } from "./endpoints.ts";

@@ -1,6 +1,6 @@
 /**
  * The social providers' fakes for trying Questline offline (`SOCIAL_FAKES=on npm run dev`, or
- * `npm run social:fakes`): fixed ports from `base` (X, then YouTube, TikTok, Instagram), and the
+ * `npm run social:fakes`): fixed ports from `base` (X, then YouTube, TikTok, Instagram, Discord at +5), and the
  * data the demo's social tasks look for. Every sign-in through a fake logs in as its demo member,
  * who follows, likes, reposts, subscribes and posts what the demo tasks ask.
  */
