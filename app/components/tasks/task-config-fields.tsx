@@ -61,7 +61,7 @@ export function TaskConfigFields({ type, values, errors, networks, apiCheck = nu
       {text("guildId", "Server id", {
         inputMode: "numeric",
         placeholder: "1234567890123456789",
-        hint: "17 to 20 digits: in Discord, turn on Developer Mode (Settings › Advanced), then right-click the server › Copy Server ID.",
+        hint: "17 to 20 digits: in Discord, turn on Developer Mode (Settings › Advanced), then open the server's menu › Copy Server ID.",
       })}
       {text("inviteUrl", "Invite link", {
         type: "url",
@@ -192,7 +192,7 @@ export function TaskConfigFields({ type, values, errors, networks, apiCheck = nu
           {text("roleId", "Role id", {
             inputMode: "numeric",
             placeholder: "1234567890123456789",
-            hint: "17 to 20 digits: Server Settings › Roles, then right-click the role › Copy Role ID (Developer Mode on).",
+            hint: "17 to 20 digits: Server Settings › Roles, then the role's menu › Copy Role ID (Developer Mode on).",
           })}
           {recheck}
         </>

@@ -10,7 +10,7 @@ export const discordBotFormSchema = z.object({
   guildId: z
     .string()
     .trim()
-    .regex(/^\d{17,20}$/, "Paste the server's id: 17 to 20 digits (Server Settings › Widget, or right-click the server › Copy Server ID)"),
+    .regex(/^\d{17,20}$/, "Paste the server's id: 17 to 20 digits (Server Settings › Widget, or the server's menu › Copy Server ID)"),
 });
 
 export type DiscordBotForm = z.output<typeof discordBotFormSchema>;
