@@ -55,7 +55,12 @@ export async function start({ vite }: { vite?: ViteDevServer } = {}) {
       if (await hasProjects(db)) return;
       logger.info("empty database: seeding the demo (SEED_DEMO=false to skip)");
       const started = performance.now();
-      const seeded = await seedDemo({ db, chains: services.chains, reach: { tokenKey: env.social.tokenKey, appUrl: env.APP_URL, isPublic: env.isPublic } });
+      const seeded = await seedDemo({
+        db,
+        chains: services.chains,
+        reach: { tokenKey: env.social.tokenKey, appUrl: env.APP_URL, isPublic: env.isPublic },
+        community: { social: env.social, isPublic: env.isPublic },
+      });
       logger.info({ ...seeded, ms: Math.round(performance.now() - started) }, "demo seeded");
     });
   }
@@ -215,7 +220,7 @@ export async function seed() {
     const localChainUrls = env.localChain ? localChainNodes(env) : new Map<number, string>();
     const chains = localChainUrls.size > 0 ? await createChainRegistry({ env, localChainUrls, logger, database }) : null;
     const reach = { tokenKey: env.social.tokenKey, appUrl: env.APP_URL, isPublic: env.isPublic };
-    const result = await database.exclusively((db) => seedDemo({ db, chains, reach }));
+    const result = await database.exclusively((db) => seedDemo({ db, chains, reach, community: { social: env.social, isPublic: env.isPublic } }));
     logger.info(result, result.seeded ? "demo seeded" : "the database already has projects: nothing seeded");
   } finally {
     await database.close();

@@ -12,14 +12,14 @@ type AppModule = { start: (options?: { vite?: unknown }) => Promise<unknown>; ru
 const seeding = process.argv.includes("--seed");
 
 try {
+  // `SOCIAL_FAKES=on npm start` (or `npm run dev`): the social providers' local fakes, configured for this process.
+  if (process.env.SOCIAL_FAKES === "on" && !seeding) {
+    const { startDemoSocialFakes } = await import("../tests/fakes/social/demo.ts");
+    const { env, origins } = await startDemoSocialFakes(Number(process.env.SOCIAL_FAKES_PORT ?? 4600));
+    Object.assign(process.env, env);
+    console.log(`Social fakes: X, YouTube, TikTok, Instagram, Discord and Telegram at ${origins.join(", ")}`);
+  }
   if (dev) {
-    // `SOCIAL_FAKES=on npm run dev`: the social providers' local fakes, configured for this process.
-    if (process.env.SOCIAL_FAKES === "on") {
-      const { startDemoSocialFakes } = await import("../tests/fakes/social/demo.ts");
-      const { fakes } = await startDemoSocialFakes(Number(process.env.SOCIAL_FAKES_PORT ?? 4600));
-      Object.assign(process.env, fakes.env);
-      console.log(`Social fakes: X, YouTube, TikTok and Instagram at ${Object.values(fakes.origins).join(", ")}`);
-    }
     const { createServer } = await import("vite");
     const before = new Set(process.listeners("SIGTERM"));
     const vite = await createServer({

@@ -1,4 +1,5 @@
 import { count } from "drizzle-orm";
+import type { SocialConfig } from "~/modules/social/social-config.server";
 import { user } from "#db/schema/auth";
 import { category, project } from "#db/schema/projects";
 import type { Db } from "~/lib/db.server";
@@ -17,6 +18,7 @@ import { canSeedOnchainQuests, seedOnchainQuests } from "./seed-onchain-quests.s
 import { canSeedOnChain, seedOnChain } from "./seed-tokens.server";
 import { canSeedSybilFarm, seedSybilFarm } from "./seed-sybil.server";
 import { seedApiCheck } from "./seed-api-check.server";
+import { seedCommunity } from "./seed-community.server";
 import { seedNotifications } from "./seed-notifications.server";
 import { seedWebhooks } from "./seed-webhooks.server";
 
@@ -227,6 +229,7 @@ export async function seedDemo({
   now = new Date(),
   chains = null,
   reach = null,
+  community = null,
 }: {
   db: Db;
   now?: Date;
@@ -237,6 +240,8 @@ export async function seedDemo({
    * publicly (then neither is seeded: the receivers exist only in the local trial).
    */
   reach?: { tokenKey: Buffer; appUrl: string; isPublic: boolean } | null;
+  /** Discord and Telegram as configured: the demo's community campaign, with Lumen Swap's bots where the local fakes answer. */
+  community?: { social: SocialConfig; isPublic: boolean } | null;
 }) {
   if (await hasProjects(db)) return { seeded: false as const };
   /** The local chain, when the demo can use it. */
@@ -456,6 +461,8 @@ export async function seedDemo({
     // A task Lumen Swap's own server confirms (the local trial's /dev/api-check), done by members through the real check.
     if (p === 0 && reach && !reach.isPublic)
       await seedApiCheck({ db, tokenKey: reach.tokenKey, appUrl: reach.appUrl, projectId, memberIds: members.map((m) => m.id), now });
+    // Lumen Swap's Discord server and Telegram group: three tasks, and a role for completing them.
+    if (p === 0 && community) await seedCommunity({ db, ...community, projectId, ownerId: owner, now });
   }
   // Lumen Swap's webhook endpoint (the local trial's receiver, /dev/webhooks) is added before the
   // launch weeks pay, so their payouts and draws are among its first deliveries when the worker starts.
