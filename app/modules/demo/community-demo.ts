@@ -12,7 +12,8 @@ export const DEMO_DISCORD = {
   botRoleId: "1100000000000000013",
   botUserId: "1100000000000000099",
   botUsername: "Lumen Bot",
-  botToken: "demo-lumen-discord-bot-token",
+  // Shaped like a Discord bot token (the form asks for one); only the local fake knows it.
+  botToken: "MTEwMDAwMDAwMDAwMDAwMDA5OQ.GLumen.DemoBotTokenKnownOnlyToTheLocalDiscordFake0001",
 } as const;
 
 export const DEMO_TELEGRAM = {

@@ -119,8 +119,11 @@ export async function seedCommunity({
     chat: DEMO_TELEGRAM.chatId,
     now,
   });
-  // The fakes may not answer (started on other ports): the campaign stands, without the bots.
-  if (!discord.ok || !telegram.ok) return { campaignId: campaign.value.id, bots: false as const };
+  for (const saved of [discord, telegram]) {
+    // The fakes may not answer (started on other ports): the campaign stands, without the bots.
+    if (!saved.ok && saved.code === "unavailable") return { campaignId: campaign.value.id, bots: false as const };
+    if (!saved.ok) throw new Error(`demo community bot: ${failureMessage(saved)}`);
+  }
   const rule = await addRoleReward({
     db,
     social,

@@ -21,8 +21,9 @@ export const DEMO_X_ACCOUNT = { id: "1700000000000000001", username: "questline"
 export const DEMO_X_POST = "1";
 export const DEMO_YOUTUBE_CHANNEL = "UCquestlineDemoChannel00";
 
+/** `base` 0: every fake on a port of the system's choosing (the tests). */
 export async function startDemoSocialFakes(base: number) {
-  const fakes = await startSocialFakes({ ports: { x: base, youtube: base + 1, tiktok: base + 2, instagram: base + 3, discord: base + 5 } });
+  const fakes = await startSocialFakes(base ? { ports: { x: base, youtube: base + 1, tiktok: base + 2, instagram: base + 3, discord: base + 5 } } : {});
   const member = DEFAULT_ACCOUNTS;
   const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();
 
@@ -70,7 +71,7 @@ export async function startDemoSocialFakes(base: number) {
 
   // Lumen Swap's Telegram group, its bot an administrator; the demo member is in it and has started the platform's bot.
   const projectBot = { token: DEMO_TELEGRAM.botToken, id: DEMO_TELEGRAM.botId, username: DEMO_TELEGRAM.botUsername };
-  const telegram = await startTelegramFake({ port: base + 6, bots: [FAKE_PLATFORM_BOT, projectBot] });
+  const telegram = await startTelegramFake({ port: base ? base + 6 : 0, bots: [FAKE_PLATFORM_BOT, projectBot] });
   const tg = telegram.state;
   tg.addUsers(DEMO_TELEGRAM_MEMBER);
   tg.addChat({ id: DEMO_TELEGRAM.chatNumericId, type: "supergroup", title: DEMO_TELEGRAM.chatTitle, username: DEMO_TELEGRAM.chatId.slice(1) });
