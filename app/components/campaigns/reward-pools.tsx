@@ -1,4 +1,4 @@
-import { Gift, Plus } from "lucide-react";
+import { Gift, MessagesSquare, Plus } from "lucide-react";
 import { Link } from "react-router";
 import { EmptyState } from "~/components/empty-state";
 import { GatePanel, type GatePanelView } from "~/components/trust/gate-panel";
@@ -14,8 +14,11 @@ export function RewardPools({
   keptNote = null,
   createTo,
   editTo,
+  roles = [],
 }: {
   pools: RewardPoolView[];
+  /** Discord roles the project's bot grants for completing the campaign or winning one of its pools. */
+  roles?: { id: string; roleName: string; guildName: string; trigger: "campaign" | "crusade" | "level" | "pool" }[];
   /** Each pool's own gate (who may win it), by pool id; a pool without one is open to every entrant. */
   gates?: Record<string, GatePanelView>;
   campaignEnded: boolean;
@@ -45,7 +48,19 @@ export function RewardPools({
         <p className="text-xs text-muted-foreground">You are on this project&apos;s team: its rewards go to other members, never to the team.</p>
       )}
       {keptNote && pools.some((pool) => pool.kind === "token") && <p className="text-xs text-muted-foreground">{keptNote}</p>}
-      {pools.length === 0 ? (
+      {roles.map((role) => (
+        <div key={role.id} className="flex items-start gap-3 rounded-xl border p-4 text-sm">
+          <MessagesSquare aria-hidden className="mt-0.5 size-4 shrink-0 text-muted-foreground" />
+          <p>
+            <span className="font-medium">{role.roleName}</span> role in {role.guildName || "the project's Discord server"}
+            <span className="block text-muted-foreground">
+              {role.trigger === "pool" ? "For winning one of these rewards" : "For completing every task"}, given by the project&apos;s Discord bot to a
+              connected Discord account.
+            </span>
+          </p>
+        </div>
+      ))}
+      {pools.length === 0 && roles.length > 0 ? null : pools.length === 0 ? (
         <EmptyState
           icon={Gift}
           title="No reward pools"

@@ -40,6 +40,8 @@ function FoundLine({ found }: { found: { evidence: FoundEvidence; provider: stri
           {evidence.url.replace(/^https?:\/\//, "")}
           <span className="sr-only"> (opens in a new tab)</span>
         </a>
+      ) : evidence.label ? (
+        <span className="font-medium">{evidence.label}</span>
       ) : (
         <span className="font-mono text-xs">{evidence.id}</span>
       )}

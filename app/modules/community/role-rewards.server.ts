@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, desc, eq, isNotNull, isNull, sql } from "drizzle-orm";
-import { discordRoleGrant, discordRoleLog, discordRoleReward } from "#db/schema/community";
+import { discordRoleGrant, discordRoleLog, discordRoleReward, projectDiscord } from "#db/schema/community";
+import { project } from "#db/schema/projects";
 import { campaign, crusade } from "#db/schema/quests";
 import { rewardPool } from "#db/schema/rewards";
 import type { Db } from "~/lib/db.server";
@@ -211,7 +212,10 @@ export async function roleLogPage({ db, projectId, page }: { db: Db; projectId: 
 export async function memberRoleGrants({ db, userId }: { db: Db; userId: string }) {
   return db
     .select({
+      id: discordRoleGrant.id,
       roleName: discordRoleReward.roleName,
+      projectName: project.name,
+      guildName: projectDiscord.guildName,
       want: discordRoleGrant.want,
       state: discordRoleGrant.state,
       reason: discordRoleGrant.reason,
@@ -220,6 +224,23 @@ export async function memberRoleGrants({ db, userId }: { db: Db; userId: string 
     })
     .from(discordRoleGrant)
     .innerJoin(discordRoleReward, eq(discordRoleReward.id, discordRoleGrant.rewardId))
+    .innerJoin(project, eq(project.id, discordRoleGrant.projectId))
+    .leftJoin(projectDiscord, eq(projectDiscord.projectId, discordRoleGrant.projectId))
     .where(eq(discordRoleGrant.userId, userId))
-    .orderBy(desc(discordRoleGrant.updatedAt));
+    .orderBy(desc(discordRoleGrant.updatedAt))
+    .limit(50);
+}
+
+/**
+ * The Discord roles completing a campaign earns (or winning one of its pools), with the server's
+ * name, for the campaign's page: what a member gets besides XP. Only while the project has a bot.
+ */
+export async function campaignRoleRewards({ db, campaignId }: { db: Db; campaignId: string }) {
+  return db
+    .select({ id: discordRoleReward.id, roleName: discordRoleReward.roleName, guildName: projectDiscord.guildName, trigger: discordRoleReward.trigger })
+    .from(discordRoleReward)
+    .innerJoin(projectDiscord, eq(projectDiscord.projectId, discordRoleReward.projectId))
+    .leftJoin(rewardPool, eq(rewardPool.id, discordRoleReward.poolId))
+    .where(and(isNull(discordRoleReward.removedAt), sql`(${discordRoleReward.campaignId} = ${campaignId} or ${rewardPool.campaignId} = ${campaignId})`))
+    .orderBy(asc(discordRoleReward.createdAt));
 }

@@ -255,7 +255,7 @@ describe("Discord's server and role tasks, checked with the member's own token",
     });
     fakes.discord.setMember(GUILD, who.id, { roles: [HOLDER] });
     expect(await attempt(role, userId)).toMatchObject({ ok: true, status: "approved" });
-    expect((await completionOf(role, userId))?.evidence).toEqual({ id: HOLDER, at: "2026-02-28T09:00:00.000Z" });
+    expect((await completionOf(role, userId))?.evidence).toEqual({ id: HOLDER, at: "2026-02-28T09:00:00.000Z", label: "the Holder role in Lumen" });
     const page = await taskContext({ db: database.db, task: role, userId, social, now: NOW });
     expect(page).toMatchObject({ block: null, state: { status: "approved" }, found: { id: HOLDER } });
 

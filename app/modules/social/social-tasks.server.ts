@@ -97,7 +97,11 @@ export async function checkSocialTask({
       ...(log ? { log } : {}),
     });
     if (!joined.ok) return joined;
-    return ok({ verifiedBy: "api" as const, evidence: joined.evidence, submission: { account: joined.handle, checkedAt: now.toISOString() } });
+    return ok({
+      verifiedBy: "api" as const,
+      evidence: { ...joined.evidence, label: chatTitle },
+      submission: { account: joined.handle, checkedAt: now.toISOString() },
+    });
   }
   const access = await socialAccess({ db, social, userId, provider, needs: TASK_SCOPES[type], now, ...(fetchFn ? { fetchFn } : {}) });
   if (!access.ok) return failure(access.reason === "not_set_up" || access.reason === "unavailable" ? "unavailable" : "conflict", access.message);
@@ -113,7 +117,11 @@ export async function checkSocialTask({
   switch (outcome.kind) {
     case "found":
       if (access.method === "oauth") await recordTokenWorked({ db, provider, accountId: access.accountId, now });
-      return ok({ verifiedBy: "api" as const, evidence: outcome.evidence, submission: { account: access.handle, checkedAt: now.toISOString() } });
+      return ok({
+        verifiedBy: "api" as const,
+        evidence: { ...outcome.evidence, ...foundLabel(t) },
+        submission: { account: access.handle, checkedAt: now.toISOString() },
+      });
     case "not_found":
       if (access.method === "oauth") await recordTokenWorked({ db, provider, accountId: access.accountId, now });
       return failure("not_met", notFoundMessage(t));
@@ -169,6 +177,16 @@ function runCheck(type: ApiCheckedType, config: unknown, call: ProviderCall, mem
     case "telegram_join":
       throw new Error("telegram_join is checked by the project's bot (checkTelegramJoin)");
   }
+}
+
+/** What a Discord check found, in words (its evidence's ids name nothing a member reads). */
+function foundLabel(t: Pick<Task, "type" | "config">): { label?: string } {
+  if (t.type === "discord_join") return { label: taskConfigSchemas.discord_join.parse(t.config).guildName };
+  if (t.type === "discord_role") {
+    const { roleName, guildName } = taskConfigSchemas.discord_role.parse(t.config);
+    return { label: `the ${roleName} role in ${guildName}` };
+  }
+  return {};
 }
 
 /** What was not found, and what to do about it. */

@@ -105,4 +105,4 @@ export type SocialTaskAccess =
   | { state: "no_connection_needed"; provider: SocialProvider };
 
 /** What an API check found, as the member's completed task shows it. */
-export type FoundEvidence = { id: string; at?: string; url?: string; recheckedAt?: string };
+export type FoundEvidence = { id: string; at?: string; url?: string; label?: string; recheckedAt?: string };

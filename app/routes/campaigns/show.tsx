@@ -18,6 +18,7 @@ import { servicesContext } from "~/services/services.server";
 import { getSession } from "~/modules/auth/session.server";
 import { poolsKeptNote } from "~/modules/rewards/promises.server";
 import { listRewardPools } from "~/modules/rewards/reward-pools.server";
+import { campaignRoleRewards } from "~/modules/community/role-rewards.server";
 import { withDecimals } from "~/modules/rewards/pool-decimals.server";
 import { can } from "~/modules/projects/permissions.server";
 import { campaignStatus } from "~/modules/tasks/campaign-status";
@@ -73,6 +74,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     progress: userId ? await campaignProgress({ db, campaignId: campaign.id, userId }) : null,
     reward: { xp: published.reduce((sum, t) => sum + t.xp, 0), tasks: published.length, daily: published.filter((t) => t.recurrence === "daily").length },
     pools,
+    roles: await campaignRoleRewards({ db, campaignId: campaign.id }),
     gate: await gateOf(campaign.gate),
     poolGates,
     canManage: can(role, "quests.manage"),
@@ -141,6 +143,7 @@ export default function CampaignShow({ loaderData }: Route.ComponentProps) {
             keptNote={manageRewards ? loaderData.poolsKept : null}
             createTo={manageRewards ? route("campaigns.rewards.new", ids) : null}
             editTo={manageRewards ? (reward) => route("campaigns.rewards.edit", { ...ids, reward }) : null}
+            roles={loaderData.roles}
           />
         </aside>
       </div>

@@ -15,6 +15,8 @@ import { requireUser } from "~/modules/auth/session.server";
 import { disconnect, linkErrorMessage, listConnections } from "~/modules/social/connections.server";
 import { LINK_ERRORS } from "~/modules/social/social-oauth.server";
 import { isConnectable } from "~/modules/social/social-config.server";
+import { memberRoleGrants } from "~/modules/community/role-rewards.server";
+import { ProjectRoles } from "~/components/settings/project-roles";
 import { PROVIDER_LABELS, PROVIDER_READS, allowedAvatar, isSocialProvider, type SocialProvider } from "~/modules/social/providers";
 import { servicesContext } from "~/services/services.server";
 import { telegramConnectUrl } from "~/modules/social/telegram-login.server";
@@ -47,6 +49,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     personalRefused: error === LINK_ERRORS.instagramPersonal,
     justConnected: search.get("connected") === "1" && connection.account !== null,
     verifyByCode: provider === "x" && Boolean(services.env.social.xBearerToken),
+    /** Discord: the roles projects' bots gave (or are giving, or took back) this member. */
+    roles: provider === "discord" ? await memberRoleGrants({ db: services.database.db, userId: user.id }) : [],
   };
 }
 
@@ -130,6 +134,7 @@ export default function ConnectionSettings({ loaderData }: Route.ComponentProps)
           </>
         )}
         {verifyByCode && !account && <VerifyXLink />}
+        {loaderData.roles.length > 0 && <ProjectRoles roles={loaderData.roles} />}
         <SybilNote provider={provider} />
       </CardContent>
     </Card>

@@ -20,7 +20,8 @@ export type CheckOutcome =
   /** The provider answered something we do not understand (logged with `detail`). */
   | { kind: "malformed"; detail: string };
 
-export type Evidence = { id: string; at?: string; url?: string };
+/** `label`: what was found in words, where an id means nothing to the member ("the Holder role in Lumen"). */
+export type Evidence = { id: string; at?: string; url?: string; label?: string };
 
 /** Every outcome that is the provider's (or our configuration's) doing rather than the member's. */
 export type ProviderFailure = Exclude<CheckOutcome, { kind: "found" } | { kind: "not_found" }>;
