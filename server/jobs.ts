@@ -284,8 +284,8 @@ export function jobDefinitions(services: JobServices): JobDefinition[] {
     {
       queue: "discord-roles",
       keys: [ALL],
-      // Who should hold each project's reward roles is recomputed, and due grants and removals are asked of Discord, every 30 s.
-      feed: { everyMs: 30_000 },
+      // Who should hold each project's reward roles is recomputed, and due grants and removals are asked of Discord, every 10 s.
+      feed: { everyMs: 10_000 },
       run: async () => {
         const done = await runDiscordRoles({ db, social: env.social, log: logger });
         if (done.attempted > 0 || done.held > 0 || done.removed > 0) logger.info(done, "discord roles");

@@ -64,12 +64,15 @@ export function RejectButton({
   description,
   size = "sm",
   onDone,
+  voids = false,
 }: {
   ids: string[];
   label: string;
   description: ReactNode;
   size?: "sm" | "default";
   onDone?: () => void;
+  /** Voids an approval instead (its XP taken back, what it earned with it: a role, a place). */
+  voids?: boolean;
 }) {
   const [open, setOpen] = useState(false);
   const fetcher = useReviewFetcher(() => {
@@ -80,13 +83,13 @@ export function RejectButton({
   return (
     <Dialog open={open} onOpenChange={setOpen}>
       <Button type="button" size={size} variant="outline" onClick={() => setOpen(true)} aria-label={label} disabled={ids.length === 0}>
-        <X className="text-destructive" /> Reject
+        <X className="text-destructive" /> {voids ? "Void" : "Reject"}
       </Button>
       <DialogContent>
         <DialogTitle>{label}</DialogTitle>
         <DialogDescription>{description}</DialogDescription>
         <fetcher.Form method="post" className="grid gap-4" noValidate>
-          <input type="hidden" name="intent" value="reject" />
+          <input type="hidden" name="intent" value={voids ? "void" : "reject"} />
           <IdFields ids={ids} />
           <Field id="reason" label="Reason" hint="The member sees it, so they can do better." error={error}>
             <Textarea {...fieldProps("reason", error)} rows={3} maxLength={500} required autoFocus />
@@ -96,7 +99,7 @@ export function RejectButton({
               Cancel
             </Button>
             <Button type="submit" variant="destructive" pending={fetcher.state !== "idle"}>
-              Reject {ids.length > 1 ? plural(ids.length) : ""}
+              {voids ? "Void" : "Reject"} {ids.length > 1 ? plural(ids.length) : ""}
             </Button>
           </div>
         </fetcher.Form>

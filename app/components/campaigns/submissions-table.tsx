@@ -118,8 +118,19 @@ function OwnSubmission() {
 }
 
 function RowActions({ row, own }: { row: SubmissionRow; own: boolean }) {
-  if (row.status === "approved") return null;
-  if (own) return <OwnSubmission />;
+  if (own) return row.status === "approved" ? null : <OwnSubmission />;
+  if (row.status === "approved") {
+    return (
+      <div className="flex justify-end">
+        <RejectButton
+          voids
+          ids={[row.id]}
+          label={`Void the approval of ${who(row.member)}`}
+          description={`For “${row.task.title}”: its XP is taken back, with any Discord role it earned, and ${who(row.member)} sees the reason.`}
+        />
+      </div>
+    );
+  }
   return (
     <div className="flex flex-wrap justify-end gap-2 md:flex-nowrap">
       <ApproveButton ids={[row.id]} label={`Approve the submission of ${who(row.member)}`} />

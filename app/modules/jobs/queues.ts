@@ -29,7 +29,7 @@ export const JOB_QUEUES = {
   },
   "discord-roles": {
     label: "Discord roles",
-    about: "Grants and takes back projects' Discord reward roles through their bots, retrying until Discord confirms each (every 30 s).",
+    about: "Grants and takes back projects' Discord reward roles through their bots, retrying until Discord confirms each (every 10 s).",
   },
   "notification-telegram": {
     label: "Notifications by Telegram",

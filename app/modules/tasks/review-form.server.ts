@@ -5,12 +5,13 @@ import { parseForm } from "~/lib/forms";
 import { failureMessage } from "~/lib/result";
 import { reviewCompletion } from "./completions.server";
 import { submissionsInScope } from "./review-queue.server";
+import { voidByTeam } from "./void-approval.server";
 import { rejectSchema } from "./task.schema";
 import type { ReviewScope } from "./tasks.server";
 
 /** What a review queue's action answers: how many decisions went through, and why the others did not. */
 export type ReviewOutcome = {
-  decision: "approved" | "rejected";
+  decision: "approved" | "rejected" | "voided";
   done: number;
   failed: string[];
   errors?: Record<string, string>;
@@ -20,8 +21,9 @@ export type ReviewOutcome = {
 const BATCH_LIMIT = 500;
 
 /**
- * Approves or rejects the submissions a review queue's form names (one or several), each through
- * the review rules: only those in this queue, never the reviewer's own.
+ * Approves, rejects or voids (an approval, taking its XP back) the submissions a review queue's
+ * form names (one or several), each through the review rules: only those in this queue, never
+ * the reviewer's own.
  */
 export async function reviewFromForm({
   db,
@@ -36,9 +38,10 @@ export async function reviewFromForm({
   reviewerId: string;
   formData: FormData;
 }): Promise<{ status: 200 | 400; outcome: ReviewOutcome }> {
-  const decision = formData.get("intent") === "reject" ? "rejected" : "approved";
+  const intent = formData.get("intent");
+  const decision = intent === "reject" ? "rejected" : intent === "void" ? "voided" : "approved";
   let reason: string | undefined;
-  if (decision === "rejected") {
+  if (decision !== "approved") {
     const form = parseForm(rejectSchema, formData);
     if (!form.ok) return { status: 400, outcome: { decision, done: 0, failed: [], errors: form.errors } };
     reason = form.data.reason;
@@ -48,7 +51,10 @@ export async function reviewFromForm({
   const failed: string[] = asked.filter((id) => !ids.includes(id)).map(() => "This submission is not in this review queue.");
   let done = 0;
   for (const completionId of ids) {
-    const result = await reviewCompletion({ db, completionId, reviewerId, decision, reason });
+    const result =
+      decision === "voided"
+        ? await voidByTeam({ db, completionId, reviewerId, reason: reason! })
+        : await reviewCompletion({ db, completionId, reviewerId, decision, reason });
     if (result.ok) done += 1;
     else failed.push(failureMessage(result));
   }
@@ -65,6 +71,6 @@ const submissions = (n: number) => `${n} ${n === 1 ? "submission" : "submissions
 export function reviewAnswer({ status, outcome }: { status: 200 | 400; outcome: ReviewOutcome }, { appUrl }: { appUrl: string }) {
   if (outcome.done === 0) return data(outcome, { status });
   const tried = outcome.done + outcome.failed.length;
-  const verb = outcome.decision === "approved" ? "Approved" : "Rejected";
+  const verb = { approved: "Approved", rejected: "Rejected", voided: "Voided" }[outcome.decision];
   return dataWithToast(outcome, tried > 1 ? `${verb} ${outcome.done} of ${submissions(tried)}` : verb, { appUrl });
 }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { airdrop } from "#db/schema/airdrops";
 import { user } from "#db/schema/auth";
 import { project } from "#db/schema/projects";
-import { completion, crusade, task } from "#db/schema/quests";
+import { completion, crusade, reviewDecision, task } from "#db/schema/quests";
 import { xpEvent } from "#db/schema/xp";
 import type { Database } from "~/lib/db.server";
 import { failureMessage } from "~/lib/result";
@@ -11,7 +11,7 @@ import { boardKey, rankOf } from "~/modules/leaderboards/leaderboards.server";
 import { histogramDrift } from "#tests/setup/board-checks";
 import { createTestDatabase } from "#tests/setup/test-db";
 import { attemptTask } from "./completions.server";
-import { voidApproval } from "./void-approval.server";
+import { voidApproval, voidByTeam } from "./void-approval.server";
 
 /** Voiding an approved completion: what it takes back (its place, its XP, an open airdrop's points) and what stands (a crusade's bonus). */
 
@@ -117,5 +117,19 @@ describe("voiding an approval", () => {
     expect(await voidApproval({ db: db(), completionId: last, reason: REASON, now: NOW })).toMatchObject({ voided: true, xpRevoked: 7 });
     expect(await score("global|all", "m2")).toBe(before! - 7);
     expect(await histogramDrift(db())).toEqual([]);
+  });
+
+  it("lets a team member void another member's approval with their name on it, never their own, and only an approval", async () => {
+    const theirs = await approve("step1", "m3");
+    const own = await approve("step1", "m4");
+    expect(await voidByTeam({ db: db(), completionId: own, reviewerId: "m4", reason: "Not earned" })).toMatchObject({ ok: false, code: "forbidden" });
+    expect(await voidByTeam({ db: db(), completionId: theirs, reviewerId: "m4", reason: "Bought followers", now: NOW })).toEqual({ ok: true });
+    const [voided] = await db().select().from(completion).where(eq(completion.id, theirs));
+    expect(voided).toMatchObject({ status: "rejected", reason: "Bought followers" });
+    expect(await db().select({ reviewerId: reviewDecision.reviewerId }).from(reviewDecision).where(eq(reviewDecision.completionId, theirs))).toContainEqual({
+      reviewerId: "m4",
+    });
+    expect(await voidByTeam({ db: db(), completionId: theirs, reviewerId: "m4", reason: "Again" })).toMatchObject({ ok: false, code: "conflict" });
+    expect((await db().select().from(completion).where(eq(completion.id, own)))[0]!.status).toBe("approved");
   });
 });

@@ -4,6 +4,7 @@ import { airdrop } from "#db/schema/airdrops";
 import { completion, reviewDecision, task } from "#db/schema/quests";
 import { xpEvent } from "#db/schema/xp";
 import type { Db } from "~/lib/db.server";
+import { failure, ok } from "~/lib/result";
 import { addBoardPoints, boardKey, revokeXp } from "~/modules/leaderboards/leaderboards.server";
 import { emitEvent } from "~/modules/events/emit.server";
 import { completionEvent, decisionsOn } from "./completion-events.server";
@@ -26,11 +27,14 @@ export async function voidApproval({
   reason,
   evidence = {},
   onlyIf = () => true,
+  reviewerId = null,
   now = new Date(),
 }: {
   db: Db;
   completionId: string;
   reason: string;
+  /** The team member who voided it (Submissions › Void); null when a check found it no longer done. */
+  reviewerId?: string | null;
   evidence?: Record<string, unknown>;
   onlyIf?: (c: Completion) => boolean;
   now?: Date;
@@ -49,9 +53,10 @@ export async function voidApproval({
       .set({ status: "rejected", reason, evidence: { ...kept, ...evidence }, updatedAt: now })
       .where(eq(completion.id, c.id));
     const round = (await decisionsOn(tx, c.id)) + 1;
-    await tx.insert(reviewDecision).values({ id: randomUUID(), completionId: c.id, reviewerId: null, decision: "rejected", reason, createdAt: now });
-    // A check found it no longer done (a follow, a reorg, a holding): nobody on the team decided it.
-    if (t) await emitEvent(tx, completionEvent("completion.voided", { t, completionId: c.id, userId: c.userId, round, reviewed: false, reason }));
+    await tx.insert(reviewDecision).values({ id: randomUUID(), completionId: c.id, reviewerId, decision: "rejected", reason, createdAt: now });
+    // A check found it no longer done (a follow, a reorg, a holding), or a team member voided it.
+    const reviewed = reviewerId !== null;
+    if (t) await emitEvent(tx, completionEvent("completion.voided", { t, completionId: c.id, userId: c.userId, round, reviewed, reason }));
 
     // The award's time, read before it is taken back: an airdrop task's points were added only if it was paid before the airdrop's end.
     const [award] = await tx
@@ -78,4 +83,29 @@ async function takeBackAirdropPoints(tx: Db, airdropId: string, userId: string, 
     .where(and(eq(airdrop.id, airdropId), eq(airdrop.status, "open"), lt(sql`${awardedAt.toISOString()}::timestamptz`, airdrop.endsAt)))
     .for("share");
   if (open) await addBoardPoints({ db: tx, board: boardKey({ kind: "airdrop", airdropId }, "all"), userId, points: -points, at: now });
+}
+
+/**
+ * A team member voids an approval they find was not earned (Submissions › Void): as
+ * `voidApproval`, with their name on the decision. Nobody voids their own completion.
+ */
+export async function voidByTeam({
+  db,
+  completionId,
+  reviewerId,
+  reason,
+  now = new Date(),
+}: {
+  db: Db;
+  completionId: string;
+  reviewerId: string;
+  reason: string;
+  now?: Date;
+}) {
+  const [c] = await db.select({ userId: completion.userId, status: completion.status }).from(completion).where(eq(completion.id, completionId));
+  if (!c) return failure("not_found", "This submission no longer exists.");
+  if (c.userId === reviewerId) return failure("forbidden", "This is your own submission: another member of the team decides on it.");
+  if (c.status !== "approved") return failure("conflict", "Only an approved submission can be voided.");
+  const outcome = await voidApproval({ db, completionId, reason, reviewerId, onlyIf: (row) => row.userId !== reviewerId, now });
+  return outcome.voided ? ok() : failure("conflict", "Only an approved submission can be voided.");
 }
