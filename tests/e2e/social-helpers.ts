@@ -126,13 +126,21 @@ export async function createProject(owner: Page, name: string) {
 }
 
 /** The type's own fields (without the `config.` prefix of the form's names). */
-export type SocialTaskFields = { type: string; title: string; xp?: number; verification?: "auto" | "review"; config: Record<string, string> };
+export type SocialTaskFields = {
+  type: string;
+  title: string;
+  xp?: number;
+  verification?: "auto" | "review";
+  config: Record<string, string>;
+  /** The campaign it counts toward (none by default). */
+  campaignId?: string;
+};
 
 /**
  * A published task posted as the task form posts it (the form itself is tried once in
  * social-tasks.spec.ts), the redirect to its page followed; returns its id.
  */
-export async function createTask(owner: Page, project: string, { type, title, xp = 25, verification = "auto", config }: SocialTaskFields) {
+export async function createTask(owner: Page, project: string, { type, title, xp = 25, verification = "auto", config, campaignId = "" }: SocialTaskFields) {
   const response = await owner.request.post(`/projects/${project}/tasks/new`, {
     form: {
       title,
@@ -144,7 +152,7 @@ export async function createTask(owner: Page, project: string, { type, title, xp
       startsAt: "",
       endsAt: "",
       cap: "",
-      campaignId: "",
+      campaignId,
       published: "on",
       ...Object.fromEntries(Object.entries(config).map(([name, value]) => [`config.${name}`, value])),
     },

@@ -147,7 +147,8 @@ function RowActions({ row, own }: { row: SubmissionRow; own: boolean }) {
 
 /**
  * One status's submissions: who, which task, what they sent, when, and the decision; pending
- * ones can be approved or rejected one by one or in bulk, rejected ones approved after all. A
+ * ones can be approved or rejected one by one or in bulk, rejected ones approved after all,
+ * approved ones voided one by one (their XP taken back). A
  * table on wide screens, cards on phones. The viewer's own submissions cannot be picked: nobody
  * decides on their own.
  */
@@ -221,11 +222,9 @@ export function SubmissionsTable({
               <TableHead>Submission</TableHead>
               <TableHead>Submitted</TableHead>
               {status !== "pending" && <TableHead>Decision</TableHead>}
-              {selectable && (
-                <TableHead>
-                  <span className="sr-only">Actions</span>
-                </TableHead>
-              )}
+              <TableHead>
+                <span className="sr-only">Actions</span>
+              </TableHead>
             </TableRow>
           </TableHeader>
           <TableBody>
@@ -249,11 +248,9 @@ export function SubmissionsTable({
                     <DecisionInfo row={row} />
                   </TableCell>
                 )}
-                {selectable && (
-                  <TableCell>
-                    <RowActions row={row} own={isOwn(row)} />
-                  </TableCell>
-                )}
+                <TableCell>
+                  <RowActions row={row} own={isOwn(row)} />
+                </TableCell>
               </TableRow>
             ))}
           </TableBody>
@@ -277,7 +274,7 @@ export function SubmissionsTable({
             <TaskInfo row={row} />
             <SubmissionContent submission={row.submission} member={who(row.member)} />
             <DecisionInfo row={row} />
-            {selectable && <RowActions row={row} own={isOwn(row)} />}
+            <RowActions row={row} own={isOwn(row)} />
           </li>
         ))}
       </ul>
