@@ -1,4 +1,5 @@
 import { ArrowLeft } from "lucide-react";
+import { takeBotCall } from "~/modules/community/bot-calls.server";
 import { data, Link } from "react-router";
 import type { Route } from "./+types/discord";
 import { PageHeader } from "~/components/page-header";
@@ -76,6 +77,10 @@ export async function action(args: Route.ActionArgs) {
   const intent = String(formData.get("intent") ?? "");
   const toast = { appUrl: services.env.APP_URL };
   const here = route("projects.discord", { project });
+  if (intent === "save" || intent === "check" || intent === "add-rule") {
+    const call = await takeBotCall({ db, projectId: project.id });
+    if (!call.ok) return formFailure<ActionData>(call);
+  }
   switch (intent) {
     case "save": {
       const input = discordBotFormValues(formData);

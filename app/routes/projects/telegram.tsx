@@ -1,4 +1,5 @@
 import { ArrowLeft, CircleCheck, TriangleAlert } from "lucide-react";
+import { takeBotCall } from "~/modules/community/bot-calls.server";
 import { data, Form, Link, useActionData, useNavigation } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/telegram";
@@ -49,6 +50,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (!form.success) return formFailure(failure("conflict", "This page is out of date. Reload it and try again."));
   const page = route("projects.telegram", { project });
   const appUrl = services.env.APP_URL;
+  if (form.data.intent !== "remove") {
+    const call = await takeBotCall({ db, projectId: project.id });
+    if (!call.ok) return formFailure(call);
+  }
   switch (form.data.intent) {
     case "save": {
       const saved = await saveTelegramBot({ ...deps, userId: user.id, token: form.data.token, chat: form.data.chat });
