@@ -12,8 +12,10 @@ type AppModule = { start: (options?: { vite?: unknown }) => Promise<unknown>; ru
 const seeding = process.argv.includes("--seed");
 
 try {
-  // `SOCIAL_FAKES=on npm start` (or `npm run dev`): the social providers' local fakes, configured for this process.
-  if (process.env.SOCIAL_FAKES === "on" && !seeding) {
+  // `SOCIAL_FAKES=on npm start` (or `npm run dev`): the social providers' local fakes, configured for this
+  // process (and, under the supervisor of several processes, for its children, who inherit the variables).
+  const { default: cluster } = await import("node:cluster");
+  if (process.env.SOCIAL_FAKES === "on" && !seeding && cluster.isPrimary) {
     const { startDemoSocialFakes } = await import("../tests/fakes/social/demo.ts");
     const { env, origins } = await startDemoSocialFakes(Number(process.env.SOCIAL_FAKES_PORT ?? 4600));
     Object.assign(process.env, env);
