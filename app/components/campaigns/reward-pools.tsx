@@ -36,7 +36,7 @@ export function RewardPools({
         <h2 id="rewards-heading" className="text-lg font-semibold">
           Rewards
         </h2>
-        {createTo && pools.length > 0 && (
+        {createTo && (pools.length > 0 || roles.length > 0) && (
           <Button asChild variant="outline" size="sm">
             <Link to={createTo}>
               <Plus /> Create reward
