@@ -5,16 +5,12 @@ import { saveDiscordBot } from "~/modules/community/discord-settings.server";
 import { saveTelegramBot } from "~/modules/community/telegram-bot.server";
 import type { SocialConfig } from "~/modules/social/social-config.server";
 import { saveCampaign } from "~/modules/tasks/campaigns.server";
-import { taskConfigSchemas } from "~/modules/tasks/task.schema";
-import type { TaskType } from "~/modules/tasks/task-types";
-import { saveTask } from "~/modules/tasks/tasks.server";
 import { DEMO_DISCORD, DEMO_TELEGRAM } from "./community-demo";
+import { saveDemoTasks, type DemoTaskSpec } from "./demo-tasks.server";
 
 const DAY = 24 * 60 * 60 * 1000;
 
-type Spec = { title: string; description: string; type: TaskType; xp: number; config: Record<string, unknown> };
-
-const SPECS: Spec[] = [
+const SPECS: DemoTaskSpec[] = [
   {
     title: "Join Lumen on Discord",
     description: "Join the server with the invite, then check: Questline reads your membership with your connected Discord account.",
@@ -88,25 +84,7 @@ export async function seedCommunity({
     now: since,
   });
   if (!campaign.ok) throw new Error(`demo community campaign: ${failureMessage(campaign)}`);
-  for (const spec of SPECS) {
-    const saved = await saveTask({
-      db,
-      projectId,
-      input: {
-        ...spec,
-        config: taskConfigSchemas[spec.type].parse(spec.config) as Record<string, unknown>,
-        verification: "auto",
-        recurrence: "once",
-        startsAt: null,
-        endsAt: null,
-        cap: null,
-        campaignId: campaign.value.id,
-        published: true,
-      },
-      now: since,
-    });
-    if (!saved.ok) throw new Error(`demo community task "${spec.title}": ${failureMessage(saved)}`);
-  }
+  await saveDemoTasks({ db, projectId, campaignId: campaign.value.id, specs: SPECS, now: since, what: "community" });
   if (!hasLocalCommunityFakes(social, isPublic)) return { campaignId: campaign.value.id, bots: false as const };
 
   const discord = await saveDiscordBot({ db, social, projectId, userId: ownerId, input: { token: DEMO_DISCORD.botToken, guildId: DEMO_DISCORD.guildId }, now });

@@ -1,4 +1,5 @@
 import { getAddress, parseEther, type Hex } from "viem";
+import { saveDemoTasks, type DemoTaskSpec } from "./demo-tasks.server";
 import { DEMO_SWAP_FUNCTION, DEMO_SWAP_SELECTOR, ERC721_TRANSFER_EVENT } from "#contracts/demo-signatures";
 import { DEV_ADDRESSES, DEV_PRIVATE_KEYS } from "#contracts/dev-accounts";
 import { demoCollectionAbi } from "#contracts/generated/demo-collection";
@@ -11,9 +12,7 @@ import type { ChainRegistry } from "~/modules/chain/chain-registry.server";
 import { callFromDevAccount } from "~/modules/chain/contracts.server";
 import { saveCampaign } from "~/modules/tasks/campaigns.server";
 import { attemptTask, type AttemptInput } from "~/modules/tasks/completions.server";
-import { taskConfigSchemas } from "~/modules/tasks/task.schema";
 import type { TaskType } from "~/modules/tasks/task-types";
-import { saveTask } from "~/modules/tasks/tasks.server";
 import { WALLET_MEMBERS } from "./seed-tokens.server";
 
 /**
@@ -30,9 +29,7 @@ const DEMO_DAPP = "/demo-dapp";
 /** QUEST each dev account held at the snapshot: every dev account starts with 10,000. */
 const SNAPSHOT_MINIMUM = parseEther("100");
 
-type QuestSpec = { title: string; description: string; type: TaskType; xp: number; config: Record<string, unknown> };
-
-function questSpecs({ collection, swap, quest, snapshotBlock }: { collection: Hex; swap: Hex; quest: Hex; snapshotBlock: number }): QuestSpec[] {
+function questSpecs({ collection, swap, quest, snapshotBlock }: { collection: Hex; swap: Hex; quest: Hex; snapshotBlock: number }): DemoTaskSpec[] {
   const chainId = LOCAL_CHAIN_ID;
   return [
     {
@@ -120,27 +117,7 @@ export async function seedOnchainQuests({
 
   const snapshotBlock = Number(await local.client.getBlockNumber({ cacheTime: 0 }));
   const specs = questSpecs({ collection: demo.DemoCollection, swap: demo.DemoSwap, quest: contracts.QuestToken, snapshotBlock });
-  const ids: Partial<Record<TaskType, string>> = {};
-  for (const spec of specs) {
-    const saved = await saveTask({
-      db,
-      projectId,
-      input: {
-        ...spec,
-        config: taskConfigSchemas[spec.type].parse(spec.config) as Record<string, unknown>,
-        verification: "auto",
-        recurrence: "once",
-        startsAt: null,
-        endsAt: null,
-        cap: null,
-        campaignId: campaign.value.id,
-        published: true,
-      },
-      now: new Date(now.getTime() - DAY),
-    });
-    if (!saved.ok) throw new Error(`demo on-chain task "${spec.title}": ${failureMessage(saved)}`);
-    ids[spec.type] = saved.task.id;
-  }
+  const ids = await saveDemoTasks({ db, projectId, campaignId: campaign.value.id, specs, now: new Date(now.getTime() - DAY), what: "on-chain" });
 
   // Member 6 (dev account 1) minted an Explorer and swapped 5 QUEST; member 7 (dev account 2) minted one.
   const [first, second] = WALLET_MEMBERS;

@@ -1,4 +1,5 @@
-import { ArrowLeft, BookOpen, KeyRound, TriangleAlert } from "lucide-react";
+import { BookOpen, KeyRound, TriangleAlert } from "lucide-react";
+import { BackToProject } from "~/components/projects/back-to-project";
 import { data, Form, Link, useActionData, useNavigation, useSearchParams } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/api";
@@ -16,7 +17,6 @@ import { redirectWithToast } from "~/lib/flash.server";
 import { parseForm } from "~/lib/forms";
 import { pageTitle } from "~/lib/meta";
 import { failureMessage, type FieldErrors } from "~/lib/result";
-import { route } from "~/lib/routes";
 import { apiKeyFormSchema } from "~/modules/api/api-key.schema";
 import { createApiKey, keyLimitRefusal, listApiKeys, revokeApiKey } from "~/modules/api/api-keys.server";
 import { API_SCOPE_WORDS, API_SCOPES } from "~/modules/api/api-scopes";
@@ -106,11 +106,7 @@ export default function ProjectApi({ loaderData }: Route.ComponentProps) {
                 <BookOpen aria-hidden /> API reference
               </a>
             </Button>
-            <Button asChild variant="outline">
-              <Link to={route("projects.show", { project })}>
-                <ArrowLeft aria-hidden /> {project.name}
-              </Link>
-            </Button>
+            <BackToProject project={project} />
           </div>
         }
       />

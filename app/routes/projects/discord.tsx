@@ -1,10 +1,9 @@
-import { ArrowLeft } from "lucide-react";
+import { BackToProject } from "~/components/projects/back-to-project";
 import { takeBotCall } from "~/modules/community/bot-calls.server";
-import { data, Link } from "react-router";
+import { data } from "react-router";
 import type { Route } from "./+types/discord";
 import { PageHeader } from "~/components/page-header";
 import { pageParam } from "~/components/pagination";
-import { Button } from "~/components/ui/button";
 import { dataWithToast, redirectWithToast } from "~/lib/flash.server";
 import { pageTitle } from "~/lib/meta";
 import { formFailure } from "~/lib/result";
@@ -120,13 +119,7 @@ export default function DiscordPage({ loaderData, actionData }: Route.ComponentP
       <PageHeader
         title="Discord"
         description={`${project.name}'s Discord bot, and the server roles members earn.`}
-        actions={
-          <Button asChild variant="outline">
-            <Link to={route("projects.show", { project })}>
-              <ArrowLeft aria-hidden /> {project.name}
-            </Link>
-          </Button>
-        }
+        actions={<BackToProject project={project} />}
       />
       <div className="grid gap-6">
         <BotCard bot={bot} errors={result?.errors} guildId={result?.values?.guildId} />

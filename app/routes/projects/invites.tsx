@@ -1,5 +1,5 @@
-import { ArrowLeft } from "lucide-react";
-import { data, Link } from "react-router";
+import { BackToProject } from "~/components/projects/back-to-project";
+import { data } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/invites";
 import { PageHeader } from "~/components/page-header";
@@ -7,7 +7,6 @@ import { InviteForm } from "~/components/projects/invite-form";
 import { InviteList } from "~/components/projects/invite-list";
 import type { TeamActionData } from "~/components/projects/team-actions";
 import { TeamList } from "~/components/projects/team-list";
-import { Button } from "~/components/ui/button";
 import { parseForm } from "~/lib/forms";
 import { pageTitle } from "~/lib/meta";
 import { formFailure } from "~/lib/result";
@@ -128,17 +127,7 @@ export default function TeamAndInvites({ loaderData }: Route.ComponentProps) {
   const { project, me, role, grantable, canManage, team, invites } = loaderData;
   return (
     <>
-      <PageHeader
-        title="Team & invites"
-        description={`Who runs ${project.name}, and who is invited.`}
-        actions={
-          <Button asChild variant="outline">
-            <Link to={route("projects.show", { project })}>
-              <ArrowLeft aria-hidden /> {project.name}
-            </Link>
-          </Button>
-        }
-      />
+      <PageHeader title="Team & invites" description={`Who runs ${project.name}, and who is invited.`} actions={<BackToProject project={project} />} />
       <div className="grid gap-6">
         <TeamList members={team} me={me} canManage={canManage} />
         {grantable.length > 0 && <InviteForm roles={grantable} />}

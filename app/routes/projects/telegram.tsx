@@ -1,6 +1,7 @@
-import { ArrowLeft, CircleCheck, TriangleAlert } from "lucide-react";
+import { CircleCheck, TriangleAlert } from "lucide-react";
+import { BackToProject } from "~/components/projects/back-to-project";
 import { takeBotCall } from "~/modules/community/bot-calls.server";
-import { data, Form, Link, useActionData, useNavigation } from "react-router";
+import { data, Form, useActionData, useNavigation } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/telegram";
 import { PageHeader } from "~/components/page-header";
@@ -87,13 +88,7 @@ export default function ProjectTelegram({ loaderData }: Route.ComponentProps) {
       <PageHeader
         title="Telegram"
         description={`${project.name}'s Telegram bot: it checks that members joined your group or channel.`}
-        actions={
-          <Button asChild variant="outline">
-            <Link to={route("projects.show", { project })}>
-              <ArrowLeft aria-hidden /> {project.name}
-            </Link>
-          </Button>
-        }
+        actions={<BackToProject project={project} />}
       />
       <div className="grid max-w-2xl gap-6">
         <FormError message={errors.form} />

@@ -1,15 +1,14 @@
-import { ArrowLeft, Webhook } from "lucide-react";
+import { Webhook } from "lucide-react";
+import { BackToProject } from "~/components/projects/back-to-project";
 import { Link } from "react-router";
 import type { Route } from "./+types/webhooks";
 import { EmptyState } from "~/components/empty-state";
 import { PageHeader } from "~/components/page-header";
 import { Badge } from "~/components/ui/badge";
-import { Button } from "~/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "~/components/ui/card";
 import { dataWithToast } from "~/lib/flash.server";
 import { pageTitle } from "~/lib/meta";
 import { formFailure } from "~/lib/result";
-import { route } from "~/lib/routes";
 import { servicesContext } from "~/services/services.server";
 import { requireUser } from "~/modules/auth/session.server";
 import { webhookProject } from "~/modules/webhooks/manage.server";
@@ -83,13 +82,7 @@ export default function Webhooks({ loaderData, actionData }: Route.ComponentProp
       <PageHeader
         title="Webhooks"
         description={`Events of ${project.name} sent to your own server as they happen.`}
-        actions={
-          <Button asChild variant="outline">
-            <Link to={route("projects.show", { project })}>
-              <ArrowLeft aria-hidden /> {project.name}
-            </Link>
-          </Button>
-        }
+        actions={<BackToProject project={project} />}
       />
       <div className="grid gap-6">
         {result?.created && (
