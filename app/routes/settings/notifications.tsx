@@ -66,7 +66,9 @@ export default function NotificationSettings({ loaderData: { kinds, digest, hasE
     <Card>
       <CardHeader>
         <CardTitle>Notifications</CardTitle>
-        <CardDescription>What you are told, in your inbox (the bell) and by e-mail. Every e-mail also has a link to stop that kind.</CardDescription>
+        <CardDescription>
+          What you are told, in your inbox (the bell), by e-mail{telegram ? " and on Telegram" : ""}. Every e-mail also has a link to stop that kind.
+        </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-6">
         {telegramChat && <TelegramSetup chat={telegramChat} error={actionData?.errors.form} />}
