@@ -67,7 +67,7 @@ export default function NotificationSettings({ loaderData: { kinds, digest, hasE
       <CardHeader>
         <CardTitle>Notifications</CardTitle>
         <CardDescription>
-          What you are told, in your inbox (the bell), by e-mail{telegram ? " and on Telegram" : ""}. Every e-mail also has a link to stop that kind.
+          What you are told, in your inbox (the bell), by e-mail{telegramChat ? " and on Telegram" : ""}. Every e-mail also has a link to stop that kind.
         </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-6">
