@@ -15,29 +15,29 @@ type Trigger = (typeof ROLE_REWARD_TRIGGERS)[number];
  * Each kind's members who earned the rule's role, with the words why: `live` is the rules in force
  * of projects with a bot (`reward_id`, `project_id`, `campaign_id`, …).
  */
+/**
+ * Members with every published task of the rule's campaign or crusade approved (as the eligibility
+ * rule "campaigns completed" counts). A crusade's steps unlock in order, so this is its last step
+ * approved, and a voided earlier step takes the role back.
+ */
+function everyTaskApproved(kind: "campaign" | "crusade", verb: string, now: string) {
+  const container = sql.identifier(kind);
+  const column = sql.identifier(`${kind}_id`);
+  const published = (alias: string) => sql`${sql.identifier(alias)}.published_at is not null and ${sql.identifier(alias)}.published_at <= ${now}::timestamptz`;
+  return sql`
+    select l.reward_id, c.user_id, ${verb} || ' ' || k.name as reason
+    from live l
+    join ${container} k on k.id = l.${column}
+    join task t on t.${column} = l.${column} and ${published("t")}
+    join completion c on c.task_id = t.id and c.status = 'approved'
+    where l.trigger = ${kind}
+    group by l.reward_id, l.${column}, c.user_id, k.name
+    having count(distinct c.task_id) = (select count(*) from task t2 where t2.${column} = l.${column} and ${published("t2")})`;
+}
+
 const EARNED: Record<Trigger, (now: string) => SQL> = {
-  // Every published task of the campaign approved (as the eligibility rule "campaigns completed" counts).
-  campaign: (now) => sql`
-    select l.reward_id, c.user_id, 'Completed ' || cp.name as reason
-    from live l
-    join campaign cp on cp.id = l.campaign_id
-    join task t on t.campaign_id = l.campaign_id and t.published_at is not null and t.published_at <= ${now}::timestamptz
-    join completion c on c.task_id = t.id and c.status = 'approved'
-    where l.trigger = 'campaign'
-    group by l.reward_id, l.campaign_id, c.user_id, cp.name
-    having count(distinct c.task_id) = (
-      select count(*) from task t2 where t2.campaign_id = l.campaign_id and t2.published_at is not null and t2.published_at <= ${now}::timestamptz)`,
-  // Every step approved: steps unlock in order, so this is the last step approved, and a voided earlier step takes it back.
-  crusade: (now) => sql`
-    select l.reward_id, c.user_id, 'Finished ' || cr.name as reason
-    from live l
-    join crusade cr on cr.id = l.crusade_id
-    join task t on t.crusade_id = l.crusade_id and t.published_at is not null and t.published_at <= ${now}::timestamptz
-    join completion c on c.task_id = t.id and c.status = 'approved'
-    where l.trigger = 'crusade'
-    group by l.reward_id, l.crusade_id, c.user_id, cr.name
-    having count(distinct c.task_id) = (
-      select count(*) from task t2 where t2.crusade_id = l.crusade_id and t2.published_at is not null and t2.published_at <= ${now}::timestamptz)`,
+  campaign: (now) => everyTaskApproved("campaign", "Completed", now),
+  crusade: (now) => everyTaskApproved("crusade", "Finished", now),
   // The project's all-time board (every XP earned in the project: tasks, crusade bonuses, XP rewards, less what was taken back); level L at 50·L·(L−1) XP (leaderboards/progress.ts).
   level: () => sql`
     select l.reward_id, e.user_id, 'Reached level ' || l.level as reason
