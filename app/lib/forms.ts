@@ -12,6 +12,11 @@ export type { FieldErrors } from "./result";
 export function parseForm<S extends z.ZodType>(schema: S, formData: FormData): Ok<{ data: z.infer<S> }> | FieldFailure {
   const values: Record<string, unknown> = {};
   for (const [key, value] of formData) values[key] = typeof value === "string" ? normalizeLineBreaks(value) : value;
+  return parseInput(schema, values);
+}
+
+/** Parses a form's values already read (a domain function's `input`) with its schema; on failure, the first message of each field. */
+export function parseInput<S extends z.ZodType>(schema: S, values: unknown): Ok<{ data: z.infer<S> }> | FieldFailure {
   const parsed = schema.safeParse(values);
   if (parsed.success) return ok({ data: parsed.data as z.infer<S> });
   const errors: FieldErrors = {};

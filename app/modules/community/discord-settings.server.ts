@@ -1,4 +1,5 @@
 import { and, eq, isNull } from "drizzle-orm";
+import { parseInput } from "~/lib/forms";
 import { discordRoleReward, projectDiscord } from "#db/schema/community";
 import type { Db } from "~/lib/db.server";
 import { failure, invalid, ok, type Result } from "~/lib/result";
@@ -84,11 +85,8 @@ export async function saveDiscordBot({
   now = new Date(),
   fetch,
 }: Io & { projectId: string; userId: string; input: unknown }): Promise<Result<{ problems: string[] }>> {
-  const parsed = discordBotFormSchema.safeParse(input);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    return invalid(String(issue.path[0] ?? "form"), issue.message);
-  }
+  const parsed = parseInput(discordBotFormSchema, input);
+  if (!parsed.ok) return parsed;
   const { guildId } = parsed.data;
   let token = parsed.data.token;
   if (token === "") {

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { parseInput } from "~/lib/forms";
 import { and, asc, desc, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import { discordRoleGrant, discordRoleLog, discordRoleReward, projectDiscord } from "#db/schema/community";
 import { project } from "#db/schema/projects";
@@ -58,11 +59,8 @@ export async function addRoleReward({
   now?: Date;
   fetch?: typeof globalThis.fetch;
 }): Promise<Result<{ id: string }>> {
-  const parsed = roleRewardFormSchema.safeParse(input);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    return invalid(String(issue.path[0] ?? "form"), issue.message);
-  }
+  const parsed = parseInput(roleRewardFormSchema, input);
+  if (!parsed.ok) return parsed;
   const form = parsed.data;
   const read = await serverRoles({ db, social, projectId, fetch });
   if (!read.roles) return failure("unavailable", read.why);
