@@ -130,4 +130,19 @@ describe("notifications by Telegram", () => {
     expect((await states()).a2).toBe("failed");
     expect(fake.state.messages).toHaveLength(1);
   });
+
+  it("fails a message whose send Telegram left unanswered (it may have been delivered), and keeps the rest for the next run", async () => {
+    await db.update(notification).set({ telegram: "none" });
+    await db.update(telegramChat).set({ startedAt: now, blockedAt: null }).where(eq(telegramChat.userId, "ann"));
+    fake.state.startBot(FAKE_PLATFORM_BOT.id, TG.ann);
+    await pending("ann", "c1");
+    await pending("ann", "c2");
+    const silent = { ...social, telegramApiUrl: "http://127.0.0.1:9" };
+    expect(await sendTelegramNotifications({ db, social: silent, appUrl, now })).toEqual({ sent: 0, failed: 1, retry: 1 });
+    expect(await states()).toMatchObject({ c1: "failed", c2: "pending" });
+    const before = fake.state.messages.length;
+    expect(await send()).toEqual({ sent: 1, failed: 0, retry: 0 });
+    expect(await states()).toMatchObject({ c1: "failed", c2: "sent" });
+    expect(fake.state.messages).toHaveLength(before + 1);
+  });
 });

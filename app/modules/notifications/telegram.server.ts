@@ -140,8 +140,14 @@ export async function sendTelegramNotifications({ db, social, appUrl, now = new 
       continue;
     }
     if (answer.kind === "rate_limited" || answer.kind === "unavailable") {
-      // Telegram took none of these: the rest wait for the next run.
-      const rest = claimed.slice(index).map((r) => r.id);
+      // A rate limit refused this one: it and the rest wait for the next run. Telegram down or
+      // silent may still have delivered this one: at most once, so it is failed, and only the rest wait.
+      const unsure = answer.kind === "unavailable";
+      if (unsure) {
+        failed++;
+        await db.execute(sql`update notification set telegram = 'failed' where id = ${row.id}`);
+      }
+      const rest = claimed.slice(unsure ? index + 1 : index).map((r) => r.id);
       retry += rest.length;
       await putBack(rest);
       break;
