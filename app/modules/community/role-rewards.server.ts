@@ -193,7 +193,11 @@ export async function roleLogPage({ db, projectId, page }: { db: Db; projectId: 
       detail: discordRoleLog.detail,
       at: discordRoleLog.at,
       roleName: discordRoleReward.roleName,
-      member: sql<string>`(select u.name from "user" u where u.id = ${discordRoleGrant.userId})`,
+      // The member's name, else their Discord handle (the account the role went to).
+      member: sql<string>`coalesce(
+        (select nullif(u.name, '') from "user" u where u.id = ${discordRoleGrant.userId}),
+        (select '@' || nullif(sa.handle, '') from social_account sa where sa.provider = 'discord' and sa.account_id = ${discordRoleGrant.discordUserId}),
+        'A member')`,
       reason: discordRoleGrant.reason,
     })
     .from(discordRoleLog)
